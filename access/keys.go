@@ -1,0 +1,253 @@
+package access
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/apikey"
+	"github.com/partner-platform/partnerd/metering"
+)
+
+// Rotation grace limits.
+const (
+	DefaultRotationGrace = 24 * time.Hour
+	MaxRotationGrace     = 7 * 24 * time.Hour
+)
+
+// Key statuses as shown to people.
+const (
+	KeyActive   = "active"
+	KeyExpiring = "expiring" // works until ExpiresAt
+	KeyExpired  = "expired"
+	KeyRevoked  = "revoked"
+)
+
+// KeyInfo is a key's metadata: everything but the secret.
+type KeyInfo struct {
+	ID            int        `json:"id"`
+	ConsumerID    int        `json:"consumerId"`
+	Name          string     `json:"name"`
+	Prefix        string     `json:"prefix"`
+	Status        string     `json:"status"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	LastUsedAt    *time.Time `json:"lastUsedAt"`
+	ExpiresAt     *time.Time `json:"expiresAt"`
+	RevokedAt     *time.Time `json:"revokedAt"`
+	RotatedFromID *int       `json:"rotatedFromId"`
+}
+
+// IssuedKey is a key just created: the only time its secret is available.
+type IssuedKey struct {
+	KeyInfo
+	Key string `json:"key"`
+}
+
+// CreateKey issues a new key for the consumer. Errors: ErrNotFound, ErrInvalid.
+func (s *Service) CreateKey(ctx context.Context, a Actor, consumerID int, name string) (IssuedKey, error) {
+	var out IssuedKey
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		out, err = s.issue(ctx, tx, a, consumerID, name, nil)
+		return err
+	})
+	if err != nil {
+		return IssuedKey{}, fmt.Errorf("create key: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int, name string, from *ent.APIKey) (IssuedKey, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return IssuedKey{}, fmt.Errorf("%w: key name must be 1 to 200 characters", ErrInvalid)
+	}
+	if a.ConsumerID != 0 && a.ConsumerID != consumerID {
+		return IssuedKey{}, fmt.Errorf("consumer %d: %w", consumerID, ErrNotFound)
+	}
+	if _, err := tx.Consumer.Get(ctx, consumerID); err != nil {
+		return IssuedKey{}, notFound(err, "consumer", consumerID)
+	}
+	k, err := NewKey()
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	h := k.Hash()
+	q := tx.APIKey.Create().SetConsumerID(consumerID).SetName(name).SetHash(h[:]).
+		SetPrefix(k.DisplayPrefix()).SetCreatedAt(s.now())
+	if from != nil {
+		q.SetRotatedFromID(from.ID)
+	}
+	row, err := q.Save(ctx)
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	info := s.keyInfo(row)
+	action := "key.create"
+	if from != nil {
+		action = "key.rotate"
+	}
+	if err := s.audit(ctx, tx, a, action, consumerID, fmt.Sprintf("key %d", row.ID), "", nil, info); err != nil {
+		return IssuedKey{}, err
+	}
+	return IssuedKey{KeyInfo: info, Key: k.String()}, nil
+}
+
+// RotateKey issues a successor of the key, with the same name. The old key keeps working for grace
+// (default 24h when negative, at most 7 days; 0 ends it at once). Errors: ErrNotFound, ErrInvalid
+// (grace out of range, key revoked or expired).
+func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.Duration) (IssuedKey, KeyInfo, error) {
+	if grace < 0 {
+		grace = DefaultRotationGrace
+	}
+	if grace > MaxRotationGrace {
+		return IssuedKey{}, KeyInfo{}, fmt.Errorf("rotate key %d: %w: grace is at most 7 days", keyID, ErrInvalid)
+	}
+	var issued IssuedKey
+	var old KeyInfo
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := s.ownKey(ctx, tx.Client(), a, keyID)
+		if err != nil {
+			return err
+		}
+		if st := s.status(k); st == KeyRevoked || st == KeyExpired {
+			return fmt.Errorf("%w: key is %s", ErrInvalid, st)
+		}
+		end := s.now().Add(grace)
+		if k.ExpiresAt == nil || end.Before(*k.ExpiresAt) {
+			if k, err = tx.APIKey.UpdateOne(k).SetExpiresAt(end).Save(ctx); err != nil {
+				return err
+			}
+		}
+		old = s.keyInfo(k)
+		issued, err = s.issue(ctx, tx, a, k.ConsumerID, k.Name, k)
+		return err
+	})
+	if err != nil {
+		return IssuedKey{}, KeyInfo{}, fmt.Errorf("rotate key %d: %w", keyID, err)
+	}
+	return issued, old, nil
+}
+
+// RevokeKey revokes a key at once. Revoking a revoked key changes nothing. Errors: ErrNotFound.
+func (s *Service) RevokeKey(ctx context.Context, a Actor, keyID int) (KeyInfo, error) {
+	var out KeyInfo
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := s.ownKey(ctx, tx.Client(), a, keyID)
+		if err != nil {
+			return err
+		}
+		if k.RevokedAt != nil {
+			out = s.keyInfo(k)
+			return nil
+		}
+		before := s.keyInfo(k)
+		if k, err = tx.APIKey.UpdateOne(k).SetRevokedAt(s.now()).Save(ctx); err != nil {
+			return err
+		}
+		out = s.keyInfo(k)
+		return s.audit(ctx, tx, a, "key.revoke", k.ConsumerID, fmt.Sprintf("key %d", k.ID), "", before, out)
+	})
+	if err != nil {
+		return KeyInfo{}, fmt.Errorf("revoke key %d: %w", keyID, err)
+	}
+	return out, nil
+}
+
+// RenameKey renames a key. Errors: ErrNotFound, ErrInvalid.
+func (s *Service) RenameKey(ctx context.Context, a Actor, keyID int, name string) (KeyInfo, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return KeyInfo{}, fmt.Errorf("rename key %d: %w: key name must be 1 to 200 characters", keyID, ErrInvalid)
+	}
+	var out KeyInfo
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := s.ownKey(ctx, tx.Client(), a, keyID)
+		if err != nil {
+			return err
+		}
+		before := s.keyInfo(k)
+		if k, err = tx.APIKey.UpdateOne(k).SetName(name).Save(ctx); err != nil {
+			return err
+		}
+		out = s.keyInfo(k)
+		return s.audit(ctx, tx, a, "key.rename", k.ConsumerID, fmt.Sprintf("key %d", k.ID), "", before, out)
+	})
+	if err != nil {
+		return KeyInfo{}, fmt.Errorf("rename key %d: %w", keyID, err)
+	}
+	return out, nil
+}
+
+// ListKeys returns the consumer's keys, newest first.
+func (s *Service) ListKeys(ctx context.Context, a Actor, consumerID int) ([]KeyInfo, error) {
+	if a.ConsumerID != 0 && a.ConsumerID != consumerID {
+		return nil, fmt.Errorf("list keys: consumer %d: %w", consumerID, ErrNotFound)
+	}
+	if _, err := s.db.Consumer.Get(ctx, consumerID); err != nil {
+		return nil, fmt.Errorf("list keys: %w", notFound(err, "consumer", consumerID))
+	}
+	rows, err := s.db.APIKey.Query().Where(apikey.ConsumerID(consumerID)).Order(ent.Desc(apikey.FieldID)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	out := make([]KeyInfo, len(rows))
+	for i, r := range rows {
+		out[i] = s.keyInfo(r)
+	}
+	return out, nil
+}
+
+// LookupKey finds a key by hash for the Verifier (a KeyLookup).
+func (s *Service) LookupKey(ctx context.Context, hash [32]byte) (KeyRecord, error) {
+	k, err := s.db.APIKey.Query().Where(apikey.Hash(hash[:])).WithConsumer().Only(ctx)
+	if ent.IsNotFound(err) {
+		return KeyRecord{}, ErrUnknownKey
+	}
+	if err != nil {
+		return KeyRecord{}, fmt.Errorf("look up key: %w", err)
+	}
+	c := k.Edges.Consumer
+	rec := KeyRecord{KeyID: k.ID, ConsumerID: k.ConsumerID, AccessEnabled: c.AccessEnabled,
+		Limit: metering.Limit{RatePerMinute: c.RatePerMinute, Burst: c.Burst}}
+	if k.ExpiresAt != nil {
+		rec.ExpiresAt = *k.ExpiresAt
+	}
+	if k.RevokedAt != nil {
+		rec.RevokedAt = *k.RevokedAt
+	}
+	return rec, nil
+}
+
+// ownKey loads a key the actor may touch: ErrNotFound for another consumer's key.
+func (s *Service) ownKey(ctx context.Context, db *ent.Client, a Actor, keyID int) (*ent.APIKey, error) {
+	q := db.APIKey.Query().Where(apikey.ID(keyID))
+	if a.ConsumerID != 0 {
+		q.Where(apikey.ConsumerID(a.ConsumerID))
+	}
+	k, err := q.Only(ctx)
+	return k, notFound(err, "key", keyID)
+}
+
+func (s *Service) status(k *ent.APIKey) string {
+	switch {
+	case k.RevokedAt != nil:
+		return KeyRevoked
+	case k.ExpiresAt != nil && !s.now().Before(*k.ExpiresAt):
+		return KeyExpired
+	case k.ExpiresAt != nil:
+		return KeyExpiring
+	default:
+		return KeyActive
+	}
+}
+
+func (s *Service) keyInfo(k *ent.APIKey) KeyInfo {
+	return KeyInfo{
+		ID: k.ID, ConsumerID: k.ConsumerID, Name: k.Name, Prefix: k.Prefix, Status: s.status(k),
+		CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt,
+		RotatedFromID: k.RotatedFromID,
+	}
+}

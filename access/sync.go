@@ -1,0 +1,123 @@
+package access
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/consumer"
+	"github.com/partner-platform/partnerd/policy"
+)
+
+// DefaultSyncInterval is how often a replica polls the store for changes. Changes made anywhere
+// (CLI, console, another replica) reach this replica's policy and key cache within one interval
+// plus one reload; a change made through this replica's own Service takes effect at once via Refresh.
+const DefaultSyncInterval = 2 * time.Second
+
+// minRefreshGap bounds on-demand reloads (a valid key whose consumer the loaded policy lacks).
+const minRefreshGap = 250 * time.Millisecond
+
+// PolicyLoader receives the consumer policy.
+type PolicyLoader interface {
+	Load(consumers []policy.Consumer) error
+}
+
+// Sync keeps a replica's policy and key cache in step with the store.
+type Sync struct {
+	svc      *Service
+	policy   PolicyLoader
+	verifier *Verifier
+	log      *slog.Logger
+
+	mu       sync.Mutex // one reload at a time
+	revision int
+	loadedAt time.Time
+}
+
+// NewSync returns a Sync; call Refresh once before serving, then Run.
+func NewSync(svc *Service, p PolicyLoader, v *Verifier, log *slog.Logger) *Sync {
+	return &Sync{svc: svc, policy: p, verifier: v, log: log}
+}
+
+// Refresh reloads the policy and purges the key cache now, unless a reload finished within the
+// last 250 ms (on-demand callers then share it).
+func (s *Sync) Refresh(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.loadedAt) < minRefreshGap {
+		return nil
+	}
+	return s.reloadLocked(ctx)
+}
+
+// Run polls the change counter every interval and reloads on change, until ctx ends.
+func (s *Sync) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rev, err := s.svc.Revision(ctx)
+		if err != nil {
+			s.log.Warn("poll store for changes", "err", err)
+			continue
+		}
+		s.mu.Lock()
+		if rev != s.revision {
+			if err := s.reloadLocked(ctx); err != nil {
+				s.log.Warn("reload policy", "err", err)
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *Sync) reloadLocked(ctx context.Context) error {
+	// Read the counter first: a change landing during the load is seen by the next poll.
+	rev, err := s.svc.Revision(ctx)
+	if err != nil {
+		return err
+	}
+	consumers, err := s.svc.PolicySnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.policy.Load(consumers); err != nil {
+		return fmt.Errorf("load policy: %w", err)
+	}
+	s.verifier.Purge()
+	s.revision, s.loadedAt = rev, time.Now()
+	return nil
+}
+
+// PolicySnapshot reads every consumer's policy facts. Consumers with access off are included: the
+// key check refuses them before policy is consulted.
+func (s *Service) PolicySnapshot(ctx context.Context) ([]policy.Consumer, error) {
+	rows, err := s.db.Consumer.Query().WithScopes().WithSources().Order(ent.Asc(consumer.FieldID)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read policy snapshot: %w", err)
+	}
+	out := make([]policy.Consumer, len(rows))
+	for i, r := range rows {
+		c := policy.Consumer{ID: r.ID, DisabledOperations: r.DisabledOperations}
+		for _, g := range r.Edges.Scopes {
+			c.Scopes = append(c.Scopes, g.Scope)
+		}
+		for _, a := range r.Edges.Sources {
+			p, err := netip.ParsePrefix(a.Cidr)
+			if err != nil {
+				return nil, fmt.Errorf("read policy snapshot: consumer %d: stored CIDR %q: %w", r.ID, a.Cidr, err)
+			}
+			c.Sources = append(c.Sources, p)
+		}
+		out[i] = c
+	}
+	return out, nil
+}

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// Code is a machine-readable error code of the error envelope. Codes are never renamed.
+type Code string
+
+// Error codes, by status (DESIGN.md section 5).
+const (
+	CodeInvalidRequest        Code = "invalid_request"
+	CodeInvalidChain          Code = "invalid_chain"
+	CodeChainNotEnabled       Code = "chain_not_enabled"
+	CodeInvalidAddress        Code = "invalid_address"
+	CodeInvalidAmount         Code = "invalid_amount"
+	CodeTooManyOwners         Code = "too_many_owners"
+	CodeMissingIdempotencyKey Code = "missing_idempotency_key"
+	CodeInvalidIdempotencyKey Code = "invalid_idempotency_key"
+	CodeOperationNotSupported Code = "operation_not_supported"
+	CodeInvalidAPIKey         Code = "invalid_api_key"
+	CodeRevokedAPIKey         Code = "revoked_api_key"
+	CodeAccessDisabled        Code = "access_disabled"
+	CodeScopeRequired         Code = "scope_required"
+	CodeEndpointUnavailable   Code = "endpoint_unavailable"
+	CodeSourceNotAllowed      Code = "source_not_allowed"
+	CodeNotFound              Code = "not_found"
+	CodeMethodNotAllowed      Code = "method_not_allowed"
+	CodeRequestTimeout        Code = "request_timeout"
+	CodeIdempotencyConflict   Code = "idempotency_conflict"
+	CodeIdempotencyPending    Code = "idempotency_pending"
+	CodeReviewRequired        Code = "review_required"
+	CodeBodyTooLarge          Code = "body_too_large"
+	CodeSimulationFailed      Code = "simulation_failed"
+	CodePrerequisiteFailed    Code = "prerequisite_failed"
+	CodeRateLimited           Code = "rate_limited"
+	CodeClientClosedRequest   Code = "client_closed_request"
+	CodeInternal              Code = "internal_error"
+	CodeUpstreamError         Code = "upstream_error"
+	CodeUnavailable           Code = "unavailable"
+	CodeUpstreamUnavailable   Code = "upstream_unavailable"
+	CodeUpstreamTimeout       Code = "upstream_timeout"
+	StatusClientClosedRequest      = 499
+)
+
+// statusOf is the one table from code to HTTP status.
+var statusOf = map[Code]int{
+	CodeInvalidRequest:        http.StatusBadRequest,
+	CodeInvalidChain:          http.StatusBadRequest,
+	CodeChainNotEnabled:       http.StatusBadRequest,
+	CodeInvalidAddress:        http.StatusBadRequest,
+	CodeInvalidAmount:         http.StatusBadRequest,
+	CodeTooManyOwners:         http.StatusBadRequest,
+	CodeMissingIdempotencyKey: http.StatusBadRequest,
+	CodeInvalidIdempotencyKey: http.StatusBadRequest,
+	CodeOperationNotSupported: http.StatusBadRequest,
+	CodeInvalidAPIKey:         http.StatusUnauthorized,
+	CodeRevokedAPIKey:         http.StatusUnauthorized,
+	CodeAccessDisabled:        http.StatusUnauthorized,
+	CodeScopeRequired:         http.StatusForbidden,
+	CodeEndpointUnavailable:   http.StatusForbidden,
+	CodeSourceNotAllowed:      http.StatusForbidden,
+	CodeNotFound:              http.StatusNotFound,
+	CodeMethodNotAllowed:      http.StatusMethodNotAllowed,
+	CodeRequestTimeout:        http.StatusRequestTimeout,
+	CodeIdempotencyConflict:   http.StatusConflict,
+	CodeIdempotencyPending:    http.StatusConflict,
+	CodeReviewRequired:        http.StatusConflict,
+	CodeBodyTooLarge:          http.StatusRequestEntityTooLarge,
+	CodeSimulationFailed:      http.StatusUnprocessableEntity,
+	CodePrerequisiteFailed:    http.StatusUnprocessableEntity,
+	CodeRateLimited:           http.StatusTooManyRequests,
+	CodeClientClosedRequest:   StatusClientClosedRequest,
+	CodeInternal:              http.StatusInternalServerError,
+	CodeUpstreamError:         http.StatusBadGateway,
+	CodeUnavailable:           http.StatusServiceUnavailable,
+	CodeUpstreamUnavailable:   http.StatusServiceUnavailable,
+	CodeUpstreamTimeout:       http.StatusGatewayTimeout,
+}
+
+// Error is the failure envelope {ok:false, error, code, requestId} plus optional metadata. Its
+// message is public; cause is logged, never sent.
+type Error struct {
+	OK            bool     `json:"ok" doc:"Always false."`
+	Message       string   `json:"error" doc:"Human-readable message."`
+	Code          Code     `json:"code" doc:"Machine-readable error code." example:"invalid_request"`
+	RequestID     string   `json:"requestId" doc:"The request id, also in the X-Request-Id header."`
+	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes."`
+	Reasons       []string `json:"reasons,omitempty"`
+	EndpointCode  string   `json:"endpointCode,omitempty"`
+	RetryAfterSec *int     `json:"retryAfterSec,omitempty" doc:"Seconds to wait before retrying (429)."`
+
+	status  int
+	cause   error
+	headers http.Header
+}
+
+// Errorf returns an error with the given code and public message.
+func Errorf(code Code, format string, args ...any) *Error {
+	status, ok := statusOf[code]
+	if !ok {
+		panic(fmt.Sprintf("api: error code %q has no status", code))
+	}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), status: status}
+}
+
+// WithCause attaches a private cause, logged but never sent.
+func (e *Error) WithCause(err error) *Error { e.cause = err; return e }
+
+// WithHeader adds a response header sent with the error.
+func (e *Error) WithHeader(name, value string) *Error {
+	if e.headers == nil {
+		e.headers = http.Header{}
+	}
+	e.headers.Set(name, value)
+	return e
+}
+
+// Error implements error with the public message and the code.
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// GetStatus implements huma.StatusError.
+func (e *Error) GetStatus() int { return e.status }
+
+// GetHeaders implements huma.HeadersError.
+func (e *Error) GetHeaders() http.Header { return e.headers }
+
+// Unwrap returns the private cause.
+func (e *Error) Unwrap() error { return e.cause }
+
+// internalError hides err behind a generic message.
+func internalError(err error) *Error {
+	return Errorf(CodeInternal, "internal error").WithCause(err)
+}
+
+// fromHuma turns the errors Huma raises itself (parameter and body validation, body size and upload
+// time, content negotiation) into the envelope. Schema and parameter errors are 400, not Huma's 422:
+// 422 is kept for failed simulations and signing prerequisites.
+func fromHuma(status int, msg string, errs ...error) *Error {
+	var details []string
+	code := CodeInvalidRequest
+	for _, err := range errs {
+		var d *huma.ErrorDetail
+		if errors.As(err, &d) {
+			if d.Location == "query.chain" {
+				code = CodeInvalidChain
+			}
+			details = append(details, strings.TrimSpace(d.Location+": "+d.Message))
+		} else if err != nil && status < 500 {
+			details = append(details, err.Error())
+		}
+	}
+	if len(details) > 0 {
+		msg = msg + ": " + strings.Join(details, "; ")
+	}
+	switch {
+	case status == http.StatusRequestEntityTooLarge:
+		return Errorf(CodeBodyTooLarge, "request body is larger than %d bytes", maxBodyBytes)
+	case status == http.StatusRequestTimeout:
+		return Errorf(CodeRequestTimeout, "request body was not uploaded within %s", bodyUploadTimeout)
+	case status == http.StatusNotFound:
+		return Errorf(CodeNotFound, "%s", msg)
+	case status >= 500:
+		return internalError(fmt.Errorf("huma %d: %s: %w", status, msg, errors.Join(errs...)))
+	default: // 400, 406, 415, 422 and anything else a caller caused
+		e := Errorf(code, "%s", msg)
+		return e
+	}
+}
+
+func init() {
+	// Huma builds its own errors through these hooks; every one of them becomes our envelope.
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		return fromHuma(status, msg, errs...)
+	}
+	huma.NewErrorWithContext = func(_ huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		return fromHuma(status, msg, errs...)
+	}
+}

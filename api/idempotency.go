@@ -1,0 +1,130 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/idempotency"
+)
+
+// idempotencyLease is how long an in-flight builder call holds its key before a retry may take it
+// over: longer than any handler deadline, so a live call is never taken over, and short enough that
+// a crashed call does not lock its key for the whole window.
+const idempotencyLease = 2 * time.Minute
+
+// idempotent handles Idempotency-Key on builders (stage 6, DESIGN.md section 6): same key and
+// identical body bytes within ten minutes replay the stored status and body; still in flight is 409
+// idempotency_pending; a different body is 409 idempotency_conflict; a store failure is 503.
+func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
+	c := callOf(ctx.Context())
+	if c == nil || !c.spec.Builder {
+		next(ctx)
+		return
+	}
+	key := ctx.Header("Idempotency-Key")
+	if e := checkIdempotencyKey(key); e != nil {
+		s.writeError(ctx, e)
+		return
+	}
+	body, e := readBody(ctx, s.deps.BodyUploadTimeout)
+	if e != nil {
+		s.writeError(ctx, e)
+		return
+	}
+	req := idempotency.Request{KeyID: c.principal.KeyID, Key: key, BodyHash: sha256.Sum256(body)}
+	out, err := s.deps.Idempotency.Begin(ctx.Context(), req, time.Now(), idempotencyLease)
+	if err != nil {
+		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable").WithCause(err))
+		return
+	}
+	switch out.State {
+	case idempotency.Pending:
+		s.writeError(ctx, Errorf(CodeIdempotencyPending, "a call with this Idempotency-Key is still in flight"))
+		return
+	case idempotency.Conflict:
+		s.writeError(ctx, Errorf(CodeIdempotencyConflict, "this Idempotency-Key was used with a different body"))
+		return
+	case idempotency.Replay:
+		ctx.SetHeader("Content-Type", "application/json")
+		ctx.SetHeader("Idempotent-Replayed", "true")
+		ctx.SetStatus(out.Status)
+		_, _ = ctx.BodyWriter().Write(out.Body)
+		return
+	}
+
+	rec := &recordingContext{baseContext: ctx, request: body}
+	next(rec)
+
+	// Keep the result for replay unless a retry should run the call again: the caller cancelled, or
+	// the failure was on our side or upstream (5xx).
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
+	defer cancel()
+	status := rec.Status()
+	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) {
+		err = s.deps.Idempotency.Release(storeCtx, req)
+	} else {
+		err = s.deps.Idempotency.Finish(storeCtx, req, status, rec.response.Bytes(), time.Now())
+	}
+	if err != nil {
+		// The record's lease ends on its own; a retry then runs the call again.
+		s.log.Warn("settle idempotency record", "requestId", requestIDFrom(ctx.Context()), "err", err)
+	}
+}
+
+// checkIdempotencyKey validates the header: 1..128 printable ASCII characters.
+func checkIdempotencyKey(key string) *Error {
+	if key == "" {
+		return Errorf(CodeMissingIdempotencyKey, "builders require an Idempotency-Key header")
+	}
+	if len(key) > idempotency.MaxKeyLen {
+		return Errorf(CodeInvalidIdempotencyKey, "Idempotency-Key must be at most %d characters", idempotency.MaxKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return Errorf(CodeInvalidIdempotencyKey, "Idempotency-Key must be printable ASCII without spaces")
+		}
+	}
+	return nil
+}
+
+// readBody reads the whole request body under the contract's size and upload-time limits.
+func readBody(ctx huma.Context, timeout time.Duration) ([]byte, *Error) {
+	if err := ctx.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil, internalError(err)
+	}
+	body, err := io.ReadAll(io.LimitReader(ctx.BodyReader(), maxBodyBytes+1))
+	var netErr net.Error
+	switch {
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return nil, Errorf(CodeRequestTimeout, "request body was not uploaded within %s", timeout)
+	case err != nil:
+		return nil, Errorf(CodeInvalidRequest, "cannot read request body").WithCause(err)
+	case len(body) > maxBodyBytes:
+		return nil, Errorf(CodeBodyTooLarge, "request body is larger than %d bytes", maxBodyBytes)
+	}
+	return body, nil
+}
+
+// baseContext lets recordingContext embed a huma.Context without its field hiding the Context method.
+type baseContext huma.Context
+
+// recordingContext hands the handler the already-read body and keeps a copy of the response.
+type recordingContext struct {
+	baseContext
+	request  []byte
+	response bytes.Buffer
+}
+
+func (r *recordingContext) BodyReader() io.Reader { return bytes.NewReader(r.request) }
+
+func (r *recordingContext) BodyWriter() io.Writer {
+	return io.MultiWriter(r.baseContext.BodyWriter(), &r.response)
+}

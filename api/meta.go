@@ -1,0 +1,89 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+)
+
+// ChainInfo is one chain of GET /v1/chains.
+type ChainInfo struct {
+	ID          string `json:"id" doc:"The chain parameter value." example:"base"`
+	Kind        string `json:"kind" enum:"evm,solana"`
+	ChainID     int64  `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
+	NativeToken string `json:"nativeToken" example:"ETH"`
+	Enabled     bool   `json:"enabled" doc:"Whether this service serves the chain."`
+	Network     string `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to."`
+}
+
+// ChainsListResponse lists every supported chain in the contract's order.
+type ChainsListResponse struct {
+	OK     bool        `json:"ok"`
+	Chains []ChainInfo `json:"chains"`
+}
+
+type chainsOutput struct{ Body ChainsListResponse }
+
+type openAPIOutput struct {
+	Body map[string]any
+}
+
+func (s *Server) registerMeta() {
+	register(s, opSpec{ID: "getOpenAPI", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Meta", Class: ClassNone,
+		Summary: "The machine-readable contract (OpenAPI 3.1)"}, s.getOpenAPI())
+	register(s, opSpec{ID: "listChains", Method: http.MethodGet, Path: "/v1/chains", Tag: "Meta", Class: ClassNone,
+		Summary: "Supported chains and which are enabled"}, s.listChains)
+	s.router.Get("/v1/docs", serveDocs)
+}
+
+// getOpenAPI serves the document, rendered once on first use (every operation is registered by then).
+func (s *Server) getOpenAPI() func(context.Context, *struct{}) (*openAPIOutput, error) {
+	var once sync.Once
+	var doc map[string]any
+	var err error
+	return func(context.Context, *struct{}) (*openAPIOutput, error) {
+		once.Do(func() {
+			var b []byte
+			if b, err = json.Marshal(s.api.OpenAPI()); err == nil {
+				err = json.Unmarshal(b, &doc)
+			}
+		})
+		if err != nil {
+			return nil, internalError(err)
+		}
+		return &openAPIOutput{Body: doc}, nil
+	}
+}
+
+func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
+	out := &chainsOutput{Body: ChainsListResponse{OK: true}}
+	for _, c := range s.deps.Chains.List() {
+		out.Body.Chains = append(out.Body.Chains, ChainInfo{
+			ID: c.Name, Kind: string(c.Kind), ChainID: c.ChainID, NativeToken: c.NativeToken,
+			Enabled: c.Enabled, Network: string(c.Network),
+		})
+	}
+	return out, nil
+}
+
+// serveDocs renders the contract with Stoplight Elements (loaded by the reader's browser).
+func serveDocs(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(docsPage))
+}
+
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Partner API reference</title>
+<script src="https://unpkg.com/@stoplight/elements@8/web-components.min.js"></script>
+<link rel="stylesheet" href="https://unpkg.com/@stoplight/elements@8/styles.min.css">
+</head>
+<body style="height:100vh">
+<noscript>The reference needs JavaScript; the contract itself is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
+<elements-api apiDescriptionUrl="/v1/openapi.json" router="hash" layout="sidebar" hideSchemas="false"></elements-api>
+</body>
+</html>`

@@ -1,0 +1,115 @@
+package api
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/chain"
+)
+
+// ChainParam is `chain` on single-object reads: one chain, default solana.
+type ChainParam struct {
+	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" default:"solana" doc:"Chain to read; must be enabled (GET /v1/chains)."`
+}
+
+// ChainOrAllParam is `chain` on search, trending, hot and new: one chain or all enabled chains.
+type ChainOrAllParam struct {
+	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc,all" doc:"A chain, or all to cover every enabled chain."`
+}
+
+// requireChain resolves an enabled chain: 400 chain_not_enabled otherwise.
+func (s *Server) requireChain(name string) (chain.Info, *Error) {
+	c, err := s.deps.Chains.Require(name)
+	switch {
+	case errors.Is(err, chain.ErrUnknownChain):
+		return chain.Info{}, Errorf(CodeInvalidChain, "unknown chain %q", name)
+	case err != nil:
+		return chain.Info{}, Errorf(CodeChainNotEnabled, "chain %s is not enabled on this service (see GET /v1/chains)", name)
+	}
+	return c, nil
+}
+
+// chainsFor resolves `chain` with `all`: empty or all means every enabled chain.
+func (s *Server) chainsFor(name string) ([]chain.Info, *Error) {
+	if name == "" || name == "all" {
+		return s.deps.Chains.Enabled(), nil
+	}
+	c, e := s.requireChain(name)
+	if e != nil {
+		return nil, e
+	}
+	return []chain.Info{c}, nil
+}
+
+// requireAddress checks that addr is an address of the chain's family: 400 invalid_address otherwise.
+func requireAddress(c chain.Info, what, addr string) *Error {
+	if validAddress(c, addr) {
+		return nil
+	}
+	if c.Kind == chain.KindSolana {
+		return Errorf(CodeInvalidAddress, "%s must be a Solana base58 address", what)
+	}
+	return Errorf(CodeInvalidAddress, "%s must be an EVM address (0x followed by 40 hex digits)", what)
+}
+
+func validAddress(c chain.Info, addr string) bool {
+	if c.Kind == chain.KindSolana {
+		return chain.IsSolanaAddress(addr)
+	}
+	return chain.IsEVMAddress(addr)
+}
+
+// lookupChain returns the supported chain called name; Huma has already checked the enum.
+func lookupChain(name string) (chain.Info, *Error) {
+	c, ok := chain.Lookup(name)
+	if !ok {
+		return chain.Info{}, Errorf(CodeInvalidChain, "unknown chain %q", name)
+	}
+	return c, nil
+}
+
+// field is a named address parameter.
+type field struct{ name, value string }
+
+func addr(name, value string) field { return field{name, value} }
+
+// resolve checks each address against the named chain's family, then that the chain is enabled.
+// Address syntax is checked first: a Solana mint on an EVM chain is wrong whether or not the chain is served.
+func (s *Server) resolve(chainName string, addrs ...field) (chain.Info, *Error) {
+	c, e := lookupChain(chainName)
+	if e != nil {
+		return chain.Info{}, e
+	}
+	for _, a := range addrs {
+		if e := requireAddress(c, a.name, a.value); e != nil {
+			return chain.Info{}, e
+		}
+	}
+	return s.requireChain(chainName)
+}
+
+// ownersCost is the cost of a batch portfolio call: 10 per distinct owner. Invalid owners refuse the
+// call before admission, at no cost.
+func ownersCost(ctx huma.Context) (int, *Error) {
+	refs, e := parseOwners(ctx.Query("owners"))
+	if e != nil {
+		return 0, e
+	}
+	return 10 * len(refs), nil
+}
+
+func parseOwners(list string) ([]chain.OwnerRef, *Error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, Errorf(CodeInvalidRequest, "owners is required: comma-separated owner refs")
+	}
+	refs, err := chain.ParseOwnerRefs(list)
+	switch {
+	case errors.Is(err, chain.ErrTooManyOwners):
+		return nil, Errorf(CodeTooManyOwners, "at most %d distinct owners per call", chain.MaxBatchOwners)
+	case err != nil:
+		return nil, Errorf(CodeInvalidAddress, "%s", err.Error())
+	}
+	return refs, nil
+}

@@ -1,0 +1,242 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/policy"
+)
+
+// The request pipeline (DESIGN.md section 4). The request id (stage 1) is set by the router for
+// every response, including router 404s; the stages below are Huma middlewares composed in this
+// order by Server.routes:
+//
+//	authenticate -> record usage -> authorize -> admit and settle -> idempotency (builders) -> deadline -> handler
+
+// callKey is the context key of the per-call state shared by the stages.
+type callKey struct{}
+
+// call is what the stages learn about an authenticated call.
+type call struct {
+	spec      *opSpec
+	principal access.Principal
+	cost      int // charged cost once admitted
+	chain     string
+}
+
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+// writeError writes err through Huma so the envelope gets its request id like every other body.
+func (s *Server) writeError(ctx huma.Context, e *Error) {
+	for name, values := range e.headers {
+		for _, v := range values {
+			ctx.AppendHeader(name, v)
+		}
+	}
+	s.logError(ctx.Context(), e)
+	ctx.SetHeader("Content-Type", "application/json")
+	ctx.SetStatus(e.status)
+	e.RequestID = requestIDFrom(ctx.Context())
+	if err := s.api.Marshal(ctx.BodyWriter(), "application/json", e); err != nil {
+		s.log.Debug("write error body", "err", err)
+	}
+}
+
+// logError logs errors with a private cause, and server-side failures.
+func (s *Server) logError(ctx context.Context, e *Error) {
+	if e.cause == nil && e.status < 500 {
+		return
+	}
+	level := slog.LevelWarn
+	if e.status >= 500 && e.status != http.StatusServiceUnavailable {
+		level = slog.LevelError
+	}
+	s.log.Log(ctx, level, "request failed", "requestId", requestIDFrom(ctx), "code", e.Code, "status", e.status, "cause", e.cause)
+}
+
+// authenticate checks X-API-Key (stage 3): format and checksum, then the cache, then the store.
+// Public operations skip it and every later stage (stage 2).
+func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
+	spec := specOf(ctx)
+	if spec.Scope == "" {
+		next(ctx)
+		return
+	}
+	ctx.SetHeader("Cache-Control", "private, no-store")
+	raw := ctx.Header("X-API-Key")
+	if raw == "" {
+		s.writeError(ctx, Errorf(CodeInvalidAPIKey, "missing X-API-Key header"))
+		return
+	}
+	p, err := s.deps.Keys.Verify(ctx.Context(), raw)
+	if err != nil {
+		s.writeError(ctx, keyError(err))
+		return
+	}
+	c := &call{spec: spec, principal: p}
+	next(huma.WithValue(ctx, callKey{}, c))
+}
+
+// keyError maps a key verification failure to its 401 (or 503 when the store failed: fail closed).
+func keyError(err error) *Error {
+	switch {
+	case errors.Is(err, access.ErrMalformedKey), errors.Is(err, access.ErrUnknownKey):
+		return Errorf(CodeInvalidAPIKey, "invalid API key")
+	case errors.Is(err, access.ErrExpiredKey):
+		return Errorf(CodeInvalidAPIKey, "API key expired")
+	case errors.Is(err, access.ErrRevokedKey):
+		return Errorf(CodeRevokedAPIKey, "API key revoked")
+	case errors.Is(err, access.ErrAccessDisabled):
+		return Errorf(CodeAccessDisabled, "access is switched off for this consumer")
+	case errors.Is(err, context.Canceled):
+		return Errorf(CodeClientClosedRequest, "the caller cancelled the request")
+	default:
+		return Errorf(CodeUnavailable, "key verification is temporarily unavailable").WithCause(err)
+	}
+}
+
+// recordUsage records every authenticated call after it ends (stage 9), off the hot path.
+func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
+	c := callOf(ctx.Context())
+	if c == nil {
+		next(ctx)
+		return
+	}
+	start := time.Now()
+	next(ctx)
+	status := ctx.Status()
+	if cancelled(ctx.Context()) {
+		status = StatusClientClosedRequest
+	}
+	s.deps.Usage.Record(metering.Call{
+		ConsumerID: c.principal.ConsumerID,
+		KeyID:      c.principal.KeyID,
+		Operation:  c.spec.ID,
+		Status:     status,
+		Cost:       c.cost,
+		Latency:    time.Since(start),
+		Chain:      c.chain,
+		RequestID:  requestIDFrom(ctx.Context()),
+		At:         start,
+	})
+}
+
+// cancelled reports whether the caller went away (not our own deadline).
+func cancelled(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), context.Canceled)
+}
+
+// authorize applies the casbin policy (stage 4): scope, endpoint availability, source.
+func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
+	c := callOf(ctx.Context())
+	if c == nil {
+		next(ctx)
+		return
+	}
+	src := s.clientAddr(ctx)
+	d := s.deps.Policy.Decide(c.principal.ConsumerID, c.spec.ID, src)
+	if d != policy.Allow && !s.deps.Policy.Known(c.principal.ConsumerID) {
+		// A consumer created since the last policy load: load now rather than refuse a valid key.
+		if err := s.deps.RefreshPolicy(ctx.Context()); err != nil {
+			s.writeError(ctx, Errorf(CodeUnavailable, "authorization is temporarily unavailable").WithCause(err))
+			return
+		}
+		d = s.deps.Policy.Decide(c.principal.ConsumerID, c.spec.ID, src)
+	}
+	switch d {
+	case policy.Allow:
+		next(ctx)
+	case policy.EndpointUnavailable:
+		s.writeError(ctx, Errorf(CodeEndpointUnavailable, "operation %s is not available to this consumer", c.spec.ID))
+	case policy.SourceNotAllowed:
+		s.writeError(ctx, Errorf(CodeSourceNotAllowed, "source address %s is not on this consumer's allowlist", src))
+	default:
+		s.writeError(ctx, Errorf(CodeScopeRequired, "this operation requires scope %s", c.spec.Scope))
+	}
+}
+
+// admit reserves the call's cost against the consumer's bucket (stage 5) and settles it when the
+// call ends (stage 8): the cost is kept, or refunded when the caller cancelled.
+func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
+	c := callOf(ctx.Context())
+	if c == nil {
+		next(ctx)
+		return
+	}
+	cost := 1
+	if c.spec.Cost != nil {
+		var e *Error
+		if cost, e = c.spec.Cost(ctx); e != nil {
+			s.writeError(ctx, e)
+			return
+		}
+	}
+	limit := c.principal.Limit
+	r, err := s.deps.Limiter.Reserve(ctx.Context(), c.principal.ConsumerID, cost, limit)
+	if err != nil {
+		var refusal *metering.Refusal
+		if !errors.As(err, &refusal) {
+			s.writeError(ctx, Errorf(CodeUnavailable, "admission is temporarily unavailable").WithCause(err))
+			return
+		}
+		s.writeError(ctx, rateLimited(refusal, cost, limit))
+		return
+	}
+	ctx.SetHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst))
+	ctx.SetHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining))
+	c.cost = cost
+	next(ctx)
+	refund := cancelled(ctx.Context())
+	if refund {
+		c.cost = 0
+	}
+	// Settle on a context of its own: the caller's may be gone, and the settlement must still happen.
+	settleCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
+	defer cancel()
+	if err := s.deps.Limiter.Settle(settleCtx, r, refund); err != nil {
+		// The sweeper reclaims the reservation later (keeping its cost).
+		s.log.Warn("settle reservation", "requestId", requestIDFrom(ctx.Context()), "err", err)
+	}
+}
+
+// rateLimited is the 429 for a refused admission.
+func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
+	if r.Never {
+		e := Errorf(CodeRateLimited, "this call costs %d, more than the consumer's burst of %d: it can never be admitted", cost, limit.Burst)
+		e.Reason = "cost_exceeds_burst"
+		return e
+	}
+	secs := int(math.Ceil(r.RetryAfter.Seconds()))
+	if secs < 1 {
+		secs = 1
+	}
+	e := Errorf(CodeRateLimited, "rate limit exceeded; retry after %d s", secs)
+	e.RetryAfterSec = &secs
+	return e.WithHeader("Retry-After", strconv.Itoa(secs)).
+		WithHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst)).
+		WithHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining))
+}
+
+// deadline runs the handler under its class's deadline (stage 7).
+func (s *Server) deadline(ctx huma.Context, next func(huma.Context)) {
+	d := specOf(ctx).deadline()
+	if d == 0 {
+		next(ctx)
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx.Context(), d)
+	defer cancel()
+	next(huma.WithContext(ctx, dctx))
+}

@@ -1,0 +1,226 @@
+// Package api is the partner API: the Huma operations of the /v1 contract, one file per
+// capability, and the request pipeline every call passes through.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/idempotency"
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/policy"
+)
+
+// Version is the contract version declared in the OpenAPI document.
+const Version = "1.0.0"
+
+// KeyVerifier authenticates API keys.
+type KeyVerifier interface {
+	Verify(ctx context.Context, rawKey string) (access.Principal, error)
+}
+
+// Policy decides scope, endpoint availability and source for a consumer's call.
+type Policy interface {
+	Decide(consumerID int, operationID string, src netip.Addr) policy.Decision
+	// Known reports whether the consumer is in the loaded policy.
+	Known(consumerID int) bool
+}
+
+// UsageRecorder records calls off the hot path.
+type UsageRecorder interface {
+	Record(metering.Call)
+}
+
+// Deps is what the API needs from the rest of the service.
+type Deps struct {
+	Keys        KeyVerifier
+	Policy      Policy
+	Limiter     metering.Limiter
+	Usage       UsageRecorder
+	Idempotency idempotency.Store
+	Chains      *chain.Registry
+	// RefreshPolicy reloads the policy from the store now (for consumers created since the last load).
+	RefreshPolicy func(context.Context) error
+	// Ready reports whether the store answers; /readyz fails while it does not.
+	Ready func(context.Context) error
+	// TrustedProxies are the peers whose X-Forwarded-For is believed. Empty: the TCP peer is the client.
+	TrustedProxies []netip.Prefix
+	// BodyUploadTimeout bounds a request body's upload (default 15 s, the contract's limit; tests shorten it).
+	BodyUploadTimeout time.Duration
+	Logger            *slog.Logger
+}
+
+// Server serves the partner API.
+type Server struct {
+	deps   Deps
+	log    *slog.Logger
+	router chi.Router
+	api    huma.API
+	specs  []*opSpec
+}
+
+// New builds the API with every operation of the contract registered.
+func New(deps Deps) *Server {
+	log := deps.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if deps.BodyUploadTimeout == 0 {
+		deps.BodyUploadTimeout = bodyUploadTimeout
+	}
+	s := &Server{deps: deps, log: log, router: chi.NewRouter()}
+	s.router.Use(requestID, forceJSON)
+	s.router.NotFound(s.routerError(Errorf(CodeNotFound, "no such endpoint")))
+	s.router.MethodNotAllowed(s.routerError(Errorf(CodeMethodNotAllowed, "method not allowed on this endpoint")))
+	s.router.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"ok": true}) })
+	s.router.Get("/readyz", s.readyz)
+
+	s.api = humachi.New(s.router, humaConfig())
+	s.api.UseMiddleware(s.authenticate, s.recordUsage, s.authorize, s.admit, s.idempotent, s.deadline)
+	s.registerMeta()
+	s.registerMarket()
+	s.registerPortfolio()
+	s.registerQuotes()
+	s.registerBuilders()
+	return s
+}
+
+// ServeHTTP serves the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// OpenAPI returns the contract document.
+func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
+
+func humaConfig() huma.Config {
+	cfg := huma.DefaultConfig("Partner Market, Portfolio, Quote and Unsigned-Transaction API", Version)
+	cfg.CreateHooks = nil // no $schema links in bodies
+	cfg.OpenAPIPath = ""  // served by the getOpenAPI operation, so it is documented like the others
+	cfg.DocsPath = ""
+	cfg.SchemasPath = ""
+	cfg.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat}
+	cfg.Info.Description = "Server-to-server API for partner backends: market data, portfolio data, quotes and unsigned transactions. " +
+		"Authenticate with the X-API-Key header. Every error has the body {ok:false, error, code, requestId}."
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "A live key, pk_live_…; its consumer's scopes are the roles."},
+	}
+	cfg.Transformers = append(cfg.Transformers, stampRequestID)
+	return cfg
+}
+
+// stampRequestID puts the request id into every error body Huma writes.
+func stampRequestID(ctx huma.Context, _ string, v any) (any, error) {
+	if e, ok := v.(*Error); ok {
+		e.RequestID = requestIDFrom(ctx.Context())
+	}
+	return v, nil
+}
+
+type requestIDKey struct{}
+
+// requestID gives every response a fresh X-Request-Id (stage 1) and puts it in the context.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := newRequestID()
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+	})
+}
+
+func newRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// forceJSON makes every answer JSON: a caller asking for NDJSON (or anything else) gets JSON, never 406.
+func forceJSON(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("Accept", "application/json")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) routerError(proto *Error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		e := *proto
+		e.RequestID = requestIDFrom(r.Context())
+		writeJSON(w, e.status, &e)
+	}
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.deps.Ready(r.Context()); err != nil {
+		s.log.Warn("not ready", "err", err)
+		e := Errorf(CodeUnavailable, "the store is unreachable")
+		e.RequestID = requestIDFrom(r.Context())
+		writeJSON(w, e.status, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = jsonEncoder(w).Encode(v)
+}
+
+// clientAddr is the TCP peer, unless the peer is a trusted proxy: then the right-most
+// X-Forwarded-For entry that is not itself a trusted proxy.
+func (s *Server) clientAddr(ctx huma.Context) netip.Addr {
+	peer, err := netip.ParseAddrPort(ctx.RemoteAddr())
+	if err != nil {
+		return netip.Addr{}
+	}
+	addr := peer.Addr().Unmap()
+	if !s.trusted(addr) {
+		return addr
+	}
+	hops := strings.Split(ctx.Header("X-Forwarded-For"), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return addr
+		}
+		hop = hop.Unmap()
+		if !s.trusted(hop) {
+			return hop
+		}
+		addr = hop
+	}
+	return addr
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	for _, p := range s.deps.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}

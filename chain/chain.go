@@ -1,0 +1,121 @@
+// Package chain holds the chain and venue registry and the domain types shared by the chain adapters.
+package chain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind is a chain family.
+type Kind string
+
+// Chain families.
+const (
+	KindEVM    Kind = "evm"
+	KindSolana Kind = "solana"
+)
+
+// Info describes one supported chain as GET /v1/chains lists it.
+type Info struct {
+	Name        string // the `chain` parameter value
+	Kind        Kind
+	ChainID     int64  // EVM chain id; 0 for Solana
+	NativeToken string // symbol of the gas token
+}
+
+// Supported lists every chain of the contract, in the contract's order.
+var Supported = []Info{
+	{Name: "solana", Kind: KindSolana, NativeToken: "SOL"},
+	{Name: "ethereum", Kind: KindEVM, ChainID: 1, NativeToken: "ETH"},
+	{Name: "base", Kind: KindEVM, ChainID: 8453, NativeToken: "ETH"},
+	{Name: "bsc", Kind: KindEVM, ChainID: 56, NativeToken: "BNB"},
+	{Name: "robinhood", Kind: KindEVM, ChainID: 4663, NativeToken: "ETH"},
+	// Arc pays gas in native USDC with 18 decimals; its ERC-20 USDC has 6. Never mix them.
+	{Name: "arc", Kind: KindEVM, ChainID: 5042, NativeToken: "USDC"},
+}
+
+// Venues lists the `amm` values of the contract: four Solana venues, then the two EVM pool ABIs.
+var Venues = []string{"raydium", "orca", "meteora", "pumpswap", "uniswap-v2", "uniswap-v3"}
+
+// Network says what a configured chain connects to.
+type Network string
+
+// Networks.
+const (
+	Mainnet Network = "mainnet"
+	Devnet  Network = "devnet"
+)
+
+// Status is a supported chain and whether this deployment serves it.
+type Status struct {
+	Info
+	Enabled bool
+	Network Network // empty while not enabled
+}
+
+// Errors returned by the registry.
+var (
+	ErrUnknownChain    = errors.New("unknown chain")
+	ErrChainNotEnabled = errors.New("chain not enabled")
+)
+
+// Registry knows which supported chains this deployment serves. A chain is enabled only when an
+// adapter for it is configured and answers; nothing is served for a chain that is not.
+type Registry struct {
+	enabled map[string]Network
+}
+
+// NewRegistry returns a registry serving the given chains (name to network).
+func NewRegistry(enabled map[string]Network) (*Registry, error) {
+	r := &Registry{enabled: map[string]Network{}}
+	for name, network := range enabled {
+		if _, ok := Lookup(name); !ok {
+			return nil, fmt.Errorf("new chain registry: %w: %q", ErrUnknownChain, name)
+		}
+		r.enabled[name] = network
+	}
+	return r, nil
+}
+
+// Lookup returns the supported chain called name.
+func Lookup(name string) (Info, bool) {
+	for _, c := range Supported {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Info{}, false
+}
+
+// List returns every supported chain in the contract's order with its status.
+func (r *Registry) List() []Status {
+	out := make([]Status, len(Supported))
+	for i, c := range Supported {
+		network, ok := r.enabled[c.Name]
+		out[i] = Status{Info: c, Enabled: ok, Network: network}
+	}
+	return out
+}
+
+// Require returns the named chain if it is supported and enabled: ErrUnknownChain or ErrChainNotEnabled otherwise.
+func (r *Registry) Require(name string) (Info, error) {
+	c, ok := Lookup(name)
+	if !ok {
+		return Info{}, fmt.Errorf("%w: %q", ErrUnknownChain, name)
+	}
+	if _, ok := r.enabled[name]; !ok {
+		return Info{}, fmt.Errorf("%w: %s", ErrChainNotEnabled, name)
+	}
+	return c, nil
+}
+
+// Enabled returns the enabled chains in the contract's order.
+func (r *Registry) Enabled() []Info {
+	var out []Info
+	for _, c := range Supported {
+		if _, ok := r.enabled[c.Name]; ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,159 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxBatchOwners is the most distinct owner refs one batch portfolio call may name.
+const MaxBatchOwners = 24
+
+// Errors returned by the owner-ref parsers.
+var (
+	ErrInvalidOwner   = errors.New("invalid owner ref")
+	ErrTooManyOwners  = errors.New("too many owners")
+	ErrInvalidAddress = errors.New("invalid address")
+)
+
+// OwnerRef is a wallet on a chain: a Solana base58 address, or `<evm chain>:<0x address>`.
+type OwnerRef struct {
+	Chain   string
+	Address string // base58 for Solana; lower-case 0x hex for EVM chains
+}
+
+// String returns the canonical form of the ref.
+func (o OwnerRef) String() string {
+	if o.Chain == "solana" {
+		return o.Address
+	}
+	return o.Chain + ":" + o.Address
+}
+
+// ParseOwnerRef parses one owner ref. A bare ref is a Solana address; `solana:<base58>` is accepted too.
+func ParseOwnerRef(s string) (OwnerRef, error) {
+	name, addr, qualified := strings.Cut(s, ":")
+	if !qualified {
+		name, addr = "solana", s
+	}
+	info, ok := Lookup(name)
+	if !ok {
+		return OwnerRef{}, fmt.Errorf("%w %q: unknown chain %q", ErrInvalidOwner, s, name)
+	}
+	switch info.Kind {
+	case KindSolana:
+		if !IsSolanaAddress(addr) {
+			return OwnerRef{}, fmt.Errorf("%w %q: not a Solana base58 address", ErrInvalidOwner, s)
+		}
+	default:
+		if !IsEVMAddress(addr) {
+			return OwnerRef{}, fmt.Errorf("%w %q: want %s:0x followed by 40 hex digits", ErrInvalidOwner, s, name)
+		}
+		addr = strings.ToLower(addr)
+	}
+	return OwnerRef{Chain: name, Address: addr}, nil
+}
+
+// ParseOwnerRefs parses a comma-separated list of owner refs, dropping duplicates (by canonical form)
+// and keeping the first-seen order. It fails on an empty list, a bad ref, or more than MaxBatchOwners distinct refs.
+func ParseOwnerRefs(list string) ([]OwnerRef, error) {
+	var refs []OwnerRef
+	seen := map[OwnerRef]bool{}
+	for part := range strings.SplitSeq(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		ref, err := ParseOwnerRef(part)
+		if err != nil {
+			return nil, err
+		}
+		if seen[ref] {
+			continue
+		}
+		if len(refs) == MaxBatchOwners {
+			return nil, fmt.Errorf("%w: at most %d distinct owners per call", ErrTooManyOwners, MaxBatchOwners)
+		}
+		seen[ref] = true
+		refs = append(refs, ref)
+	}
+	if len(refs) == 0 {
+		return nil, fmt.Errorf("%w: no owner given", ErrInvalidOwner)
+	}
+	return refs, nil
+}
+
+// IsEVMAddress reports whether s is 0x followed by 40 hex digits (any case).
+func IsEVMAddress(s string) bool {
+	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// IsSolanaAddress reports whether s is the base58 encoding of exactly 32 bytes (a Solana public key).
+func IsSolanaAddress(s string) bool {
+	if len(s) < 32 || len(s) > 44 {
+		return false
+	}
+	b, ok := decodeBase58(s)
+	return ok && len(b) == 32
+}
+
+// decodeBase58 decodes Bitcoin-alphabet base58, keeping leading zero bytes for leading '1's.
+func decodeBase58(s string) ([]byte, bool) {
+	zeros := 0
+	for zeros < len(s) && s[zeros] == '1' {
+		zeros++
+	}
+	// Big-endian base-256 accumulator, enough for 44 base58 digits.
+	out := make([]byte, 0, 40)
+	for i := zeros; i < len(s); i++ {
+		carry := strings.IndexByte(base58Alphabet, s[i])
+		if carry < 0 {
+			return nil, false
+		}
+		for j := len(out) - 1; j >= 0; j-- {
+			carry += int(out[j]) * 58
+			out[j] = byte(carry)
+			carry >>= 8
+		}
+		for carry > 0 {
+			out = append([]byte{byte(carry)}, out...)
+			carry >>= 8
+		}
+	}
+	return append(make([]byte, zeros), out...), true
+}
+
+// IsTxID reports whether s names a transaction on the chain's family: a 0x-prefixed 32-byte hash on
+// EVM chains, a base58 64-byte signature on Solana.
+func IsTxID(c Info, s string) bool {
+	if c.Kind == KindSolana {
+		if len(s) < 64 || len(s) > 88 {
+			return false
+		}
+		b, ok := decodeBase58(s)
+		return ok && len(b) == 64
+	}
+	if len(s) != 66 || s[0] != '0' || s[1] != 'x' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}

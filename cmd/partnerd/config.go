@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/partner-platform/partnerd/policy"
+)
+
+// Config is everything serve reads from flags and environment. Flags override environment.
+type Config struct {
+	Addr           string         // PARTNER_ADDR, --addr
+	DatabaseURL    string         // PARTNER_DATABASE_URL, --database-url
+	RedisURL       string         // PARTNER_REDIS_URL: empty means in-process rate limits
+	TrustedProxies []netip.Prefix // PARTNER_TRUSTED_PROXIES: comma-separated CIDRs
+	SyncInterval   time.Duration  // PARTNER_SYNC_INTERVAL: how often to poll the store for changes
+	LogLevel       slog.Level     // PARTNER_LOG_LEVEL: debug, info, warn, error
+}
+
+// Defaults.
+const (
+	defaultAddr        = "127.0.0.1:8080"
+	defaultDatabaseURL = "sqlite:./data/partner.db"
+)
+
+// newFlags returns a flag set for a command with --database-url bound to *url.
+func newFlags(name string, url *string, getenv func(string) string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(url, "database-url", envOr(getenv, "PARTNER_DATABASE_URL", defaultDatabaseURL), "database URL: sqlite:<path> or postgres://…")
+	return fs
+}
+
+// serveConfig parses serve's flags and environment.
+func serveConfig(args []string, getenv func(string) string) (Config, error) {
+	var cfg Config
+	fs := newFlags("serve", &cfg.DatabaseURL, getenv)
+	fs.StringVar(&cfg.Addr, "addr", envOr(getenv, "PARTNER_ADDR", defaultAddr), "listen address")
+	if err := parseFlags(fs, args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	cfg.RedisURL = getenv("PARTNER_REDIS_URL")
+	if cfg.RedisURL != "" {
+		return Config{}, fmt.Errorf("PARTNER_REDIS_URL is set, but this build keeps rate limits in-process only; unset it")
+	}
+	var err error
+	if cfg.TrustedProxies, err = policy.ParseCIDRs(getenv("PARTNER_TRUSTED_PROXIES")); err != nil {
+		return Config{}, fmt.Errorf("PARTNER_TRUSTED_PROXIES: %w", err)
+	}
+	cfg.SyncInterval = 2 * time.Second
+	if v := getenv("PARTNER_SYNC_INTERVAL"); v != "" {
+		if cfg.SyncInterval, err = time.ParseDuration(v); err != nil || cfg.SyncInterval < 100*time.Millisecond || cfg.SyncInterval > 4*time.Second {
+			return Config{}, fmt.Errorf("PARTNER_SYNC_INTERVAL: want a duration from 100ms to 4s, got %q", v)
+		}
+	}
+	if v := getenv("PARTNER_LOG_LEVEL"); v != "" {
+		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return Config{}, fmt.Errorf("PARTNER_LOG_LEVEL: %w", err)
+		}
+	}
+	return cfg, nil
+}
+
+// parseFlags parses args, allowing flags after positional arguments (partnerd key rotate 3 --grace 1h).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return fmt.Errorf("%s: %w", fs.Name(), err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+func envOr(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// splitList splits a comma-separated flag value, dropping empty elements.
+func splitList(s string) []string {
+	out := []string{}
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+// Command partnerd is the partner platform: the /v1 partner API (serve), database migrations
+// (migrate) and the operators' admin commands (consumer, key, usage).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usageText = `partnerd: the partner API platform
+
+Usage:
+  partnerd serve [--addr HOST:PORT] [--database-url URL]
+  partnerd migrate [--database-url URL]
+  partnerd consumer create --name NAME [--scopes S,...] [--rpm N] [--burst N] [--allow CIDR,...] [--price TEXT] [--enable]
+  partnerd consumer update ID [--name NAME] [--scopes S,...] [--rpm N] [--burst N] [--allow CIDR,...] [--disable-endpoints OP,...] [--price TEXT]
+  partnerd consumer enable|disable ID [--reason TEXT]
+  partnerd consumer list [--search TEXT]
+  partnerd consumer show ID
+  partnerd key create --consumer ID --name NAME
+  partnerd key rotate ID [--grace DURATION]
+  partnerd key revoke ID
+  partnerd key list --consumer ID
+  partnerd usage --consumer ID [--days N]
+
+Every command takes --database-url (env PARTNER_DATABASE_URL, default sqlite:./data/partner.db).
+Admin commands print one JSON object on stdout; errors go to stderr with a non-zero exit.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run executes one command and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usageText)
+		return 0
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serve(ctx, args[1:], stderr, getenv)
+	case "migrate":
+		err = migrate(ctx, args[1:], stdout, getenv)
+	case "consumer":
+		err = consumerCommand(ctx, args[1:], stdout, getenv)
+	case "key":
+		err = keyCommand(ctx, args[1:], stdout, getenv)
+	case "usage":
+		err = usageCommand(ctx, args[1:], stdout, getenv)
+	default:
+		err = fmt.Errorf("unknown command %q (see partnerd help)", args[0])
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "partnerd:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/api"
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/idempotency"
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/policy"
+	"github.com/partner-platform/partnerd/store"
+)
+
+// shutdownGrace is how long in-flight calls get to finish on shutdown.
+const shutdownGrace = 20 * time.Second
+
+// Main is the running service: Run starts it, Close stops it gracefully.
+type Main struct {
+	Config Config
+	Log    *slog.Logger
+
+	store    *store.Store
+	server   *http.Server
+	listener net.Listener
+	usage    *metering.Recorder
+	stop     context.CancelFunc
+	loops    sync.WaitGroup
+}
+
+func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) error {
+	cfg, err := serveConfig(args, getenv)
+	if err != nil {
+		return err
+	}
+	m := &Main{Config: cfg, Log: slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))}
+	if err := m.Run(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	m.Log.Info("shutting down")
+	return m.Close()
+}
+
+// Run opens the store (applying migrations), wires the pipeline and starts serving on Config.Addr.
+func (m *Main) Run(ctx context.Context) (err error) {
+	st, err := store.Open(ctx, m.Config.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	m.store = st
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, m.Close())
+		}
+	}()
+	ops := api.Operations()
+	ids := make([]string, len(ops))
+	for i, op := range ops {
+		ids[i] = op.ID
+	}
+	enforcer, err := policy.New(ops)
+	if err != nil {
+		return err
+	}
+	svc := access.NewService(st.Client, access.WithOperations(ids))
+	verifier := access.NewVerifier(svc.LookupKey)
+	sync := access.NewSync(svc, enforcer, verifier, m.Log)
+	if err := sync.Refresh(ctx); err != nil {
+		return err
+	}
+	chains, err := chain.NewRegistry(nil)
+	if err != nil {
+		return err
+	}
+	limiter := metering.NewMemoryLimiter()
+	usageStore := metering.NewUsageStore(st.Client)
+	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
+	idem := idempotency.NewSQLStore(st.Client)
+
+	handler := api.New(api.Deps{
+		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
+		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies, Logger: m.Log,
+	})
+
+	m.listener, err = net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	m.server = &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(m.Log.Handler(), slog.LevelWarn),
+	}
+	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	m.stop = stop
+	m.every(loopCtx, 0, func(ctx context.Context) error { sync.Run(ctx, m.Config.SyncInterval); return nil })
+	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
+	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
+	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
+	go func() {
+		if err := m.server.Serve(m.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			m.Log.Error("serve", "err", err)
+		}
+	}()
+	m.Log.Info("partnerd serving", "addr", m.listener.Addr().String(), "database", st.Dialect,
+		"chainsEnabled", len(chains.Enabled()), "rateLimits", "in-process")
+	return nil
+}
+
+// Addr is the address the service listens on (useful with port 0).
+func (m *Main) Addr() string { return m.listener.Addr().String() }
+
+// every runs fn every interval until ctx ends (interval 0: once, for loops that block themselves).
+func (m *Main) every(ctx context.Context, interval time.Duration, fn func(context.Context) error) {
+	m.loops.Add(1)
+	go func() {
+		defer m.loops.Done()
+		if interval == 0 {
+			_ = fn(ctx)
+			return
+		}
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := fn(ctx); err != nil && ctx.Err() == nil {
+					m.Log.Warn("background task", "err", err)
+				}
+			}
+		}
+	}()
+}
+
+// Close stops accepting calls, lets in-flight calls finish, flushes usage and closes the store.
+func (m *Main) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	var errs []error
+	if m.server != nil {
+		errs = append(errs, m.server.Shutdown(ctx))
+	}
+	if m.stop != nil {
+		m.stop()
+		m.loops.Wait()
+	}
+	if m.usage != nil {
+		errs = append(errs, m.usage.Close(ctx))
+	}
+	if m.store != nil {
+		errs = append(errs, m.store.Close())
+	}
+	return errors.Join(errs...)
+}

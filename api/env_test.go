@@ -24,7 +24,7 @@ import (
 
 // env is the real pipeline on a real store, served over HTTP.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	store    *store.Store
 	svc      *access.Service
 	sync     *access.Sync
@@ -53,7 +53,7 @@ func withTestOp(id, scope string) envOption {
 	return func(e *env) { e.testOps = append(e.testOps, policy.Operation{ID: id, Scope: scope}) }
 }
 
-func newEnv(t *testing.T, opts ...envOption) *env {
+func newEnv(t testing.TB, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, store: storetest.SQLite(t), limiter: metering.NewMemoryLimiter()}
 	for _, o := range opts {
@@ -76,7 +76,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.usageDB = metering.NewUsageStore(e.store.Client)
+	e.usageDB = metering.NewUsageStore(e.store.Client, e.store.Dialect)
 	e.usage = metering.NewRecorder(e.usageDB, log, time.Hour, 0)
 	t.Cleanup(func() { _ = e.usage.Close(context.Background()) })
 	deps := Deps{
@@ -215,4 +215,14 @@ func mustPrefixes(t *testing.T, s string) []netip.Prefix {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func consumerWithAllScopes() access.ConsumerChange {
+	return access.ConsumerChange{Scopes: &access.Scopes}
+}
+
+// keyWithScopes returns a key of a new consumer holding only the given scopes.
+func (e *env) keyWithScopes(scopes ...string) string {
+	_, key := e.newConsumer(access.ConsumerChange{Scopes: &scopes})
+	return key
 }

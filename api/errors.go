@@ -112,12 +112,12 @@ func Errorf(code Code, format string, args ...any) *Error {
 // WithCause attaches a private cause, logged but never sent.
 func (e *Error) WithCause(err error) *Error { e.cause = err; return e }
 
-// WithHeader adds a response header sent with the error.
+// WithHeader adds a response header sent with the error, spelled exactly as given.
 func (e *Error) WithHeader(name, value string) *Error {
 	if e.headers == nil {
 		e.headers = http.Header{}
 	}
-	e.headers.Set(name, value)
+	e.headers[name] = []string{value}
 	return e
 }
 

@@ -75,7 +75,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	}
 	if err != nil {
 		// The record's lease ends on its own; a retry then runs the call again.
-		s.log.Warn("settle idempotency record", "requestId", requestIDFrom(ctx.Context()), "err", err)
+		s.log.Warn("settle idempotency record", "requestId", requestIDOf(ctx), "err", err)
 	}
 }
 
@@ -122,6 +122,9 @@ type recordingContext struct {
 	request  []byte
 	response bytes.Buffer
 }
+
+// Unwrap returns the wrapped context (humachi.Unwrap follows it).
+func (r *recordingContext) Unwrap() huma.Context { return r.baseContext }
 
 func (r *recordingContext) BodyReader() io.Reader { return bytes.NewReader(r.request) }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/metering"
@@ -21,6 +22,16 @@ import (
 // order by Server.routes:
 //
 //	authenticate -> record usage -> authorize -> admit and settle -> idempotency (builders) -> deadline -> handler
+
+// cacheControl is the Cache-Control of every authenticated response.
+var cacheControl = []string{"private, no-store"}
+
+// responseHeader returns the response header map. The pipeline sets its headers in it directly,
+// spelled as the contract spells them (X-RateLimit-Limit, not Go's canonical X-Ratelimit-Limit).
+func responseHeader(ctx huma.Context) http.Header {
+	_, w := humachi.Unwrap(ctx)
+	return w.Header()
+}
 
 // callKey is the context key of the per-call state shared by the stages.
 type callKey struct{}
@@ -40,15 +51,14 @@ func callOf(ctx context.Context) *call {
 
 // writeError writes err through Huma so the envelope gets its request id like every other body.
 func (s *Server) writeError(ctx huma.Context, e *Error) {
+	h := responseHeader(ctx)
 	for name, values := range e.headers {
-		for _, v := range values {
-			ctx.AppendHeader(name, v)
-		}
+		h[name] = values
 	}
+	e.RequestID = requestIDOf(ctx)
 	s.logError(ctx.Context(), e)
 	ctx.SetHeader("Content-Type", "application/json")
 	ctx.SetStatus(e.status)
-	e.RequestID = requestIDFrom(ctx.Context())
 	if err := s.api.Marshal(ctx.BodyWriter(), "application/json", e); err != nil {
 		s.log.Debug("write error body", "err", err)
 	}
@@ -63,7 +73,7 @@ func (s *Server) logError(ctx context.Context, e *Error) {
 	if e.status >= 500 && e.status != http.StatusServiceUnavailable {
 		level = slog.LevelError
 	}
-	s.log.Log(ctx, level, "request failed", "requestId", requestIDFrom(ctx), "code", e.Code, "status", e.status, "cause", e.cause)
+	s.log.Log(ctx, level, "request failed", "requestId", e.RequestID, "code", e.Code, "status", e.status, "cause", e.cause)
 }
 
 // authenticate checks X-API-Key (stage 3): format and checksum, then the cache, then the store.
@@ -74,7 +84,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	ctx.SetHeader("Cache-Control", "private, no-store")
+	responseHeader(ctx)["Cache-Control"] = cacheControl
 	raw := ctx.Header("X-API-Key")
 	if raw == "" {
 		s.writeError(ctx, Errorf(CodeInvalidAPIKey, "missing X-API-Key header"))
@@ -128,7 +138,7 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 		Cost:       c.cost,
 		Latency:    time.Since(start),
 		Chain:      c.chain,
-		RequestID:  requestIDFrom(ctx.Context()),
+		RequestID:  requestIDOf(ctx),
 		At:         start,
 	})
 }
@@ -194,20 +204,19 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 		s.writeError(ctx, rateLimited(refusal, cost, limit))
 		return
 	}
-	ctx.SetHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst))
-	ctx.SetHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining))
+	h := responseHeader(ctx)
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(limit.Burst)}
+	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(r.Remaining)}
 	c.cost = cost
 	next(ctx)
 	refund := cancelled(ctx.Context())
 	if refund {
 		c.cost = 0
 	}
-	// Settle on a context of its own: the caller's may be gone, and the settlement must still happen.
-	settleCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
-	defer cancel()
-	if err := s.deps.Limiter.Settle(settleCtx, r, refund); err != nil {
+	// Settle even when the caller is gone; the store bounds its own calls.
+	if err := s.deps.Limiter.Settle(context.WithoutCancel(ctx.Context()), r, refund); err != nil {
 		// The sweeper reclaims the reservation later (keeping its cost).
-		s.log.Warn("settle reservation", "requestId", requestIDFrom(ctx.Context()), "err", err)
+		s.log.Warn("settle reservation", "requestId", requestIDOf(ctx), "err", err)
 	}
 }
 

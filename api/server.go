@@ -83,7 +83,7 @@ func New(deps Deps) *Server {
 		deps.BodyUploadTimeout = bodyUploadTimeout
 	}
 	s := &Server{deps: deps, log: log, router: chi.NewRouter()}
-	s.router.Use(requestID, forceJSON)
+	s.router.Use(requestID)
 	s.router.NotFound(s.routerError(Errorf(CodeNotFound, "no such endpoint")))
 	s.router.MethodNotAllowed(s.routerError(Errorf(CodeMethodNotAllowed, "method not allowed on this endpoint")))
 	s.router.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"ok": true}) })
@@ -111,6 +111,8 @@ func humaConfig() huma.Config {
 	cfg.OpenAPIPath = ""  // served by the getOpenAPI operation, so it is documented like the others
 	cfg.DocsPath = ""
 	cfg.SchemasPath = ""
+	// JSON is the only format, so Huma's negotiation falls back to it whatever the caller accepts:
+	// a caller asking for NDJSON gets JSON, never 406.
 	cfg.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat}
 	cfg.Info.Description = "Server-to-server API for partner backends: market data, portfolio data, quotes and unsigned transactions. " +
 		"Authenticate with the X-API-Key header. Every error has the body {ok:false, error, code, requestId}."
@@ -124,19 +126,17 @@ func humaConfig() huma.Config {
 // stampRequestID puts the request id into every error body Huma writes.
 func stampRequestID(ctx huma.Context, _ string, v any) (any, error) {
 	if e, ok := v.(*Error); ok {
-		e.RequestID = requestIDFrom(ctx.Context())
+		e.RequestID = requestIDOf(ctx)
 	}
 	return v, nil
 }
 
-type requestIDKey struct{}
-
-// requestID gives every response a fresh X-Request-Id (stage 1) and puts it in the context.
+// requestID gives every response a fresh X-Request-Id (stage 1). Later stages read it back from the
+// response header rather than from a copy of the request with a new context.
 func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := newRequestID()
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+		w.Header().Set("X-Request-Id", newRequestID())
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -146,23 +146,16 @@ func newRequestID() string {
 	return "req_" + hex.EncodeToString(b[:])
 }
 
-func requestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
-}
-
-// forceJSON makes every answer JSON: a caller asking for NDJSON (or anything else) gets JSON, never 406.
-func forceJSON(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Set("Accept", "application/json")
-		next.ServeHTTP(w, r)
-	})
+// requestIDOf returns the request id of a call inside Huma.
+func requestIDOf(ctx huma.Context) string {
+	_, w := humachi.Unwrap(ctx)
+	return w.Header().Get("X-Request-Id")
 }
 
 func (s *Server) routerError(proto *Error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		e := *proto
-		e.RequestID = requestIDFrom(r.Context())
+		e.RequestID = w.Header().Get("X-Request-Id")
 		writeJSON(w, e.status, &e)
 	}
 }
@@ -171,7 +164,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.deps.Ready(r.Context()); err != nil {
 		s.log.Warn("not ready", "err", err)
 		e := Errorf(CodeUnavailable, "the store is unreachable")
-		e.RequestID = requestIDFrom(r.Context())
+		e.RequestID = w.Header().Get("X-Request-Id")
 		writeJSON(w, e.status, e)
 		return
 	}

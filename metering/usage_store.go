@@ -20,11 +20,14 @@ const UsageRetention = 30 * 24 * time.Hour
 // UsageStore keeps usage in the database: raw calls for the recent-calls log and request-id
 // lookups, and daily rollups per key and operation that usage pages and the CLI read.
 type UsageStore struct {
-	db *ent.Client
+	db      *ent.Client
+	dialect string
 }
 
-// NewUsageStore returns a usage store on the client.
-func NewUsageStore(db *ent.Client) *UsageStore { return &UsageStore{db: db} }
+// NewUsageStore returns a usage store on the client; dialect is the store's (entgo.io/ent/dialect).
+func NewUsageStore(db *ent.Client, dialect string) *UsageStore {
+	return &UsageStore{db: db, dialect: dialect}
+}
 
 type rollupKey struct {
 	consumerID, keyID int
@@ -41,16 +44,11 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 	}
 	rollups := map[rollupKey]*rollup{}
 	lastUsed := map[int]time.Time{}
-	raws := make([]*ent.UsageRecordCreate, 0, len(calls))
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return fmt.Errorf("write usage: %w", err)
 	}
 	for _, c := range calls {
-		raws = append(raws, tx.UsageRecord.Create().
-			SetConsumerID(c.ConsumerID).SetKeyID(c.KeyID).SetOperation(c.Operation).SetStatus(c.Status).
-			SetCost(c.Cost).SetLatencyUs(c.Latency.Microseconds()).SetChain(c.Chain).SetRequestID(c.RequestID).
-			SetAt(c.At.UTC()))
 		k := rollupKey{c.ConsumerID, c.KeyID, Day(c.At), c.Operation}
 		r := rollups[k]
 		if r == nil {
@@ -66,7 +64,7 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 			lastUsed[c.KeyID] = c.At
 		}
 	}
-	err = s.write(ctx, tx, raws, rollups, lastUsed)
+	err = s.write(ctx, tx, calls, rollups, lastUsed)
 	if err != nil {
 		return fmt.Errorf("write usage: %w", errors.Join(err, tx.Rollback()))
 	}
@@ -76,10 +74,19 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 	return nil
 }
 
-func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, raws []*ent.UsageRecordCreate, rollups map[rollupKey]*rollup, lastUsed map[int]time.Time) error {
-	// Bulk inserts stay under SQLite's and PostgreSQL's bound-parameter limits.
-	for i := 0; i < len(raws); i += 500 {
-		if err := tx.UsageRecord.CreateBulk(raws[i:min(i+500, len(raws))]...).Exec(ctx); err != nil {
+func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollups map[rollupKey]*rollup, lastUsed map[int]time.Time) error {
+	// Raw calls go in as plain multi-row INSERTs: ent's bulk create reads every new id back, which
+	// costs more than the insert itself and no one needs the ids. 500 rows stay under SQLite's and
+	// PostgreSQL's bound-parameter limits.
+	for i := 0; i < len(calls); i += 500 {
+		q := sql.Dialect(s.dialect).Insert(usagerecord.Table).Columns(
+			usagerecord.FieldConsumerID, usagerecord.FieldKeyID, usagerecord.FieldOperation, usagerecord.FieldStatus,
+			usagerecord.FieldCost, usagerecord.FieldLatencyUs, usagerecord.FieldChain, usagerecord.FieldRequestID, usagerecord.FieldAt)
+		for _, c := range calls[i:min(i+500, len(calls))] {
+			q.Values(c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
+		}
+		query, args := q.Query()
+		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 			return err
 		}
 	}

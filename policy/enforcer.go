@@ -100,7 +100,7 @@ func (e *Enforcer) Decide(consumerID int, operationID string, src netip.Addr) De
 	if !ok {
 		return ScopeRequired
 	}
-	return s.decide(sub, op, src)
+	return s.decide(consumerID, sub, operationID, op, src)
 }
 
 // Known reports whether the loaded policy has the consumer. A valid key whose consumer is not

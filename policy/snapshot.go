@@ -15,6 +15,7 @@ type snapshot struct {
 	ce       *casbin.SyncedCachedEnforcer
 	cache    *boundedCache // ce's decision cache
 	subjects map[int]subject
+	memo     memo
 }
 
 // subject is a consumer as casbin sees it.
@@ -75,11 +76,25 @@ func (e *Enforcer) buildSnapshot(consumers []Consumer) (*snapshot, error) {
 }
 
 // decide answers for a known consumer and a known operation (op is the
-// boxed operation id).
-func (s *snapshot) decide(sub subject, op any, src netip.Addr) Decision {
-	source := anySource
+// boxed operation id), from the memo when it can.
+func (s *snapshot) decide(consumerID int, sub subject, opID string, op any, src netip.Addr) Decision {
+	key := memoKey{consumer: consumerID, op: opID}
 	if sub.restricted {
-		source = src.Unmap().WithZone("").String()
+		key.src = src.Unmap().WithZone("")
+	}
+	if d, ok := s.memo.get(key); ok {
+		return d
+	}
+	d := s.enforce(sub, op, key.src)
+	s.memo.put(key, d)
+	return d
+}
+
+// enforce asks casbin.
+func (s *snapshot) enforce(sub subject, op any, src netip.Addr) Decision {
+	source := anySource
+	if src.IsValid() {
+		source = src.String()
 	}
 	ok, err := s.ce.Enforce(sub.name, op, source)
 	switch {

@@ -118,6 +118,9 @@ func consumerCommand(ctx context.Context, args []string, stdout io.Writer, geten
 		f.bind(fs)
 		fs.BoolVar(&f.enable, "enable", false, "switch access on")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
+			if err := noArgs(fs); err != nil {
+				return nil, err
+			}
 			if f.name == "" {
 				return nil, errors.New("consumer create: --name is required")
 			}
@@ -154,6 +157,9 @@ func consumerCommand(ctx context.Context, args []string, stdout io.Writer, geten
 		var search string
 		fs.StringVar(&search, "search", "", "only consumers whose name contains this")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
+			if err := noArgs(fs); err != nil {
+				return nil, err
+			}
 			list, err := a.svc.ListConsumers(ctx, cliActor, search)
 			return map[string]any{"consumers": list}, err
 		})
@@ -181,6 +187,9 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 		fs.IntVar(&consumerID, "consumer", 0, "consumer id")
 		fs.StringVar(&name, "name", "", "key name")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
+			if err := noArgs(fs); err != nil {
+				return nil, err
+			}
 			if consumerID == 0 || name == "" {
 				return nil, errors.New("key create: --consumer and --name are required")
 			}
@@ -217,6 +226,9 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 	case "list":
 		fs.IntVar(&consumerID, "consumer", 0, "consumer id")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
+			if err := noArgs(fs); err != nil {
+				return nil, err
+			}
 			if consumerID == 0 {
 				return nil, errors.New("key list: --consumer is required")
 			}
@@ -234,6 +246,9 @@ func usageCommand(ctx context.Context, args []string, stdout io.Writer, getenv f
 	fs.IntVar(&consumerID, "consumer", 0, "consumer id")
 	fs.IntVar(&days, "days", 30, "days of history, 1 to 30")
 	return withAdmin(ctx, fs, &url, args, stdout, func(a *admin) (any, error) {
+		if err := noArgs(fs); err != nil {
+			return nil, err
+		}
 		if consumerID == 0 {
 			return nil, errors.New("usage: --consumer is required")
 		}
@@ -244,7 +259,7 @@ func usageCommand(ctx context.Context, args []string, stdout io.Writer, getenv f
 			return nil, err
 		}
 		since := time.Now().UTC().AddDate(0, 0, -(days - 1))
-		rows, err := metering.NewUsageStore(a.store.Client).Daily(ctx, consumerID, since)
+		rows, err := metering.NewUsageStore(a.store.Client, a.store.Dialect).Daily(ctx, consumerID, since)
 		return map[string]any{"consumerId": consumerID, "days": days, "since": metering.Day(since), "rows": rows}, err
 	})
 }
@@ -255,12 +270,24 @@ func migrate(ctx context.Context, args []string, stdout io.Writer, getenv func(s
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, url) // Open applies pending migrations
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	return json.NewEncoder(stdout).Encode(map[string]any{"ok": true, "dialect": st.Dialect})
+}
+
+// noArgs rejects positional arguments of a command that takes none (an unquoted
+// `--name Acme Corp` must not silently create "Acme").
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
 }
 
 // oneID returns the single positional id argument.
@@ -282,6 +309,9 @@ func parseGrace(s string) (time.Duration, error) {
 	if n, ok := strings.CutSuffix(s, "d"); ok {
 		var days int
 		days, err = strconv.Atoi(n)
+		if days < 0 || days > int(access.MaxRotationGrace/(24*time.Hour)) {
+			days = -1 // out of range: also keeps the multiplication below from overflowing into range
+		}
 		d = time.Duration(days) * 24 * time.Hour
 	} else {
 		d, err = time.ParseDuration(s)

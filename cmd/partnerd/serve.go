@@ -82,7 +82,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return err
 	}
 	limiter := metering.NewMemoryLimiter()
-	usageStore := metering.NewUsageStore(st.Client)
+	usageStore := metering.NewUsageStore(st.Client, st.Dialect)
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
 	idem := idempotency.NewSQLStore(st.Client)
 

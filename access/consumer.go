@@ -88,8 +88,12 @@ func (s *Service) CreateConsumer(ctx context.Context, a Actor, name string, ch C
 }
 
 // UpdateConsumer applies a change; reason is kept in the audit log (for access switches).
-// Errors: ErrNotFound, ErrInvalid, ErrConflict.
+// Errors: ErrNotFound (also for a consumer's own user naming another consumer), ErrInvalid (bad
+// change, or a consumer's own user: operators only), ErrConflict.
 func (s *Service) UpdateConsumer(ctx context.Context, a Actor, id int, ch ConsumerChange, reason string) (Consumer, error) {
+	if a.ConsumerID != 0 && a.ConsumerID != id {
+		return Consumer{}, fmt.Errorf("update consumer %d: %w", id, ErrNotFound) // another tenant's: not ours to see
+	}
 	if a.ConsumerID != 0 {
 		return Consumer{}, fmt.Errorf("update consumer: %w: operators only", ErrInvalid)
 	}
@@ -233,7 +237,7 @@ func replaceGrants(ctx context.Context, tx *ent.Tx, id int, ch ConsumerChange) e
 		}
 		seen := map[netip.Prefix]bool{}
 		for _, p := range *ch.Allow {
-			p = p.Masked()
+			p = canonicalPrefix(p)
 			if seen[p] {
 				continue
 			}
@@ -269,6 +273,13 @@ func (s *Service) validate(ch ConsumerChange) error {
 	if ch.Price != nil && len(*ch.Price) > 500 {
 		return fmt.Errorf("%w: price must be at most 500 characters", ErrInvalid)
 	}
+	if ch.Allow != nil {
+		for _, p := range *ch.Allow {
+			if !p.IsValid() || p.Addr().Zone() != "" {
+				return fmt.Errorf("%w: source %q is not a CIDR prefix", ErrInvalid, p)
+			}
+		}
+	}
 	if ch.DisabledOperations != nil {
 		for _, op := range *ch.DisabledOperations {
 			if !s.operations[op] {
@@ -277,6 +288,16 @@ func (s *Service) validate(ch ConsumerChange) error {
 		}
 	}
 	return nil
+}
+
+// canonicalPrefix is p as the allowlist stores it, the form policy.ParseCIDRs gives: masked, and an
+// IPv4-mapped IPv6 prefix of /96 or longer rewritten as the IPv4 prefix it covers (the policy
+// compares unmapped client addresses, which such a prefix would never contain).
+func canonicalPrefix(p netip.Prefix) netip.Prefix {
+	if a := p.Addr(); a.Is4In6() && p.Bits() >= 96 {
+		p = netip.PrefixFrom(a.Unmap(), p.Bits()-96)
+	}
+	return p.Masked()
 }
 
 func uniq(xs []string) []string {

@@ -43,13 +43,20 @@ func NewSync(svc *Service, p PolicyLoader, v *Verifier, log *slog.Logger) *Sync 
 	return &Sync{svc: svc, policy: p, verifier: v, log: log}
 }
 
-// Refresh reloads the policy and purges the key cache now, unless a reload finished within the
-// last 250 ms (on-demand callers then share it).
+// Refresh reloads the policy and purges the key cache now. When a reload finished within the last
+// 250 ms and the store has not changed since (same change counter), on-demand callers share that
+// reload instead; a change made meanwhile is always loaded.
 func (s *Sync) Refresh(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if time.Since(s.loadedAt) < minRefreshGap {
-		return nil
+		rev, err := s.svc.Revision(ctx)
+		if err != nil {
+			return err
+		}
+		if rev == s.revision {
+			return nil
+		}
 	}
 	return s.reloadLocked(ctx)
 }

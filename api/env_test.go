@@ -118,7 +118,6 @@ func (e *env) newConsumer(ch access.ConsumerChange) (int, string) {
 // refresh makes store changes take effect now, as the sync loop would within its interval.
 func (e *env) refresh() {
 	e.t.Helper()
-	time.Sleep(260 * time.Millisecond) // Sync.Refresh coalesces reloads closer than 250 ms
 	if err := e.sync.Refresh(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}

@@ -45,10 +45,12 @@ func (s *SQLStore) Begin(ctx context.Context, r Request, now time.Time, lease ti
 			return Outcome{}, fmt.Errorf("begin idempotent call: %w", err)
 		}
 		switch {
-		case !rec.ExpiresAt.After(now):
-			// The window ended: the key is free for a new call, whatever its body.
+		case !rec.ExpiresAt.After(now) && (rec.Done || !rec.LeaseUntil.After(now)):
+			// The window ended and no call holds the key (a lease longer than the window keeps it,
+			// as Sweep does): the key is free for a new call, whatever its body.
 			n, err := s.db.IdempotencyRecord.Update().
-				Where(idempotencyrecord.ID(rec.ID), idempotencyrecord.ExpiresAtLTE(now)).
+				Where(idempotencyrecord.ID(rec.ID), idempotencyrecord.ExpiresAtLTE(now),
+					idempotencyrecord.Or(idempotencyrecord.Done(true), idempotencyrecord.LeaseUntilLTE(now))).
 				SetBodyHash(r.BodyHash[:]).SetDone(false).SetStatus(0).ClearResponse().
 				SetExpiresAt(now.Add(Window)).SetLeaseUntil(now.Add(lease)).
 				Save(ctx)

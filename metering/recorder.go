@@ -34,10 +34,11 @@ type Recorder struct {
 	pending []Call
 	limit   int
 
-	dropped atomic.Int64
-	kick    chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
+	dropped  atomic.Int64
+	kick     chan struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
 }
 
 // NewRecorder starts a recorder flushing to w every interval (0: DefaultFlushInterval) and holding
@@ -78,9 +79,9 @@ func (r *Recorder) Record(c Call) {
 // Dropped returns how many calls were dropped because the buffer was full.
 func (r *Recorder) Dropped() int64 { return r.dropped.Load() }
 
-// Close stops the recorder after writing every queued call, or when ctx ends.
+// Close stops the recorder after writing every queued call, or when ctx ends. Closing twice is safe.
 func (r *Recorder) Close(ctx context.Context) error {
-	close(r.stop)
+	r.stopOnce.Do(func() { close(r.stop) })
 	select {
 	case <-r.done:
 	case <-ctx.Done():

@@ -1,0 +1,393 @@
+package metering_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/store"
+	"github.com/partner-platform/partnerd/store/storetest"
+)
+
+var discard = slog.New(slog.DiscardHandler)
+
+// never is a flush interval no test outlives: only Flush, Close and full batches write.
+const never = time.Hour
+
+// testWriter is a UsageWriter that keeps what it was given (or hands it to next), can be told to
+// fail, and can be held inside WriteCalls until released.
+type testWriter struct {
+	next metering.UsageWriter // nil: keep calls in memory
+
+	fail     atomic.Bool
+	attempts atomic.Int64
+	entered  chan struct{} // receives once per WriteCalls, if not nil (never blocks)
+	gate     chan struct{} // WriteCalls waits for it to close, if not nil
+
+	mu      sync.Mutex
+	written []metering.Call
+}
+
+var errWriterDown = errors.New("usage store down")
+
+func (w *testWriter) WriteCalls(ctx context.Context, calls []metering.Call) error {
+	w.attempts.Add(1)
+	if w.entered != nil {
+		select {
+		case w.entered <- struct{}{}:
+		default:
+		}
+	}
+	if w.gate != nil {
+		select {
+		case <-w.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if w.fail.Load() {
+		return errWriterDown
+	}
+	if w.next != nil {
+		if err := w.next.WriteCalls(ctx, calls); err != nil {
+			return err
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.written = append(w.written, calls...)
+	return nil
+}
+
+func (w *testWriter) requestIDs() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := make([]string, len(w.written))
+	for i, c := range w.written {
+		ids[i] = c.RequestID
+	}
+	return ids
+}
+
+func call(i int) metering.Call {
+	return metering.Call{ConsumerID: 1, KeyID: 1, Operation: "getTrending", Status: 200, Cost: 1,
+		Latency: time.Millisecond, RequestID: fmt.Sprintf("req-%06d", i), At: day0.Add(time.Duration(i) * time.Millisecond)}
+}
+
+func ids(from, to int) []string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, call(i).RequestID)
+	}
+	return out
+}
+
+// storedIDs returns the request ids of every raw call in the store, sorted.
+func storedIDs(t *testing.T, st *store.Store) []string {
+	t.Helper()
+	got, err := st.Client.UsageRecord.Query().Select("request_id").Strings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	return got
+}
+
+// newRecorder starts a recorder that is closed when the test ends; the test must not close it.
+func newRecorder(t *testing.T, w metering.UsageWriter, interval time.Duration, buffer int) *metering.Recorder {
+	r := metering.NewRecorder(w, discard, interval, buffer)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = r.Close(ctx)
+	})
+	return r
+}
+
+// closeRecorder closes a recorder made by metering.NewRecorder (not newRecorder).
+func closeRecorder(t *testing.T, r *metering.Recorder) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	return r.Close(ctx)
+}
+
+// within fails the test when fn does not return within a generous bound: it detects blocking, it
+// does not measure speed.
+func within(t *testing.T, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s blocked", what)
+	}
+}
+
+func TestRecorderRecordNeverBlocks(t *testing.T) {
+	// The writer hangs: the first flush (timer or full batch) sits in WriteCalls until released.
+	w := &testWriter{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+	const buffer = 5_000 // above the flush batch, so full batches kick the flusher too
+	r := metering.NewRecorder(w, discard, time.Millisecond, buffer)
+
+	within(t, "Record while the writer hangs", func() {
+		for i := range 3 * buffer {
+			r.Record(call(i))
+		}
+	})
+	<-w.entered // a flush is stuck in the writer; nothing has been written
+	if got, want := r.Dropped(), int64(2*buffer); got != want {
+		t.Fatalf("Dropped = %d, want %d (everything beyond the buffer)", got, want)
+	}
+
+	close(w.gate)
+	within(t, "Close after the writer recovers", func() {
+		if err := closeRecorder(t, r); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	if got := w.requestIDs(); !slices.Equal(got, ids(0, buffer)) {
+		t.Fatalf("written %d calls (first %v), want the %d calls that fit the buffer, in order", len(got), got[:min(3, len(got))], buffer)
+	}
+}
+
+func TestRecorderCloseFlushesEverything(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		r := metering.NewRecorder(metering.NewUsageStore(st.Client, st.Dialect), discard, never, 0)
+		const n = 4_500 // more than two flush batches
+		for i := range n {
+			r.Record(call(i))
+		}
+		if err := closeRecorder(t, r); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if got := storedIDs(t, st); !slices.Equal(got, ids(0, n)) {
+			t.Fatalf("store holds %d calls after Close, want exactly the %d recorded", len(got), n)
+		}
+		if r.Dropped() != 0 {
+			t.Fatalf("Dropped = %d", r.Dropped())
+		}
+	})
+}
+
+// TestRecorderCrashLosesAtMostOneInterval models a crash as "the process stops without Close":
+// everything recorded before a flush is in the store after it, and the recorder flushes by itself
+// every interval, so a crash loses only what was recorded since the last one.
+func TestRecorderCrashLosesAtMostOneInterval(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		us := metering.NewUsageStore(st.Client, st.Dialect)
+
+		t.Run("flush makes recorded calls durable", func(t *testing.T) {
+			r := newRecorder(t, us, never, 0)
+			for i := range 10 {
+				r.Record(call(i))
+			}
+			if err := r.Flush(t.Context()); err != nil {
+				t.Fatalf("Flush: %v", err)
+			}
+			if got := storedIDs(t, st); !slices.Equal(got, ids(0, 10)) {
+				t.Fatalf("store after Flush = %v, want calls 0-9", got)
+			}
+			r.Record(call(10))
+			if err := r.Flush(t.Context()); err != nil {
+				t.Fatalf("Flush: %v", err)
+			}
+			if got := storedIDs(t, st); !slices.Equal(got, ids(0, 11)) {
+				t.Fatalf("store after second Flush = %v, want calls 0-10, each once", got)
+			}
+			if err := r.Flush(t.Context()); err != nil { // nothing queued
+				t.Fatalf("empty Flush: %v", err)
+			}
+		})
+
+		t.Run("the interval flushes without Flush or Close", func(t *testing.T) {
+			r := newRecorder(t, us, 20*time.Millisecond, 0)
+			for i := 100; i < 105; i++ {
+				r.Record(call(i))
+			}
+			waitUntil(t, "the interval's flush stores the calls", func() bool { return len(storedIDs(t, st)) == 16 })
+			if got := storedIDs(t, st); !slices.Equal(got, append(ids(0, 11), ids(100, 105)...)) {
+				t.Fatalf("store = %v", got)
+			}
+		})
+	})
+}
+
+func TestRecorderFailingWriterKeepsCalls(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		t.Run("explicit flushes", func(t *testing.T) {
+			w := &testWriter{next: metering.NewUsageStore(st.Client, st.Dialect)}
+			w.fail.Store(true)
+			r := newRecorder(t, w, never, 0)
+			for i := range 3 {
+				r.Record(call(i))
+			}
+			if err := r.Flush(t.Context()); !errors.Is(err, errWriterDown) {
+				t.Fatalf("Flush with a failing writer = %v, want its error", err)
+			}
+			for i := 3; i < 5; i++ {
+				r.Record(call(i))
+			}
+			if err := r.Flush(t.Context()); !errors.Is(err, errWriterDown) {
+				t.Fatalf("Flush with a failing writer = %v, want its error", err)
+			}
+			if got := storedIDs(t, st); len(got) != 0 {
+				t.Fatalf("store holds %v while the writer fails", got)
+			}
+			w.fail.Store(false)
+			if err := r.Flush(t.Context()); err != nil {
+				t.Fatalf("Flush after recovery: %v", err)
+			}
+			if got := storedIDs(t, st); !slices.Equal(got, ids(0, 5)) {
+				t.Fatalf("store after recovery = %v, want calls 0-4 each once", got)
+			}
+			if r.Dropped() != 0 {
+				t.Fatalf("Dropped = %d", r.Dropped())
+			}
+		})
+
+		t.Run("the background loop retries", func(t *testing.T) {
+			w := &testWriter{next: metering.NewUsageStore(st.Client, st.Dialect)}
+			w.fail.Store(true)
+			r := metering.NewRecorder(w, discard, 5*time.Millisecond, 0)
+			for i := 10; i < 60; i++ {
+				r.Record(call(i))
+			}
+			waitUntil(t, "the loop tries and fails a few times", func() bool { return w.attempts.Load() >= 3 })
+			w.fail.Store(false)
+			waitUntil(t, "the loop writes once the writer recovers", func() bool { return len(storedIDs(t, st)) == 5+50 })
+			if err := closeRecorder(t, r); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			if got := storedIDs(t, st); !slices.Equal(got, append(ids(0, 5), ids(10, 60)...)) {
+				t.Fatalf("store = %d calls, want calls 0-4 and 10-59 each once", len(got))
+			}
+		})
+
+		t.Run("Close reports a writer that is still down", func(t *testing.T) {
+			w := &testWriter{}
+			w.fail.Store(true)
+			r := metering.NewRecorder(w, discard, never, 0)
+			r.Record(call(0))
+			if err := closeRecorder(t, r); !errors.Is(err, errWriterDown) {
+				t.Fatalf("Close with a failing writer = %v, want its error (the calls were not written)", err)
+			}
+		})
+	})
+}
+
+func TestRecorderDropsBeyondBuffer(t *testing.T) {
+	w := &testWriter{}
+	w.fail.Store(true)
+	r := metering.NewRecorder(w, discard, never, 10)
+	for i := range 25 {
+		r.Record(call(i))
+	}
+	if r.Dropped() != 15 {
+		t.Fatalf("Dropped = %d, want 15", r.Dropped())
+	}
+	if err := r.Flush(t.Context()); !errors.Is(err, errWriterDown) {
+		t.Fatalf("Flush = %v", err)
+	}
+	r.Record(call(25)) // still full
+	if r.Dropped() != 16 {
+		t.Fatalf("Dropped = %d, want 16", r.Dropped())
+	}
+
+	w.fail.Store(false)
+	if err := r.Flush(t.Context()); err != nil {
+		t.Fatalf("Flush after recovery: %v", err)
+	}
+	if got := w.requestIDs(); !slices.Equal(got, ids(0, 10)) {
+		t.Fatalf("written = %v, want the first 10 calls", got)
+	}
+	for i := 30; i < 40; i++ { // room again
+		r.Record(call(i))
+	}
+	if err := closeRecorder(t, r); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.requestIDs(); !slices.Equal(got, append(ids(0, 10), ids(30, 40)...)) {
+		t.Fatalf("written = %v", got)
+	}
+	if r.Dropped() != 16 {
+		t.Fatalf("Dropped = %d after recovery, want still 16", r.Dropped())
+	}
+}
+
+func TestRecorderConcurrentRecord(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		r := metering.NewRecorder(metering.NewUsageStore(st.Client, st.Dialect), discard, 5*time.Millisecond, 0)
+		const goroutines, each = 50, 200
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				for i := range each {
+					r.Record(call(g*each + i))
+				}
+			})
+		}
+		// Explicit flushes race with the loop's.
+		stop := make(chan struct{})
+		var flushes sync.WaitGroup
+		flushes.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := r.Flush(t.Context()); err != nil {
+					t.Errorf("Flush: %v", err)
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		})
+		wg.Wait()
+		close(stop)
+		flushes.Wait()
+		if err := closeRecorder(t, r); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if got := storedIDs(t, st); !slices.Equal(got, ids(0, goroutines*each)) {
+			t.Fatalf("store holds %d calls, want each of the %d recorded exactly once", len(got), goroutines*each)
+		}
+		if r.Dropped() != 0 {
+			t.Fatalf("Dropped = %d", r.Dropped())
+		}
+	})
+}
+
+func TestRecorderCloseGivesUpWhenContextEnds(t *testing.T) {
+	w := &testWriter{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+	r := metering.NewRecorder(w, discard, time.Millisecond, 0)
+	r.Record(call(0))
+	<-w.entered // the loop's flush hangs in the writer
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	if err := r.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Close = %v, want context.DeadlineExceeded", err)
+	}
+	close(w.gate) // let the loop finish
+}
+
+// waitUntil polls cond until it holds, failing the test after a generous deadline.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

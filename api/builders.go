@@ -205,7 +205,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if opID == "buildLPRemove" && b.Bps == nil {
 			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
 		}
-		for _, amount := range []string{b.AmountA, b.AmountB} {
+		for _, amount := range []string{b.AmountA, b.AmountB} { // optional
 			if amount == "" {
 				continue
 			}

@@ -45,8 +45,10 @@ const (
 	CodeUnavailable           Code = "unavailable"
 	CodeUpstreamUnavailable   Code = "upstream_unavailable"
 	CodeUpstreamTimeout       Code = "upstream_timeout"
-	StatusClientClosedRequest      = 499
 )
+
+// StatusClientClosedRequest is the status of a call whose caller went away (as nginx names it).
+const StatusClientClosedRequest = 499
 
 // statusOf is the one table from code to HTTP status.
 var statusOf = map[Code]int{
@@ -168,8 +170,7 @@ func fromHuma(status int, msg string, errs ...error) *Error {
 	case status >= 500:
 		return internalError(fmt.Errorf("huma %d: %s: %w", status, msg, errors.Join(errs...)))
 	default: // 400, 406, 415, 422 and anything else a caller caused
-		e := Errorf(code, "%s", msg)
-		return e
+		return Errorf(code, "%s", msg)
 	}
 }
 

@@ -285,11 +285,7 @@ func tokenRead[T any](s *Server) func(context.Context, *tokenInput) (*output[T],
 }
 
 func (s *Server) tokenHistory(_ context.Context, in *historyInput) (*output[PriceHistoryResponse], error) {
-	fields := []field{addr("mint", in.Mint)}
-	if in.Pool != "" {
-		fields = append(fields, addr("pool", in.Pool))
-	}
-	c, e := s.resolve(in.Chain, fields...)
+	c, e := s.resolve(in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
@@ -297,11 +293,7 @@ func (s *Server) tokenHistory(_ context.Context, in *historyInput) (*output[Pric
 }
 
 func (s *Server) tokenTrades(_ context.Context, in *tradesInput) (*output[TradesResponse], error) {
-	fields := []field{addr("mint", in.Mint)}
-	if in.Pool != "" {
-		fields = append(fields, addr("pool", in.Pool))
-	}
-	c, e := s.resolve(in.Chain, fields...)
+	c, e := s.resolve(in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
@@ -309,25 +301,31 @@ func (s *Server) tokenTrades(_ context.Context, in *tradesInput) (*output[Trades
 }
 
 func (s *Server) trending(_ context.Context, in *trendingInput) (*output[TrendingResponse], error) {
-	chains, e := s.chainsFor(in.Chain)
+	chains, pools, e := s.pools(in.Chain)
 	if e != nil {
 		return nil, e
 	}
-	if len(chains) > 0 {
-		return nil, noSource(chains[0])
-	}
-	return &output[TrendingResponse]{Body: TrendingResponse{OK: true, Chains: names(chains), Pools: []PoolSummary{}}}, nil
+	return &output[TrendingResponse]{Body: TrendingResponse{OK: true, Chains: chains, Pools: pools}}, nil
 }
 
 func (s *Server) poolList(_ context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
-	chains, e := s.chainsFor(in.Chain)
+	chains, pools, e := s.pools(in.Chain)
 	if e != nil {
 		return nil, e
 	}
-	if len(chains) > 0 {
-		return nil, noSource(chains[0])
+	return &output[HotPoolsResult]{Body: HotPoolsResult{OK: true, Chains: chains, Pools: pools}}, nil
+}
+
+// pools lists pools across the chains `chain` names (every enabled chain when empty or all).
+func (s *Server) pools(chainParam string) ([]string, []PoolSummary, *Error) {
+	chains, e := s.chainsFor(chainParam)
+	if e != nil {
+		return nil, nil, e
 	}
-	return &output[HotPoolsResult]{Body: HotPoolsResult{OK: true, Chains: names(chains), Pools: []PoolSummary{}}}, nil
+	if len(chains) > 0 {
+		return nil, nil, noSource(chains[0])
+	}
+	return names(chains), []PoolSummary{}, nil
 }
 
 func poolRead[T any](s *Server) func(context.Context, *poolInput) (*output[T], error) {
@@ -352,11 +350,7 @@ func (s *Server) poolReserves(_ context.Context, in *reservesInput) (*output[Poo
 }
 
 func (s *Server) poolBins(_ context.Context, in *binsInput) (*output[PoolBinsResult], error) {
-	fields := []field{addr("pool", in.Pool)}
-	if in.Quote != "" {
-		fields = append(fields, addr("quote", in.Quote))
-	}
-	c, e := s.resolve(in.Chain, fields...)
+	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("quote", in.Quote))
 	if e != nil {
 		return nil, e
 	}
@@ -371,11 +365,7 @@ func (s *Server) poolBins(_ context.Context, in *binsInput) (*output[PoolBinsRes
 }
 
 func (s *Server) poolChart(_ context.Context, in *chartInput) (*output[PoolChartResponse], error) {
-	fields := []field{addr("pool", in.Pool)}
-	if in.Mint != "" {
-		fields = append(fields, addr("mint", in.Mint))
-	}
-	c, e := s.resolve(in.Chain, fields...)
+	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -383,11 +373,7 @@ func (s *Server) poolChart(_ context.Context, in *chartInput) (*output[PoolChart
 }
 
 func (s *Server) poolAudit(_ context.Context, in *auditInput) (*output[PoolAuditResponse], error) {
-	fields := []field{addr("pool", in.Pool)}
-	if in.Token != "" {
-		fields = append(fields, addr("token", in.Token))
-	}
-	c, e := s.resolve(in.Chain, fields...)
+	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("token", in.Token))
 	if e != nil {
 		return nil, e
 	}

@@ -71,9 +71,16 @@ func lookupChain(name string) (chain.Info, *Error) {
 }
 
 // field is a named address parameter.
-type field struct{ name, value string }
+type field struct {
+	name, value string
+	optional    bool // an empty value is not checked
+}
 
-func addr(name, value string) field { return field{name, value} }
+// addr names a required address parameter.
+func addr(name, value string) field { return field{name: name, value: value} }
+
+// opt names an optional address parameter.
+func opt(name, value string) field { return field{name: name, value: value, optional: true} }
 
 // resolve checks each address against the named chain's family, then that the chain is enabled.
 // Address syntax is checked first: a Solana mint on an EVM chain is wrong whether or not the chain is served.
@@ -83,6 +90,9 @@ func (s *Server) resolve(chainName string, addrs ...field) (chain.Info, *Error) 
 		return chain.Info{}, e
 	}
 	for _, a := range addrs {
+		if a.optional && a.value == "" {
+			continue
+		}
 		if e := requireAddress(c, a.name, a.value); e != nil {
 			return chain.Info{}, e
 		}

@@ -120,25 +120,35 @@ func (s *Server) ownerFailure(ref chain.OwnerRef) OwnerFailure {
 }
 
 func (s *Server) holdingsBatch(_ context.Context, in *ownersInput) (*output[HoldingsBatchResponse], error) {
-	refs, e := parseOwners(in.Owners)
+	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) HoldingsBatchEntry {
+		return HoldingsBatchEntry{Ref: ref, OwnerFailure: f}
+	})
 	if e != nil {
 		return nil, e
 	}
-	out := &output[HoldingsBatchResponse]{Body: HoldingsBatchResponse{OK: true, Results: make([]HoldingsBatchEntry, len(refs))}}
-	for i, ref := range refs {
-		out.Body.Results[i] = HoldingsBatchEntry{Ref: ref.String(), OwnerFailure: s.ownerFailure(ref)}
-	}
-	return out, nil
+	return &output[HoldingsBatchResponse]{Body: HoldingsBatchResponse{OK: true, Results: entries}}, nil
 }
 
 func (s *Server) positionsBatch(_ context.Context, in *ownersInput) (*output[PositionsBatchResponse], error) {
-	refs, e := parseOwners(in.Owners)
+	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) PositionsBatchEntry {
+		return PositionsBatchEntry{Ref: ref, OwnerFailure: f}
+	})
 	if e != nil {
 		return nil, e
 	}
-	out := &output[PositionsBatchResponse]{Body: PositionsBatchResponse{OK: true, Results: make([]PositionsBatchEntry, len(refs))}}
+	return &output[PositionsBatchResponse]{Body: PositionsBatchResponse{OK: true, Results: entries}}, nil
+}
+
+// batch makes one entry per distinct owner ref, in the order given; an owner that cannot be read
+// fails in its own entry only.
+func batch[E any](s *Server, owners string, entry func(ref string, f OwnerFailure) E) ([]E, *Error) {
+	refs, e := parseOwners(owners)
+	if e != nil {
+		return nil, e
+	}
+	out := make([]E, len(refs))
 	for i, ref := range refs {
-		out.Body.Results[i] = PositionsBatchEntry{Ref: ref.String(), OwnerFailure: s.ownerFailure(ref)}
+		out[i] = entry(ref.String(), s.ownerFailure(ref))
 	}
 	return out, nil
 }

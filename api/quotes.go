@@ -123,11 +123,7 @@ func (s *Server) resolveBridge(b BridgeQuoteRequest) (chain.Info, *Error) {
 	if e != nil {
 		return chain.Info{}, e
 	}
-	fields := []field{addr("outputToken", b.OutputToken)}
-	if b.Recipient != "" {
-		fields = append(fields, addr("recipient", b.Recipient))
-	}
-	if _, e := s.resolve(b.ToChain, fields...); e != nil {
+	if _, e := s.resolve(b.ToChain, addr("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
 		return chain.Info{}, e
 	}
 	return from, nil

@@ -18,11 +18,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/auditentry"
 	"github.com/partner-platform/partnerd/ent/confirmationtoken"
+	"github.com/partner-platform/partnerd/ent/consolesession"
+	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 
 	stdsql "database/sql"
@@ -39,16 +43,24 @@ type Client struct {
 	AuditEntry *AuditEntryClient
 	// ConfirmationToken is the client for interacting with the ConfirmationToken builders.
 	ConfirmationToken *ConfirmationTokenClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
+	// ConsoleUser is the client for interacting with the ConsoleUser builders.
+	ConsoleUser *ConsoleUserClient
 	// Consumer is the client for interacting with the Consumer builders.
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// PasswordToken is the client for interacting with the PasswordToken builders.
+	PasswordToken *PasswordTokenClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
 	SourceAllow *SourceAllowClient
 	// UsageDaily is the client for interacting with the UsageDaily builders.
 	UsageDaily *UsageDailyClient
+	// UsageHourly is the client for interacting with the UsageHourly builders.
+	UsageHourly *UsageHourlyClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 }
@@ -65,11 +77,15 @@ func (c *Client) init() {
 	c.APIKey = NewAPIKeyClient(c.config)
 	c.AuditEntry = NewAuditEntryClient(c.config)
 	c.ConfirmationToken = NewConfirmationTokenClient(c.config)
+	c.ConsoleSession = NewConsoleSessionClient(c.config)
+	c.ConsoleUser = NewConsoleUserClient(c.config)
 	c.Consumer = NewConsumerClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
+	c.PasswordToken = NewPasswordTokenClient(c.config)
 	c.ScopeGrant = NewScopeGrantClient(c.config)
 	c.SourceAllow = NewSourceAllowClient(c.config)
 	c.UsageDaily = NewUsageDailyClient(c.config)
+	c.UsageHourly = NewUsageHourlyClient(c.config)
 	c.UsageRecord = NewUsageRecordClient(c.config)
 }
 
@@ -166,11 +182,15 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		APIKey:            NewAPIKeyClient(cfg),
 		AuditEntry:        NewAuditEntryClient(cfg),
 		ConfirmationToken: NewConfirmationTokenClient(cfg),
+		ConsoleSession:    NewConsoleSessionClient(cfg),
+		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		PasswordToken:     NewPasswordTokenClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
+		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -194,11 +214,15 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		APIKey:            NewAPIKeyClient(cfg),
 		AuditEntry:        NewAuditEntryClient(cfg),
 		ConfirmationToken: NewConfirmationTokenClient(cfg),
+		ConsoleSession:    NewConsoleSessionClient(cfg),
+		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		PasswordToken:     NewPasswordTokenClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
+		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -229,8 +253,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.Consumer, c.IdempotencyRecord,
-		c.ScopeGrant, c.SourceAllow, c.UsageDaily, c.UsageRecord,
+		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
+		c.Consumer, c.IdempotencyRecord, c.PasswordToken, c.ScopeGrant, c.SourceAllow,
+		c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -240,8 +265,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.Consumer, c.IdempotencyRecord,
-		c.ScopeGrant, c.SourceAllow, c.UsageDaily, c.UsageRecord,
+		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
+		c.Consumer, c.IdempotencyRecord, c.PasswordToken, c.ScopeGrant, c.SourceAllow,
+		c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -256,16 +282,24 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AuditEntry.mutate(ctx, m)
 	case *ConfirmationTokenMutation:
 		return c.ConfirmationToken.mutate(ctx, m)
+	case *ConsoleSessionMutation:
+		return c.ConsoleSession.mutate(ctx, m)
+	case *ConsoleUserMutation:
+		return c.ConsoleUser.mutate(ctx, m)
 	case *ConsumerMutation:
 		return c.Consumer.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
+	case *PasswordTokenMutation:
+		return c.PasswordToken.mutate(ctx, m)
 	case *ScopeGrantMutation:
 		return c.ScopeGrant.mutate(ctx, m)
 	case *SourceAllowMutation:
 		return c.SourceAllow.mutate(ctx, m)
 	case *UsageDailyMutation:
 		return c.UsageDaily.mutate(ctx, m)
+	case *UsageHourlyMutation:
+		return c.UsageHourly.mutate(ctx, m)
 	case *UsageRecordMutation:
 		return c.UsageRecord.mutate(ctx, m)
 	default:
@@ -720,6 +754,272 @@ func (c *ConfirmationTokenClient) mutate(ctx context.Context, m *ConfirmationTok
 	}
 }
 
+// ConsoleSessionClient is a client for the ConsoleSession schema.
+type ConsoleSessionClient struct {
+	config
+}
+
+// NewConsoleSessionClient returns a client for the ConsoleSession from the given config.
+func NewConsoleSessionClient(c config) *ConsoleSessionClient {
+	return &ConsoleSessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consolesession.Hooks(f(g(h())))`.
+func (c *ConsoleSessionClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleSession = append(c.hooks.ConsoleSession, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consolesession.Intercept(f(g(h())))`.
+func (c *ConsoleSessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleSession = append(c.inters.ConsoleSession, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleSession entity.
+func (c *ConsoleSessionClient) Create() *ConsoleSessionCreate {
+	mutation := newConsoleSessionMutation(c.config, OpCreate)
+	return &ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleSession entities.
+func (c *ConsoleSessionClient) CreateBulk(builders ...*ConsoleSessionCreate) *ConsoleSessionCreateBulk {
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConsoleSessionClient) MapCreateBulk(slice any, setFunc func(*ConsoleSessionCreate, int)) *ConsoleSessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConsoleSessionCreateBulk{err: fmt.Errorf("calling to ConsoleSessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConsoleSessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleSession.
+func (c *ConsoleSessionClient) Update() *ConsoleSessionUpdate {
+	mutation := newConsoleSessionMutation(c.config, OpUpdate)
+	return &ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConsoleSessionClient) UpdateOne(_m *ConsoleSession) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSession(_m))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleSessionClient) UpdateOneID(id string) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSessionID(id))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleSession.
+func (c *ConsoleSessionClient) Delete() *ConsoleSessionDelete {
+	mutation := newConsoleSessionMutation(c.config, OpDelete)
+	return &ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConsoleSessionClient) DeleteOne(_m *ConsoleSession) *ConsoleSessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleSessionClient) DeleteOneID(id string) *ConsoleSessionDeleteOne {
+	builder := c.Delete().Where(consolesession.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleSessionDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleSession.
+func (c *ConsoleSessionClient) Query() *ConsoleSessionQuery {
+	return &ConsoleSessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleSession entity by its id.
+func (c *ConsoleSessionClient) Get(ctx context.Context, id string) (*ConsoleSession, error) {
+	return c.Query().Where(consolesession.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConsoleSessionClient) GetX(ctx context.Context, id string) *ConsoleSession {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleSessionClient) Hooks() []Hook {
+	return c.hooks.ConsoleSession
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleSessionClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleSession
+}
+
+func (c *ConsoleSessionClient) mutate(ctx context.Context, m *ConsoleSessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleSession mutation op: %q", m.Op())
+	}
+}
+
+// ConsoleUserClient is a client for the ConsoleUser schema.
+type ConsoleUserClient struct {
+	config
+}
+
+// NewConsoleUserClient returns a client for the ConsoleUser from the given config.
+func NewConsoleUserClient(c config) *ConsoleUserClient {
+	return &ConsoleUserClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consoleuser.Hooks(f(g(h())))`.
+func (c *ConsoleUserClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleUser = append(c.hooks.ConsoleUser, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consoleuser.Intercept(f(g(h())))`.
+func (c *ConsoleUserClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleUser = append(c.inters.ConsoleUser, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleUser entity.
+func (c *ConsoleUserClient) Create() *ConsoleUserCreate {
+	mutation := newConsoleUserMutation(c.config, OpCreate)
+	return &ConsoleUserCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleUser entities.
+func (c *ConsoleUserClient) CreateBulk(builders ...*ConsoleUserCreate) *ConsoleUserCreateBulk {
+	return &ConsoleUserCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConsoleUserClient) MapCreateBulk(slice any, setFunc func(*ConsoleUserCreate, int)) *ConsoleUserCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConsoleUserCreateBulk{err: fmt.Errorf("calling to ConsoleUserClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConsoleUserCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConsoleUserCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleUser.
+func (c *ConsoleUserClient) Update() *ConsoleUserUpdate {
+	mutation := newConsoleUserMutation(c.config, OpUpdate)
+	return &ConsoleUserUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConsoleUserClient) UpdateOne(_m *ConsoleUser) *ConsoleUserUpdateOne {
+	mutation := newConsoleUserMutation(c.config, OpUpdateOne, withConsoleUser(_m))
+	return &ConsoleUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleUserClient) UpdateOneID(id int) *ConsoleUserUpdateOne {
+	mutation := newConsoleUserMutation(c.config, OpUpdateOne, withConsoleUserID(id))
+	return &ConsoleUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleUser.
+func (c *ConsoleUserClient) Delete() *ConsoleUserDelete {
+	mutation := newConsoleUserMutation(c.config, OpDelete)
+	return &ConsoleUserDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConsoleUserClient) DeleteOne(_m *ConsoleUser) *ConsoleUserDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleUserClient) DeleteOneID(id int) *ConsoleUserDeleteOne {
+	builder := c.Delete().Where(consoleuser.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleUserDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleUser.
+func (c *ConsoleUserClient) Query() *ConsoleUserQuery {
+	return &ConsoleUserQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleUser},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleUser entity by its id.
+func (c *ConsoleUserClient) Get(ctx context.Context, id int) (*ConsoleUser, error) {
+	return c.Query().Where(consoleuser.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConsoleUserClient) GetX(ctx context.Context, id int) *ConsoleUser {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleUserClient) Hooks() []Hook {
+	return c.hooks.ConsoleUser
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleUserClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleUser
+}
+
+func (c *ConsoleUserClient) mutate(ctx context.Context, m *ConsoleUserMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleUserCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleUserUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleUserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleUser mutation op: %q", m.Op())
+	}
+}
+
 // ConsumerClient is a client for the Consumer schema.
 type ConsumerClient struct {
 	config
@@ -1031,6 +1331,139 @@ func (c *IdempotencyRecordClient) mutate(ctx context.Context, m *IdempotencyReco
 		return (&IdempotencyRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IdempotencyRecord mutation op: %q", m.Op())
+	}
+}
+
+// PasswordTokenClient is a client for the PasswordToken schema.
+type PasswordTokenClient struct {
+	config
+}
+
+// NewPasswordTokenClient returns a client for the PasswordToken from the given config.
+func NewPasswordTokenClient(c config) *PasswordTokenClient {
+	return &PasswordTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `passwordtoken.Hooks(f(g(h())))`.
+func (c *PasswordTokenClient) Use(hooks ...Hook) {
+	c.hooks.PasswordToken = append(c.hooks.PasswordToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `passwordtoken.Intercept(f(g(h())))`.
+func (c *PasswordTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PasswordToken = append(c.inters.PasswordToken, interceptors...)
+}
+
+// Create returns a builder for creating a PasswordToken entity.
+func (c *PasswordTokenClient) Create() *PasswordTokenCreate {
+	mutation := newPasswordTokenMutation(c.config, OpCreate)
+	return &PasswordTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PasswordToken entities.
+func (c *PasswordTokenClient) CreateBulk(builders ...*PasswordTokenCreate) *PasswordTokenCreateBulk {
+	return &PasswordTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PasswordTokenClient) MapCreateBulk(slice any, setFunc func(*PasswordTokenCreate, int)) *PasswordTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PasswordTokenCreateBulk{err: fmt.Errorf("calling to PasswordTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PasswordTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PasswordTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PasswordToken.
+func (c *PasswordTokenClient) Update() *PasswordTokenUpdate {
+	mutation := newPasswordTokenMutation(c.config, OpUpdate)
+	return &PasswordTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PasswordTokenClient) UpdateOne(_m *PasswordToken) *PasswordTokenUpdateOne {
+	mutation := newPasswordTokenMutation(c.config, OpUpdateOne, withPasswordToken(_m))
+	return &PasswordTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PasswordTokenClient) UpdateOneID(id int) *PasswordTokenUpdateOne {
+	mutation := newPasswordTokenMutation(c.config, OpUpdateOne, withPasswordTokenID(id))
+	return &PasswordTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PasswordToken.
+func (c *PasswordTokenClient) Delete() *PasswordTokenDelete {
+	mutation := newPasswordTokenMutation(c.config, OpDelete)
+	return &PasswordTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PasswordTokenClient) DeleteOne(_m *PasswordToken) *PasswordTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PasswordTokenClient) DeleteOneID(id int) *PasswordTokenDeleteOne {
+	builder := c.Delete().Where(passwordtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PasswordTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for PasswordToken.
+func (c *PasswordTokenClient) Query() *PasswordTokenQuery {
+	return &PasswordTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePasswordToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PasswordToken entity by its id.
+func (c *PasswordTokenClient) Get(ctx context.Context, id int) (*PasswordToken, error) {
+	return c.Query().Where(passwordtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PasswordTokenClient) GetX(ctx context.Context, id int) *PasswordToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PasswordTokenClient) Hooks() []Hook {
+	return c.hooks.PasswordToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *PasswordTokenClient) Interceptors() []Interceptor {
+	return c.inters.PasswordToken
+}
+
+func (c *PasswordTokenClient) mutate(ctx context.Context, m *PasswordTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PasswordTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PasswordTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PasswordTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PasswordTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PasswordToken mutation op: %q", m.Op())
 	}
 }
 
@@ -1465,6 +1898,139 @@ func (c *UsageDailyClient) mutate(ctx context.Context, m *UsageDailyMutation) (V
 	}
 }
 
+// UsageHourlyClient is a client for the UsageHourly schema.
+type UsageHourlyClient struct {
+	config
+}
+
+// NewUsageHourlyClient returns a client for the UsageHourly from the given config.
+func NewUsageHourlyClient(c config) *UsageHourlyClient {
+	return &UsageHourlyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usagehourly.Hooks(f(g(h())))`.
+func (c *UsageHourlyClient) Use(hooks ...Hook) {
+	c.hooks.UsageHourly = append(c.hooks.UsageHourly, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usagehourly.Intercept(f(g(h())))`.
+func (c *UsageHourlyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageHourly = append(c.inters.UsageHourly, interceptors...)
+}
+
+// Create returns a builder for creating a UsageHourly entity.
+func (c *UsageHourlyClient) Create() *UsageHourlyCreate {
+	mutation := newUsageHourlyMutation(c.config, OpCreate)
+	return &UsageHourlyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsageHourly entities.
+func (c *UsageHourlyClient) CreateBulk(builders ...*UsageHourlyCreate) *UsageHourlyCreateBulk {
+	return &UsageHourlyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsageHourlyClient) MapCreateBulk(slice any, setFunc func(*UsageHourlyCreate, int)) *UsageHourlyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsageHourlyCreateBulk{err: fmt.Errorf("calling to UsageHourlyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsageHourlyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsageHourlyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsageHourly.
+func (c *UsageHourlyClient) Update() *UsageHourlyUpdate {
+	mutation := newUsageHourlyMutation(c.config, OpUpdate)
+	return &UsageHourlyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsageHourlyClient) UpdateOne(_m *UsageHourly) *UsageHourlyUpdateOne {
+	mutation := newUsageHourlyMutation(c.config, OpUpdateOne, withUsageHourly(_m))
+	return &UsageHourlyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsageHourlyClient) UpdateOneID(id int) *UsageHourlyUpdateOne {
+	mutation := newUsageHourlyMutation(c.config, OpUpdateOne, withUsageHourlyID(id))
+	return &UsageHourlyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsageHourly.
+func (c *UsageHourlyClient) Delete() *UsageHourlyDelete {
+	mutation := newUsageHourlyMutation(c.config, OpDelete)
+	return &UsageHourlyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsageHourlyClient) DeleteOne(_m *UsageHourly) *UsageHourlyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsageHourlyClient) DeleteOneID(id int) *UsageHourlyDeleteOne {
+	builder := c.Delete().Where(usagehourly.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsageHourlyDeleteOne{builder}
+}
+
+// Query returns a query builder for UsageHourly.
+func (c *UsageHourlyClient) Query() *UsageHourlyQuery {
+	return &UsageHourlyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsageHourly},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsageHourly entity by its id.
+func (c *UsageHourlyClient) Get(ctx context.Context, id int) (*UsageHourly, error) {
+	return c.Query().Where(usagehourly.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsageHourlyClient) GetX(ctx context.Context, id int) *UsageHourly {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsageHourlyClient) Hooks() []Hook {
+	return c.hooks.UsageHourly
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsageHourlyClient) Interceptors() []Interceptor {
+	return c.inters.UsageHourly
+}
+
+func (c *UsageHourlyClient) mutate(ctx context.Context, m *UsageHourlyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsageHourlyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsageHourlyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsageHourlyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsageHourlyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsageHourly mutation op: %q", m.Op())
+	}
+}
+
 // UsageRecordClient is a client for the UsageRecord schema.
 type UsageRecordClient struct {
 	config
@@ -1601,12 +2167,14 @@ func (c *UsageRecordClient) mutate(ctx context.Context, m *UsageRecordMutation) 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, ConfirmationToken, Consumer, IdempotencyRecord, ScopeGrant,
-		SourceAllow, UsageDaily, UsageRecord []ent.Hook
+		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
+		IdempotencyRecord, PasswordToken, ScopeGrant, SourceAllow, UsageDaily,
+		UsageHourly, UsageRecord []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, ConfirmationToken, Consumer, IdempotencyRecord, ScopeGrant,
-		SourceAllow, UsageDaily, UsageRecord []ent.Interceptor
+		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
+		IdempotencyRecord, PasswordToken, ScopeGrant, SourceAllow, UsageDaily,
+		UsageHourly, UsageRecord []ent.Interceptor
 	}
 )
 

@@ -15,11 +15,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/auditentry"
 	"github.com/partner-platform/partnerd/ent/confirmationtoken"
+	"github.com/partner-platform/partnerd/ent/consolesession"
+	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -84,11 +88,15 @@ func checkColumn(t, c string) error {
 			apikey.Table:            apikey.ValidColumn,
 			auditentry.Table:        auditentry.ValidColumn,
 			confirmationtoken.Table: confirmationtoken.ValidColumn,
+			consolesession.Table:    consolesession.ValidColumn,
+			consoleuser.Table:       consoleuser.ValidColumn,
 			consumer.Table:          consumer.ValidColumn,
 			idempotencyrecord.Table: idempotencyrecord.ValidColumn,
+			passwordtoken.Table:     passwordtoken.ValidColumn,
 			scopegrant.Table:        scopegrant.ValidColumn,
 			sourceallow.Table:       sourceallow.ValidColumn,
 			usagedaily.Table:        usagedaily.ValidColumn,
+			usagehourly.Table:       usagehourly.ValidColumn,
 			usagerecord.Table:       usagerecord.ValidColumn,
 		})
 	})

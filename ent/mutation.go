@@ -14,12 +14,16 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/auditentry"
 	"github.com/partner-platform/partnerd/ent/confirmationtoken"
+	"github.com/partner-platform/partnerd/ent/consolesession"
+	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/predicate"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -35,11 +39,15 @@ const (
 	TypeAPIKey            = "APIKey"
 	TypeAuditEntry        = "AuditEntry"
 	TypeConfirmationToken = "ConfirmationToken"
+	TypeConsoleSession    = "ConsoleSession"
+	TypeConsoleUser       = "ConsoleUser"
 	TypeConsumer          = "Consumer"
 	TypeIdempotencyRecord = "IdempotencyRecord"
+	TypePasswordToken     = "PasswordToken"
 	TypeScopeGrant        = "ScopeGrant"
 	TypeSourceAllow       = "SourceAllow"
 	TypeUsageDaily        = "UsageDaily"
+	TypeUsageHourly       = "UsageHourly"
 	TypeUsageRecord       = "UsageRecord"
 )
 
@@ -2577,6 +2585,1085 @@ func (m *ConfirmationTokenMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ConfirmationToken edge %s", name)
 }
 
+// ConsoleSessionMutation represents an operation that mutates the ConsoleSession nodes in the graph.
+type ConsoleSessionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	data          *[]byte
+	expiry        *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ConsoleSession, error)
+	predicates    []predicate.ConsoleSession
+}
+
+var _ ent.Mutation = (*ConsoleSessionMutation)(nil)
+
+// consolesessionOption allows management of the mutation configuration using functional options.
+type consolesessionOption func(*ConsoleSessionMutation)
+
+// newConsoleSessionMutation creates new mutation for the ConsoleSession entity.
+func newConsoleSessionMutation(c config, op Op, opts ...consolesessionOption) *ConsoleSessionMutation {
+	m := &ConsoleSessionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsoleSession,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsoleSessionID sets the ID field of the mutation.
+func withConsoleSessionID(id string) consolesessionOption {
+	return func(m *ConsoleSessionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsoleSession
+		)
+		m.oldValue = func(ctx context.Context) (*ConsoleSession, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsoleSession.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsoleSession sets the old ConsoleSession of the mutation.
+func withConsoleSession(node *ConsoleSession) consolesessionOption {
+	return func(m *ConsoleSessionMutation) {
+		m.oldValue = func(context.Context) (*ConsoleSession, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsoleSessionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsoleSessionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ConsoleSession entities.
+func (m *ConsoleSessionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsoleSessionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsoleSessionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsoleSession.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetData sets the "data" field.
+func (m *ConsoleSessionMutation) SetData(b []byte) {
+	m.data = &b
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *ConsoleSessionMutation) Data() (r []byte, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldData(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *ConsoleSessionMutation) ResetData() {
+	m.data = nil
+}
+
+// SetExpiry sets the "expiry" field.
+func (m *ConsoleSessionMutation) SetExpiry(t time.Time) {
+	m.expiry = &t
+}
+
+// Expiry returns the value of the "expiry" field in the mutation.
+func (m *ConsoleSessionMutation) Expiry() (r time.Time, exists bool) {
+	v := m.expiry
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiry returns the old "expiry" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldExpiry(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiry is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiry requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiry: %w", err)
+	}
+	return oldValue.Expiry, nil
+}
+
+// ResetExpiry resets all changes to the "expiry" field.
+func (m *ConsoleSessionMutation) ResetExpiry() {
+	m.expiry = nil
+}
+
+// Where appends a list predicates to the ConsoleSessionMutation builder.
+func (m *ConsoleSessionMutation) Where(ps ...predicate.ConsoleSession) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsoleSessionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsoleSessionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsoleSession, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsoleSessionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsoleSessionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsoleSession).
+func (m *ConsoleSessionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsoleSessionMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.data != nil {
+		fields = append(fields, consolesession.FieldData)
+	}
+	if m.expiry != nil {
+		fields = append(fields, consolesession.FieldExpiry)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsoleSessionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consolesession.FieldData:
+		return m.Data()
+	case consolesession.FieldExpiry:
+		return m.Expiry()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsoleSessionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consolesession.FieldData:
+		return m.OldData(ctx)
+	case consolesession.FieldExpiry:
+		return m.OldExpiry(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleSessionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consolesession.FieldData:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case consolesession.FieldExpiry:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiry(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsoleSessionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsoleSessionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleSessionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConsoleSession numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsoleSessionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsoleSessionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsoleSessionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ConsoleSession nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsoleSessionMutation) ResetField(name string) error {
+	switch name {
+	case consolesession.FieldData:
+		m.ResetData()
+		return nil
+	case consolesession.FieldExpiry:
+		m.ResetExpiry()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsoleSessionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsoleSessionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsoleSessionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsoleSessionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsoleSessionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsoleSessionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsoleSessionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleSession unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsoleSessionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleSession edge %s", name)
+}
+
+// ConsoleUserMutation represents an operation that mutates the ConsoleUser nodes in the graph.
+type ConsoleUserMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	email           *string
+	password_hash   *string
+	role            *consoleuser.Role
+	consumer_id     *int
+	addconsumer_id  *int
+	created_at      *time.Time
+	last_sign_in_at *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*ConsoleUser, error)
+	predicates      []predicate.ConsoleUser
+}
+
+var _ ent.Mutation = (*ConsoleUserMutation)(nil)
+
+// consoleuserOption allows management of the mutation configuration using functional options.
+type consoleuserOption func(*ConsoleUserMutation)
+
+// newConsoleUserMutation creates new mutation for the ConsoleUser entity.
+func newConsoleUserMutation(c config, op Op, opts ...consoleuserOption) *ConsoleUserMutation {
+	m := &ConsoleUserMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsoleUser,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsoleUserID sets the ID field of the mutation.
+func withConsoleUserID(id int) consoleuserOption {
+	return func(m *ConsoleUserMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsoleUser
+		)
+		m.oldValue = func(ctx context.Context) (*ConsoleUser, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsoleUser.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsoleUser sets the old ConsoleUser of the mutation.
+func withConsoleUser(node *ConsoleUser) consoleuserOption {
+	return func(m *ConsoleUserMutation) {
+		m.oldValue = func(context.Context) (*ConsoleUser, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsoleUserMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsoleUserMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsoleUserMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsoleUserMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsoleUser.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetEmail sets the "email" field.
+func (m *ConsoleUserMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *ConsoleUserMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *ConsoleUserMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (m *ConsoleUserMutation) SetPasswordHash(s string) {
+	m.password_hash = &s
+}
+
+// PasswordHash returns the value of the "password_hash" field in the mutation.
+func (m *ConsoleUserMutation) PasswordHash() (r string, exists bool) {
+	v := m.password_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPasswordHash returns the old "password_hash" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldPasswordHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPasswordHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPasswordHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPasswordHash: %w", err)
+	}
+	return oldValue.PasswordHash, nil
+}
+
+// ClearPasswordHash clears the value of the "password_hash" field.
+func (m *ConsoleUserMutation) ClearPasswordHash() {
+	m.password_hash = nil
+	m.clearedFields[consoleuser.FieldPasswordHash] = struct{}{}
+}
+
+// PasswordHashCleared returns if the "password_hash" field was cleared in this mutation.
+func (m *ConsoleUserMutation) PasswordHashCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldPasswordHash]
+	return ok
+}
+
+// ResetPasswordHash resets all changes to the "password_hash" field.
+func (m *ConsoleUserMutation) ResetPasswordHash() {
+	m.password_hash = nil
+	delete(m.clearedFields, consoleuser.FieldPasswordHash)
+}
+
+// SetRole sets the "role" field.
+func (m *ConsoleUserMutation) SetRole(c consoleuser.Role) {
+	m.role = &c
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *ConsoleUserMutation) Role() (r consoleuser.Role, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldRole(ctx context.Context) (v consoleuser.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *ConsoleUserMutation) ResetRole() {
+	m.role = nil
+}
+
+// SetConsumerID sets the "consumer_id" field.
+func (m *ConsoleUserMutation) SetConsumerID(i int) {
+	m.consumer_id = &i
+	m.addconsumer_id = nil
+}
+
+// ConsumerID returns the value of the "consumer_id" field in the mutation.
+func (m *ConsoleUserMutation) ConsumerID() (r int, exists bool) {
+	v := m.consumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumerID returns the old "consumer_id" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldConsumerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumerID: %w", err)
+	}
+	return oldValue.ConsumerID, nil
+}
+
+// AddConsumerID adds i to the "consumer_id" field.
+func (m *ConsoleUserMutation) AddConsumerID(i int) {
+	if m.addconsumer_id != nil {
+		*m.addconsumer_id += i
+	} else {
+		m.addconsumer_id = &i
+	}
+}
+
+// AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
+func (m *ConsoleUserMutation) AddedConsumerID() (r int, exists bool) {
+	v := m.addconsumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConsumerID clears the value of the "consumer_id" field.
+func (m *ConsoleUserMutation) ClearConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+	m.clearedFields[consoleuser.FieldConsumerID] = struct{}{}
+}
+
+// ConsumerIDCleared returns if the "consumer_id" field was cleared in this mutation.
+func (m *ConsoleUserMutation) ConsumerIDCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldConsumerID]
+	return ok
+}
+
+// ResetConsumerID resets all changes to the "consumer_id" field.
+func (m *ConsoleUserMutation) ResetConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+	delete(m.clearedFields, consoleuser.FieldConsumerID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConsoleUserMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConsoleUserMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConsoleUserMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetLastSignInAt sets the "last_sign_in_at" field.
+func (m *ConsoleUserMutation) SetLastSignInAt(t time.Time) {
+	m.last_sign_in_at = &t
+}
+
+// LastSignInAt returns the value of the "last_sign_in_at" field in the mutation.
+func (m *ConsoleUserMutation) LastSignInAt() (r time.Time, exists bool) {
+	v := m.last_sign_in_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastSignInAt returns the old "last_sign_in_at" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldLastSignInAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastSignInAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastSignInAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastSignInAt: %w", err)
+	}
+	return oldValue.LastSignInAt, nil
+}
+
+// ClearLastSignInAt clears the value of the "last_sign_in_at" field.
+func (m *ConsoleUserMutation) ClearLastSignInAt() {
+	m.last_sign_in_at = nil
+	m.clearedFields[consoleuser.FieldLastSignInAt] = struct{}{}
+}
+
+// LastSignInAtCleared returns if the "last_sign_in_at" field was cleared in this mutation.
+func (m *ConsoleUserMutation) LastSignInAtCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldLastSignInAt]
+	return ok
+}
+
+// ResetLastSignInAt resets all changes to the "last_sign_in_at" field.
+func (m *ConsoleUserMutation) ResetLastSignInAt() {
+	m.last_sign_in_at = nil
+	delete(m.clearedFields, consoleuser.FieldLastSignInAt)
+}
+
+// Where appends a list predicates to the ConsoleUserMutation builder.
+func (m *ConsoleUserMutation) Where(ps ...predicate.ConsoleUser) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsoleUserMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsoleUserMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsoleUser, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsoleUserMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsoleUserMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsoleUser).
+func (m *ConsoleUserMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsoleUserMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.email != nil {
+		fields = append(fields, consoleuser.FieldEmail)
+	}
+	if m.password_hash != nil {
+		fields = append(fields, consoleuser.FieldPasswordHash)
+	}
+	if m.role != nil {
+		fields = append(fields, consoleuser.FieldRole)
+	}
+	if m.consumer_id != nil {
+		fields = append(fields, consoleuser.FieldConsumerID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, consoleuser.FieldCreatedAt)
+	}
+	if m.last_sign_in_at != nil {
+		fields = append(fields, consoleuser.FieldLastSignInAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsoleUserMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consoleuser.FieldEmail:
+		return m.Email()
+	case consoleuser.FieldPasswordHash:
+		return m.PasswordHash()
+	case consoleuser.FieldRole:
+		return m.Role()
+	case consoleuser.FieldConsumerID:
+		return m.ConsumerID()
+	case consoleuser.FieldCreatedAt:
+		return m.CreatedAt()
+	case consoleuser.FieldLastSignInAt:
+		return m.LastSignInAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsoleUserMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consoleuser.FieldEmail:
+		return m.OldEmail(ctx)
+	case consoleuser.FieldPasswordHash:
+		return m.OldPasswordHash(ctx)
+	case consoleuser.FieldRole:
+		return m.OldRole(ctx)
+	case consoleuser.FieldConsumerID:
+		return m.OldConsumerID(ctx)
+	case consoleuser.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case consoleuser.FieldLastSignInAt:
+		return m.OldLastSignInAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConsoleUser field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleUserMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consoleuser.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case consoleuser.FieldPasswordHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPasswordHash(v)
+		return nil
+	case consoleuser.FieldRole:
+		v, ok := value.(consoleuser.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case consoleuser.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumerID(v)
+		return nil
+	case consoleuser.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case consoleuser.FieldLastSignInAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastSignInAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleUser field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsoleUserMutation) AddedFields() []string {
+	var fields []string
+	if m.addconsumer_id != nil {
+		fields = append(fields, consoleuser.FieldConsumerID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsoleUserMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case consoleuser.FieldConsumerID:
+		return m.AddedConsumerID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleUserMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case consoleuser.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConsumerID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleUser numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsoleUserMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(consoleuser.FieldPasswordHash) {
+		fields = append(fields, consoleuser.FieldPasswordHash)
+	}
+	if m.FieldCleared(consoleuser.FieldConsumerID) {
+		fields = append(fields, consoleuser.FieldConsumerID)
+	}
+	if m.FieldCleared(consoleuser.FieldLastSignInAt) {
+		fields = append(fields, consoleuser.FieldLastSignInAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsoleUserMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsoleUserMutation) ClearField(name string) error {
+	switch name {
+	case consoleuser.FieldPasswordHash:
+		m.ClearPasswordHash()
+		return nil
+	case consoleuser.FieldConsumerID:
+		m.ClearConsumerID()
+		return nil
+	case consoleuser.FieldLastSignInAt:
+		m.ClearLastSignInAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleUser nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsoleUserMutation) ResetField(name string) error {
+	switch name {
+	case consoleuser.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case consoleuser.FieldPasswordHash:
+		m.ResetPasswordHash()
+		return nil
+	case consoleuser.FieldRole:
+		m.ResetRole()
+		return nil
+	case consoleuser.FieldConsumerID:
+		m.ResetConsumerID()
+		return nil
+	case consoleuser.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case consoleuser.FieldLastSignInAt:
+		m.ResetLastSignInAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleUser field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsoleUserMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsoleUserMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsoleUserMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsoleUserMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsoleUserMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsoleUserMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsoleUserMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleUser unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsoleUserMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleUser edge %s", name)
+}
+
 // ConsumerMutation represents an operation that mutates the Consumer nodes in the graph.
 type ConsumerMutation struct {
 	config
@@ -4497,6 +5584,606 @@ func (m *IdempotencyRecordMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IdempotencyRecord edge %s", name)
 }
 
+// PasswordTokenMutation represents an operation that mutates the PasswordToken nodes in the graph.
+type PasswordTokenMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	token_hash    *[]byte
+	user_id       *int
+	adduser_id    *int
+	created_at    *time.Time
+	expires_at    *time.Time
+	used_at       *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*PasswordToken, error)
+	predicates    []predicate.PasswordToken
+}
+
+var _ ent.Mutation = (*PasswordTokenMutation)(nil)
+
+// passwordtokenOption allows management of the mutation configuration using functional options.
+type passwordtokenOption func(*PasswordTokenMutation)
+
+// newPasswordTokenMutation creates new mutation for the PasswordToken entity.
+func newPasswordTokenMutation(c config, op Op, opts ...passwordtokenOption) *PasswordTokenMutation {
+	m := &PasswordTokenMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePasswordToken,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPasswordTokenID sets the ID field of the mutation.
+func withPasswordTokenID(id int) passwordtokenOption {
+	return func(m *PasswordTokenMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PasswordToken
+		)
+		m.oldValue = func(ctx context.Context) (*PasswordToken, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PasswordToken.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPasswordToken sets the old PasswordToken of the mutation.
+func withPasswordToken(node *PasswordToken) passwordtokenOption {
+	return func(m *PasswordTokenMutation) {
+		m.oldValue = func(context.Context) (*PasswordToken, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PasswordTokenMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PasswordTokenMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PasswordTokenMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PasswordTokenMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PasswordToken.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *PasswordTokenMutation) SetTokenHash(b []byte) {
+	m.token_hash = &b
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *PasswordTokenMutation) TokenHash() (r []byte, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the PasswordToken entity.
+// If the PasswordToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PasswordTokenMutation) OldTokenHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *PasswordTokenMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PasswordTokenMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PasswordTokenMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the PasswordToken entity.
+// If the PasswordToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PasswordTokenMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *PasswordTokenMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *PasswordTokenMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PasswordTokenMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PasswordTokenMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PasswordTokenMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PasswordToken entity.
+// If the PasswordToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PasswordTokenMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PasswordTokenMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *PasswordTokenMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *PasswordTokenMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the PasswordToken entity.
+// If the PasswordToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PasswordTokenMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *PasswordTokenMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *PasswordTokenMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *PasswordTokenMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the PasswordToken entity.
+// If the PasswordToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PasswordTokenMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *PasswordTokenMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[passwordtoken.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *PasswordTokenMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[passwordtoken.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *PasswordTokenMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, passwordtoken.FieldUsedAt)
+}
+
+// Where appends a list predicates to the PasswordTokenMutation builder.
+func (m *PasswordTokenMutation) Where(ps ...predicate.PasswordToken) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PasswordTokenMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PasswordTokenMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PasswordToken, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PasswordTokenMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PasswordTokenMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PasswordToken).
+func (m *PasswordTokenMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PasswordTokenMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.token_hash != nil {
+		fields = append(fields, passwordtoken.FieldTokenHash)
+	}
+	if m.user_id != nil {
+		fields = append(fields, passwordtoken.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, passwordtoken.FieldCreatedAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, passwordtoken.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, passwordtoken.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PasswordTokenMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case passwordtoken.FieldTokenHash:
+		return m.TokenHash()
+	case passwordtoken.FieldUserID:
+		return m.UserID()
+	case passwordtoken.FieldCreatedAt:
+		return m.CreatedAt()
+	case passwordtoken.FieldExpiresAt:
+		return m.ExpiresAt()
+	case passwordtoken.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PasswordTokenMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case passwordtoken.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case passwordtoken.FieldUserID:
+		return m.OldUserID(ctx)
+	case passwordtoken.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case passwordtoken.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case passwordtoken.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PasswordToken field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PasswordTokenMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case passwordtoken.FieldTokenHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case passwordtoken.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case passwordtoken.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case passwordtoken.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case passwordtoken.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PasswordToken field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PasswordTokenMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, passwordtoken.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PasswordTokenMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case passwordtoken.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PasswordTokenMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case passwordtoken.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PasswordToken numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PasswordTokenMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(passwordtoken.FieldUsedAt) {
+		fields = append(fields, passwordtoken.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PasswordTokenMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PasswordTokenMutation) ClearField(name string) error {
+	switch name {
+	case passwordtoken.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PasswordToken nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PasswordTokenMutation) ResetField(name string) error {
+	switch name {
+	case passwordtoken.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case passwordtoken.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case passwordtoken.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case passwordtoken.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case passwordtoken.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PasswordToken field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PasswordTokenMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PasswordTokenMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PasswordTokenMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PasswordTokenMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PasswordTokenMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PasswordTokenMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PasswordTokenMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PasswordToken unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PasswordTokenMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PasswordToken edge %s", name)
+}
+
 // ScopeGrantMutation represents an operation that mutates the ScopeGrant nodes in the graph.
 type ScopeGrantMutation struct {
 	config
@@ -6187,6 +7874,683 @@ func (m *UsageDailyMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *UsageDailyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown UsageDaily edge %s", name)
+}
+
+// UsageHourlyMutation represents an operation that mutates the UsageHourly nodes in the graph.
+type UsageHourlyMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	consumer_id    *int
+	addconsumer_id *int
+	hour           *time.Time
+	calls          *int64
+	addcalls       *int64
+	cost           *int64
+	addcost        *int64
+	errors         *int64
+	adderrors      *int64
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*UsageHourly, error)
+	predicates     []predicate.UsageHourly
+}
+
+var _ ent.Mutation = (*UsageHourlyMutation)(nil)
+
+// usagehourlyOption allows management of the mutation configuration using functional options.
+type usagehourlyOption func(*UsageHourlyMutation)
+
+// newUsageHourlyMutation creates new mutation for the UsageHourly entity.
+func newUsageHourlyMutation(c config, op Op, opts ...usagehourlyOption) *UsageHourlyMutation {
+	m := &UsageHourlyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeUsageHourly,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withUsageHourlyID sets the ID field of the mutation.
+func withUsageHourlyID(id int) usagehourlyOption {
+	return func(m *UsageHourlyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *UsageHourly
+		)
+		m.oldValue = func(ctx context.Context) (*UsageHourly, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().UsageHourly.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withUsageHourly sets the old UsageHourly of the mutation.
+func withUsageHourly(node *UsageHourly) usagehourlyOption {
+	return func(m *UsageHourlyMutation) {
+		m.oldValue = func(context.Context) (*UsageHourly, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m UsageHourlyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m UsageHourlyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *UsageHourlyMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *UsageHourlyMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().UsageHourly.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetConsumerID sets the "consumer_id" field.
+func (m *UsageHourlyMutation) SetConsumerID(i int) {
+	m.consumer_id = &i
+	m.addconsumer_id = nil
+}
+
+// ConsumerID returns the value of the "consumer_id" field in the mutation.
+func (m *UsageHourlyMutation) ConsumerID() (r int, exists bool) {
+	v := m.consumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumerID returns the old "consumer_id" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldConsumerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumerID: %w", err)
+	}
+	return oldValue.ConsumerID, nil
+}
+
+// AddConsumerID adds i to the "consumer_id" field.
+func (m *UsageHourlyMutation) AddConsumerID(i int) {
+	if m.addconsumer_id != nil {
+		*m.addconsumer_id += i
+	} else {
+		m.addconsumer_id = &i
+	}
+}
+
+// AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
+func (m *UsageHourlyMutation) AddedConsumerID() (r int, exists bool) {
+	v := m.addconsumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConsumerID resets all changes to the "consumer_id" field.
+func (m *UsageHourlyMutation) ResetConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+}
+
+// SetHour sets the "hour" field.
+func (m *UsageHourlyMutation) SetHour(t time.Time) {
+	m.hour = &t
+}
+
+// Hour returns the value of the "hour" field in the mutation.
+func (m *UsageHourlyMutation) Hour() (r time.Time, exists bool) {
+	v := m.hour
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHour returns the old "hour" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldHour(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHour is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHour requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHour: %w", err)
+	}
+	return oldValue.Hour, nil
+}
+
+// ResetHour resets all changes to the "hour" field.
+func (m *UsageHourlyMutation) ResetHour() {
+	m.hour = nil
+}
+
+// SetCalls sets the "calls" field.
+func (m *UsageHourlyMutation) SetCalls(i int64) {
+	m.calls = &i
+	m.addcalls = nil
+}
+
+// Calls returns the value of the "calls" field in the mutation.
+func (m *UsageHourlyMutation) Calls() (r int64, exists bool) {
+	v := m.calls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls returns the old "calls" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCalls(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls: %w", err)
+	}
+	return oldValue.Calls, nil
+}
+
+// AddCalls adds i to the "calls" field.
+func (m *UsageHourlyMutation) AddCalls(i int64) {
+	if m.addcalls != nil {
+		*m.addcalls += i
+	} else {
+		m.addcalls = &i
+	}
+}
+
+// AddedCalls returns the value that was added to the "calls" field in this mutation.
+func (m *UsageHourlyMutation) AddedCalls() (r int64, exists bool) {
+	v := m.addcalls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls resets all changes to the "calls" field.
+func (m *UsageHourlyMutation) ResetCalls() {
+	m.calls = nil
+	m.addcalls = nil
+}
+
+// SetCost sets the "cost" field.
+func (m *UsageHourlyMutation) SetCost(i int64) {
+	m.cost = &i
+	m.addcost = nil
+}
+
+// Cost returns the value of the "cost" field in the mutation.
+func (m *UsageHourlyMutation) Cost() (r int64, exists bool) {
+	v := m.cost
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCost returns the old "cost" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCost(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCost is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCost requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCost: %w", err)
+	}
+	return oldValue.Cost, nil
+}
+
+// AddCost adds i to the "cost" field.
+func (m *UsageHourlyMutation) AddCost(i int64) {
+	if m.addcost != nil {
+		*m.addcost += i
+	} else {
+		m.addcost = &i
+	}
+}
+
+// AddedCost returns the value that was added to the "cost" field in this mutation.
+func (m *UsageHourlyMutation) AddedCost() (r int64, exists bool) {
+	v := m.addcost
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCost resets all changes to the "cost" field.
+func (m *UsageHourlyMutation) ResetCost() {
+	m.cost = nil
+	m.addcost = nil
+}
+
+// SetErrors sets the "errors" field.
+func (m *UsageHourlyMutation) SetErrors(i int64) {
+	m.errors = &i
+	m.adderrors = nil
+}
+
+// Errors returns the value of the "errors" field in the mutation.
+func (m *UsageHourlyMutation) Errors() (r int64, exists bool) {
+	v := m.errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrors returns the old "errors" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldErrors(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrors: %w", err)
+	}
+	return oldValue.Errors, nil
+}
+
+// AddErrors adds i to the "errors" field.
+func (m *UsageHourlyMutation) AddErrors(i int64) {
+	if m.adderrors != nil {
+		*m.adderrors += i
+	} else {
+		m.adderrors = &i
+	}
+}
+
+// AddedErrors returns the value that was added to the "errors" field in this mutation.
+func (m *UsageHourlyMutation) AddedErrors() (r int64, exists bool) {
+	v := m.adderrors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetErrors resets all changes to the "errors" field.
+func (m *UsageHourlyMutation) ResetErrors() {
+	m.errors = nil
+	m.adderrors = nil
+}
+
+// Where appends a list predicates to the UsageHourlyMutation builder.
+func (m *UsageHourlyMutation) Where(ps ...predicate.UsageHourly) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the UsageHourlyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *UsageHourlyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsageHourly, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *UsageHourlyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *UsageHourlyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (UsageHourly).
+func (m *UsageHourlyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *UsageHourlyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.consumer_id != nil {
+		fields = append(fields, usagehourly.FieldConsumerID)
+	}
+	if m.hour != nil {
+		fields = append(fields, usagehourly.FieldHour)
+	}
+	if m.calls != nil {
+		fields = append(fields, usagehourly.FieldCalls)
+	}
+	if m.cost != nil {
+		fields = append(fields, usagehourly.FieldCost)
+	}
+	if m.errors != nil {
+		fields = append(fields, usagehourly.FieldErrors)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *UsageHourlyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		return m.ConsumerID()
+	case usagehourly.FieldHour:
+		return m.Hour()
+	case usagehourly.FieldCalls:
+		return m.Calls()
+	case usagehourly.FieldCost:
+		return m.Cost()
+	case usagehourly.FieldErrors:
+		return m.Errors()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *UsageHourlyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		return m.OldConsumerID(ctx)
+	case usagehourly.FieldHour:
+		return m.OldHour(ctx)
+	case usagehourly.FieldCalls:
+		return m.OldCalls(ctx)
+	case usagehourly.FieldCost:
+		return m.OldCost(ctx)
+	case usagehourly.FieldErrors:
+		return m.OldErrors(ctx)
+	}
+	return nil, fmt.Errorf("unknown UsageHourly field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageHourlyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumerID(v)
+		return nil
+	case usagehourly.FieldHour:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHour(v)
+		return nil
+	case usagehourly.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls(v)
+		return nil
+	case usagehourly.FieldCost:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCost(v)
+		return nil
+	case usagehourly.FieldErrors:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrors(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageHourly field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *UsageHourlyMutation) AddedFields() []string {
+	var fields []string
+	if m.addconsumer_id != nil {
+		fields = append(fields, usagehourly.FieldConsumerID)
+	}
+	if m.addcalls != nil {
+		fields = append(fields, usagehourly.FieldCalls)
+	}
+	if m.addcost != nil {
+		fields = append(fields, usagehourly.FieldCost)
+	}
+	if m.adderrors != nil {
+		fields = append(fields, usagehourly.FieldErrors)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *UsageHourlyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		return m.AddedConsumerID()
+	case usagehourly.FieldCalls:
+		return m.AddedCalls()
+	case usagehourly.FieldCost:
+		return m.AddedCost()
+	case usagehourly.FieldErrors:
+		return m.AddedErrors()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageHourlyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConsumerID(v)
+		return nil
+	case usagehourly.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls(v)
+		return nil
+	case usagehourly.FieldCost:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCost(v)
+		return nil
+	case usagehourly.FieldErrors:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddErrors(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageHourly numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *UsageHourlyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *UsageHourlyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *UsageHourlyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsageHourly nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *UsageHourlyMutation) ResetField(name string) error {
+	switch name {
+	case usagehourly.FieldConsumerID:
+		m.ResetConsumerID()
+		return nil
+	case usagehourly.FieldHour:
+		m.ResetHour()
+		return nil
+	case usagehourly.FieldCalls:
+		m.ResetCalls()
+		return nil
+	case usagehourly.FieldCost:
+		m.ResetCost()
+		return nil
+	case usagehourly.FieldErrors:
+		m.ResetErrors()
+		return nil
+	}
+	return fmt.Errorf("unknown UsageHourly field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *UsageHourlyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *UsageHourlyMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *UsageHourlyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *UsageHourlyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *UsageHourlyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *UsageHourlyMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *UsageHourlyMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsageHourly unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *UsageHourlyMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsageHourly edge %s", name)
 }
 
 // UsageRecordMutation represents an operation that mutates the UsageRecord nodes in the graph.

@@ -8,12 +8,16 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/auditentry"
 	"github.com/partner-platform/partnerd/ent/confirmationtoken"
+	"github.com/partner-platform/partnerd/ent/consolesession"
+	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/schema"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -163,6 +167,50 @@ func init() {
 	confirmationtokenDescCreatedAt := confirmationtokenFields[4].Descriptor()
 	// confirmationtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
 	confirmationtoken.DefaultCreatedAt = confirmationtokenDescCreatedAt.Default.(func() time.Time)
+	consolesessionFields := schema.ConsoleSession{}.Fields()
+	_ = consolesessionFields
+	// consolesessionDescID is the schema descriptor for id field.
+	consolesessionDescID := consolesessionFields[0].Descriptor()
+	// consolesession.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	consolesession.IDValidator = func() func(string) error {
+		validators := consolesessionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	consoleuserFields := schema.ConsoleUser{}.Fields()
+	_ = consoleuserFields
+	// consoleuserDescEmail is the schema descriptor for email field.
+	consoleuserDescEmail := consoleuserFields[0].Descriptor()
+	// consoleuser.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	consoleuser.EmailValidator = func() func(string) error {
+		validators := consoleuserDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consoleuserDescCreatedAt is the schema descriptor for created_at field.
+	consoleuserDescCreatedAt := consoleuserFields[4].Descriptor()
+	// consoleuser.DefaultCreatedAt holds the default value on creation for the created_at field.
+	consoleuser.DefaultCreatedAt = consoleuserDescCreatedAt.Default.(func() time.Time)
 	consumerFields := schema.Consumer{}.Fields()
 	_ = consumerFields
 	// consumerDescName is the schema descriptor for name field.
@@ -265,6 +313,30 @@ func init() {
 	idempotencyrecordDescCreatedAt := idempotencyrecordFields[6].Descriptor()
 	// idempotencyrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencyrecord.DefaultCreatedAt = idempotencyrecordDescCreatedAt.Default.(func() time.Time)
+	passwordtokenFields := schema.PasswordToken{}.Fields()
+	_ = passwordtokenFields
+	// passwordtokenDescTokenHash is the schema descriptor for token_hash field.
+	passwordtokenDescTokenHash := passwordtokenFields[0].Descriptor()
+	// passwordtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	passwordtoken.TokenHashValidator = func() func([]byte) error {
+		validators := passwordtokenDescTokenHash.Validators
+		fns := [...]func([]byte) error{
+			validators[0].(func([]byte) error),
+			validators[1].(func([]byte) error),
+		}
+		return func(token_hash []byte) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// passwordtokenDescCreatedAt is the schema descriptor for created_at field.
+	passwordtokenDescCreatedAt := passwordtokenFields[2].Descriptor()
+	// passwordtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	passwordtoken.DefaultCreatedAt = passwordtokenDescCreatedAt.Default.(func() time.Time)
 	scopegrantFields := schema.ScopeGrant{}.Fields()
 	_ = scopegrantFields
 	// scopegrantDescScope is the schema descriptor for scope field.
@@ -341,6 +413,20 @@ func init() {
 	usagedailyDescErrors := usagedailyFields[6].Descriptor()
 	// usagedaily.ErrorsValidator is a validator for the "errors" field. It is called by the builders before save.
 	usagedaily.ErrorsValidator = usagedailyDescErrors.Validators[0].(func(int64) error)
+	usagehourlyFields := schema.UsageHourly{}.Fields()
+	_ = usagehourlyFields
+	// usagehourlyDescCalls is the schema descriptor for calls field.
+	usagehourlyDescCalls := usagehourlyFields[2].Descriptor()
+	// usagehourly.CallsValidator is a validator for the "calls" field. It is called by the builders before save.
+	usagehourly.CallsValidator = usagehourlyDescCalls.Validators[0].(func(int64) error)
+	// usagehourlyDescCost is the schema descriptor for cost field.
+	usagehourlyDescCost := usagehourlyFields[3].Descriptor()
+	// usagehourly.CostValidator is a validator for the "cost" field. It is called by the builders before save.
+	usagehourly.CostValidator = usagehourlyDescCost.Validators[0].(func(int64) error)
+	// usagehourlyDescErrors is the schema descriptor for errors field.
+	usagehourlyDescErrors := usagehourlyFields[4].Descriptor()
+	// usagehourly.ErrorsValidator is a validator for the "errors" field. It is called by the builders before save.
+	usagehourly.ErrorsValidator = usagehourlyDescErrors.Validators[0].(func(int64) error)
 	usagerecordFields := schema.UsageRecord{}.Fields()
 	_ = usagerecordFields
 	// usagerecordDescOperation is the schema descriptor for operation field.

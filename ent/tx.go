@@ -20,16 +20,24 @@ type Tx struct {
 	AuditEntry *AuditEntryClient
 	// ConfirmationToken is the client for interacting with the ConfirmationToken builders.
 	ConfirmationToken *ConfirmationTokenClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
+	// ConsoleUser is the client for interacting with the ConsoleUser builders.
+	ConsoleUser *ConsoleUserClient
 	// Consumer is the client for interacting with the Consumer builders.
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// PasswordToken is the client for interacting with the PasswordToken builders.
+	PasswordToken *PasswordTokenClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
 	SourceAllow *SourceAllowClient
 	// UsageDaily is the client for interacting with the UsageDaily builders.
 	UsageDaily *UsageDailyClient
+	// UsageHourly is the client for interacting with the UsageHourly builders.
+	UsageHourly *UsageHourlyClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 
@@ -166,11 +174,15 @@ func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
 	tx.AuditEntry = NewAuditEntryClient(tx.config)
 	tx.ConfirmationToken = NewConfirmationTokenClient(tx.config)
+	tx.ConsoleSession = NewConsoleSessionClient(tx.config)
+	tx.ConsoleUser = NewConsoleUserClient(tx.config)
 	tx.Consumer = NewConsumerClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
+	tx.PasswordToken = NewPasswordTokenClient(tx.config)
 	tx.ScopeGrant = NewScopeGrantClient(tx.config)
 	tx.SourceAllow = NewSourceAllowClient(tx.config)
 	tx.UsageDaily = NewUsageDailyClient(tx.config)
+	tx.UsageHourly = NewUsageHourlyClient(tx.config)
 	tx.UsageRecord = NewUsageRecordClient(tx.config)
 }
 

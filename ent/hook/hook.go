@@ -45,6 +45,30 @@ func (f ConfirmationTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConfirmationTokenMutation", m)
 }
 
+// The ConsoleSessionFunc type is an adapter to allow the use of ordinary
+// function as ConsoleSession mutator.
+type ConsoleSessionFunc func(context.Context, *ent.ConsoleSessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsoleSessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsoleSessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleSessionMutation", m)
+}
+
+// The ConsoleUserFunc type is an adapter to allow the use of ordinary
+// function as ConsoleUser mutator.
+type ConsoleUserFunc func(context.Context, *ent.ConsoleUserMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsoleUserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsoleUserMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleUserMutation", m)
+}
+
 // The ConsumerFunc type is an adapter to allow the use of ordinary
 // function as Consumer mutator.
 type ConsumerFunc func(context.Context, *ent.ConsumerMutation) (ent.Value, error)
@@ -67,6 +91,18 @@ func (f IdempotencyRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyRecordMutation", m)
+}
+
+// The PasswordTokenFunc type is an adapter to allow the use of ordinary
+// function as PasswordToken mutator.
+type PasswordTokenFunc func(context.Context, *ent.PasswordTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PasswordTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PasswordTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PasswordTokenMutation", m)
 }
 
 // The ScopeGrantFunc type is an adapter to allow the use of ordinary
@@ -103,6 +139,18 @@ func (f UsageDailyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageDailyMutation", m)
+}
+
+// The UsageHourlyFunc type is an adapter to allow the use of ordinary
+// function as UsageHourly mutator.
+type UsageHourlyFunc func(context.Context, *ent.UsageHourlyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UsageHourlyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UsageHourlyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageHourlyMutation", m)
 }
 
 // The UsageRecordFunc type is an adapter to allow the use of ordinary

@@ -102,6 +102,48 @@ var (
 			},
 		},
 	}
+	// ConsoleSessionsColumns holds the columns for the "console_sessions" table.
+	ConsoleSessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "data", Type: field.TypeBytes},
+		{Name: "expiry", Type: field.TypeTime},
+	}
+	// ConsoleSessionsTable holds the schema information for the "console_sessions" table.
+	ConsoleSessionsTable = &schema.Table{
+		Name:       "console_sessions",
+		Columns:    ConsoleSessionsColumns,
+		PrimaryKey: []*schema.Column{ConsoleSessionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consolesession_expiry",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[2]},
+			},
+		},
+	}
+	// ConsoleUsersColumns holds the columns for the "console_users" table.
+	ConsoleUsersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "email", Type: field.TypeString, Unique: true, Size: 254},
+		{Name: "password_hash", Type: field.TypeString, Nullable: true},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"operator", "consumer"}},
+		{Name: "consumer_id", Type: field.TypeInt, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "last_sign_in_at", Type: field.TypeTime, Nullable: true},
+	}
+	// ConsoleUsersTable holds the schema information for the "console_users" table.
+	ConsoleUsersTable = &schema.Table{
+		Name:       "console_users",
+		Columns:    ConsoleUsersColumns,
+		PrimaryKey: []*schema.Column{ConsoleUsersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consoleuser_consumer_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleUsersColumns[4]},
+			},
+		},
+	}
 	// ConsumersColumns holds the columns for the "consumers" table.
 	ConsumersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -148,6 +190,33 @@ var (
 				Name:    "idempotencyrecord_expires_at",
 				Unique:  false,
 				Columns: []*schema.Column{IdempotencyRecordsColumns[8]},
+			},
+		},
+	}
+	// PasswordTokensColumns holds the columns for the "password_tokens" table.
+	PasswordTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "token_hash", Type: field.TypeBytes, Unique: true, Size: 32},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// PasswordTokensTable holds the schema information for the "password_tokens" table.
+	PasswordTokensTable = &schema.Table{
+		Name:       "password_tokens",
+		Columns:    PasswordTokensColumns,
+		PrimaryKey: []*schema.Column{PasswordTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "passwordtoken_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{PasswordTokensColumns[2]},
+			},
+			{
+				Name:    "passwordtoken_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{PasswordTokensColumns[4]},
 			},
 		},
 	}
@@ -234,6 +303,33 @@ var (
 			},
 		},
 	}
+	// UsageHourliesColumns holds the columns for the "usage_hourlies" table.
+	UsageHourliesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "consumer_id", Type: field.TypeInt},
+		{Name: "hour", Type: field.TypeTime},
+		{Name: "calls", Type: field.TypeInt64},
+		{Name: "cost", Type: field.TypeInt64},
+		{Name: "errors", Type: field.TypeInt64},
+	}
+	// UsageHourliesTable holds the schema information for the "usage_hourlies" table.
+	UsageHourliesTable = &schema.Table{
+		Name:       "usage_hourlies",
+		Columns:    UsageHourliesColumns,
+		PrimaryKey: []*schema.Column{UsageHourliesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "usagehourly_consumer_id_hour",
+				Unique:  true,
+				Columns: []*schema.Column{UsageHourliesColumns[1], UsageHourliesColumns[2]},
+			},
+			{
+				Name:    "usagehourly_hour",
+				Unique:  false,
+				Columns: []*schema.Column{UsageHourliesColumns[2]},
+			},
+		},
+	}
 	// UsageRecordsColumns holds the columns for the "usage_records" table.
 	UsageRecordsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -275,11 +371,15 @@ var (
 		APIKeysTable,
 		AuditEntriesTable,
 		ConfirmationTokensTable,
+		ConsoleSessionsTable,
+		ConsoleUsersTable,
 		ConsumersTable,
 		IdempotencyRecordsTable,
+		PasswordTokensTable,
 		ScopeGrantsTable,
 		SourceAllowsTable,
 		UsageDailiesTable,
+		UsageHourliesTable,
 		UsageRecordsTable,
 	}
 )

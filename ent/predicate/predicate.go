@@ -15,11 +15,20 @@ type AuditEntry func(*sql.Selector)
 // ConfirmationToken is the predicate function for confirmationtoken builders.
 type ConfirmationToken func(*sql.Selector)
 
+// ConsoleSession is the predicate function for consolesession builders.
+type ConsoleSession func(*sql.Selector)
+
+// ConsoleUser is the predicate function for consoleuser builders.
+type ConsoleUser func(*sql.Selector)
+
 // Consumer is the predicate function for consumer builders.
 type Consumer func(*sql.Selector)
 
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)
+
+// PasswordToken is the predicate function for passwordtoken builders.
+type PasswordToken func(*sql.Selector)
 
 // ScopeGrant is the predicate function for scopegrant builders.
 type ScopeGrant func(*sql.Selector)
@@ -29,6 +38,9 @@ type SourceAllow func(*sql.Selector)
 
 // UsageDaily is the predicate function for usagedaily builders.
 type UsageDaily func(*sql.Selector)
+
+// UsageHourly is the predicate function for usagehourly builders.
+type UsageHourly func(*sql.Selector)
 
 // UsageRecord is the predicate function for usagerecord builders.
 type UsageRecord func(*sql.Selector)

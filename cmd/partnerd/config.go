@@ -20,6 +20,10 @@ type Config struct {
 	TrustedProxies []netip.Prefix // PARTNER_TRUSTED_PROXIES: comma-separated CIDRs
 	SyncInterval   time.Duration  // PARTNER_SYNC_INTERVAL: how often to poll the store for changes
 	LogLevel       slog.Level     // PARTNER_LOG_LEVEL: debug, info, warn, error
+	PublicURL      string         // PARTNER_PUBLIC_URL: the console's base URL in links handed to people
+	// InsecureCookies (PARTNER_INSECURE_COOKIES=1) drops the console cookie's Secure attribute, for
+	// plain-HTTP deployments reached by a name other than localhost or 127.0.0.1.
+	InsecureCookies bool
 }
 
 // Defaults.
@@ -60,6 +64,14 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		if cfg.SyncInterval, err = time.ParseDuration(v); err != nil || cfg.SyncInterval < 100*time.Millisecond || cfg.SyncInterval > 4*time.Second {
 			return Config{}, fmt.Errorf("PARTNER_SYNC_INTERVAL: want a duration from 100ms to 4s, got %q", v)
 		}
+	}
+	cfg.PublicURL = getenv("PARTNER_PUBLIC_URL")
+	switch v := getenv("PARTNER_INSECURE_COOKIES"); v {
+	case "", "0", "false":
+	case "1", "true":
+		cfg.InsecureCookies = true
+	default:
+		return Config{}, fmt.Errorf("PARTNER_INSECURE_COOKIES: want 1 or 0, got %q", v)
 	}
 	if v := getenv("PARTNER_LOG_LEVEL"); v != "" {
 		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {

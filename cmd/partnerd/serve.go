@@ -11,9 +11,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/api"
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/console"
 	"github.com/partner-platform/partnerd/idempotency"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
@@ -86,10 +89,18 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
 	idem := idempotency.NewSQLStore(st.Client)
 
-	handler := api.New(api.Deps{
+	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
 		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies, Logger: m.Log,
 	})
+	web := console.New(console.Deps{
+		Access: svc, Usage: usageStore, DB: st.Client, Applied: sync.Refresh, Operations: ids,
+		PublicURL: m.Config.PublicURL, InsecureCookies: m.Config.InsecureCookies, Logger: m.Log,
+	})
+	// One router: the console at /, /console and /static; everything else is the partner API.
+	handler := chi.NewRouter()
+	web.Mount(handler)
+	handler.Handle("/*", partnerAPI)
 
 	m.listener, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
@@ -107,6 +118,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
+	m.every(loopCtx, 10*time.Minute, func(ctx context.Context) error { _, err := web.SweepSessions(ctx); return err })
 	go func() {
 		if err := m.server.Serve(m.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			m.Log.Error("serve", "err", err)

@@ -1,0 +1,210 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/partner-platform/partnerd/access"
+)
+
+const (
+	roleOperator = "operator"
+	roleConsumer = "consumer"
+	userKey      = "userID"
+)
+
+type userCtxKey struct{}
+
+// viewer is the signed-in user of a request.
+type viewer struct {
+	access.User
+	actor access.Actor
+}
+
+// lookupActor reads users on the console's behalf before anyone is authorized.
+var lookupActor = access.Operator("console")
+
+// loadUser puts the signed-in user, if any, into the request context. A session whose user no
+// longer exists is dropped.
+func (c *Console) loadUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := c.sessions.GetInt(r.Context(), userKey)
+		if id == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, err := c.deps.Access.User(r.Context(), lookupActor, id)
+		if errors.Is(err, access.ErrNotFound) {
+			_ = c.sessions.Destroy(r.Context())
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		v := &viewer{User: u, actor: access.Operator("operator:" + u.Email)}
+		if u.Role == roleConsumer {
+			v.actor = access.Actor{Name: "user:" + u.Email, ConsumerID: u.ConsumerID}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userCtxKey{}, v)))
+	})
+}
+
+func viewerOf(r *http.Request) *viewer {
+	v, _ := r.Context().Value(userCtxKey{}).(*viewer)
+	return v
+}
+
+// require lets only signed-in users of the role through: others are sent to sign in, and a user of
+// the other role gets 403.
+func (c *Console) require(role string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			v := viewerOf(r)
+			if v == nil {
+				http.Redirect(w, r, "/console/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			if v.Role != role {
+				c.render(w, r, http.StatusForbidden, errorPage(c.page(r, "Not allowed"), "Your account cannot open this page."))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func (c *Console) home(w http.ResponseWriter, r *http.Request) {
+	v := viewerOf(r)
+	switch {
+	case v == nil:
+		http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+	case v.Role == roleOperator:
+		http.Redirect(w, r, "/console/operator/consumers", http.StatusSeeOther)
+	default:
+		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
+	}
+}
+
+func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
+	if viewerOf(r) != nil {
+		c.home(w, r)
+		return
+	}
+	c.render(w, r, http.StatusOK, loginPage(c.page(r, "Sign in"), "", safeNext(r.URL.Query().Get("next"))))
+}
+
+func (c *Console) login(w http.ResponseWriter, r *http.Request) {
+	email, password, next := r.PostFormValue("email"), r.PostFormValue("password"), safeNext(r.PostFormValue("next"))
+	u, err := c.deps.Access.SignIn(r.Context(), email, password, clientAddr(r))
+	var throttled *access.Throttled
+	switch {
+	case errors.As(err, &throttled):
+		secs := int(math.Ceil(throttled.RetryAfter.Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		msg := fmt.Sprintf("Too many failed sign-ins. Try again in %s.", time.Duration(secs)*time.Second)
+		c.render(w, r, http.StatusTooManyRequests, loginPage(c.page(r, "Sign in"), msg, next))
+		return
+	case errors.Is(err, access.ErrBadCredentials):
+		c.render(w, r, http.StatusUnauthorized, loginPage(c.page(r, "Sign in"), "Wrong email or password.", next))
+		return
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	}
+	// A fresh session token at sign-in: a token planted before it is worth nothing after.
+	if err := c.sessions.RenewToken(r.Context()); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.sessions.Put(r.Context(), userKey, u.ID)
+	if next == "" {
+		next = "/console/"
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (c *Console) logout(w http.ResponseWriter, r *http.Request) {
+	if err := c.sessions.Destroy(r.Context()); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+}
+
+func (c *Console) setPasswordForm(w http.ResponseWriter, r *http.Request) {
+	u, err := c.deps.Access.PasswordLinkUser(r.Context(), chi.URLParam(r, "token"))
+	if errors.Is(err, access.ErrNotFound) {
+		c.render(w, r, http.StatusNotFound, errorPage(c.page(r, "Link expired"), "This link is no longer valid. Ask your operator for a new one."))
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.render(w, r, http.StatusOK, setPasswordPage(c.page(r, "Set your password"), u.Email, ""))
+}
+
+func (c *Console) setPassword(w http.ResponseWriter, r *http.Request) {
+	token := chi.URLParam(r, "token")
+	password := r.PostFormValue("password")
+	if password != r.PostFormValue("confirm") {
+		u, err := c.deps.Access.PasswordLinkUser(r.Context(), token)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		c.render(w, r, http.StatusBadRequest, setPasswordPage(c.page(r, "Set your password"), u.Email, "The two passwords differ."))
+		return
+	}
+	u, err := c.deps.Access.SetPassword(r.Context(), token, password)
+	switch {
+	case errors.Is(err, access.ErrWeakPassword):
+		c.render(w, r, http.StatusBadRequest, setPasswordPage(c.page(r, "Set your password"), u.Email, err.Error()))
+		return
+	case errors.Is(err, access.ErrNotFound):
+		c.render(w, r, http.StatusNotFound, errorPage(c.page(r, "Link expired"), "This link is no longer valid. Ask your operator for a new one."))
+		return
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Your password is set. Sign in with it.")
+	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+}
+
+// safeNext keeps only local console paths as a post-sign-in destination (no open redirect).
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return ""
+	}
+	return next
+}
+
+// clientAddr is the request's TCP peer.
+func clientAddr(r *http.Request) netip.Addr {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr().Unmap()
+}
+
+// flash keeps a one-time message for the next page.
+func (c *Console) flash(r *http.Request, msg string) { c.sessions.Put(r.Context(), "flash", msg) }
+
+// flashError keeps a one-time error message for the next page.
+func (c *Console) flashError(r *http.Request, msg string) {
+	c.sessions.Put(r.Context(), "flashError", msg)
+}

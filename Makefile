@@ -22,13 +22,14 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) tool staticcheck $(PKGS)
 
-## generate: regenerate the ent client from ent/schema
+## generate: regenerate the ent client from ent/schema and the console's templ components
 generate:
 	$(GO) generate ./ent
+	$(GO) tool templ generate -path console
 
 ## check-generated: regenerate everything and fail if the committed code or migrations drifted
 check-generated: generate
-	@if [ -n "$$(git status --porcelain -- ent)" ]; then echo "ent code is not current; run make generate and commit:"; git status --porcelain -- ent; exit 1; fi
+	@if [ -n "$$(git status --porcelain -- ent console)" ]; then echo "generated code is not current; run make generate and commit:"; git status --porcelain -- ent console; exit 1; fi
 	$(GO) run ./migrations/diff.go -check
 
 ## migrate-diff NAME=...: write the next versioned migration for both dialects from the ent schema

@@ -2,6 +2,8 @@ package console
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,12 +36,50 @@ func latency(us int64) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
-// compact renders an audit record's state on one line.
-func compact(m map[string]any) string {
-	if len(m) == 0 {
-		return ""
+// changes lists what an audit entry changed, field by field: "burst: 60 → 100". A record created
+// or deleted shows its fields with only one side.
+func changes(before, after map[string]any) []string {
+	keys := map[string]bool{}
+	for k := range before {
+		keys[k] = true
 	}
-	b, err := json.Marshal(m)
+	for k := range after {
+		keys[k] = true
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if bookkeeping[k] {
+			continue
+		}
+		b, inBefore := before[k]
+		a, inAfter := after[k]
+		bs, as := value(b), value(a)
+		switch {
+		case inBefore && inAfter && bs == as:
+		case !inBefore:
+			if !empty(as) {
+				out = append(out, k+": "+as)
+			}
+		case !inAfter:
+			out = append(out, k+": "+bs+" → (none)")
+		default:
+			out = append(out, k+": "+bs+" → "+as)
+		}
+	}
+	return out
+}
+
+// bookkeeping fields are shown elsewhere on the row or change with everything.
+var bookkeeping = map[string]bool{"id": true, "consumerId": true, "createdAt": true, "updatedAt": true}
+
+func empty(v string) bool { return v == "" || v == "null" || v == "[]" || v == "{}" }
+
+// value renders one audit field compactly.
+func value(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		return "?"
 	}

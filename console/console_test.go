@@ -1,0 +1,1210 @@
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/store"
+	"github.com/partner-platform/partnerd/store/storetest"
+)
+
+// ---- Sign-in and sessions ----
+
+func TestSignInWrongPasswordAndUnknownEmailLookAlike(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "carol@c.example", password)
+	b := h.browser()
+
+	wrong := b.post("/console/login", url.Values{"email": {"carol@c.example"}, "password": {"not the password"}})
+	wantStatus(t, wrong, http.StatusUnauthorized)
+	wantContains(t, wrong.body, "Wrong email or password.")
+	unknown := b.post("/console/login", url.Values{"email": {"nobody@c.example"}, "password": {"not the password"}})
+	wantStatus(t, unknown, http.StatusUnauthorized)
+	if wrong.body != unknown.body {
+		t.Errorf("unknown email and wrong password give different pages")
+	}
+	malformed := b.post("/console/login", url.Values{"email": {"not an email"}, "password": {"x"}})
+	wantStatus(t, malformed, http.StatusUnauthorized)
+	if b.cookie() != "" {
+		t.Errorf("a failed sign-in set a session cookie")
+	}
+	// The user is not signed in.
+	wantRedirect(t, b.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+
+	wantRedirect(t, b.signIn("Carol@C.example", password), "/console/")
+	r := b.get("/console/keys")
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r.body, "carol@c.example", "Sign out")
+}
+
+func TestSignInThrottledPerAccount(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "dave@c.example", password)
+	h.consumerUser(c.ID, "erin@c.example", password)
+	b := h.browser()
+	for i := range access.SignInAccountLimit {
+		r := b.post("/console/login", url.Values{"email": {"dave@c.example"}, "password": {fmt.Sprint("guess ", i)}})
+		wantStatus(t, r, http.StatusUnauthorized)
+	}
+	// Throttled now, even with the right password.
+	r := b.post("/console/login", url.Values{"email": {"dave@c.example"}, "password": {password}})
+	wantStatus(t, r, http.StatusTooManyRequests)
+	wantContains(t, r.body, "Too many failed sign-ins.")
+	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+	if err != nil || secs <= 0 || secs > int(access.SignInWindow/time.Second) {
+		t.Errorf("Retry-After %q, want 1..%d seconds", r.Header.Get("Retry-After"), int(access.SignInWindow/time.Second))
+	}
+	if b.cookie() != "" {
+		t.Errorf("a throttled sign-in set a session cookie")
+	}
+	// Another account from the same source is not held back.
+	h.browser().signIn("erin@c.example", password)
+
+	// After the window, the right password works again.
+	h.clock.Advance(access.SignInWindow + time.Second)
+	wantRedirect(t, b.signIn("dave@c.example", password), "/console/")
+}
+
+func TestSignInThrottledPerSource(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	b := h.browser()
+	perAccount := access.SignInAccountLimit - 1 // stay under the per-account limit
+	accounts := (access.SignInSourceLimit + perAccount - 1) / perAccount
+	for i := range accounts + 1 {
+		h.consumerUser(c.ID, fmt.Sprintf("u%d@c.example", i), password)
+	}
+	failures := 0
+	for i := 0; failures < access.SignInSourceLimit; i++ {
+		for range perAccount {
+			if failures == access.SignInSourceLimit {
+				break
+			}
+			r := b.post("/console/login", url.Values{"email": {fmt.Sprintf("u%d@c.example", i)}, "password": {"wrong password"}})
+			wantStatus(t, r, http.StatusUnauthorized)
+			failures++
+		}
+	}
+	r := b.post("/console/login", url.Values{"email": {fmt.Sprintf("u%d@c.example", accounts)}, "password": {password}})
+	wantStatus(t, r, http.StatusTooManyRequests)
+	if r.Header.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+}
+
+func TestSignInRenewsSessionToken(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	_, link, err := h.acc.CreateConsumerUser(context.Background(), operatorActor, c.ID, "fay@c.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := h.browser()
+	// Setting the password leaves a flash message, so the browser holds an anonymous session.
+	r := b.post("/console/set-password/"+link.Token, url.Values{"password": {password}, "confirm": {password}})
+	wantRedirect(t, r, "/console/login")
+	before := b.cookie()
+	if before == "" {
+		t.Fatal("no session before sign-in")
+	}
+	wantContains(t, b.get("/console/login").body, "Your password is set. Sign in with it.")
+
+	b.signIn("fay@c.example", password)
+	after := b.cookie()
+	if after == "" || after == before {
+		t.Fatalf("session token not renewed at sign-in: before %q, after %q", before, after)
+	}
+	if _, ok := h.sessionRows()[before]; ok {
+		t.Error("the pre-sign-in session is still stored")
+	}
+	wantStatus(t, b.get("/console/keys"), http.StatusOK)
+	// The old token (say, one an attacker planted) is worth nothing.
+	planted := h.browser()
+	planted.setCookie(before)
+	wantRedirect(t, planted.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+}
+
+func TestSignOutDestroysSession(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "gus@c.example", password)
+	b := h.signedIn("gus@c.example", password)
+	token := b.cookie()
+	if _, ok := h.sessionRows()[token]; !ok {
+		t.Fatal("session not stored")
+	}
+	r := b.post("/console/logout", nil)
+	wantRedirect(t, r, "/console/login")
+	if b.cookie() != "" {
+		t.Error("the session cookie survived sign-out")
+	}
+	if _, ok := h.sessionRows()[token]; ok {
+		t.Error("the session is still stored after sign-out")
+	}
+	replay := h.browser()
+	replay.setCookie(token)
+	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+}
+
+// TestIdleTimeoutInjectedClock advances the console's injected clock. The session store compares
+// stored expiries with Deps.Now while scs computes them with time.Now, so only "past 30 minutes of
+// idleness the session is gone" can be checked this way; TestSessionLifetimes checks the rest.
+func TestIdleTimeoutInjectedClock(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "hal@c.example", password)
+	b := h.signedIn("hal@c.example", password)
+	h.clock.Advance(29 * time.Minute)
+	wantStatus(t, b.get("/console/keys"), http.StatusOK)
+
+	b2 := h.signedIn("hal@c.example", password)
+	h.clock.Advance(31 * time.Minute)
+	wantRedirect(t, b2.get("/console/usage"), "/console/login?next=%2Fconsole%2Fusage")
+	// Expired sessions are swept.
+	if n, err := h.c.SweepSessions(context.Background()); err != nil || n == 0 {
+		t.Errorf("SweepSessions: %d, %v; want the expired sessions deleted", n, err)
+	}
+}
+
+// TestSessionLifetimes runs the console in a synctest bubble, where time.Now (which scs uses for
+// expiries) is a fake clock time.Sleep advances: activity keeps a session alive past the idle
+// timeout, 30 idle minutes end it, and 12 hours end it whatever the activity.
+func TestSessionLifetimes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := storetest.SQLite(t)
+		acc := access.NewService(st.Client, access.WithOperations(testOperations))
+		c := New(Deps{Access: acc, Usage: metering.NewUsageStore(st.Client, st.Dialect), DB: st.Client,
+			Operations: testOperations, InsecureCookies: true})
+		r := chi.NewRouter()
+		c.Mount(r)
+		cons, err := acc.CreateConsumer(context.Background(), operatorActor, "Carrot", access.ConsumerChange{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _, err := acc.CreateConsumerUser(context.Background(), operatorActor, cons.ID, "ida@c.example", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Client.ConsoleUser.UpdateOneID(u.ID).SetPasswordHash(cheapHash(password)).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		serve := func(req *http.Request) *httptest.ResponseRecorder {
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, req)
+			return w
+		}
+		signIn := func() *http.Cookie {
+			req := httptest.NewRequest("POST", "/console/login", strings.NewReader(url.Values{"email": {"ida@c.example"}, "password": {password}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			w := serve(req)
+			if w.Code != http.StatusSeeOther {
+				t.Fatalf("sign in: %d", w.Code)
+			}
+			for _, ck := range w.Result().Cookies() {
+				if ck.Name == sessionCookie {
+					return ck
+				}
+			}
+			t.Fatal("no session cookie")
+			return nil
+		}
+		keys := func(ck *http.Cookie) int {
+			req := httptest.NewRequest("GET", "/console/keys", nil)
+			req.AddCookie(ck)
+			return serve(req).Code
+		}
+
+		start := time.Now()
+		ck := signIn()
+		for i := 1; i <= 3; i++ { // 87 minutes, never 30 idle ones
+			time.Sleep(29 * time.Minute)
+			if code := keys(ck); code != http.StatusOK {
+				t.Fatalf("after %v with activity every 29 minutes: %d, want 200", time.Since(start), code)
+			}
+		}
+		time.Sleep(30*time.Minute + time.Second)
+		if code := keys(ck); code != http.StatusSeeOther {
+			t.Fatalf("after 30 idle minutes: %d, want 303 to sign in", code)
+		}
+
+		start = time.Now()
+		ck = signIn()
+		for time.Since(start) < sessionAbsolute-20*time.Minute {
+			time.Sleep(20 * time.Minute)
+			if code := keys(ck); code != http.StatusOK {
+				t.Fatalf("after %v with activity every 20 minutes: %d, want 200", time.Since(start), code)
+			}
+		}
+		time.Sleep(start.Add(sessionAbsolute).Sub(time.Now()) - time.Second)
+		if code := keys(ck); code != http.StatusOK {
+			t.Fatalf("a second before 12 hours: %d, want 200", code)
+		}
+		time.Sleep(time.Second)
+		if code := keys(ck); code != http.StatusSeeOther {
+			t.Fatalf("after 12 hours of activity: %d, want 303 to sign in", code)
+		}
+	})
+}
+
+func TestSignInNextIsLocalOnly(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "jo@c.example", password)
+
+	r := h.browser().get("/console/login?next=" + url.QueryEscape("/console/usage?key=1"))
+	wantContains(t, r.body, `name="next" value="/console/usage?key=1"`)
+	wantRedirect(t, h.browser().post("/console/login", url.Values{"email": {"jo@c.example"}, "password": {password},
+		"next": {"/console/usage?key=1"}}), "/console/usage?key=1")
+
+	for _, next := range []string{
+		"//evil.example", "//evil.example/console/", "https://evil.example", "https://evil.example/console/",
+		"/\\evil.example", "\\\\evil.example", "/console\\..\\\\evil.example", "javascript:alert(1)",
+		"/console/\r\nLocation: https://evil.example", "http:/evil.example", "/keys", "",
+	} {
+		t.Run(next, func(t *testing.T) {
+			if form := h.browser().get("/console/login?next=" + url.QueryEscape(next)).body; strings.Contains(form, `name="next"`) {
+				t.Errorf("the sign-in form keeps next=%q", next)
+			}
+			r := h.browser().post("/console/login", url.Values{"email": {"jo@c.example"}, "password": {password}, "next": {next}})
+			wantRedirect(t, r, "/console/")
+		})
+	}
+	// Dot segments stay on this host: the redirect is a cleaned local path.
+	r = h.browser().post("/console/login", url.Values{"email": {"jo@c.example"}, "password": {password}, "next": {"/console/..//evil.example"}})
+	wantStatus(t, r, http.StatusSeeOther)
+	if loc, err := url.Parse(r.location()); err != nil || loc.Host != "" || loc.Scheme != "" || strings.HasPrefix(r.location(), "//") {
+		t.Errorf("next with dot segments redirects to %q", r.location())
+	}
+}
+
+// ---- Headers ----
+
+var (
+	reStylesheet = regexp.MustCompile(`<link rel="stylesheet" href="([^"]+)"`)
+	reScriptSrc  = regexp.MustCompile(`<script src="([^"]+)"`)
+	reInlineJS   = regexp.MustCompile(`<script(?:\s[^>]*)?>[^<]|<script>|\son[a-z]+=|javascript:`)
+	reHashedName = regexp.MustCompile(`^/static/app\.[0-9a-f]{12}\.(css|js)$`)
+)
+
+func wantSecurityHeaders(t *testing.T, r response) {
+	t.Helper()
+	csp := r.Header.Get("Content-Security-Policy")
+	if csp == "" || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") ||
+		!strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("%s %s: Content-Security-Policy %q", r.Request.Method, r.Request.URL.Path, csp)
+	}
+	if got := r.Header.Get("X-Frame-Options"); got != "DENY" {
+		t.Errorf("%s: X-Frame-Options %q", r.Request.URL.Path, got)
+	}
+	if cc := r.Header.Values("Cache-Control"); !slices.Contains(cc, "no-store") {
+		t.Errorf("%s: Cache-Control %q, want no-store", r.Request.URL.Path, cc)
+	}
+	if got := r.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("%s: X-Content-Type-Options %q", r.Request.URL.Path, got)
+	}
+	// The policy forbids inline script and style; the pages must not need them.
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+		if m := reInlineJS.FindString(r.body); m != "" {
+			t.Errorf("%s: inline script %q", r.Request.URL.Path, m)
+		}
+		if strings.Contains(r.body, " style=") || strings.Contains(r.body, "<style") {
+			t.Errorf("%s: inline style", r.Request.URL.Path)
+		}
+	}
+}
+
+func TestSecurityHeadersOnEveryPage(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	alice := h.signedIn(tn.userA, password)
+	ops := h.signedIn(tn.operator, password)
+	anon := h.browser()
+	_, link, err := h.acc.CreateConsumerUser(context.Background(), operatorActor, tn.a.ID, "new@a.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ka := strconv.Itoa(tn.keyA.ID)
+	a := strconv.Itoa(tn.a.ID)
+	pages := []response{
+		anon.get("/console/login"),
+		anon.get("/console/login?next=%2Fconsole%2Fkeys"),
+		anon.get("/console/keys"), // redirect
+		anon.get("/console/set-password/" + link.Token),
+		anon.get("/console/set-password/nope"),
+		anon.post("/console/login", url.Values{"email": {"x@y.example"}, "password": {"nope"}}),
+		anon.post("/console/keys", nil, "Sec-Fetch-Site", "cross-site"),
+		alice.get("/console/keys"),
+		alice.post("/console/keys", url.Values{"name": {"headers"}}),
+		alice.get("/console/keys/" + ka + "/rotate"),
+		alice.get("/console/keys/" + ka + "/revoke"),
+		alice.get("/console/usage"),
+		alice.get("/console/usage?key=" + ka + "&requestId=nope"),
+		alice.get("/console/plan"),
+		alice.get("/console/nothing-here"),
+		alice.get("/console/operator/consumers"), // 403
+		ops.get("/console/operator/consumers"),
+		ops.get("/console/operator/consumers?q=ac"),
+		ops.get("/console/operator/consumers/new"),
+		ops.get("/console/operator/consumers/" + a),
+		ops.get("/console/operator/consumers/" + a + "/usage"),
+		ops.post("/console/operator/consumers/"+a+"/users", url.Values{"email": {"other@a.example"}}),
+		ops.get("/console/operator/audit"),
+		ops.get("/console/keys"), // 403
+	}
+	for _, r := range pages {
+		wantSecurityHeaders(t, r)
+	}
+	if t.Failed() {
+		return
+	}
+
+	// Assets: hashed names, cached for ever.
+	body := alice.get("/console/keys").body
+	var assets []string
+	for _, re := range []*regexp.Regexp{reStylesheet, reScriptSrc} {
+		m := re.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no %v on the page", re)
+		}
+		assets = append(assets, m[1])
+	}
+	for _, p := range assets {
+		if !reHashedName.MatchString(p) {
+			t.Errorf("asset %q has no content hash in its name", p)
+		}
+		r := anon.get(p)
+		wantStatus(t, r, http.StatusOK)
+		if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q", p, cc)
+		}
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") && !strings.HasPrefix(ct, "text/javascript") {
+			t.Errorf("%s: Content-Type %q", p, ct)
+		}
+		if len(r.body) == 0 {
+			t.Errorf("%s: empty", p)
+		}
+	}
+	for _, p := range []string{"/static/app.css", "/static/app.js", "/static/app.000000000000.css", "/static/"} {
+		if r := anon.get(p); r.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", p, r.StatusCode)
+		}
+	}
+}
+
+func sessionCookieOf(t *testing.T, r response) *http.Cookie {
+	t.Helper()
+	for _, c := range r.Cookies() {
+		if c.Name == sessionCookie {
+			return c
+		}
+	}
+	t.Fatalf("no %s cookie set", sessionCookie)
+	return nil
+}
+
+func TestSessionCookieAttributesTLS(t *testing.T) {
+	h := newHarness(t, withTLS())
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "kim@c.example", password)
+	b := h.browser()
+	ck := sessionCookieOf(t, b.signIn("kim@c.example", password))
+	if !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/console" {
+		t.Errorf("cookie %q: Secure %v HttpOnly %v SameSite %v Path %q; want Secure, HttpOnly, Lax, /console",
+			ck.String(), ck.Secure, ck.HttpOnly, ck.SameSite, ck.Path)
+	}
+	wantStatus(t, b.get("/console/keys"), http.StatusOK)
+	// Over plain HTTP the jar keeps a Secure cookie to itself.
+	u, _ := url.Parse(strings.Replace(h.ts.URL, "https://", "http://", 1) + "/console/")
+	for _, c := range b.jar.Cookies(u) {
+		if c.Name == sessionCookie {
+			t.Error("the Secure session cookie would be sent over plain HTTP")
+		}
+	}
+	// Sign-out expires the cookie with the same attributes.
+	out := sessionCookieOf(t, b.post("/console/logout", nil))
+	if out.MaxAge >= 0 || !out.Secure || out.Path != "/console" {
+		t.Errorf("sign-out cookie %q", out.String())
+	}
+}
+
+func TestSessionCookieAttributesInsecureCookies(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "lee@c.example", password)
+	ck := sessionCookieOf(t, h.browser().signIn("lee@c.example", password))
+	if ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/console" {
+		t.Errorf("cookie %q with InsecureCookies", ck.String())
+	}
+}
+
+// ---- Keys ----
+
+func TestKeysCreateShownOnce(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	alice := h.signedIn(tn.userA, password)
+	ops := h.signedIn(tn.operator, password)
+
+	r := alice.post("/console/keys", url.Values{"name": {"production backend"}})
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r.body, "It will not be shown again.", "production backend", `data-copy="new-key"`)
+	secret := secretOf(t, r.body)
+	k, err := access.ParseKey(secret)
+	if err != nil {
+		t.Fatalf("the page shows %q: %v", secret, err)
+	}
+	rec, err := h.acc.LookupKey(context.Background(), k.Hash())
+	if err != nil || rec.ConsumerID != tn.a.ID {
+		t.Fatalf("the shown key is not a key of the consumer: %+v, %v", rec, err)
+	}
+	info := h.keyInfo(tn.a.ID, rec.KeyID)
+	if info.Name != "production backend" || info.Status != access.KeyActive {
+		t.Errorf("key %+v", info)
+	}
+	secretPart := secret[len(info.Prefix):] // what the display prefix does not show
+
+	pages := []response{
+		alice.get("/console/keys"),
+		alice.get("/console/usage"),
+		alice.get("/console/usage?key=" + strconv.Itoa(info.ID)),
+		alice.get("/console/plan"),
+		alice.get(fill("/keys/{id}/rotate", info.ID, 0)),
+		alice.get(fill("/keys/{id}/revoke", info.ID, 0)),
+		alice.get("/console/login"),
+		ops.get("/console/operator/consumers"),
+		ops.get(fill("/operator/consumers/{id}", tn.a.ID, 0)),
+		ops.get(fill("/operator/consumers/{id}/usage", tn.a.ID, 0)),
+		ops.get("/console/operator/audit"),
+	}
+	for _, p := range pages {
+		wantNotContains(t, p.body, secretPart)
+		for name, vals := range p.Header {
+			if strings.Contains(strings.Join(vals, " "), secretPart) {
+				t.Errorf("%s: header %s has the secret", p.Request.URL.Path, name)
+			}
+		}
+	}
+	keys := pages[0]
+	wantContains(t, keys.body, info.Prefix+"…", "production backend")
+	row := rowWith(t, keys.body, "New name for production backend Rename")
+	if row[4] != "active" {
+		t.Errorf("key row %q", row)
+	}
+	// Nor anywhere it is kept: sessions, audit log, logs.
+	for id, data := range h.sessionRows() {
+		if strings.Contains(string(data), secretPart) || strings.Contains(id, secretPart) {
+			t.Error("a stored session holds the secret")
+		}
+	}
+	entries, err := h.acc.Audit(context.Background(), operatorActor, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(entries); strings.Contains(string(b), secretPart) {
+		t.Error("the audit log holds the secret")
+	}
+	if strings.Contains(h.logs.String(), secretPart) {
+		t.Error("the logs hold the secret")
+	}
+
+	// A name is required.
+	before := tn.snapshot(t)
+	wantRedirect(t, alice.post("/console/keys", url.Values{"name": {"   "}}), "/console/keys")
+	wantContains(t, alice.get("/console/keys").body, "A key needs a name of 1 to 200 characters.")
+	tn.wantUnchanged(t, before, "creating a key without a name")
+}
+
+func TestKeysRename(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	alice := h.signedIn(tn.userA, password)
+	path := fill("/keys/{id}/rename", tn.keyA.ID, 0)
+	wantRedirect(t, alice.post(path, url.Values{"name": {"  renamed backend "}}), "/console/keys")
+	wantContains(t, alice.get("/console/keys").body, "Renamed the key to “renamed backend”.")
+	if k := h.keyInfo(tn.a.ID, tn.keyA.ID); k.Name != "renamed backend" {
+		t.Errorf("name %q", k.Name)
+	}
+	before := tn.snapshot(t)
+	wantRedirect(t, alice.post(path, url.Values{"name": {""}}), "/console/keys")
+	if msg := flashError(alice.get("/console/keys").body); msg != "A key needs a name of 1 to 200 characters." {
+		t.Errorf("flash error %q", msg)
+	}
+	wantRedirect(t, alice.post(path, url.Values{"name": {strings.Repeat("x", 201)}}), "/console/keys")
+	tn.wantUnchanged(t, before, "invalid renames")
+}
+
+func TestKeysRotateEachGrace(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	alice := h.signedIn(tn.userA, password)
+	form := alice.get(fill("/keys/{id}/rotate", tn.keyA.ID, 0))
+	for _, g := range graceChoices {
+		wantContains(t, form.body, `value="`+g.Value+`"`)
+	}
+	for _, g := range []struct {
+		value  string
+		grace  time.Duration
+		status string
+	}{
+		{"0", 0, access.KeyExpired},
+		{"1h", time.Hour, access.KeyExpiring},
+		{"24h", 24 * time.Hour, access.KeyExpiring},
+		{"168h", 7 * 24 * time.Hour, access.KeyExpiring},
+	} {
+		t.Run(g.value, func(t *testing.T) {
+			old := h.key(tn.a.ID, "rotate "+g.value)
+			applied := h.applied.Load()
+			now := h.clock.Now()
+			r := alice.post(fill("/keys/{id}/rotate", old.ID, 0), url.Values{"grace": {g.value}})
+			wantStatus(t, r, http.StatusOK)
+			secret := secretOf(t, r.body)
+			if secret == old.Key {
+				t.Fatal("rotation showed the old key")
+			}
+			wantContains(t, r.body, "It will not be shown again.",
+				"The old key <code>"+old.Prefix+"…</code> stops working at <strong>"+when(now.Add(g.grace))+"</strong>.")
+			if got := h.applied.Load(); got != applied+1 {
+				t.Errorf("Applied called %d times, want 1", got-applied)
+			}
+			o := h.keyInfo(tn.a.ID, old.ID)
+			if o.ExpiresAt == nil || !o.ExpiresAt.Equal(now.Add(g.grace)) || o.Status != g.status {
+				t.Errorf("old key: expires %v status %s; want %v %s", o.ExpiresAt, o.Status, now.Add(g.grace), g.status)
+			}
+			var successor *access.KeyInfo
+			for _, k := range h.keys(tn.a.ID) {
+				if k.RotatedFromID != nil && *k.RotatedFromID == old.ID {
+					successor = &k
+				}
+			}
+			if successor == nil || successor.Name != old.Name || successor.Status != access.KeyActive ||
+				!strings.HasPrefix(secret, successor.Prefix) {
+				t.Fatalf("successor %+v", successor)
+			}
+			// The keys list shows when the old key stops, and never the new secret.
+			list := alice.get("/console/keys").body
+			wantNotContains(t, list, secret[len(successor.Prefix):])
+			if g.grace > 0 {
+				wantContains(t, list, "expiring "+when(now.Add(g.grace)))
+			}
+		})
+	}
+	t.Run("bad grace", func(t *testing.T) {
+		before := tn.snapshot(t)
+		path := fill("/keys/{id}/rotate", tn.keyA.ID, 0)
+		for _, g := range []string{"", "2h", "169h", "-1h"} {
+			wantRedirect(t, alice.post(path, url.Values{"grace": {g}}), path)
+		}
+		wantContains(t, alice.get(path).body, "Choose how long the old key keeps working.")
+		tn.wantUnchanged(t, before, "rotations with bad graces")
+	})
+	t.Run("revoked key", func(t *testing.T) {
+		k := h.key(tn.a.ID, "gone")
+		if _, err := h.acc.RevokeKey(context.Background(), operatorActor, k.ID); err != nil {
+			t.Fatal(err)
+		}
+		before := tn.snapshot(t)
+		wantRedirect(t, alice.post(fill("/keys/{id}/rotate", k.ID, 0), url.Values{"grace": {"1h"}}), "/console/keys")
+		wantContains(t, alice.get("/console/keys").body, "That key can no longer be rotated: it is revoked or expired.")
+		tn.wantUnchanged(t, before, "rotating a revoked key")
+	})
+}
+
+func TestKeysRevokeWithConfirmation(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	alice := h.signedIn(tn.userA, password)
+	path := fill("/keys/{id}/revoke", tn.keyA.ID, 0)
+	before := tn.snapshot(t)
+	confirm := alice.get(path)
+	wantStatus(t, confirm, http.StatusOK)
+	wantContains(t, confirm.body, `<form class="row" method="post">`, "Revoke key", "This cannot be undone.", tn.keyA.Prefix+"…")
+	tn.wantUnchanged(t, before, "the confirmation page")
+
+	wantRedirect(t, alice.post(path, nil), "/console/keys")
+	if got := h.applied.Load(); got != before.applied+1 {
+		t.Errorf("Applied called %d times, want 1", got-before.applied)
+	}
+	k := h.keyInfo(tn.a.ID, tn.keyA.ID)
+	if k.Status != access.KeyRevoked || k.RevokedAt == nil || !k.RevokedAt.Equal(h.clock.Now()) {
+		t.Errorf("key %+v", k)
+	}
+	list := alice.get("/console/keys").body
+	wantContains(t, list, "Revoked “acme prod” ("+tn.keyA.Prefix+"…). Calls with it now get 401.", `<span class="badge revoked">revoked</span>`)
+	wantNotContains(t, list, path, fill("/keys/{id}/rotate", tn.keyA.ID, 0))
+	// The revoked key no longer authenticates.
+	v := access.NewVerifier(h.acc.LookupKey)
+	if _, err := v.Verify(context.Background(), tn.keyA.Key); err == nil {
+		t.Error("the revoked key still verifies")
+	}
+}
+
+// ---- Operators ----
+
+func TestOperatorCreateAndEditConsumer(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	ops := h.signedIn(tn.operator, password)
+
+	form := ops.get("/console/operator/consumers/new")
+	wantStatus(t, form, http.StatusOK)
+	for _, s := range access.Scopes {
+		wantContains(t, form.body, `name="scopes" value="`+s+`"`)
+	}
+	for _, op := range testOperations {
+		wantContains(t, form.body, `name="disabled" value="`+op+`"`)
+	}
+
+	applied := h.applied.Load()
+	r := ops.post("/console/operator/consumers", url.Values{
+		"name": {"Carrot Inc"}, "scopes": {"market:read", "tx:build"}, "rpm": {"90"}, "burst": {"15"},
+		"allow": {"192.0.2.0/24\r\n2001:db8::/48"}, "price": {"EUR 1 per 1000 calls"}, "disabled": {"getPoolChart"},
+		"enabled": {"on"},
+	})
+	wantStatus(t, r, http.StatusSeeOther)
+	id, err := strconv.Atoi(strings.TrimPrefix(r.location(), "/console/operator/consumers/"))
+	if err != nil {
+		t.Fatalf("redirect to %q", r.location())
+	}
+	got := h.consumerNow(id)
+	want := access.Consumer{ID: id, Name: "Carrot Inc", AccessEnabled: true, Scopes: []string{"market:read", "tx:build"},
+		RatePerMinute: 90, Burst: 15, Allow: []string{"192.0.2.0/24", "2001:db8::/48"},
+		DisabledOperations: []string{"getPoolChart"}, Price: "EUR 1 per 1000 calls", CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("created %+v\nwant    %+v", got, want)
+	}
+	if h.applied.Load() != applied+1 {
+		t.Error("Applied not called after creating a consumer")
+	}
+	page := ops.get(r.location()).body
+	wantContains(t, page, "Created consumer “Carrot Inc”.")
+
+	t.Run("duplicate name", func(t *testing.T) {
+		before := tn.snapshot(t)
+		r := ops.post("/console/operator/consumers", url.Values{"name": {"Carrot Inc"}, "rpm": {"1"}, "burst": {"1"}})
+		wantRedirect(t, r, "/console/operator/consumers/new")
+		if msg := flashError(ops.get("/console/operator/consumers/new").body); !strings.Contains(msg, "Carrot Inc") {
+			t.Errorf("flash error %q", msg)
+		}
+		tn.wantUnchanged(t, before, "a duplicate consumer")
+	})
+
+	path := consumerPath(id)
+	plan := url.Values{
+		"name": {"Carrot Inc"}, "scopes": {"quote:read", "market:read"}, "rpm": {"120"}, "burst": {"30"},
+		"allow": {"10.0.0.0/8, 2001:db8:1::/64\n203.0.113.7"}, "disabled": {"getTrending", "getPoolChart"},
+		"price": {"USD 0.002 per call"},
+	}
+	t.Run("update plan", func(t *testing.T) {
+		applied := h.applied.Load()
+		wantRedirect(t, ops.post(path, plan), path)
+		wantContains(t, ops.get(path).body, "Saved the plan. It applies to the next call.")
+		got := h.consumerNow(id)
+		want := access.Consumer{ID: id, Name: "Carrot Inc", AccessEnabled: true, Scopes: []string{"market:read", "quote:read"},
+			RatePerMinute: 120, Burst: 30, Allow: []string{"10.0.0.0/8", "2001:db8:1::/64", "203.0.113.7/32"},
+			DisabledOperations: []string{"getPoolChart", "getTrending"}, Price: "USD 0.002 per call",
+			CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("updated %+v\nwant    %+v", got, want)
+		}
+		if h.applied.Load() != applied+1 {
+			t.Error("Applied not called after a plan change")
+		}
+		// The form shows the plan back.
+		page := ops.get(path).body
+		wantContains(t, page, `value="120"`, `value="30"`, "10.0.0.0/8\n2001:db8:1::/64\n203.0.113.7/32", `value="USD 0.002 per call"`,
+			`name="scopes" value="quote:read" checked`, `name="disabled" value="getTrending" checked`)
+	})
+
+	bad := []struct {
+		name, field, value, message string
+	}{
+		{"IPv4 prefix too long", "allow", "10.0.0.0/8\n10.1.0.0/33", "Allowlist:"},
+		{"IPv6 prefix too long", "allow", "2001:db8::/129", "Allowlist:"},
+		{"not an address", "allow", "10.0.0.0/8 office", "Allowlist:"},
+		{"zoned IPv6", "allow", "fe80::1%eth0/64", "Allowlist:"},
+		{"rpm not a number", "rpm", "fast", "Rate per minute must be a whole number."},
+		{"rpm negative", "rpm", "-1", "Rate per minute must be 0 to 1000000."},
+		{"burst too high", "burst", "1000001", "Burst must be 0 to 1000000."},
+		{"unknown scope", "scopes", "admin", "Unknown scope"},
+		{"unknown operation", "disabled", "dropTables", "Unknown operation \"dropTables\"."},
+		{"empty name", "name", " ", "Name must be 1 to 200 characters."},
+		{"taken name", "name", "Acme", "A consumer named \"Acme\" exists."},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			before := tn.snapshot(t)
+			cons := h.consumerNow(id)
+			f := url.Values{}
+			for k, v := range plan {
+				f[k] = v
+			}
+			f.Set(c.field, c.value)
+			wantRedirect(t, ops.post(path, f), path)
+			if msg := flashError(ops.get(path).body); !strings.HasPrefix(msg, c.message) {
+				t.Errorf("flash error %q, want it to start with %q", msg, c.message)
+			}
+			if after := h.consumerNow(id); !reflect.DeepEqual(after, cons) {
+				t.Errorf("consumer changed:\n%+v\n%+v", cons, after)
+			}
+			tn.wantUnchanged(t, before, c.name)
+		})
+	}
+
+	t.Run("access off needs a reason", func(t *testing.T) {
+		before := tn.snapshot(t)
+		wantRedirect(t, ops.post(path+"/access", url.Values{"access": {"off"}, "reason": {"  "}}), path)
+		wantContains(t, ops.get(path).body, "Give a reason for switching access; it goes into the audit log.")
+		tn.wantUnchanged(t, before, "access off without a reason")
+
+		wantRedirect(t, ops.post(path+"/access", url.Values{"access": {"off"}, "reason": {"invoice 42 unpaid"}}), path)
+		if h.consumerNow(id).AccessEnabled {
+			t.Fatal("access still on")
+		}
+		if h.applied.Load() != before.applied+1 {
+			t.Error("Applied not called after switching access off")
+		}
+		page := ops.get(path).body
+		wantContains(t, page, "Access is off: calls with this consumer's keys now get 401 access_disabled.",
+			`<span class="badge off">off</span>`, "Switch access on")
+		list := ops.get("/console/operator/consumers").body
+		if row := rowWith(t, list, "Carrot Inc"); row[1] != "off" {
+			t.Errorf("consumers list row %q", row)
+		}
+	})
+
+	t.Run("audit log", func(t *testing.T) {
+		page := ops.get("/console/operator/audit").body
+		found := map[string][]string{}
+		for _, r := range rows(page) {
+			if len(r) == 7 && r[3] == strconv.Itoa(id) {
+				found[strings.Fields(r[2])[0]] = r
+			}
+		}
+		for _, action := range []string{"consumer.create", "consumer.update", "consumer.disable"} {
+			r, ok := found[action]
+			if !ok {
+				t.Errorf("no %s entry in\n%s", action, snippet(page))
+				continue
+			}
+			if r[1] != "operator:"+tn.operator {
+				t.Errorf("%s by %q", action, r[1])
+			}
+		}
+		if r := found["consumer.disable"]; r != nil {
+			if r[4] != "invoice 42 unpaid" || !strings.Contains(r[5], `"accessEnabled":true`) || !strings.Contains(r[6], `"accessEnabled":false`) {
+				t.Errorf("disable entry %q", r)
+			}
+		}
+		if r := found["consumer.update"]; r != nil && (!strings.Contains(r[5], `"ratePerMinute":90`) || !strings.Contains(r[6], `"ratePerMinute":120`)) {
+			t.Errorf("update entry %q", r)
+		}
+		// Filtered by another consumer, none of these show.
+		other := ops.get("/console/operator/audit?consumer=" + strconv.Itoa(tn.b.ID)).body
+		for _, r := range rows(other) {
+			if len(r) == 7 && r[3] == strconv.Itoa(id) {
+				t.Errorf("audit filtered by %d shows %q", tn.b.ID, r)
+			}
+		}
+	})
+
+	t.Run("revoke a key", func(t *testing.T) {
+		k := h.key(id, "carrot prod")
+		applied := h.applied.Load()
+		wantRedirect(t, ops.post(fill("/operator/consumers/{id}/keys/{keyID}/revoke", id, k.ID), nil), path)
+		if got := h.keyInfo(id, k.ID); got.Status != access.KeyRevoked {
+			t.Errorf("key %s", got.Status)
+		}
+		if h.applied.Load() != applied+1 {
+			t.Error("Applied not called after revoking")
+		}
+		page := ops.get(path).body
+		wantContains(t, page, "Revoked “carrot prod” ("+k.Prefix+"…).")
+		wantNotContains(t, page, k.Key[len(k.Prefix):])
+	})
+}
+
+func TestOperatorCreatesConsoleUser(t *testing.T) {
+	tn := newTenants(t)
+	h := tn.h
+	ops := h.signedIn(tn.operator, password)
+	path := consumerPath(tn.a.ID)
+
+	r := ops.post(path+"/users", url.Values{"email": {"Nia@A.example"}})
+	wantStatus(t, r, http.StatusOK)
+	wantContains(t, r.body, "nia@a.example", "It will not be shown again.", "expires at "+when(h.clock.Now().Add(access.DefaultPasswordLinkTTL)))
+	m := reLink.FindStringSubmatch(r.body)
+	if m == nil {
+		t.Fatalf("no link\n%s", snippet(r.body))
+	}
+	link := m[1]
+	if !strings.HasPrefix(link, h.ts.URL+"/console/set-password/") {
+		t.Fatalf("link %q", link)
+	}
+	token := strings.TrimPrefix(link, h.ts.URL+"/console/set-password/")
+	linkPath := "/console/set-password/" + token
+	page := ops.get(path).body
+	wantContains(t, page, "nia@a.example", "(password not set yet)")
+	wantNotContains(t, page, token)
+	wantNotContains(t, ops.get("/console/operator/audit").body, token)
+
+	t.Run("duplicate email", func(t *testing.T) {
+		wantRedirect(t, ops.post(path+"/users", url.Values{"email": {"nia@a.example"}}), path)
+		if msg := flashError(ops.get(path).body); !strings.Contains(msg, "nia@a.example") {
+			t.Errorf("flash error %q", msg)
+		}
+		wantRedirect(t, ops.post(path+"/users", url.Values{"email": {"not an email"}}), path)
+		if msg := flashError(ops.get(path).body); msg == "" {
+			t.Error("no message for a bad email")
+		}
+	})
+
+	nia := h.browser()
+	form := nia.get(linkPath)
+	wantStatus(t, form, http.StatusOK)
+	wantContains(t, form.body, "Choose a password for <strong>nia@a.example</strong>")
+
+	mismatch := nia.post(linkPath, url.Values{"password": {"a long password 1"}, "confirm": {"a long password 2"}})
+	wantStatus(t, mismatch, http.StatusBadRequest)
+	wantContains(t, mismatch.body, "The two passwords differ.", "<strong>nia@a.example</strong>")
+
+	weak := nia.post(linkPath, url.Values{"password": {"short"}, "confirm": {"short"}})
+	wantStatus(t, weak, http.StatusBadRequest)
+	wantContains(t, weak.body, "Password must be 12 to 256 characters.", "<strong>nia@a.example</strong>")
+	wantNotContains(t, weak.body, "set password:", "invalid:")
+
+	wantRedirect(t, nia.post(linkPath, url.Values{"password": {"nia's good password"}, "confirm": {"nia's good password"}}), "/console/login")
+	for _, r := range []response{
+		nia.get(linkPath),
+		nia.post(linkPath, url.Values{"password": {"another password!"}, "confirm": {"another password!"}}),
+		nia.post(linkPath, url.Values{"password": {"another password!"}, "confirm": {"mismatched password"}}),
+	} {
+		wantStatus(t, r, http.StatusNotFound)
+		wantContains(t, r.body, "This link is no longer valid.")
+	}
+	wantRedirect(t, nia.signIn("nia@a.example", "nia's good password"), "/console/")
+	keys := nia.get("/console/keys")
+	wantStatus(t, keys, http.StatusOK)
+	wantContains(t, keys.body, tn.keyA.Prefix+"…")
+	wantNotContains(t, ops.get(path).body, "(password not set yet)")
+
+	t.Run("link expires", func(t *testing.T) {
+		r := ops.post(path+"/users", url.Values{"email": {"oz@a.example"}})
+		wantStatus(t, r, http.StatusOK)
+		m := reLink.FindStringSubmatch(r.body)
+		lp := strings.TrimPrefix(m[1], h.ts.URL)
+		wantStatus(t, h.browser().get(lp), http.StatusOK)
+		h.clock.Advance(access.DefaultPasswordLinkTTL)
+		wantStatus(t, h.browser().get(lp), http.StatusNotFound)
+		wantStatus(t, h.browser().post(lp, url.Values{"password": {"a long password"}, "confirm": {"a long password"}}), http.StatusNotFound)
+	})
+}
+
+// fixedStart is noon on a fixed day, away from UTC day and hour edges.
+var fixedStart = time.Date(2025, 6, 15, 12, 30, 0, 0, time.UTC)
+
+func eachBackend(t *testing.T, fn func(t *testing.T, open func(testing.TB) *store.Store)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, storetest.SQLite) })
+	t.Run("postgres", func(t *testing.T) { fn(t, storetest.Postgres) })
+}
+
+func TestOperatorConsumerListUsage(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func(testing.TB) *store.Store) {
+		h := newHarness(t, withStore(open), withStart(fixedStart))
+		x, y := h.consumer("Xylo Ltd"), h.consumer("Yarrow plc")
+		kx := h.key(x.ID, "xylo")
+		h.operatorUser("ops@example.com", password)
+		now := h.clock.Now()
+		call := func(ago time.Duration, cost, status int) metering.Call {
+			return metering.Call{ConsumerID: x.ID, KeyID: kx.ID, Operation: "getTrending", Status: status, Cost: cost,
+				RequestID: fmt.Sprint("req-", ago), At: now.Add(-ago)}
+		}
+		h.writeCalls(
+			call(30*time.Minute, 3, 200), call(30*time.Minute+time.Second, 3, 200), call(23*time.Hour, 5, 500), // last 24 h
+			call(25*time.Hour, 7, 200), call(10*24*time.Hour, 1000, 200), call(29*24*time.Hour, 13, 200), // last 30 days
+			call(31*24*time.Hour, 100000, 200), // older
+		)
+		ops := h.signedIn("ops@example.com", password)
+		list := ops.get("/console/operator/consumers")
+		wantStatus(t, list, http.StatusOK)
+		if got, want := rowWith(t, list.body, "Xylo Ltd"), []string{"Xylo Ltd", "on", "3", "11", "6", "1,031", "60", "60"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("row %q, want %q", got, want)
+		}
+		if got, want := rowWith(t, list.body, "Yarrow plc"), []string{"Yarrow plc", "on", "0", "0", "0", "0", "60", "60"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("row %q, want %q", got, want)
+		}
+		search := ops.get("/console/operator/consumers?q=" + url.QueryEscape("XYL")).body
+		wantContains(t, search, "Xylo Ltd")
+		wantNotContains(t, search, "Yarrow plc")
+		wantContains(t, ops.get("/console/operator/consumers?q=zzz").body, "No consumers matching “zzz”.")
+
+		c := cards(ops.get(consumerPath(x.ID)).body)
+		if c["Calls 24 h / 30 d"] != "3 / 6" || c["Cost 24 h / 30 d"] != "11 / 1,031" {
+			t.Errorf("consumer page cards %q", c)
+		}
+		_ = y
+	})
+}
+
+// ---- Usage ----
+
+type usageFixture struct {
+	h          *harness
+	a, b       access.Consumer
+	k1, k2, kb access.IssuedKey
+	calls      []metering.Call
+}
+
+// newUsageFixture seeds consumer A (keys k1, k2) with calls on each of the last 30 days and one
+// older, and consumer B with its own calls.
+func newUsageFixture(t *testing.T, open func(testing.TB) *store.Store) *usageFixture {
+	h := newHarness(t, withStore(open), withStart(fixedStart))
+	f := &usageFixture{h: h, a: h.consumer("Acme"), b: h.consumer("Bobco")}
+	f.k1, f.k2 = h.key(f.a.ID, "acme one"), h.key(f.a.ID, "acme two")
+	f.kb = h.key(f.b.ID, "bobco key")
+	h.consumerUser(f.a.ID, "alice@a.example", password)
+	h.consumerUser(f.b.ID, "bob@b.example", password)
+	h.operatorUser("ops@example.com", password)
+	today := time.Date(fixedStart.Year(), fixedStart.Month(), fixedStart.Day(), 0, 0, 0, 0, time.UTC)
+	for i := range 31 {
+		day := today.AddDate(0, 0, -i)
+		for j := range i%4 + 1 {
+			f.calls = append(f.calls, metering.Call{ConsumerID: f.a.ID, KeyID: f.k1.ID, Operation: "getTrending", Status: 200,
+				Cost: 2, Latency: 1500 * time.Microsecond, RequestID: fmt.Sprintf("req-a1-%d-%d", i, j), At: day.Add(time.Duration(j+1) * time.Hour)})
+		}
+		if i%2 == 0 {
+			f.calls = append(f.calls, metering.Call{ConsumerID: f.a.ID, KeyID: f.k2.ID, Operation: "getPoolChart", Status: 502,
+				Cost: 0, Latency: 800 * time.Microsecond, RequestID: fmt.Sprintf("req-a2-%d", i), At: day.Add(90 * time.Minute)})
+		}
+		f.calls = append(f.calls, metering.Call{ConsumerID: f.b.ID, KeyID: f.kb.ID, Operation: "getBobSecret", Status: 200,
+			Cost: 7777, RequestID: fmt.Sprintf("req-b-%d", i), At: day.Add(2 * time.Hour)})
+	}
+	h.writeCalls(f.calls...)
+	return f
+}
+
+// expected sums the fixture's calls of the last 30 days for a consumer and optionally one key.
+func (f *usageFixture) expected(consumerID, keyID int) (total metering.Totals, byDay map[string]metering.Totals, byOp map[string]metering.Totals) {
+	byDay, byOp = map[string]metering.Totals{}, map[string]metering.Totals{}
+	first := metering.Day(fixedStart.AddDate(0, 0, -29))
+	add := func(t *metering.Totals, c metering.Call) {
+		t.Calls++
+		t.Cost += int64(c.Cost)
+		if c.Status >= 400 {
+			t.Errors++
+		}
+	}
+	for _, c := range f.calls {
+		if c.ConsumerID != consumerID || (keyID != 0 && c.KeyID != keyID) || metering.Day(c.At) < first {
+			continue
+		}
+		add(&total, c)
+		d, o := byDay[metering.Day(c.At)], byOp[c.Operation]
+		add(&d, c)
+		add(&o, c)
+		byDay[metering.Day(c.At)], byOp[c.Operation] = d, o
+	}
+	return total, byDay, byOp
+}
+
+var (
+	reChart    = regexp.MustCompile(`(?s)<svg class="chart"[^>]*>(.*?)</svg>`)
+	reBarTitle = regexp.MustCompile(`<g><title>([^<]+)</title><rect class="calls"[^>]*></rect><rect class="errors"[^>]*></rect></g>`)
+)
+
+func checkUsagePage(t *testing.T, f *usageFixture, body string, consumerID, keyID int) {
+	t.Helper()
+	total, byDay, byOp := f.expected(consumerID, keyID)
+	c := cards(body)
+	if c["Calls"] != num(total.Calls) || c["Cost"] != num(total.Cost) || c["Errors"] != num(total.Errors) {
+		t.Errorf("cards %q, want calls %d cost %d errors %d", c, total.Calls, total.Cost, total.Errors)
+	}
+	m := reChart.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no chart\n%s", snippet(body))
+	}
+	bars := reBarTitle.FindAllStringSubmatch(m[1], -1)
+	if len(bars) != 30 || strings.Count(m[1], "<g>") != 30 {
+		t.Fatalf("chart has %d bar groups (%d <g>), want 30", len(bars), strings.Count(m[1], "<g>"))
+	}
+	for i, b := range bars {
+		day := metering.Day(fixedStart.AddDate(0, 0, i-29))
+		d := byDay[day]
+		if want := fmt.Sprintf("%s: %d calls, %d errors, cost %d", day, d.Calls, d.Errors, d.Cost); b[1] != want {
+			t.Errorf("bar %d: %q, want %q", i, b[1], want)
+		}
+		if r := rowWith(t, body, day); !reflect.DeepEqual(r, []string{day, num(d.Calls), num(d.Errors), num(d.Cost)}) {
+			t.Errorf("daily row %q", r)
+		}
+	}
+	ops := section(body, "By operation")
+	for op, o := range byOp {
+		if r := rowWith(t, ops, op); !reflect.DeepEqual(r, []string{op, num(o.Calls), num(o.Errors), num(o.Cost)}) {
+			t.Errorf("operation row %q", r)
+		}
+	}
+	if n := len(rows(ops)) - 1; n != len(byOp) {
+		t.Errorf("%d operation rows, want %d", n, len(byOp))
+	}
+}
+
+func TestUsagePage(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func(testing.TB) *store.Store) {
+		f := newUsageFixture(t, open)
+		h := f.h
+		alice := h.signedIn("alice@a.example", password)
+		bob := h.signedIn("bob@b.example", password)
+		ops := h.signedIn("ops@example.com", password)
+		bobData := []string{"req-b-", "getBobSecret", "7,777", f.kb.Prefix, "bobco key"}
+
+		all := alice.get("/console/usage")
+		wantStatus(t, all, http.StatusOK)
+		checkUsagePage(t, f, all.body, f.a.ID, 0)
+		wantNotContains(t, all.body, bobData...)
+		wantNotContains(t, all.body, "req-a1-30-") // older than 30 days
+		byKey := section(all.body, "By key")
+		for _, k := range []access.IssuedKey{f.k1, f.k2} {
+			tot, _, _ := f.expected(f.a.ID, k.ID)
+			name := k.Name + " (" + k.Prefix + "…)"
+			if r := rowWith(t, byKey, name); !reflect.DeepEqual(r, []string{name, num(tot.Calls), num(tot.Errors), num(tot.Cost)}) {
+				t.Errorf("key row %q", r)
+			}
+		}
+		recent := rows(section(all.body, "Recent calls"))
+		if len(recent) != recentCalls+1 {
+			t.Errorf("%d recent calls, want %d", len(recent)-1, recentCalls)
+		}
+		if len(recent) > 1 {
+			newest := recent[1]
+			if newest[0] != "2025-06-15 04:00:00" || newest[1] != "getTrending" || newest[3] != "200" || newest[4] != "1.5 ms" || newest[6] != "req-a1-0-3" {
+				t.Errorf("newest call %q", newest)
+			}
+		}
+
+		t.Run("key filter", func(t *testing.T) {
+			for _, k := range []access.IssuedKey{f.k1, f.k2} {
+				r := alice.get("/console/usage?key=" + strconv.Itoa(k.ID))
+				wantStatus(t, r, http.StatusOK)
+				checkUsagePage(t, f, r.body, f.a.ID, k.ID)
+				if section(r.body, "By key") != "" {
+					t.Error("a filtered page shows the by-key breakdown")
+				}
+				wantContains(t, r.body, `<option value="`+strconv.Itoa(k.ID)+`" selected>`)
+			}
+		})
+		t.Run("request id search", func(t *testing.T) {
+			r := alice.get("/console/usage?requestId=req-a2-12")
+			found := rows(section(r.body, "Recent calls"))
+			if len(found) != 2 || found[1][6] != "req-a2-12" || found[1][3] != "502" || found[1][1] != "getPoolChart" ||
+				found[1][2] != f.k2.Name+" ("+f.k2.Prefix+"…)" || found[1][0] != "2025-06-03 01:30:00" {
+				t.Errorf("search for req-a2-12 found %q", found)
+			}
+			// Another tenant's request id finds nothing.
+			r = alice.get("/console/usage?requestId=req-b-3")
+			wantContains(t, r.body, "No call with request id <code>req-b-3</code> in the last 30 days.")
+			if n := len(rows(section(r.body, "Recent calls"))); n != 0 {
+				t.Errorf("%d rows for another tenant's request id", n)
+			}
+			wantNotContains(t, r.body, "getBobSecret", "7,777")
+		})
+		t.Run("other tenant", func(t *testing.T) {
+			r := bob.get("/console/usage")
+			checkUsagePage(t, f, r.body, f.b.ID, 0)
+			wantNotContains(t, r.body, "req-a1-", "req-a2-", "getTrending", "acme one", f.k1.Prefix, f.k2.Prefix)
+			wantStatus(t, bob.get("/console/usage?key="+strconv.Itoa(f.k1.ID)), http.StatusNotFound)
+			wantStatus(t, bob.get("/console/usage?key="+strconv.Itoa(f.k1.ID)+"&requestId=req-a1-0-0"), http.StatusNotFound)
+		})
+		t.Run("operator view", func(t *testing.T) {
+			r := ops.get(consumerPath(f.a.ID) + "/usage")
+			wantStatus(t, r, http.StatusOK)
+			checkUsagePage(t, f, r.body, f.a.ID, 0)
+			wantNotContains(t, r.body, bobData...)
+			r = ops.get(consumerPath(f.a.ID) + "/usage?key=" + strconv.Itoa(f.k2.ID))
+			checkUsagePage(t, f, r.body, f.a.ID, f.k2.ID)
+		})
+	})
+}
+
+// TestUsageRecentCallsKeyFilter: with a key filter the recent-calls log shows only that key's calls.
+func TestUsageRecentCallsKeyFilter(t *testing.T) {
+	f := newUsageFixture(t, storetest.SQLite)
+	alice := f.h.signedIn("alice@a.example", password)
+	r := alice.get("/console/usage?key=" + strconv.Itoa(f.k1.ID))
+	for _, row := range rows(section(r.body, "Recent calls"))[1:] {
+		if row[2] != f.k1.Name+" ("+f.k1.Prefix+"…)" {
+			t.Errorf("filtered by %q, the recent calls show %q", f.k1.Name, row)
+			break
+		}
+	}
+}
+
+// ---- Small pieces ----
+
+func TestPlanPage(t *testing.T) {
+	tn := newTenants(t)
+	rpm, burst, price := 250, 40, "USD 1 per 1000 calls"
+	allow, err := netipPrefixes("198.51.100.0/24", "2001:db8::/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tn.h.acc.UpdateConsumer(context.Background(), operatorActor, tn.a.ID, access.ConsumerChange{
+		RatePerMinute: &rpm, Burst: &burst, Price: &price, Allow: &allow, DisabledOperations: &[]string{"getPoolChart"},
+	}, ""); err != nil {
+		t.Fatal(err)
+	}
+	r := tn.h.signedIn(tn.userA, password).get("/console/plan")
+	wantStatus(t, r, http.StatusOK)
+	got := text(r.body[strings.Index(r.body, `<dl class="plan">`):])
+	for _, want := range []string{"API access on", "Scopes market:read", "Source allowlist 198.51.100.0/24, 2001:db8::/32",
+		"Rate per minute 250", "Burst 40", "Switched-off endpoints getPoolChart", "Price USD 1 per 1000 calls"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("plan lacks %q: %s", want, got)
+		}
+	}
+	wantNotContains(t, r.body, "<form class=\"stack\"", "Bobco")
+}
+
+func TestHelpers(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := num(n); got != want {
+			t.Errorf("num(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for v, want := range map[int64]int64{0: 4, 4: 4, 5: 5, 7: 10, 11: 20, 100: 100, 101: 200, 250: 500, 999_999: 1_000_000} {
+		if got := niceMax(v); got != want {
+			t.Errorf("niceMax(%d) = %d, want %d", v, got, want)
+		}
+	}
+	if got := latency(999); got != "999 µs" {
+		t.Errorf("latency(999) = %q", got)
+	}
+	if got := latency(1500); got != "1.5 ms" {
+		t.Errorf("latency(1500) = %q", got)
+	}
+	for in, want := range map[string]string{"/console/keys": "/console/keys", "/console/": "/console/", "/console": "",
+		"//evil.example": "", "/console//evil": "/console//evil", "/console/\\evil": "", "https://x/console/": ""} {
+		if got := safeNext(in); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := userMessage(fmt.Errorf("update consumer 3: %w: rate per minute must be 0 to 1000000", access.ErrInvalid)); got != "Rate per minute must be 0 to 1000000." {
+		t.Errorf("userMessage = %q", got)
+	}
+}

@@ -36,6 +36,7 @@ type Service struct {
 	db         *ent.Client
 	now        func() time.Time
 	operations map[string]bool
+	throttle   *Throttle // failed sign-ins; see WithSignInThrottle
 }
 
 // ServiceOption configures NewService.
@@ -56,6 +57,7 @@ func WithServiceClock(now func() time.Time) ServiceOption { return func(s *Servi
 // NewService returns a Service on the store's client.
 func NewService(db *ent.Client, opts ...ServiceOption) *Service {
 	s := &Service{db: db, now: time.Now, operations: map[string]bool{}}
+	s.throttle = NewThrottle(WithThrottleClock(func() time.Time { return s.now() })) // follows WithServiceClock
 	for _, o := range opts {
 		o(s)
 	}

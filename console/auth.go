@@ -73,7 +73,13 @@ func (c *Console) require(role string) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			v := viewerOf(r)
 			if v == nil {
-				http.Redirect(w, r, "/console/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				// Back to the page after signing in; a form post cannot be replayed by a redirect
+				// (it would GET a post-only route: 405), so it goes to the console's home instead.
+				to := "/console/login"
+				if r.Method == http.MethodGet || r.Method == http.MethodHead {
+					to += "?next=" + url.QueryEscape(r.URL.RequestURI())
+				}
+				http.Redirect(w, r, to, http.StatusSeeOther)
 				return
 			}
 			if v.Role != role {
@@ -159,19 +165,27 @@ func (c *Console) setPasswordForm(w http.ResponseWriter, r *http.Request) {
 func (c *Console) setPassword(w http.ResponseWriter, r *http.Request) {
 	token := chi.URLParam(r, "token")
 	password := r.PostFormValue("password")
-	if password != r.PostFormValue("confirm") {
+	// again shows the form with a problem; a dead link gets the same answer as on GET.
+	again := func(problem string) {
 		u, err := c.deps.Access.PasswordLinkUser(r.Context(), token)
-		if err != nil {
+		switch {
+		case errors.Is(err, access.ErrNotFound):
+			c.render(w, r, http.StatusNotFound, errorPage(c.page(r, "Link expired"), "This link is no longer valid. Ask your operator for a new one."))
+		case err != nil:
 			c.fail(w, r, err)
-			return
+		default:
+			c.render(w, r, http.StatusBadRequest, setPasswordPage(c.page(r, "Set your password"), u.Email, problem))
 		}
-		c.render(w, r, http.StatusBadRequest, setPasswordPage(c.page(r, "Set your password"), u.Email, "The two passwords differ."))
+	}
+	if password != r.PostFormValue("confirm") {
+		again("The two passwords differ.")
 		return
 	}
-	u, err := c.deps.Access.SetPassword(r.Context(), token, password)
+	_, err := c.deps.Access.SetPassword(r.Context(), token, password)
 	switch {
 	case errors.Is(err, access.ErrWeakPassword):
-		c.render(w, r, http.StatusBadRequest, setPasswordPage(c.page(r, "Set your password"), u.Email, err.Error()))
+		// SetPassword returns no user on error, and its error text is not for people.
+		again(userMessage(err))
 		return
 	case errors.Is(err, access.ErrNotFound):
 		c.render(w, r, http.StatusNotFound, errorPage(c.page(r, "Link expired"), "This link is no longer valid. Ask your operator for a new one."))

@@ -82,11 +82,13 @@ type harness struct {
 	usage   *metering.UsageStore
 	clock   *clock
 	applied atomic.Int64
-	logs    *syncBuffer
-	c       *Console
-	handler http.Handler
-	ts      *httptest.Server
-	tls     bool
+	// appliedErr is what Deps.Applied returns (nil: success).
+	appliedErr atomic.Pointer[error]
+	logs       *syncBuffer
+	c          *Console
+	handler    http.Handler
+	ts         *httptest.Server
+	tls        bool
 }
 
 type harnessOpt func(*harnessConfig)
@@ -125,6 +127,9 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		Operations: testOperations,
 		Applied: func(context.Context) error {
 			h.applied.Add(1)
+			if err := h.appliedErr.Load(); err != nil {
+				return *err
+			}
 			return nil
 		},
 		InsecureCookies: !cfg.tls,

@@ -235,10 +235,41 @@ func TestWithoutSessionRedirectsToSignIn(t *testing.T) {
 				path = fill(rt.pattern, tn.keyA.ID, 0)
 			}
 			r := anon.request(rt.method, path, validForms[rt.method+" "+rt.pattern])
-			wantRedirect(t, r, "/console/login?next="+url.QueryEscape(path))
+			if rt.method == http.MethodGet {
+				wantRedirect(t, r, "/console/login?next="+url.QueryEscape(path))
+			} else {
+				wantRedirect(t, r, "/console/login") // a form post cannot be replayed after sign-in
+			}
 			tn.wantUnchanged(t, before, rt.method+" "+path)
 		})
 	}
+	t.Run("signing in after a refused form post lands on a page", func(t *testing.T) {
+		for _, rt := range protectedRoutes {
+			if rt.method != http.MethodPost {
+				continue
+			}
+			b := tn.h.browser()
+			path := fill(rt.pattern, tn.a.ID, tn.keyA.ID)
+			email := tn.operator
+			if rt.role == roleConsumer {
+				path, email = fill(rt.pattern, tn.keyA.ID, 0), tn.userA
+			}
+			r := b.post(path, validForms[rt.method+" "+rt.pattern])
+			wantStatus(t, r, http.StatusSeeOther)
+			loc, err := url.Parse(r.location())
+			if err != nil || loc.Path != "/console/login" {
+				t.Fatalf("POST %s: redirected to %q", path, r.location())
+			}
+			r = b.post("/console/login", url.Values{"email": {email}, "password": {password}, "next": {loc.Query().Get("next")}})
+			wantStatus(t, r, http.StatusSeeOther)
+			for i := 0; r.StatusCode == http.StatusSeeOther && i < 3; i++ {
+				r = b.get(r.location())
+			}
+			if r.StatusCode != http.StatusOK {
+				t.Errorf("POST %s signed out, then signing in: ends on %s with %d, want a page (200)", path, r.Request.URL.Path, r.StatusCode)
+			}
+		}
+	})
 	t.Run("with query", func(t *testing.T) {
 		r := anon.get("/console/usage?key=" + strconv.Itoa(tn.keyA.ID))
 		wantRedirect(t, r, "/console/login?next="+url.QueryEscape("/console/usage?key="+strconv.Itoa(tn.keyA.ID)))

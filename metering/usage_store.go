@@ -1,9 +1,12 @@
 package metering
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -11,6 +14,7 @@ import (
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -18,7 +22,8 @@ import (
 const UsageRetention = 30 * 24 * time.Hour
 
 // UsageStore keeps usage in the database: raw calls for the recent-calls log and request-id
-// lookups, and daily rollups per key and operation that usage pages and the CLI read.
+// lookups; daily rollups per key and operation, and hourly rollups per consumer, which usage pages,
+// the operators' consumer list and the CLI read (Report, Summaries, Daily), never the raw calls.
 type UsageStore struct {
 	db      *ent.Client
 	dialect string
@@ -34,15 +39,36 @@ type rollupKey struct {
 	day, operation    string
 }
 
+// hourKey names an hourly rollup: the consumer and the start of the UTC hour in Unix seconds.
+type hourKey struct {
+	consumerID int
+	hour       int64
+}
+
 type rollup struct{ calls, cost, errors int64 }
 
+func (r *rollup) add(c Call) {
+	r.calls++
+	r.cost += int64(c.Cost)
+	if c.Status >= 400 {
+		r.errors++
+	}
+}
+
+// Hour is the start of the UTC hour of t, as hourly rollups name it.
+func Hour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
+
 // WriteCalls implements UsageWriter: one transaction inserts the raw calls, adds them to the daily
-// rollups and moves each key's last use forward.
+// rollups (per key, UTC day and operation) and the hourly rollups (per consumer and UTC hour), and
+// moves each key's last use forward. Rows are updated in a fixed order (daily rollups by key, day and
+// operation, hourly rollups by consumer and hour, then keys by id), so replicas writing at once for
+// the same consumer wait for each other's locks instead of deadlocking.
 func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 	if len(calls) == 0 {
 		return nil
 	}
 	rollups := map[rollupKey]*rollup{}
+	hourly := map[hourKey]*rollup{}
 	lastUsed := map[int]time.Time{}
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
@@ -55,16 +81,19 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 			r = &rollup{}
 			rollups[k] = r
 		}
-		r.calls++
-		r.cost += int64(c.Cost)
-		if c.Status >= 400 {
-			r.errors++
+		r.add(c)
+		hk := hourKey{c.ConsumerID, Hour(c.At).Unix()}
+		h := hourly[hk]
+		if h == nil {
+			h = &rollup{}
+			hourly[hk] = h
 		}
+		h.add(c)
 		if c.At.After(lastUsed[c.KeyID]) {
 			lastUsed[c.KeyID] = c.At
 		}
 	}
-	err = s.write(ctx, tx, calls, rollups, lastUsed)
+	err = s.write(ctx, tx, calls, rollups, hourly, lastUsed)
 	if err != nil {
 		return fmt.Errorf("write usage: %w", errors.Join(err, tx.Rollback()))
 	}
@@ -74,7 +103,8 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 	return nil
 }
 
-func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollups map[rollupKey]*rollup, lastUsed map[int]time.Time) error {
+func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollups map[rollupKey]*rollup,
+	hourly map[hourKey]*rollup, lastUsed map[int]time.Time) error {
 	// Raw calls go in as plain multi-row INSERTs: ent's bulk create reads every new id back, which
 	// costs more than the insert itself and no one needs the ids. 500 rows stay under SQLite's and
 	// PostgreSQL's bound-parameter limits.
@@ -90,7 +120,11 @@ func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollup
 			return err
 		}
 	}
-	for k, r := range rollups {
+	dailyKeys := slices.SortedFunc(maps.Keys(rollups), func(a, b rollupKey) int {
+		return cmp.Or(cmp.Compare(a.keyID, b.keyID), cmp.Compare(a.day, b.day), cmp.Compare(a.operation, b.operation))
+	})
+	for _, k := range dailyKeys {
+		r := rollups[k]
 		err := tx.UsageDaily.Create().
 			SetConsumerID(k.consumerID).SetKeyID(k.keyID).SetDay(k.day).SetOperation(k.operation).
 			SetCalls(r.calls).SetCost(r.cost).SetErrors(r.errors).
@@ -102,7 +136,24 @@ func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollup
 			return err
 		}
 	}
-	for keyID, at := range lastUsed {
+	hourKeys := slices.SortedFunc(maps.Keys(hourly), func(a, b hourKey) int {
+		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour))
+	})
+	for _, k := range hourKeys {
+		r := hourly[k]
+		err := tx.UsageHourly.Create().
+			SetConsumerID(k.consumerID).SetHour(time.Unix(k.hour, 0).UTC()).
+			SetCalls(r.calls).SetCost(r.cost).SetErrors(r.errors).
+			OnConflictColumns(usagehourly.FieldConsumerID, usagehourly.FieldHour).
+			Update(func(u *ent.UsageHourlyUpsert) {
+				u.AddCalls(r.calls).AddCost(r.cost).AddErrors(r.errors)
+			}).Exec(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	for _, keyID := range slices.Sorted(maps.Keys(lastUsed)) {
+		at := lastUsed[keyID]
 		err := tx.APIKey.Update().
 			Where(apikey.ID(keyID), apikey.Or(apikey.LastUsedAtIsNil(), apikey.LastUsedAtLT(at))).
 			SetLastUsedAt(at).Exec(ctx)
@@ -173,7 +224,9 @@ func (s *UsageStore) Recent(ctx context.Context, consumerID int, requestID strin
 	return out, nil
 }
 
-// Prune deletes usage older than the retention before now and returns how many raw calls it deleted.
+// Prune deletes usage older than the retention before now and returns how many raw calls it deleted:
+// raw calls before now-UsageRetention, and the rollups wholly before it (the daily rollups of earlier
+// UTC days, the hourly rollups of earlier UTC hours; the rollups of the cutoff's own day and hour stay).
 func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	cutoff := now.Add(-UsageRetention)
 	n, err := s.db.UsageRecord.Delete().Where(usagerecord.AtLT(cutoff)).Exec(ctx)
@@ -182,6 +235,9 @@ func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	}
 	if _, err := s.db.UsageDaily.Delete().Where(usagedaily.DayLT(Day(cutoff))).Exec(ctx); err != nil {
 		return n, fmt.Errorf("prune usage rollups: %w", err)
+	}
+	if _, err := s.db.UsageHourly.Delete().Where(usagehourly.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
+		return n, fmt.Errorf("prune hourly usage rollups: %w", err)
 	}
 	return n, nil
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/store"
@@ -73,6 +75,34 @@ func (e *usageEnv) recent(consumerID int, requestID string, limit int) []meterin
 		e.t.Fatalf("Recent: %v", err)
 	}
 	return rows
+}
+
+// hourRow is one hourly rollup, its hour in UTC.
+type hourRow struct {
+	Hour                time.Time
+	Calls, Cost, Errors int64
+}
+
+// hourly returns the consumer's hourly rollups, oldest first.
+func (e *usageEnv) hourly(consumerID int) []hourRow {
+	e.t.Helper()
+	rows, err := e.st.Client.UsageHourly.Query().Where(usagehourly.ConsumerID(consumerID)).
+		Order(ent.Asc(usagehourly.FieldHour)).All(e.t.Context())
+	if err != nil {
+		e.t.Fatalf("read hourly rollups: %v", err)
+	}
+	out := make([]hourRow, len(rows))
+	for i, r := range rows {
+		out[i] = hourRow{Hour: r.Hour.UTC(), Calls: r.Calls, Cost: r.Cost, Errors: r.Errors}
+	}
+	return out
+}
+
+func assertHourly(t *testing.T, got, want []hourRow) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("hourly rollups:\n got %+v\nwant %+v", got, want)
+	}
 }
 
 func (e *usageEnv) rawCount() int {
@@ -170,6 +200,39 @@ func TestUsageStoreWriteCallsRollsUp(t *testing.T) {
 
 		if err := e.us.WriteCalls(t.Context(), nil); err != nil {
 			t.Fatalf("WriteCalls(nil) = %v", err)
+		}
+	})
+}
+
+func TestUsageStoreWriteCallsRollsUpHourly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newUsageEnv(t, st)
+		a, b := e.consumer("a"), e.consumer("b")
+		ka1, ka2, kb := e.key(a), e.key(a), e.key(b)
+		plus2 := time.FixedZone("UTC+2", 2*3600)
+		minus5 := time.FixedZone("UTC-5", -5*3600)
+		h := func(d time.Duration) time.Time { return day0.Add(d) } // hours around noon of day 0
+		e.write(
+			// Every key and operation of a consumer adds to one row per UTC hour.
+			metering.Call{ConsumerID: a, KeyID: ka1, Operation: "x", Status: 200, Cost: 1, RequestID: "1", At: h(0)},
+			metering.Call{ConsumerID: a, KeyID: ka2, Operation: "y", Status: 500, Cost: 2, RequestID: "2", At: h(59 * time.Minute).In(plus2)},
+			metering.Call{ConsumerID: a, KeyID: ka1, Operation: "x", Status: 404, Cost: 0, RequestID: "3", At: h(time.Hour - time.Nanosecond)},
+			// The first instant of the next hour, written at UTC-5.
+			metering.Call{ConsumerID: a, KeyID: ka1, Operation: "x", Status: 200, Cost: 4, RequestID: "4", At: h(time.Hour).In(minus5)},
+			metering.Call{ConsumerID: b, KeyID: kb, Operation: "x", Status: 200, Cost: 9, RequestID: "5", At: h(30 * time.Minute)},
+		)
+		assertHourly(t, e.hourly(a), []hourRow{{h(0), 3, 3, 2}, {h(time.Hour), 1, 4, 0}})
+		assertHourly(t, e.hourly(b), []hourRow{{h(0), 1, 9, 0}})
+
+		// A later batch adds to existing hours and creates the ones it lacks.
+		e.write(
+			metering.Call{ConsumerID: a, KeyID: ka2, Operation: "z", Status: 503, Cost: 5, RequestID: "6", At: h(time.Hour + time.Minute)},
+			metering.Call{ConsumerID: a, KeyID: ka1, Operation: "x", Status: 200, Cost: 6, RequestID: "7", At: h(-time.Nanosecond)},
+		)
+		assertHourly(t, e.hourly(a), []hourRow{{h(-time.Hour), 1, 6, 0}, {h(0), 3, 3, 2}, {h(time.Hour), 2, 9, 1}})
+		assertHourly(t, e.hourly(b), []hourRow{{h(0), 1, 9, 0}})
+		if got := metering.Hour(h(59 * time.Minute).In(plus2)); !got.Equal(h(0)) || got.Location() != time.UTC {
+			t.Fatalf("Hour(12:59 UTC at UTC+2) = %v, want %v", got, h(0))
 		}
 	})
 }
@@ -331,6 +394,17 @@ func TestUsageStorePrune(t *testing.T) {
 		}
 		if got := e.daily(b, time.Time{}); len(got) != 1 || got[0].Day != metering.Day(at["b 2 days"]) {
 			t.Fatalf("rollups of b after Prune = %+v", got)
+		}
+		// Hourly rollups go when their whole hour is before the cutoff: the cutoff's own hour stays.
+		var hours []time.Time
+		for _, h := range e.hourly(a) {
+			hours = append(hours, h.Hour)
+		}
+		if want := []time.Time{cutoff, at["29 days"], now}; !slices.Equal(hours, want) {
+			t.Fatalf("hourly rollups of a after Prune = %v, want %v", hours, want)
+		}
+		if got := e.hourly(b); len(got) != 1 || !got[0].Hour.Equal(at["b 2 days"]) {
+			t.Fatalf("hourly rollups of b after Prune = %+v", got)
 		}
 		if n, err := e.us.Prune(t.Context(), now); err != nil || n != 0 {
 			t.Fatalf("second Prune = %d, %v; want 0", n, err)

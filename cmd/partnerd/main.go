@@ -1,5 +1,5 @@
 // Command partnerd is the partner platform: the /v1 partner API (serve), database migrations
-// (migrate) and the operators' admin commands (consumer, key, usage).
+// (migrate) and the operators' admin commands (consumer, key, usage, operator, user).
 package main
 
 import (
@@ -26,6 +26,14 @@ Usage:
   partnerd key revoke ID
   partnerd key list --consumer ID
   partnerd usage --consumer ID [--days N]
+  partnerd operator create --email EMAIL
+      password from PARTNER_OPERATOR_PASSWORD, else the first line of standard input
+  partnerd user create --consumer ID --email EMAIL [--ttl DURATION]
+  partnerd user link ID [--ttl DURATION]
+      print the user and a one-time set-password link (valid 72h by default, at most 7d; earlier
+      unused links of the user stop working); the link's base is PARTNER_PUBLIC_URL, default
+      http:// and PARTNER_ADDR
+  partnerd user list [--consumer ID]
 
 Every command takes --database-url (env PARTNER_DATABASE_URL, default sqlite:./data/partner.db).
 Admin commands print one JSON object on stdout; errors go to stderr with a non-zero exit.
@@ -55,6 +63,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = keyCommand(ctx, args[1:], stdout, getenv)
 	case "usage":
 		err = usageCommand(ctx, args[1:], stdout, getenv)
+	case "operator":
+		err = operatorCommand(ctx, args[1:], stdout, getenv)
+	case "user":
+		err = userCommand(ctx, args[1:], stdout, getenv)
 	default:
 		err = fmt.Errorf("unknown command %q (see partnerd help)", args[0])
 	}

@@ -38,7 +38,7 @@ func (e *env) waitForCall(consumerID int, operation string) metering.RecentCall 
 		if err := e.usage.Flush(context.Background()); err != nil {
 			e.t.Fatal(err)
 		}
-		calls, err := e.usageDB.Recent(context.Background(), consumerID, "", 100)
+		calls, err := e.usageDB.Recent(context.Background(), consumerID, metering.RecentFilter{}, 100)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestUsageIsRecorded(t *testing.T) {
 	if err := e.usage.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	calls, err := e.usageDB.Recent(ctx, id, "", 100)
+	calls, err := e.usageDB.Recent(ctx, id, metering.RecentFilter{}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestUsageIsRecorded(t *testing.T) {
 			t.Errorf("call %d = %+v, want %+v", i, c, w)
 		}
 	}
-	byID, err := e.usageDB.Recent(ctx, id, r.header.Get("X-Request-Id"), 10)
+	byID, err := e.usageDB.Recent(ctx, id, metering.RecentFilter{RequestID: r.header.Get("X-Request-Id")}, 10)
 	if err != nil || len(byID) != 1 || byID[0].Operation != "getHotPools" {
 		t.Fatalf("lookup by request id: %+v %v", byID, err)
 	}

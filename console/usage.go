@@ -54,7 +54,7 @@ func (c *Console) usageFor(w http.ResponseWriter, r *http.Request, a access.Acto
 		return usageView{}, false
 	}
 	u.Chart = newChart(u.Report.Days)
-	if u.Recent, err = c.deps.Usage.Recent(ctx, consumerID, u.RequestID, recentCalls); err != nil {
+	if u.Recent, err = c.deps.Usage.Recent(ctx, consumerID, metering.RecentFilter{KeyID: u.KeyID, RequestID: u.RequestID}, recentCalls); err != nil {
 		c.fail(w, r, err)
 		return usageView{}, false
 	}

@@ -205,17 +205,33 @@ type RecentCall struct {
 	RequestID string    `json:"requestId"`
 }
 
-// Recent returns the consumer's newest calls, optionally only the one with requestID.
-func (s *UsageStore) Recent(ctx context.Context, consumerID int, requestID string, limit int) ([]RecentCall, error) {
-	q := s.db.UsageRecord.Query().Where(usagerecord.ConsumerID(consumerID)).
-		Order(usagerecord.ByAt(sql.OrderDesc()), usagerecord.ByID(sql.OrderDesc())).Limit(limit)
-	if requestID != "" {
-		q.Where(usagerecord.RequestID(requestID))
+// RecentFilter narrows the recent-calls log.
+type RecentFilter struct {
+	KeyID     int    // 0: every key of the consumer
+	RequestID string // "": every call
+}
+
+// Recent returns the consumer's newest calls matching f, newest first. A request-id lookup reads
+// that id's rows through its index (there are at most a few) and orders them here: asking the
+// database to order would let SQLite walk the consumer's whole history by time instead.
+func (s *UsageStore) Recent(ctx context.Context, consumerID int, f RecentFilter, limit int) ([]RecentCall, error) {
+	q := s.db.UsageRecord.Query().Where(usagerecord.ConsumerID(consumerID))
+	if f.KeyID != 0 {
+		q.Where(usagerecord.KeyID(f.KeyID))
+	}
+	if f.RequestID != "" {
+		q.Where(usagerecord.RequestID(f.RequestID))
+	} else {
+		q.Order(usagerecord.ByAt(sql.OrderDesc()), usagerecord.ByID(sql.OrderDesc())).Limit(limit)
 	}
 	rows, err := q.All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read recent calls: %w", err)
 	}
+	slices.SortStableFunc(rows, func(a, b *ent.UsageRecord) int {
+		return cmp.Or(b.At.Compare(a.At), cmp.Compare(b.ID, a.ID))
+	})
+	rows = rows[:min(len(rows), limit)]
 	out := make([]RecentCall, len(rows))
 	for i, r := range rows {
 		out[i] = RecentCall{At: r.At, KeyID: r.KeyID, Operation: r.Operation, Status: r.Status, Cost: r.Cost,

@@ -70,7 +70,7 @@ func (e *usageEnv) daily(consumerID int, since time.Time) []metering.DailyUsage 
 
 func (e *usageEnv) recent(consumerID int, requestID string, limit int) []metering.RecentCall {
 	e.t.Helper()
-	rows, err := e.us.Recent(e.t.Context(), consumerID, requestID, limit)
+	rows, err := e.us.Recent(e.t.Context(), consumerID, metering.RecentFilter{RequestID: requestID}, limit)
 	if err != nil {
 		e.t.Fatalf("Recent: %v", err)
 	}

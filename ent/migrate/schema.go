@@ -360,6 +360,11 @@ var (
 				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[8]},
 			},
 			{
+				Name:    "usagerecord_consumer_id_key_id_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[2], UsageRecordsColumns[9]},
+			},
+			{
 				Name:    "usagerecord_at",
 				Unique:  false,
 				Columns: []*schema.Column{UsageRecordsColumns[9]},

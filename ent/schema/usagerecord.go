@@ -32,6 +32,7 @@ func (UsageRecord) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("consumer_id", "at"),
 		index.Fields("consumer_id", "request_id"),
+		index.Fields("consumer_id", "key_id", "at"),
 		index.Fields("at"),
 	}
 }

@@ -257,7 +257,7 @@ func TestSessionLifetimes(t *testing.T) {
 				t.Fatalf("after %v with activity every 20 minutes: %d, want 200", time.Since(start), code)
 			}
 		}
-		time.Sleep(start.Add(sessionAbsolute).Sub(time.Now()) - time.Second)
+		time.Sleep(time.Until(start.Add(sessionAbsolute)) - time.Second)
 		if code := keys(ck); code != http.StatusOK {
 			t.Fatalf("a second before 12 hours: %d, want 200", code)
 		}

@@ -15,7 +15,6 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -496,15 +495,6 @@ func flashError(body string) string {
 		return ""
 	}
 	return text(m[1])
-}
-
-func keyIDs(keys []access.KeyInfo) []int {
-	var ids []int
-	for _, k := range keys {
-		ids = append(ids, k.ID)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 func netipPrefixes(ss ...string) ([]netip.Prefix, error) {

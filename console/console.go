@@ -66,6 +66,7 @@ func New(d Deps) *Console {
 	c.store = &sessionStore{db: d.DB, now: d.Now}
 	c.sessions = scs.New()
 	c.sessions.Store = c.store
+	c.sessions.HashTokenInStore = true // a database dump holds no usable session token
 	c.sessions.IdleTimeout = sessionIdle
 	c.sessions.Lifetime = sessionAbsolute
 	c.sessions.Cookie.Name = "partner_console"

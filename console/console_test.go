@@ -2,6 +2,8 @@ package console
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -150,15 +152,20 @@ func TestSignOutDestroysSession(t *testing.T) {
 	h.consumerUser(c.ID, "gus@c.example", password)
 	b := h.signedIn("gus@c.example", password)
 	token := b.cookie()
-	if _, ok := h.sessionRows()[token]; !ok {
-		t.Fatal("session not stored")
+	sum := sha256.Sum256([]byte(token))
+	stored := base64.RawURLEncoding.EncodeToString(sum[:]) // scs's HashTokenInStore form
+	if _, ok := h.sessionRows()[stored]; !ok {
+		t.Fatal("session not stored under the hash of its token")
+	}
+	if _, ok := h.sessionRows()[token]; ok {
+		t.Fatal("the raw session token is stored")
 	}
 	r := b.post("/console/logout", nil)
 	wantRedirect(t, r, "/console/login")
 	if b.cookie() != "" {
 		t.Error("the session cookie survived sign-out")
 	}
-	if _, ok := h.sessionRows()[token]; ok {
+	if _, ok := h.sessionRows()[stored]; ok {
 		t.Error("the session is still stored after sign-out")
 	}
 	replay := h.browser()

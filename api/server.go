@@ -102,9 +102,6 @@ func New(deps Deps) *Server {
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
-// OpenAPI returns the contract document.
-func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
-
 func humaConfig() huma.Config {
 	cfg := huma.DefaultConfig("Partner Market, Portfolio, Quote and Unsigned-Transaction API", Version)
 	cfg.CreateHooks = nil // no $schema links in bodies

@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run build test lint generate check-generated bench migrate-diff clean
+.PHONY: run build test lint generate contracts check-generated bench migrate-diff clean
 
 ## run: build and start the service on the embedded default (SQLite under ./data, in-process stores)
 run:
@@ -27,9 +27,18 @@ generate:
 	$(GO) generate ./ent
 	$(GO) tool templ generate -path console
 
+## contracts: compile the devnet's Solidity (chain/devnet/contracts) with the pinned solc npm package into
+## chain/devnet/artifacts and regenerate the abigen v2 bindings in chain/devnet/bindings (needs node and npm)
+contracts:
+	npm ci --prefix chain/devnet/contracts --no-audit --no-fund
+	node chain/devnet/contracts/build.mjs
+	$(GO) generate ./chain/devnet/bindings
+
 ## check-generated: regenerate everything and fail if the committed code or migrations drifted
+## (the devnet bindings are regenerated from the committed artifacts: no node needed)
 check-generated: generate
-	@if [ -n "$$(git status --porcelain -- ent console)" ]; then echo "generated code is not current; run make generate and commit:"; git status --porcelain -- ent console; exit 1; fi
+	$(GO) generate ./chain/devnet/bindings
+	@if [ -n "$$(git status --porcelain -- ent console chain/devnet/bindings)" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- ent console chain/devnet/bindings; exit 1; fi
 	$(GO) run ./migrations/diff.go -check
 
 ## migrate-diff NAME=...: write the next versioned migration for both dialects from the ent schema

@@ -1,0 +1,60 @@
+// Compiles the devnet contracts with the pinned solc npm package (standard JSON, optimizer on,
+// evmVersion cancun) and writes one artifact per contract to ../artifacts/<Name>.json.
+// Each artifact has the shape of `solc --combined-json abi,bin,bin-runtime`, so abigen reads it with
+// --combined-json. Run through `make contracts`.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import solc from "solc";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(here, "..", "artifacts");
+
+// The deployable contracts, each in <Name>.sol. Interfaces.sol holds helpers only.
+const contracts = ["Token", "WrappedNative", "UniswapV2Factory", "UniswapV2Pair", "UniswapV2Router02", "Multicall3"];
+
+const sources = {};
+for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol")).sort()) {
+  sources[file] = { content: fs.readFileSync(path.join(here, file), "utf8") };
+}
+
+const input = {
+  language: "Solidity",
+  sources,
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: "cancun",
+    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+  },
+};
+
+const output = JSON.parse(solc.compile(JSON.stringify(input)));
+let failed = false;
+for (const e of output.errors ?? []) {
+  console.error(e.formattedMessage);
+  if (e.severity === "error") failed = true;
+}
+if (failed) process.exit(1);
+
+fs.mkdirSync(outDir, { recursive: true });
+for (const name of contracts) {
+  const file = `${name}.sol`;
+  const c = output.contracts?.[file]?.[name];
+  if (!c) {
+    console.error(`build.mjs: ${name} not found in ${file}`);
+    process.exit(1);
+  }
+  const artifact = {
+    contracts: {
+      [`${file}:${name}`]: {
+        abi: c.abi,
+        bin: c.evm.bytecode.object,
+        "bin-runtime": c.evm.deployedBytecode.object,
+      },
+    },
+    version: solc.version(),
+    settings: { optimizer: input.settings.optimizer, evmVersion: input.settings.evmVersion },
+  };
+  fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + "\n");
+  console.log(`artifacts/${name}.json: ${c.evm.bytecode.object.length / 2} bytes of init code`);
+}

@@ -125,9 +125,9 @@ func (s *Server) registerBuilders() {
 	register(s, spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build"), s.confirmBuild)
 }
 
-func (s *Server) buildSwap(_ context.Context, in *buildInput[BuildSwapRequest]) (*output[BuildResponse], error) {
+func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]) (*output[BuildResponse], error) {
 	b := in.Body
-	c, e := lookupChain(b.Chain)
+	c, e := lookupChain(ctx, b.Chain)
 	if e != nil {
 		return nil, e
 	}
@@ -135,7 +135,7 @@ func (s *Server) buildSwap(_ context.Context, in *buildInput[BuildSwapRequest]) 
 		if b.QuoteResponse == nil {
 			return nil, Errorf(CodeInvalidRequest, "a Solana swap build takes quoteResponse: the raw object of GET /v1/quotes/swap, unchanged")
 		}
-		c, e = s.resolve(b.Chain, addr("user", b.User))
+		c, e = s.resolve(ctx, b.Chain, addr("user", b.User))
 	} else {
 		if b.SlippageBps == nil {
 			return nil, Errorf(CodeInvalidRequest, "an EVM swap build takes slippageBps")
@@ -143,7 +143,7 @@ func (s *Server) buildSwap(_ context.Context, in *buildInput[BuildSwapRequest]) 
 		if e := amountError(chain.ParseBaseUnits(b.Amount)); e != nil {
 			return nil, e
 		}
-		c, e = s.resolve(b.Chain, addr("user", b.User), addr("inputMint", b.InputMint), addr("outputMint", b.OutputMint))
+		c, e = s.resolve(ctx, b.Chain, addr("user", b.User), addr("inputMint", b.InputMint), addr("outputMint", b.OutputMint))
 	}
 	if e != nil {
 		return nil, e
@@ -151,15 +151,15 @@ func (s *Server) buildSwap(_ context.Context, in *buildInput[BuildSwapRequest]) 
 	return nil, noSource(c)
 }
 
-func (s *Server) buildBridge(_ context.Context, in *buildInput[BuildBridgeRequest]) (*output[BuildResponse], error) {
-	from, e := s.resolveBridge(in.Body.BridgeQuoteRequest)
+func (s *Server) buildBridge(ctx context.Context, in *buildInput[BuildBridgeRequest]) (*output[BuildResponse], error) {
+	from, e := s.resolveBridge(ctx, in.Body.BridgeQuoteRequest)
 	if e != nil {
 		return nil, e
 	}
 	return nil, noSource(from)
 }
 
-func (s *Server) buildTransfer(_ context.Context, in *buildInput[BuildTransferRequest]) (*output[BuildResponse], error) {
+func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransferRequest]) (*output[BuildResponse], error) {
 	b := in.Body
 	if e := amountError(chain.ParseHumanAmount(b.Amount, 36)); e != nil {
 		return nil, e
@@ -168,7 +168,7 @@ func (s *Server) buildTransfer(_ context.Context, in *buildInput[BuildTransferRe
 	if b.Token != "native" {
 		fields = append(fields, addr("token", b.Token))
 	}
-	c, e := s.resolve(b.Chain, fields...)
+	c, e := s.resolve(ctx, b.Chain, fields...)
 	if e != nil {
 		return nil, e
 	}
@@ -176,9 +176,9 @@ func (s *Server) buildTransfer(_ context.Context, in *buildInput[BuildTransferRe
 }
 
 func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
-	return func(_ context.Context, in *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
+	return func(ctx context.Context, in *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
 		b := in.Body
-		c, e := lookupChain(b.Chain)
+		c, e := lookupChain(ctx, b.Chain)
 		if e != nil {
 			return nil, e
 		}
@@ -213,7 +213,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 				return nil, e
 			}
 		}
-		if c, e = s.resolve(b.Chain, fields...); e != nil {
+		if c, e = s.resolve(ctx, b.Chain, fields...); e != nil {
 			return nil, e
 		}
 		return nil, noSource(c)
@@ -222,6 +222,6 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 
 // confirmBuild confirms a build. No builder issues confirmation tokens yet, so every token is
 // unknown: 404, the same answer an expired token gets.
-func (s *Server) confirmBuild(_ context.Context, in *buildInput[ConfirmRequest]) (*output[ConfirmResponse], error) {
+func (s *Server) confirmBuild(ctx context.Context, in *buildInput[ConfirmRequest]) (*output[ConfirmResponse], error) {
 	return nil, Errorf(CodeNotFound, "confirmation token not found or expired")
 }

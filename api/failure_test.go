@@ -186,3 +186,34 @@ func TestUsageIsRecorded(t *testing.T) {
 		t.Fatal("key's last use not recorded")
 	}
 }
+
+func TestUsageRecordsTheChainNamed(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	bridge := `{"fromChain":"bsc","toChain":"base","inputToken":"` + evmAddr + `","outputToken":"` + evmAddr2 + `","amount":"1.5","user":"` + evmAddr + `"}`
+	calls := []struct {
+		req   request
+		op    string
+		chain string
+	}{
+		{request{path: "/v1/tokens/" + evmAddr + "/price?chain=base", key: e.key}, "getTokenPrice", "base"},
+		{request{path: "/v1/tokens/" + solAddr + "/price", key: e.key}, "getTokenPrice", "solana"}, // the default
+		{request{path: "/v1/markets/trending", key: e.key}, "getTrending", "all"},
+		{request{path: "/v1/pools/new?chain=robinhood", key: e.key}, "getNewPools", "robinhood"},
+		{request{method: http.MethodPost, path: "/v1/quotes/bridge", key: e.key, body: bridge}, "getBridgeQuote", "bsc"},
+		{request{path: "/v1/portfolio/holdings?owners=" + solAddr, key: e.key}, "getHoldingsBatch", ""}, // per owner, not per call
+	}
+	for _, c := range calls {
+		r := e.do(c.req)
+		if err := e.usage.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.usageDB.Recent(ctx, e.consumer, metering.RecentFilter{RequestID: r.header.Get("X-Request-Id")}, 1)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%s: recorded %v, %v", c.req.path, got, err)
+		}
+		if got[0].Operation != c.op || got[0].Chain != c.chain {
+			t.Errorf("%s %s (status %d): recorded %s on chain %q, want %s on %q", c.req.method, c.req.path, r.status, got[0].Operation, got[0].Chain, c.op, c.chain)
+		}
+	}
+}

@@ -258,12 +258,12 @@ func noSource(c chain.Info) *Error {
 	return Errorf(CodeUpstreamUnavailable, "no data source serves this read on %s", c.Name)
 }
 
-func (s *Server) searchTokens(_ context.Context, in *searchInput) (*output[TokenSearchResponse], error) {
+func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[TokenSearchResponse], error) {
 	name := in.Chain
 	if name == "" {
 		name = "solana"
 	}
-	chains, e := s.chainsFor(name)
+	chains, e := s.chainsFor(ctx, name)
 	if e != nil {
 		return nil, e
 	}
@@ -275,8 +275,8 @@ func (s *Server) searchTokens(_ context.Context, in *searchInput) (*output[Token
 }
 
 func tokenRead[T any](s *Server) func(context.Context, *tokenInput) (*output[T], error) {
-	return func(_ context.Context, in *tokenInput) (*output[T], error) {
-		c, e := s.resolve(in.Chain, addr("mint", in.Mint))
+	return func(ctx context.Context, in *tokenInput) (*output[T], error) {
+		c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint))
 		if e != nil {
 			return nil, e
 		}
@@ -284,32 +284,32 @@ func tokenRead[T any](s *Server) func(context.Context, *tokenInput) (*output[T],
 	}
 }
 
-func (s *Server) tokenHistory(_ context.Context, in *historyInput) (*output[PriceHistoryResponse], error) {
-	c, e := s.resolve(in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+func (s *Server) tokenHistory(ctx context.Context, in *historyInput) (*output[PriceHistoryResponse], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
 	return nil, noSource(c)
 }
 
-func (s *Server) tokenTrades(_ context.Context, in *tradesInput) (*output[TradesResponse], error) {
-	c, e := s.resolve(in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+func (s *Server) tokenTrades(ctx context.Context, in *tradesInput) (*output[TradesResponse], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
 	return nil, noSource(c)
 }
 
-func (s *Server) trending(_ context.Context, in *trendingInput) (*output[TrendingResponse], error) {
-	chains, pools, e := s.pools(in.Chain)
+func (s *Server) trending(ctx context.Context, in *trendingInput) (*output[TrendingResponse], error) {
+	chains, pools, e := s.pools(ctx, in.Chain)
 	if e != nil {
 		return nil, e
 	}
 	return &output[TrendingResponse]{Body: TrendingResponse{OK: true, Chains: chains, Pools: pools}}, nil
 }
 
-func (s *Server) poolList(_ context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
-	chains, pools, e := s.pools(in.Chain)
+func (s *Server) poolList(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
+	chains, pools, e := s.pools(ctx, in.Chain)
 	if e != nil {
 		return nil, e
 	}
@@ -317,8 +317,8 @@ func (s *Server) poolList(_ context.Context, in *ChainOrAllParam) (*output[HotPo
 }
 
 // pools lists pools across the chains `chain` names (every enabled chain when empty or all).
-func (s *Server) pools(chainParam string) ([]string, []PoolSummary, *Error) {
-	chains, e := s.chainsFor(chainParam)
+func (s *Server) pools(ctx context.Context, chainParam string) ([]string, []PoolSummary, *Error) {
+	chains, e := s.chainsFor(ctx, chainParam)
 	if e != nil {
 		return nil, nil, e
 	}
@@ -329,8 +329,8 @@ func (s *Server) pools(chainParam string) ([]string, []PoolSummary, *Error) {
 }
 
 func poolRead[T any](s *Server) func(context.Context, *poolInput) (*output[T], error) {
-	return func(_ context.Context, in *poolInput) (*output[T], error) {
-		c, e := s.resolve(in.Chain, addr("pool", in.Pool))
+	return func(ctx context.Context, in *poolInput) (*output[T], error) {
+		c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool))
 		if e != nil {
 			return nil, e
 		}
@@ -338,8 +338,8 @@ func poolRead[T any](s *Server) func(context.Context, *poolInput) (*output[T], e
 	}
 }
 
-func (s *Server) poolReserves(_ context.Context, in *reservesInput) (*output[PoolReserves], error) {
-	c, e := s.resolve(in.Chain, addr("pool", in.Pool), addr("base", in.Base), addr("quote", in.Quote))
+func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[PoolReserves], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), addr("base", in.Base), addr("quote", in.Quote))
 	if e != nil {
 		return nil, e
 	}
@@ -349,8 +349,8 @@ func (s *Server) poolReserves(_ context.Context, in *reservesInput) (*output[Poo
 	return nil, noSource(c)
 }
 
-func (s *Server) poolBins(_ context.Context, in *binsInput) (*output[PoolBinsResult], error) {
-	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("quote", in.Quote))
+func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsResult], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("quote", in.Quote))
 	if e != nil {
 		return nil, e
 	}
@@ -364,16 +364,16 @@ func (s *Server) poolBins(_ context.Context, in *binsInput) (*output[PoolBinsRes
 	return nil, noSource(c)
 }
 
-func (s *Server) poolChart(_ context.Context, in *chartInput) (*output[PoolChartResponse], error) {
-	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
+func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
 	return nil, noSource(c)
 }
 
-func (s *Server) poolAudit(_ context.Context, in *auditInput) (*output[PoolAuditResponse], error) {
-	c, e := s.resolve(in.Chain, addr("pool", in.Pool), opt("token", in.Token))
+func (s *Server) poolAudit(ctx context.Context, in *auditInput) (*output[PoolAuditResponse], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("token", in.Token))
 	if e != nil {
 		return nil, e
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -32,10 +33,12 @@ func (s *Server) requireChain(name string) (chain.Info, *Error) {
 }
 
 // chainsFor resolves `chain` with `all`: empty or all means every enabled chain.
-func (s *Server) chainsFor(name string) ([]chain.Info, *Error) {
+func (s *Server) chainsFor(ctx context.Context, name string) ([]chain.Info, *Error) {
 	if name == "" || name == "all" {
+		noteChain(ctx, "all")
 		return s.deps.Chains.Enabled(), nil
 	}
+	noteChain(ctx, name)
 	c, e := s.requireChain(name)
 	if e != nil {
 		return nil, e
@@ -61,8 +64,18 @@ func validAddress(c chain.Info, addr string) bool {
 	return chain.IsEVMAddress(addr)
 }
 
-// lookupChain returns the supported chain called name; Huma has already checked the enum.
-func lookupChain(name string) (chain.Info, *Error) {
+// noteChain records the chain a call names, for its usage record; the first chain named wins
+// (a bridge records its origin).
+func noteChain(ctx context.Context, name string) {
+	if c := callOf(ctx); c != nil && c.chain == "" {
+		c.chain = name
+	}
+}
+
+// lookupChain returns the supported chain called name and notes it for usage; Huma has already
+// checked the enum.
+func lookupChain(ctx context.Context, name string) (chain.Info, *Error) {
+	noteChain(ctx, name)
 	c, ok := chain.Lookup(name)
 	if !ok {
 		return chain.Info{}, Errorf(CodeInvalidChain, "unknown chain %q", name)
@@ -84,8 +97,8 @@ func opt(name, value string) field { return field{name: name, value: value, opti
 
 // resolve checks each address against the named chain's family, then that the chain is enabled.
 // Address syntax is checked first: a Solana mint on an EVM chain is wrong whether or not the chain is served.
-func (s *Server) resolve(chainName string, addrs ...field) (chain.Info, *Error) {
-	c, e := lookupChain(chainName)
+func (s *Server) resolve(ctx context.Context, chainName string, addrs ...field) (chain.Info, *Error) {
+	c, e := lookupChain(ctx, chainName)
 	if e != nil {
 		return chain.Info{}, e
 	}

@@ -101,8 +101,8 @@ func (s *Server) registerPortfolio() {
 }
 
 func ownerRead[T any](s *Server) func(context.Context, *ownerInput) (*output[T], error) {
-	return func(_ context.Context, in *ownerInput) (*output[T], error) {
-		c, e := s.resolve(in.Chain, addr("owner", in.Owner))
+	return func(ctx context.Context, in *ownerInput) (*output[T], error) {
+		c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
 		if e != nil {
 			return nil, e
 		}
@@ -119,7 +119,7 @@ func (s *Server) ownerFailure(ref chain.OwnerRef) OwnerFailure {
 	return OwnerFailure{Error: e.Message, Code: e.Code}
 }
 
-func (s *Server) holdingsBatch(_ context.Context, in *ownersInput) (*output[HoldingsBatchResponse], error) {
+func (s *Server) holdingsBatch(ctx context.Context, in *ownersInput) (*output[HoldingsBatchResponse], error) {
 	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) HoldingsBatchEntry {
 		return HoldingsBatchEntry{Ref: ref, OwnerFailure: f}
 	})
@@ -129,7 +129,7 @@ func (s *Server) holdingsBatch(_ context.Context, in *ownersInput) (*output[Hold
 	return &output[HoldingsBatchResponse]{Body: HoldingsBatchResponse{OK: true, Results: entries}}, nil
 }
 
-func (s *Server) positionsBatch(_ context.Context, in *ownersInput) (*output[PositionsBatchResponse], error) {
+func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[PositionsBatchResponse], error) {
 	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) PositionsBatchEntry {
 		return PositionsBatchEntry{Ref: ref, OwnerFailure: f}
 	})

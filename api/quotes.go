@@ -92,19 +92,19 @@ func (s *Server) registerQuotes() {
 	register(s, spec("getTransactionStatus", http.MethodGet, "/v1/transactions/{signature}/status", "Status of a submitted transaction"), s.transactionStatus)
 }
 
-func (s *Server) swapQuote(_ context.Context, in *swapQuoteInput) (*output[SwapQuoteResponse], error) {
+func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[SwapQuoteResponse], error) {
 	if e := amountError(chain.ParseBaseUnits(in.Amount)); e != nil {
 		return nil, e
 	}
-	c, e := s.resolve(in.Chain, addr("inputMint", in.InputMint), addr("outputMint", in.OutputMint))
+	c, e := s.resolve(ctx, in.Chain, addr("inputMint", in.InputMint), addr("outputMint", in.OutputMint))
 	if e != nil {
 		return nil, e
 	}
 	return nil, noSource(c)
 }
 
-func (s *Server) bridgeQuote(_ context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
-	from, e := s.resolveBridge(in.Body)
+func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
+	from, e := s.resolveBridge(ctx, in.Body)
 	if e != nil {
 		return nil, e
 	}
@@ -112,25 +112,25 @@ func (s *Server) bridgeQuote(_ context.Context, in *bridgeQuoteInput) (*output[B
 }
 
 // resolveBridge validates a bridge request and returns its origin chain.
-func (s *Server) resolveBridge(b BridgeQuoteRequest) (chain.Info, *Error) {
+func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain.Info, *Error) {
 	if b.FromChain == b.ToChain {
 		return chain.Info{}, Errorf(CodeInvalidRequest, "fromChain and toChain must differ")
 	}
 	if e := amountError(chain.ParseHumanAmount(b.Amount, 36)); e != nil {
 		return chain.Info{}, e
 	}
-	from, e := s.resolve(b.FromChain, addr("inputToken", b.InputToken), addr("user", b.User))
+	from, e := s.resolve(ctx, b.FromChain, addr("inputToken", b.InputToken), addr("user", b.User))
 	if e != nil {
 		return chain.Info{}, e
 	}
-	if _, e := s.resolve(b.ToChain, addr("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
+	if _, e := s.resolve(ctx, b.ToChain, addr("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
 		return chain.Info{}, e
 	}
 	return from, nil
 }
 
-func (s *Server) transactionStatus(_ context.Context, in *txStatusInput) (*output[TransactionStatusResponse], error) {
-	c, e := lookupChain(in.Chain)
+func (s *Server) transactionStatus(ctx context.Context, in *txStatusInput) (*output[TransactionStatusResponse], error) {
+	c, e := lookupChain(ctx, in.Chain)
 	if e != nil {
 		return nil, e
 	}

@@ -48,9 +48,8 @@ func (c *Console) createKey(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) renameKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	k, err := c.deps.Access.RenameKey(r.Context(), v.actor, id, r.PostFormValue("name"))
@@ -69,9 +68,8 @@ func (c *Console) renameKey(w http.ResponseWriter, r *http.Request) {
 // ownKey returns one of the viewer's keys, or false (then it has answered 404 or 500).
 func (c *Console) ownKey(w http.ResponseWriter, r *http.Request) (access.KeyInfo, bool) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return access.KeyInfo{}, false
 	}
 	keys, err := c.deps.Access.ListKeys(r.Context(), v.actor, v.ConsumerID)
@@ -96,9 +94,8 @@ func (c *Console) rotateForm(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) rotateKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	grace, ok := parseGrace(r.PostFormValue("grace"))
@@ -138,9 +135,8 @@ func (c *Console) revokeForm(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) revokeKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	k, err := c.deps.Access.RevokeKey(r.Context(), v.actor, id)

@@ -115,9 +115,8 @@ type consumerView struct {
 
 func (c *Console) opConsumer(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	ctx := r.Context()
@@ -144,9 +143,8 @@ func (c *Console) opConsumer(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) opUpdateConsumer(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	ch, problem := c.planForm(r)
@@ -171,9 +169,8 @@ func (c *Console) opUpdateConsumer(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) opSetAccess(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	reason := strings.TrimSpace(r.PostFormValue("reason"))
@@ -198,10 +195,12 @@ func (c *Console) opSetAccess(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) opRevokeKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok1 := idParam(r, "id")
-	keyID, ok2 := idParam(r, "keyID")
-	if !ok1 || !ok2 {
-		c.notFound(w, r)
+	id, ok := c.pathID(w, r, "id")
+	if !ok {
+		return
+	}
+	keyID, ok := c.pathID(w, r, "keyID")
+	if !ok {
 		return
 	}
 	keys, err := c.deps.Access.ListKeys(r.Context(), v.actor, id)
@@ -225,9 +224,8 @@ func (c *Console) opRevokeKey(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) opCreateUser(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	u, link, err := c.deps.Access.CreateConsumerUser(r.Context(), v.actor, id, r.PostFormValue("email"), access.DefaultPasswordLinkTTL)
@@ -258,9 +256,8 @@ func (c *Console) publicURL(r *http.Request) string {
 
 func (c *Console) opUsage(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	id, ok := idParam(r, "id")
+	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		c.notFound(w, r)
 		return
 	}
 	cons, err := c.deps.Access.Consumer(r.Context(), v.actor, id)

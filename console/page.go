@@ -39,8 +39,13 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, com
 	}
 }
 
-// idParam reads a positive integer path parameter; anything else is no such page.
-func idParam(r *http.Request, name string) (int, bool) {
+// pathID reads a positive integer path parameter; anything else is no such page, and it has
+// answered 404.
+func (c *Console) pathID(w http.ResponseWriter, r *http.Request, name string) (int, bool) {
 	id, err := strconv.Atoi(chi.URLParam(r, name))
-	return id, err == nil && id > 0
+	if err != nil || id <= 0 {
+		c.notFound(w, r)
+		return 0, false
+	}
+	return id, true
 }

@@ -22,9 +22,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/marketpool"
+	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
+	"github.com/partner-platform/partnerd/ent/poolevent"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
+	"github.com/partner-platform/partnerd/ent/tokenbalance"
+	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -51,12 +57,24 @@ type Client struct {
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// IndexCursor is the client for interacting with the IndexCursor builders.
+	IndexCursor *IndexCursorClient
+	// MarketPool is the client for interacting with the MarketPool builders.
+	MarketPool *MarketPoolClient
+	// MarketToken is the client for interacting with the MarketToken builders.
+	MarketToken *MarketTokenClient
 	// PasswordToken is the client for interacting with the PasswordToken builders.
 	PasswordToken *PasswordTokenClient
+	// PoolEvent is the client for interacting with the PoolEvent builders.
+	PoolEvent *PoolEventClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
 	SourceAllow *SourceAllowClient
+	// TokenBalance is the client for interacting with the TokenBalance builders.
+	TokenBalance *TokenBalanceClient
+	// TokenTransfer is the client for interacting with the TokenTransfer builders.
+	TokenTransfer *TokenTransferClient
 	// UsageDaily is the client for interacting with the UsageDaily builders.
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
@@ -81,9 +99,15 @@ func (c *Client) init() {
 	c.ConsoleUser = NewConsoleUserClient(c.config)
 	c.Consumer = NewConsumerClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
+	c.IndexCursor = NewIndexCursorClient(c.config)
+	c.MarketPool = NewMarketPoolClient(c.config)
+	c.MarketToken = NewMarketTokenClient(c.config)
 	c.PasswordToken = NewPasswordTokenClient(c.config)
+	c.PoolEvent = NewPoolEventClient(c.config)
 	c.ScopeGrant = NewScopeGrantClient(c.config)
 	c.SourceAllow = NewSourceAllowClient(c.config)
+	c.TokenBalance = NewTokenBalanceClient(c.config)
+	c.TokenTransfer = NewTokenTransferClient(c.config)
 	c.UsageDaily = NewUsageDailyClient(c.config)
 	c.UsageHourly = NewUsageHourlyClient(c.config)
 	c.UsageRecord = NewUsageRecordClient(c.config)
@@ -186,9 +210,15 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		IndexCursor:       NewIndexCursorClient(cfg),
+		MarketPool:        NewMarketPoolClient(cfg),
+		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
+		PoolEvent:         NewPoolEventClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
+		TokenBalance:      NewTokenBalanceClient(cfg),
+		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
@@ -218,9 +248,15 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		IndexCursor:       NewIndexCursorClient(cfg),
+		MarketPool:        NewMarketPoolClient(cfg),
+		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
+		PoolEvent:         NewPoolEventClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
+		TokenBalance:      NewTokenBalanceClient(cfg),
+		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
@@ -254,8 +290,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.PasswordToken, c.ScopeGrant, c.SourceAllow,
-		c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexCursor, c.MarketPool, c.MarketToken,
+		c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -266,8 +303,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.PasswordToken, c.ScopeGrant, c.SourceAllow,
-		c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexCursor, c.MarketPool, c.MarketToken,
+		c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -290,12 +328,24 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Consumer.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
+	case *IndexCursorMutation:
+		return c.IndexCursor.mutate(ctx, m)
+	case *MarketPoolMutation:
+		return c.MarketPool.mutate(ctx, m)
+	case *MarketTokenMutation:
+		return c.MarketToken.mutate(ctx, m)
 	case *PasswordTokenMutation:
 		return c.PasswordToken.mutate(ctx, m)
+	case *PoolEventMutation:
+		return c.PoolEvent.mutate(ctx, m)
 	case *ScopeGrantMutation:
 		return c.ScopeGrant.mutate(ctx, m)
 	case *SourceAllowMutation:
 		return c.SourceAllow.mutate(ctx, m)
+	case *TokenBalanceMutation:
+		return c.TokenBalance.mutate(ctx, m)
+	case *TokenTransferMutation:
+		return c.TokenTransfer.mutate(ctx, m)
 	case *UsageDailyMutation:
 		return c.UsageDaily.mutate(ctx, m)
 	case *UsageHourlyMutation:
@@ -1334,6 +1384,405 @@ func (c *IdempotencyRecordClient) mutate(ctx context.Context, m *IdempotencyReco
 	}
 }
 
+// IndexCursorClient is a client for the IndexCursor schema.
+type IndexCursorClient struct {
+	config
+}
+
+// NewIndexCursorClient returns a client for the IndexCursor from the given config.
+func NewIndexCursorClient(c config) *IndexCursorClient {
+	return &IndexCursorClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `indexcursor.Hooks(f(g(h())))`.
+func (c *IndexCursorClient) Use(hooks ...Hook) {
+	c.hooks.IndexCursor = append(c.hooks.IndexCursor, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `indexcursor.Intercept(f(g(h())))`.
+func (c *IndexCursorClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IndexCursor = append(c.inters.IndexCursor, interceptors...)
+}
+
+// Create returns a builder for creating a IndexCursor entity.
+func (c *IndexCursorClient) Create() *IndexCursorCreate {
+	mutation := newIndexCursorMutation(c.config, OpCreate)
+	return &IndexCursorCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IndexCursor entities.
+func (c *IndexCursorClient) CreateBulk(builders ...*IndexCursorCreate) *IndexCursorCreateBulk {
+	return &IndexCursorCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IndexCursorClient) MapCreateBulk(slice any, setFunc func(*IndexCursorCreate, int)) *IndexCursorCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IndexCursorCreateBulk{err: fmt.Errorf("calling to IndexCursorClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IndexCursorCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IndexCursorCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IndexCursor.
+func (c *IndexCursorClient) Update() *IndexCursorUpdate {
+	mutation := newIndexCursorMutation(c.config, OpUpdate)
+	return &IndexCursorUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IndexCursorClient) UpdateOne(_m *IndexCursor) *IndexCursorUpdateOne {
+	mutation := newIndexCursorMutation(c.config, OpUpdateOne, withIndexCursor(_m))
+	return &IndexCursorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IndexCursorClient) UpdateOneID(id int) *IndexCursorUpdateOne {
+	mutation := newIndexCursorMutation(c.config, OpUpdateOne, withIndexCursorID(id))
+	return &IndexCursorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IndexCursor.
+func (c *IndexCursorClient) Delete() *IndexCursorDelete {
+	mutation := newIndexCursorMutation(c.config, OpDelete)
+	return &IndexCursorDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IndexCursorClient) DeleteOne(_m *IndexCursor) *IndexCursorDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IndexCursorClient) DeleteOneID(id int) *IndexCursorDeleteOne {
+	builder := c.Delete().Where(indexcursor.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IndexCursorDeleteOne{builder}
+}
+
+// Query returns a query builder for IndexCursor.
+func (c *IndexCursorClient) Query() *IndexCursorQuery {
+	return &IndexCursorQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIndexCursor},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IndexCursor entity by its id.
+func (c *IndexCursorClient) Get(ctx context.Context, id int) (*IndexCursor, error) {
+	return c.Query().Where(indexcursor.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IndexCursorClient) GetX(ctx context.Context, id int) *IndexCursor {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IndexCursorClient) Hooks() []Hook {
+	return c.hooks.IndexCursor
+}
+
+// Interceptors returns the client interceptors.
+func (c *IndexCursorClient) Interceptors() []Interceptor {
+	return c.inters.IndexCursor
+}
+
+func (c *IndexCursorClient) mutate(ctx context.Context, m *IndexCursorMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IndexCursorCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IndexCursorUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IndexCursorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IndexCursorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IndexCursor mutation op: %q", m.Op())
+	}
+}
+
+// MarketPoolClient is a client for the MarketPool schema.
+type MarketPoolClient struct {
+	config
+}
+
+// NewMarketPoolClient returns a client for the MarketPool from the given config.
+func NewMarketPoolClient(c config) *MarketPoolClient {
+	return &MarketPoolClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `marketpool.Hooks(f(g(h())))`.
+func (c *MarketPoolClient) Use(hooks ...Hook) {
+	c.hooks.MarketPool = append(c.hooks.MarketPool, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `marketpool.Intercept(f(g(h())))`.
+func (c *MarketPoolClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MarketPool = append(c.inters.MarketPool, interceptors...)
+}
+
+// Create returns a builder for creating a MarketPool entity.
+func (c *MarketPoolClient) Create() *MarketPoolCreate {
+	mutation := newMarketPoolMutation(c.config, OpCreate)
+	return &MarketPoolCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MarketPool entities.
+func (c *MarketPoolClient) CreateBulk(builders ...*MarketPoolCreate) *MarketPoolCreateBulk {
+	return &MarketPoolCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MarketPoolClient) MapCreateBulk(slice any, setFunc func(*MarketPoolCreate, int)) *MarketPoolCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MarketPoolCreateBulk{err: fmt.Errorf("calling to MarketPoolClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MarketPoolCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MarketPoolCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MarketPool.
+func (c *MarketPoolClient) Update() *MarketPoolUpdate {
+	mutation := newMarketPoolMutation(c.config, OpUpdate)
+	return &MarketPoolUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MarketPoolClient) UpdateOne(_m *MarketPool) *MarketPoolUpdateOne {
+	mutation := newMarketPoolMutation(c.config, OpUpdateOne, withMarketPool(_m))
+	return &MarketPoolUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MarketPoolClient) UpdateOneID(id int) *MarketPoolUpdateOne {
+	mutation := newMarketPoolMutation(c.config, OpUpdateOne, withMarketPoolID(id))
+	return &MarketPoolUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MarketPool.
+func (c *MarketPoolClient) Delete() *MarketPoolDelete {
+	mutation := newMarketPoolMutation(c.config, OpDelete)
+	return &MarketPoolDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MarketPoolClient) DeleteOne(_m *MarketPool) *MarketPoolDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MarketPoolClient) DeleteOneID(id int) *MarketPoolDeleteOne {
+	builder := c.Delete().Where(marketpool.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MarketPoolDeleteOne{builder}
+}
+
+// Query returns a query builder for MarketPool.
+func (c *MarketPoolClient) Query() *MarketPoolQuery {
+	return &MarketPoolQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMarketPool},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MarketPool entity by its id.
+func (c *MarketPoolClient) Get(ctx context.Context, id int) (*MarketPool, error) {
+	return c.Query().Where(marketpool.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MarketPoolClient) GetX(ctx context.Context, id int) *MarketPool {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MarketPoolClient) Hooks() []Hook {
+	return c.hooks.MarketPool
+}
+
+// Interceptors returns the client interceptors.
+func (c *MarketPoolClient) Interceptors() []Interceptor {
+	return c.inters.MarketPool
+}
+
+func (c *MarketPoolClient) mutate(ctx context.Context, m *MarketPoolMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MarketPoolCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MarketPoolUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MarketPoolUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MarketPoolDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MarketPool mutation op: %q", m.Op())
+	}
+}
+
+// MarketTokenClient is a client for the MarketToken schema.
+type MarketTokenClient struct {
+	config
+}
+
+// NewMarketTokenClient returns a client for the MarketToken from the given config.
+func NewMarketTokenClient(c config) *MarketTokenClient {
+	return &MarketTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `markettoken.Hooks(f(g(h())))`.
+func (c *MarketTokenClient) Use(hooks ...Hook) {
+	c.hooks.MarketToken = append(c.hooks.MarketToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `markettoken.Intercept(f(g(h())))`.
+func (c *MarketTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MarketToken = append(c.inters.MarketToken, interceptors...)
+}
+
+// Create returns a builder for creating a MarketToken entity.
+func (c *MarketTokenClient) Create() *MarketTokenCreate {
+	mutation := newMarketTokenMutation(c.config, OpCreate)
+	return &MarketTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MarketToken entities.
+func (c *MarketTokenClient) CreateBulk(builders ...*MarketTokenCreate) *MarketTokenCreateBulk {
+	return &MarketTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MarketTokenClient) MapCreateBulk(slice any, setFunc func(*MarketTokenCreate, int)) *MarketTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MarketTokenCreateBulk{err: fmt.Errorf("calling to MarketTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MarketTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MarketTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MarketToken.
+func (c *MarketTokenClient) Update() *MarketTokenUpdate {
+	mutation := newMarketTokenMutation(c.config, OpUpdate)
+	return &MarketTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MarketTokenClient) UpdateOne(_m *MarketToken) *MarketTokenUpdateOne {
+	mutation := newMarketTokenMutation(c.config, OpUpdateOne, withMarketToken(_m))
+	return &MarketTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MarketTokenClient) UpdateOneID(id int) *MarketTokenUpdateOne {
+	mutation := newMarketTokenMutation(c.config, OpUpdateOne, withMarketTokenID(id))
+	return &MarketTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MarketToken.
+func (c *MarketTokenClient) Delete() *MarketTokenDelete {
+	mutation := newMarketTokenMutation(c.config, OpDelete)
+	return &MarketTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MarketTokenClient) DeleteOne(_m *MarketToken) *MarketTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MarketTokenClient) DeleteOneID(id int) *MarketTokenDeleteOne {
+	builder := c.Delete().Where(markettoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MarketTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for MarketToken.
+func (c *MarketTokenClient) Query() *MarketTokenQuery {
+	return &MarketTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMarketToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MarketToken entity by its id.
+func (c *MarketTokenClient) Get(ctx context.Context, id int) (*MarketToken, error) {
+	return c.Query().Where(markettoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MarketTokenClient) GetX(ctx context.Context, id int) *MarketToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MarketTokenClient) Hooks() []Hook {
+	return c.hooks.MarketToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *MarketTokenClient) Interceptors() []Interceptor {
+	return c.inters.MarketToken
+}
+
+func (c *MarketTokenClient) mutate(ctx context.Context, m *MarketTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MarketTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MarketTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MarketTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MarketTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MarketToken mutation op: %q", m.Op())
+	}
+}
+
 // PasswordTokenClient is a client for the PasswordToken schema.
 type PasswordTokenClient struct {
 	config
@@ -1464,6 +1913,139 @@ func (c *PasswordTokenClient) mutate(ctx context.Context, m *PasswordTokenMutati
 		return (&PasswordTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PasswordToken mutation op: %q", m.Op())
+	}
+}
+
+// PoolEventClient is a client for the PoolEvent schema.
+type PoolEventClient struct {
+	config
+}
+
+// NewPoolEventClient returns a client for the PoolEvent from the given config.
+func NewPoolEventClient(c config) *PoolEventClient {
+	return &PoolEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `poolevent.Hooks(f(g(h())))`.
+func (c *PoolEventClient) Use(hooks ...Hook) {
+	c.hooks.PoolEvent = append(c.hooks.PoolEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `poolevent.Intercept(f(g(h())))`.
+func (c *PoolEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PoolEvent = append(c.inters.PoolEvent, interceptors...)
+}
+
+// Create returns a builder for creating a PoolEvent entity.
+func (c *PoolEventClient) Create() *PoolEventCreate {
+	mutation := newPoolEventMutation(c.config, OpCreate)
+	return &PoolEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PoolEvent entities.
+func (c *PoolEventClient) CreateBulk(builders ...*PoolEventCreate) *PoolEventCreateBulk {
+	return &PoolEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PoolEventClient) MapCreateBulk(slice any, setFunc func(*PoolEventCreate, int)) *PoolEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PoolEventCreateBulk{err: fmt.Errorf("calling to PoolEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PoolEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PoolEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PoolEvent.
+func (c *PoolEventClient) Update() *PoolEventUpdate {
+	mutation := newPoolEventMutation(c.config, OpUpdate)
+	return &PoolEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PoolEventClient) UpdateOne(_m *PoolEvent) *PoolEventUpdateOne {
+	mutation := newPoolEventMutation(c.config, OpUpdateOne, withPoolEvent(_m))
+	return &PoolEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PoolEventClient) UpdateOneID(id int) *PoolEventUpdateOne {
+	mutation := newPoolEventMutation(c.config, OpUpdateOne, withPoolEventID(id))
+	return &PoolEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PoolEvent.
+func (c *PoolEventClient) Delete() *PoolEventDelete {
+	mutation := newPoolEventMutation(c.config, OpDelete)
+	return &PoolEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PoolEventClient) DeleteOne(_m *PoolEvent) *PoolEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PoolEventClient) DeleteOneID(id int) *PoolEventDeleteOne {
+	builder := c.Delete().Where(poolevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PoolEventDeleteOne{builder}
+}
+
+// Query returns a query builder for PoolEvent.
+func (c *PoolEventClient) Query() *PoolEventQuery {
+	return &PoolEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePoolEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PoolEvent entity by its id.
+func (c *PoolEventClient) Get(ctx context.Context, id int) (*PoolEvent, error) {
+	return c.Query().Where(poolevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PoolEventClient) GetX(ctx context.Context, id int) *PoolEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PoolEventClient) Hooks() []Hook {
+	return c.hooks.PoolEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *PoolEventClient) Interceptors() []Interceptor {
+	return c.inters.PoolEvent
+}
+
+func (c *PoolEventClient) mutate(ctx context.Context, m *PoolEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PoolEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PoolEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PoolEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PoolEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PoolEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -1762,6 +2344,272 @@ func (c *SourceAllowClient) mutate(ctx context.Context, m *SourceAllowMutation) 
 		return (&SourceAllowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown SourceAllow mutation op: %q", m.Op())
+	}
+}
+
+// TokenBalanceClient is a client for the TokenBalance schema.
+type TokenBalanceClient struct {
+	config
+}
+
+// NewTokenBalanceClient returns a client for the TokenBalance from the given config.
+func NewTokenBalanceClient(c config) *TokenBalanceClient {
+	return &TokenBalanceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tokenbalance.Hooks(f(g(h())))`.
+func (c *TokenBalanceClient) Use(hooks ...Hook) {
+	c.hooks.TokenBalance = append(c.hooks.TokenBalance, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tokenbalance.Intercept(f(g(h())))`.
+func (c *TokenBalanceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TokenBalance = append(c.inters.TokenBalance, interceptors...)
+}
+
+// Create returns a builder for creating a TokenBalance entity.
+func (c *TokenBalanceClient) Create() *TokenBalanceCreate {
+	mutation := newTokenBalanceMutation(c.config, OpCreate)
+	return &TokenBalanceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TokenBalance entities.
+func (c *TokenBalanceClient) CreateBulk(builders ...*TokenBalanceCreate) *TokenBalanceCreateBulk {
+	return &TokenBalanceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TokenBalanceClient) MapCreateBulk(slice any, setFunc func(*TokenBalanceCreate, int)) *TokenBalanceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TokenBalanceCreateBulk{err: fmt.Errorf("calling to TokenBalanceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TokenBalanceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TokenBalanceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TokenBalance.
+func (c *TokenBalanceClient) Update() *TokenBalanceUpdate {
+	mutation := newTokenBalanceMutation(c.config, OpUpdate)
+	return &TokenBalanceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TokenBalanceClient) UpdateOne(_m *TokenBalance) *TokenBalanceUpdateOne {
+	mutation := newTokenBalanceMutation(c.config, OpUpdateOne, withTokenBalance(_m))
+	return &TokenBalanceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TokenBalanceClient) UpdateOneID(id int) *TokenBalanceUpdateOne {
+	mutation := newTokenBalanceMutation(c.config, OpUpdateOne, withTokenBalanceID(id))
+	return &TokenBalanceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TokenBalance.
+func (c *TokenBalanceClient) Delete() *TokenBalanceDelete {
+	mutation := newTokenBalanceMutation(c.config, OpDelete)
+	return &TokenBalanceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TokenBalanceClient) DeleteOne(_m *TokenBalance) *TokenBalanceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TokenBalanceClient) DeleteOneID(id int) *TokenBalanceDeleteOne {
+	builder := c.Delete().Where(tokenbalance.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TokenBalanceDeleteOne{builder}
+}
+
+// Query returns a query builder for TokenBalance.
+func (c *TokenBalanceClient) Query() *TokenBalanceQuery {
+	return &TokenBalanceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTokenBalance},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TokenBalance entity by its id.
+func (c *TokenBalanceClient) Get(ctx context.Context, id int) (*TokenBalance, error) {
+	return c.Query().Where(tokenbalance.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TokenBalanceClient) GetX(ctx context.Context, id int) *TokenBalance {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *TokenBalanceClient) Hooks() []Hook {
+	return c.hooks.TokenBalance
+}
+
+// Interceptors returns the client interceptors.
+func (c *TokenBalanceClient) Interceptors() []Interceptor {
+	return c.inters.TokenBalance
+}
+
+func (c *TokenBalanceClient) mutate(ctx context.Context, m *TokenBalanceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TokenBalanceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TokenBalanceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TokenBalanceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TokenBalanceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TokenBalance mutation op: %q", m.Op())
+	}
+}
+
+// TokenTransferClient is a client for the TokenTransfer schema.
+type TokenTransferClient struct {
+	config
+}
+
+// NewTokenTransferClient returns a client for the TokenTransfer from the given config.
+func NewTokenTransferClient(c config) *TokenTransferClient {
+	return &TokenTransferClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tokentransfer.Hooks(f(g(h())))`.
+func (c *TokenTransferClient) Use(hooks ...Hook) {
+	c.hooks.TokenTransfer = append(c.hooks.TokenTransfer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tokentransfer.Intercept(f(g(h())))`.
+func (c *TokenTransferClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TokenTransfer = append(c.inters.TokenTransfer, interceptors...)
+}
+
+// Create returns a builder for creating a TokenTransfer entity.
+func (c *TokenTransferClient) Create() *TokenTransferCreate {
+	mutation := newTokenTransferMutation(c.config, OpCreate)
+	return &TokenTransferCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TokenTransfer entities.
+func (c *TokenTransferClient) CreateBulk(builders ...*TokenTransferCreate) *TokenTransferCreateBulk {
+	return &TokenTransferCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TokenTransferClient) MapCreateBulk(slice any, setFunc func(*TokenTransferCreate, int)) *TokenTransferCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TokenTransferCreateBulk{err: fmt.Errorf("calling to TokenTransferClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TokenTransferCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TokenTransferCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TokenTransfer.
+func (c *TokenTransferClient) Update() *TokenTransferUpdate {
+	mutation := newTokenTransferMutation(c.config, OpUpdate)
+	return &TokenTransferUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TokenTransferClient) UpdateOne(_m *TokenTransfer) *TokenTransferUpdateOne {
+	mutation := newTokenTransferMutation(c.config, OpUpdateOne, withTokenTransfer(_m))
+	return &TokenTransferUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TokenTransferClient) UpdateOneID(id int) *TokenTransferUpdateOne {
+	mutation := newTokenTransferMutation(c.config, OpUpdateOne, withTokenTransferID(id))
+	return &TokenTransferUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TokenTransfer.
+func (c *TokenTransferClient) Delete() *TokenTransferDelete {
+	mutation := newTokenTransferMutation(c.config, OpDelete)
+	return &TokenTransferDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TokenTransferClient) DeleteOne(_m *TokenTransfer) *TokenTransferDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TokenTransferClient) DeleteOneID(id int) *TokenTransferDeleteOne {
+	builder := c.Delete().Where(tokentransfer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TokenTransferDeleteOne{builder}
+}
+
+// Query returns a query builder for TokenTransfer.
+func (c *TokenTransferClient) Query() *TokenTransferQuery {
+	return &TokenTransferQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTokenTransfer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TokenTransfer entity by its id.
+func (c *TokenTransferClient) Get(ctx context.Context, id int) (*TokenTransfer, error) {
+	return c.Query().Where(tokentransfer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TokenTransferClient) GetX(ctx context.Context, id int) *TokenTransfer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *TokenTransferClient) Hooks() []Hook {
+	return c.hooks.TokenTransfer
+}
+
+// Interceptors returns the client interceptors.
+func (c *TokenTransferClient) Interceptors() []Interceptor {
+	return c.inters.TokenTransfer
+}
+
+func (c *TokenTransferClient) mutate(ctx context.Context, m *TokenTransferMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TokenTransferCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TokenTransferUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TokenTransferUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TokenTransferDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TokenTransfer mutation op: %q", m.Op())
 	}
 }
 
@@ -2168,12 +3016,14 @@ func (c *UsageRecordClient) mutate(ctx context.Context, m *UsageRecordMutation) 
 type (
 	hooks struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, PasswordToken, ScopeGrant, SourceAllow, UsageDaily,
+		IdempotencyRecord, IndexCursor, MarketPool, MarketToken, PasswordToken,
+		PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
 		UsageHourly, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, PasswordToken, ScopeGrant, SourceAllow, UsageDaily,
+		IdempotencyRecord, IndexCursor, MarketPool, MarketToken, PasswordToken,
+		PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
 		UsageHourly, UsageRecord []ent.Interceptor
 	}
 )

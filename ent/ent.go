@@ -19,9 +19,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/marketpool"
+	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
+	"github.com/partner-platform/partnerd/ent/poolevent"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
+	"github.com/partner-platform/partnerd/ent/tokenbalance"
+	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -92,9 +98,15 @@ func checkColumn(t, c string) error {
 			consoleuser.Table:       consoleuser.ValidColumn,
 			consumer.Table:          consumer.ValidColumn,
 			idempotencyrecord.Table: idempotencyrecord.ValidColumn,
+			indexcursor.Table:       indexcursor.ValidColumn,
+			marketpool.Table:        marketpool.ValidColumn,
+			markettoken.Table:       markettoken.ValidColumn,
 			passwordtoken.Table:     passwordtoken.ValidColumn,
+			poolevent.Table:         poolevent.ValidColumn,
 			scopegrant.Table:        scopegrant.ValidColumn,
 			sourceallow.Table:       sourceallow.ValidColumn,
+			tokenbalance.Table:      tokenbalance.ValidColumn,
+			tokentransfer.Table:     tokentransfer.ValidColumn,
 			usagedaily.Table:        usagedaily.ValidColumn,
 			usagehourly.Table:       usagehourly.ValidColumn,
 			usagerecord.Table:       usagerecord.ValidColumn,

@@ -18,10 +18,16 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/marketpool"
+	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
+	"github.com/partner-platform/partnerd/ent/poolevent"
 	"github.com/partner-platform/partnerd/ent/predicate"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
+	"github.com/partner-platform/partnerd/ent/tokenbalance"
+	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -43,9 +49,15 @@ const (
 	TypeConsoleUser       = "ConsoleUser"
 	TypeConsumer          = "Consumer"
 	TypeIdempotencyRecord = "IdempotencyRecord"
+	TypeIndexCursor       = "IndexCursor"
+	TypeMarketPool        = "MarketPool"
+	TypeMarketToken       = "MarketToken"
 	TypePasswordToken     = "PasswordToken"
+	TypePoolEvent         = "PoolEvent"
 	TypeScopeGrant        = "ScopeGrant"
 	TypeSourceAllow       = "SourceAllow"
+	TypeTokenBalance      = "TokenBalance"
+	TypeTokenTransfer     = "TokenTransfer"
 	TypeUsageDaily        = "UsageDaily"
 	TypeUsageHourly       = "UsageHourly"
 	TypeUsageRecord       = "UsageRecord"
@@ -5584,6 +5596,2391 @@ func (m *IdempotencyRecordMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IdempotencyRecord edge %s", name)
 }
 
+// IndexCursorMutation represents an operation that mutates the IndexCursor nodes in the graph.
+type IndexCursorMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	chain         *string
+	genesis_hash  *string
+	block         *int64
+	addblock      *int64
+	block_hash    *string
+	updated_at    *int64
+	addupdated_at *int64
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*IndexCursor, error)
+	predicates    []predicate.IndexCursor
+}
+
+var _ ent.Mutation = (*IndexCursorMutation)(nil)
+
+// indexcursorOption allows management of the mutation configuration using functional options.
+type indexcursorOption func(*IndexCursorMutation)
+
+// newIndexCursorMutation creates new mutation for the IndexCursor entity.
+func newIndexCursorMutation(c config, op Op, opts ...indexcursorOption) *IndexCursorMutation {
+	m := &IndexCursorMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIndexCursor,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIndexCursorID sets the ID field of the mutation.
+func withIndexCursorID(id int) indexcursorOption {
+	return func(m *IndexCursorMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IndexCursor
+		)
+		m.oldValue = func(ctx context.Context) (*IndexCursor, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IndexCursor.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIndexCursor sets the old IndexCursor of the mutation.
+func withIndexCursor(node *IndexCursor) indexcursorOption {
+	return func(m *IndexCursorMutation) {
+		m.oldValue = func(context.Context) (*IndexCursor, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IndexCursorMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IndexCursorMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IndexCursorMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IndexCursorMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IndexCursor.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *IndexCursorMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *IndexCursorMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *IndexCursorMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetGenesisHash sets the "genesis_hash" field.
+func (m *IndexCursorMutation) SetGenesisHash(s string) {
+	m.genesis_hash = &s
+}
+
+// GenesisHash returns the value of the "genesis_hash" field in the mutation.
+func (m *IndexCursorMutation) GenesisHash() (r string, exists bool) {
+	v := m.genesis_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGenesisHash returns the old "genesis_hash" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldGenesisHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGenesisHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGenesisHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGenesisHash: %w", err)
+	}
+	return oldValue.GenesisHash, nil
+}
+
+// ResetGenesisHash resets all changes to the "genesis_hash" field.
+func (m *IndexCursorMutation) ResetGenesisHash() {
+	m.genesis_hash = nil
+}
+
+// SetBlock sets the "block" field.
+func (m *IndexCursorMutation) SetBlock(i int64) {
+	m.block = &i
+	m.addblock = nil
+}
+
+// Block returns the value of the "block" field in the mutation.
+func (m *IndexCursorMutation) Block() (r int64, exists bool) {
+	v := m.block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlock returns the old "block" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlock: %w", err)
+	}
+	return oldValue.Block, nil
+}
+
+// AddBlock adds i to the "block" field.
+func (m *IndexCursorMutation) AddBlock(i int64) {
+	if m.addblock != nil {
+		*m.addblock += i
+	} else {
+		m.addblock = &i
+	}
+}
+
+// AddedBlock returns the value that was added to the "block" field in this mutation.
+func (m *IndexCursorMutation) AddedBlock() (r int64, exists bool) {
+	v := m.addblock
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBlock resets all changes to the "block" field.
+func (m *IndexCursorMutation) ResetBlock() {
+	m.block = nil
+	m.addblock = nil
+}
+
+// SetBlockHash sets the "block_hash" field.
+func (m *IndexCursorMutation) SetBlockHash(s string) {
+	m.block_hash = &s
+}
+
+// BlockHash returns the value of the "block_hash" field in the mutation.
+func (m *IndexCursorMutation) BlockHash() (r string, exists bool) {
+	v := m.block_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockHash returns the old "block_hash" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldBlockHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockHash: %w", err)
+	}
+	return oldValue.BlockHash, nil
+}
+
+// ResetBlockHash resets all changes to the "block_hash" field.
+func (m *IndexCursorMutation) ResetBlockHash() {
+	m.block_hash = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *IndexCursorMutation) SetUpdatedAt(i int64) {
+	m.updated_at = &i
+	m.addupdated_at = nil
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *IndexCursorMutation) UpdatedAt() (r int64, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldUpdatedAt(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// AddUpdatedAt adds i to the "updated_at" field.
+func (m *IndexCursorMutation) AddUpdatedAt(i int64) {
+	if m.addupdated_at != nil {
+		*m.addupdated_at += i
+	} else {
+		m.addupdated_at = &i
+	}
+}
+
+// AddedUpdatedAt returns the value that was added to the "updated_at" field in this mutation.
+func (m *IndexCursorMutation) AddedUpdatedAt() (r int64, exists bool) {
+	v := m.addupdated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *IndexCursorMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+	m.addupdated_at = nil
+}
+
+// Where appends a list predicates to the IndexCursorMutation builder.
+func (m *IndexCursorMutation) Where(ps ...predicate.IndexCursor) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IndexCursorMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IndexCursorMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IndexCursor, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IndexCursorMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IndexCursorMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IndexCursor).
+func (m *IndexCursorMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IndexCursorMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.chain != nil {
+		fields = append(fields, indexcursor.FieldChain)
+	}
+	if m.genesis_hash != nil {
+		fields = append(fields, indexcursor.FieldGenesisHash)
+	}
+	if m.block != nil {
+		fields = append(fields, indexcursor.FieldBlock)
+	}
+	if m.block_hash != nil {
+		fields = append(fields, indexcursor.FieldBlockHash)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, indexcursor.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IndexCursorMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case indexcursor.FieldChain:
+		return m.Chain()
+	case indexcursor.FieldGenesisHash:
+		return m.GenesisHash()
+	case indexcursor.FieldBlock:
+		return m.Block()
+	case indexcursor.FieldBlockHash:
+		return m.BlockHash()
+	case indexcursor.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IndexCursorMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case indexcursor.FieldChain:
+		return m.OldChain(ctx)
+	case indexcursor.FieldGenesisHash:
+		return m.OldGenesisHash(ctx)
+	case indexcursor.FieldBlock:
+		return m.OldBlock(ctx)
+	case indexcursor.FieldBlockHash:
+		return m.OldBlockHash(ctx)
+	case indexcursor.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown IndexCursor field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IndexCursorMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case indexcursor.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case indexcursor.FieldGenesisHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGenesisHash(v)
+		return nil
+	case indexcursor.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlock(v)
+		return nil
+	case indexcursor.FieldBlockHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockHash(v)
+		return nil
+	case indexcursor.FieldUpdatedAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IndexCursor field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IndexCursorMutation) AddedFields() []string {
+	var fields []string
+	if m.addblock != nil {
+		fields = append(fields, indexcursor.FieldBlock)
+	}
+	if m.addupdated_at != nil {
+		fields = append(fields, indexcursor.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IndexCursorMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case indexcursor.FieldBlock:
+		return m.AddedBlock()
+	case indexcursor.FieldUpdatedAt:
+		return m.AddedUpdatedAt()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IndexCursorMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case indexcursor.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBlock(v)
+		return nil
+	case indexcursor.FieldUpdatedAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IndexCursor numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IndexCursorMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IndexCursorMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IndexCursorMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown IndexCursor nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IndexCursorMutation) ResetField(name string) error {
+	switch name {
+	case indexcursor.FieldChain:
+		m.ResetChain()
+		return nil
+	case indexcursor.FieldGenesisHash:
+		m.ResetGenesisHash()
+		return nil
+	case indexcursor.FieldBlock:
+		m.ResetBlock()
+		return nil
+	case indexcursor.FieldBlockHash:
+		m.ResetBlockHash()
+		return nil
+	case indexcursor.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown IndexCursor field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IndexCursorMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IndexCursorMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IndexCursorMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IndexCursorMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IndexCursorMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IndexCursorMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IndexCursorMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown IndexCursor unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IndexCursorMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown IndexCursor edge %s", name)
+}
+
+// MarketPoolMutation represents an operation that mutates the MarketPool nodes in the graph.
+type MarketPoolMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	chain            *string
+	address          *string
+	venue            *string
+	token0           *string
+	token1           *string
+	base_is_token0   *bool
+	fee_bps          *int
+	addfee_bps       *int
+	created_block    *int64
+	addcreated_block *int64
+	created_at       *int64
+	addcreated_at    *int64
+	reserve0         *string
+	reserve1         *string
+	state_block      *int64
+	addstate_block   *int64
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*MarketPool, error)
+	predicates       []predicate.MarketPool
+}
+
+var _ ent.Mutation = (*MarketPoolMutation)(nil)
+
+// marketpoolOption allows management of the mutation configuration using functional options.
+type marketpoolOption func(*MarketPoolMutation)
+
+// newMarketPoolMutation creates new mutation for the MarketPool entity.
+func newMarketPoolMutation(c config, op Op, opts ...marketpoolOption) *MarketPoolMutation {
+	m := &MarketPoolMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMarketPool,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMarketPoolID sets the ID field of the mutation.
+func withMarketPoolID(id int) marketpoolOption {
+	return func(m *MarketPoolMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MarketPool
+		)
+		m.oldValue = func(ctx context.Context) (*MarketPool, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MarketPool.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMarketPool sets the old MarketPool of the mutation.
+func withMarketPool(node *MarketPool) marketpoolOption {
+	return func(m *MarketPoolMutation) {
+		m.oldValue = func(context.Context) (*MarketPool, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MarketPoolMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MarketPoolMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MarketPoolMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MarketPoolMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MarketPool.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *MarketPoolMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *MarketPoolMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *MarketPoolMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetAddress sets the "address" field.
+func (m *MarketPoolMutation) SetAddress(s string) {
+	m.address = &s
+}
+
+// Address returns the value of the "address" field in the mutation.
+func (m *MarketPoolMutation) Address() (r string, exists bool) {
+	v := m.address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddress returns the old "address" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldAddress(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddress: %w", err)
+	}
+	return oldValue.Address, nil
+}
+
+// ResetAddress resets all changes to the "address" field.
+func (m *MarketPoolMutation) ResetAddress() {
+	m.address = nil
+}
+
+// SetVenue sets the "venue" field.
+func (m *MarketPoolMutation) SetVenue(s string) {
+	m.venue = &s
+}
+
+// Venue returns the value of the "venue" field in the mutation.
+func (m *MarketPoolMutation) Venue() (r string, exists bool) {
+	v := m.venue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVenue returns the old "venue" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldVenue(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVenue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVenue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVenue: %w", err)
+	}
+	return oldValue.Venue, nil
+}
+
+// ResetVenue resets all changes to the "venue" field.
+func (m *MarketPoolMutation) ResetVenue() {
+	m.venue = nil
+}
+
+// SetToken0 sets the "token0" field.
+func (m *MarketPoolMutation) SetToken0(s string) {
+	m.token0 = &s
+}
+
+// Token0 returns the value of the "token0" field in the mutation.
+func (m *MarketPoolMutation) Token0() (r string, exists bool) {
+	v := m.token0
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken0 returns the old "token0" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldToken0(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken0 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken0 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken0: %w", err)
+	}
+	return oldValue.Token0, nil
+}
+
+// ResetToken0 resets all changes to the "token0" field.
+func (m *MarketPoolMutation) ResetToken0() {
+	m.token0 = nil
+}
+
+// SetToken1 sets the "token1" field.
+func (m *MarketPoolMutation) SetToken1(s string) {
+	m.token1 = &s
+}
+
+// Token1 returns the value of the "token1" field in the mutation.
+func (m *MarketPoolMutation) Token1() (r string, exists bool) {
+	v := m.token1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken1 returns the old "token1" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldToken1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken1: %w", err)
+	}
+	return oldValue.Token1, nil
+}
+
+// ResetToken1 resets all changes to the "token1" field.
+func (m *MarketPoolMutation) ResetToken1() {
+	m.token1 = nil
+}
+
+// SetBaseIsToken0 sets the "base_is_token0" field.
+func (m *MarketPoolMutation) SetBaseIsToken0(b bool) {
+	m.base_is_token0 = &b
+}
+
+// BaseIsToken0 returns the value of the "base_is_token0" field in the mutation.
+func (m *MarketPoolMutation) BaseIsToken0() (r bool, exists bool) {
+	v := m.base_is_token0
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseIsToken0 returns the old "base_is_token0" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldBaseIsToken0(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseIsToken0 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseIsToken0 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseIsToken0: %w", err)
+	}
+	return oldValue.BaseIsToken0, nil
+}
+
+// ResetBaseIsToken0 resets all changes to the "base_is_token0" field.
+func (m *MarketPoolMutation) ResetBaseIsToken0() {
+	m.base_is_token0 = nil
+}
+
+// SetFeeBps sets the "fee_bps" field.
+func (m *MarketPoolMutation) SetFeeBps(i int) {
+	m.fee_bps = &i
+	m.addfee_bps = nil
+}
+
+// FeeBps returns the value of the "fee_bps" field in the mutation.
+func (m *MarketPoolMutation) FeeBps() (r int, exists bool) {
+	v := m.fee_bps
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeeBps returns the old "fee_bps" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldFeeBps(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeeBps is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeeBps requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeeBps: %w", err)
+	}
+	return oldValue.FeeBps, nil
+}
+
+// AddFeeBps adds i to the "fee_bps" field.
+func (m *MarketPoolMutation) AddFeeBps(i int) {
+	if m.addfee_bps != nil {
+		*m.addfee_bps += i
+	} else {
+		m.addfee_bps = &i
+	}
+}
+
+// AddedFeeBps returns the value that was added to the "fee_bps" field in this mutation.
+func (m *MarketPoolMutation) AddedFeeBps() (r int, exists bool) {
+	v := m.addfee_bps
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFeeBps resets all changes to the "fee_bps" field.
+func (m *MarketPoolMutation) ResetFeeBps() {
+	m.fee_bps = nil
+	m.addfee_bps = nil
+}
+
+// SetCreatedBlock sets the "created_block" field.
+func (m *MarketPoolMutation) SetCreatedBlock(i int64) {
+	m.created_block = &i
+	m.addcreated_block = nil
+}
+
+// CreatedBlock returns the value of the "created_block" field in the mutation.
+func (m *MarketPoolMutation) CreatedBlock() (r int64, exists bool) {
+	v := m.created_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBlock returns the old "created_block" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldCreatedBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBlock: %w", err)
+	}
+	return oldValue.CreatedBlock, nil
+}
+
+// AddCreatedBlock adds i to the "created_block" field.
+func (m *MarketPoolMutation) AddCreatedBlock(i int64) {
+	if m.addcreated_block != nil {
+		*m.addcreated_block += i
+	} else {
+		m.addcreated_block = &i
+	}
+}
+
+// AddedCreatedBlock returns the value that was added to the "created_block" field in this mutation.
+func (m *MarketPoolMutation) AddedCreatedBlock() (r int64, exists bool) {
+	v := m.addcreated_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBlock resets all changes to the "created_block" field.
+func (m *MarketPoolMutation) ResetCreatedBlock() {
+	m.created_block = nil
+	m.addcreated_block = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MarketPoolMutation) SetCreatedAt(i int64) {
+	m.created_at = &i
+	m.addcreated_at = nil
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MarketPoolMutation) CreatedAt() (r int64, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldCreatedAt(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// AddCreatedAt adds i to the "created_at" field.
+func (m *MarketPoolMutation) AddCreatedAt(i int64) {
+	if m.addcreated_at != nil {
+		*m.addcreated_at += i
+	} else {
+		m.addcreated_at = &i
+	}
+}
+
+// AddedCreatedAt returns the value that was added to the "created_at" field in this mutation.
+func (m *MarketPoolMutation) AddedCreatedAt() (r int64, exists bool) {
+	v := m.addcreated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MarketPoolMutation) ResetCreatedAt() {
+	m.created_at = nil
+	m.addcreated_at = nil
+}
+
+// SetReserve0 sets the "reserve0" field.
+func (m *MarketPoolMutation) SetReserve0(s string) {
+	m.reserve0 = &s
+}
+
+// Reserve0 returns the value of the "reserve0" field in the mutation.
+func (m *MarketPoolMutation) Reserve0() (r string, exists bool) {
+	v := m.reserve0
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReserve0 returns the old "reserve0" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldReserve0(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReserve0 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReserve0 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReserve0: %w", err)
+	}
+	return oldValue.Reserve0, nil
+}
+
+// ResetReserve0 resets all changes to the "reserve0" field.
+func (m *MarketPoolMutation) ResetReserve0() {
+	m.reserve0 = nil
+}
+
+// SetReserve1 sets the "reserve1" field.
+func (m *MarketPoolMutation) SetReserve1(s string) {
+	m.reserve1 = &s
+}
+
+// Reserve1 returns the value of the "reserve1" field in the mutation.
+func (m *MarketPoolMutation) Reserve1() (r string, exists bool) {
+	v := m.reserve1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReserve1 returns the old "reserve1" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldReserve1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReserve1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReserve1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReserve1: %w", err)
+	}
+	return oldValue.Reserve1, nil
+}
+
+// ResetReserve1 resets all changes to the "reserve1" field.
+func (m *MarketPoolMutation) ResetReserve1() {
+	m.reserve1 = nil
+}
+
+// SetStateBlock sets the "state_block" field.
+func (m *MarketPoolMutation) SetStateBlock(i int64) {
+	m.state_block = &i
+	m.addstate_block = nil
+}
+
+// StateBlock returns the value of the "state_block" field in the mutation.
+func (m *MarketPoolMutation) StateBlock() (r int64, exists bool) {
+	v := m.state_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStateBlock returns the old "state_block" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldStateBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStateBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStateBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStateBlock: %w", err)
+	}
+	return oldValue.StateBlock, nil
+}
+
+// AddStateBlock adds i to the "state_block" field.
+func (m *MarketPoolMutation) AddStateBlock(i int64) {
+	if m.addstate_block != nil {
+		*m.addstate_block += i
+	} else {
+		m.addstate_block = &i
+	}
+}
+
+// AddedStateBlock returns the value that was added to the "state_block" field in this mutation.
+func (m *MarketPoolMutation) AddedStateBlock() (r int64, exists bool) {
+	v := m.addstate_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStateBlock resets all changes to the "state_block" field.
+func (m *MarketPoolMutation) ResetStateBlock() {
+	m.state_block = nil
+	m.addstate_block = nil
+}
+
+// Where appends a list predicates to the MarketPoolMutation builder.
+func (m *MarketPoolMutation) Where(ps ...predicate.MarketPool) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MarketPoolMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MarketPoolMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MarketPool, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MarketPoolMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MarketPoolMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MarketPool).
+func (m *MarketPoolMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MarketPoolMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.chain != nil {
+		fields = append(fields, marketpool.FieldChain)
+	}
+	if m.address != nil {
+		fields = append(fields, marketpool.FieldAddress)
+	}
+	if m.venue != nil {
+		fields = append(fields, marketpool.FieldVenue)
+	}
+	if m.token0 != nil {
+		fields = append(fields, marketpool.FieldToken0)
+	}
+	if m.token1 != nil {
+		fields = append(fields, marketpool.FieldToken1)
+	}
+	if m.base_is_token0 != nil {
+		fields = append(fields, marketpool.FieldBaseIsToken0)
+	}
+	if m.fee_bps != nil {
+		fields = append(fields, marketpool.FieldFeeBps)
+	}
+	if m.created_block != nil {
+		fields = append(fields, marketpool.FieldCreatedBlock)
+	}
+	if m.created_at != nil {
+		fields = append(fields, marketpool.FieldCreatedAt)
+	}
+	if m.reserve0 != nil {
+		fields = append(fields, marketpool.FieldReserve0)
+	}
+	if m.reserve1 != nil {
+		fields = append(fields, marketpool.FieldReserve1)
+	}
+	if m.state_block != nil {
+		fields = append(fields, marketpool.FieldStateBlock)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MarketPoolMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case marketpool.FieldChain:
+		return m.Chain()
+	case marketpool.FieldAddress:
+		return m.Address()
+	case marketpool.FieldVenue:
+		return m.Venue()
+	case marketpool.FieldToken0:
+		return m.Token0()
+	case marketpool.FieldToken1:
+		return m.Token1()
+	case marketpool.FieldBaseIsToken0:
+		return m.BaseIsToken0()
+	case marketpool.FieldFeeBps:
+		return m.FeeBps()
+	case marketpool.FieldCreatedBlock:
+		return m.CreatedBlock()
+	case marketpool.FieldCreatedAt:
+		return m.CreatedAt()
+	case marketpool.FieldReserve0:
+		return m.Reserve0()
+	case marketpool.FieldReserve1:
+		return m.Reserve1()
+	case marketpool.FieldStateBlock:
+		return m.StateBlock()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MarketPoolMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case marketpool.FieldChain:
+		return m.OldChain(ctx)
+	case marketpool.FieldAddress:
+		return m.OldAddress(ctx)
+	case marketpool.FieldVenue:
+		return m.OldVenue(ctx)
+	case marketpool.FieldToken0:
+		return m.OldToken0(ctx)
+	case marketpool.FieldToken1:
+		return m.OldToken1(ctx)
+	case marketpool.FieldBaseIsToken0:
+		return m.OldBaseIsToken0(ctx)
+	case marketpool.FieldFeeBps:
+		return m.OldFeeBps(ctx)
+	case marketpool.FieldCreatedBlock:
+		return m.OldCreatedBlock(ctx)
+	case marketpool.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case marketpool.FieldReserve0:
+		return m.OldReserve0(ctx)
+	case marketpool.FieldReserve1:
+		return m.OldReserve1(ctx)
+	case marketpool.FieldStateBlock:
+		return m.OldStateBlock(ctx)
+	}
+	return nil, fmt.Errorf("unknown MarketPool field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MarketPoolMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case marketpool.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case marketpool.FieldAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddress(v)
+		return nil
+	case marketpool.FieldVenue:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVenue(v)
+		return nil
+	case marketpool.FieldToken0:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken0(v)
+		return nil
+	case marketpool.FieldToken1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken1(v)
+		return nil
+	case marketpool.FieldBaseIsToken0:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseIsToken0(v)
+		return nil
+	case marketpool.FieldFeeBps:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeeBps(v)
+		return nil
+	case marketpool.FieldCreatedBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBlock(v)
+		return nil
+	case marketpool.FieldCreatedAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case marketpool.FieldReserve0:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReserve0(v)
+		return nil
+	case marketpool.FieldReserve1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReserve1(v)
+		return nil
+	case marketpool.FieldStateBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStateBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MarketPool field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MarketPoolMutation) AddedFields() []string {
+	var fields []string
+	if m.addfee_bps != nil {
+		fields = append(fields, marketpool.FieldFeeBps)
+	}
+	if m.addcreated_block != nil {
+		fields = append(fields, marketpool.FieldCreatedBlock)
+	}
+	if m.addcreated_at != nil {
+		fields = append(fields, marketpool.FieldCreatedAt)
+	}
+	if m.addstate_block != nil {
+		fields = append(fields, marketpool.FieldStateBlock)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MarketPoolMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case marketpool.FieldFeeBps:
+		return m.AddedFeeBps()
+	case marketpool.FieldCreatedBlock:
+		return m.AddedCreatedBlock()
+	case marketpool.FieldCreatedAt:
+		return m.AddedCreatedAt()
+	case marketpool.FieldStateBlock:
+		return m.AddedStateBlock()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MarketPoolMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case marketpool.FieldFeeBps:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFeeBps(v)
+		return nil
+	case marketpool.FieldCreatedBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBlock(v)
+		return nil
+	case marketpool.FieldCreatedAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedAt(v)
+		return nil
+	case marketpool.FieldStateBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStateBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MarketPool numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MarketPoolMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MarketPoolMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MarketPoolMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MarketPool nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MarketPoolMutation) ResetField(name string) error {
+	switch name {
+	case marketpool.FieldChain:
+		m.ResetChain()
+		return nil
+	case marketpool.FieldAddress:
+		m.ResetAddress()
+		return nil
+	case marketpool.FieldVenue:
+		m.ResetVenue()
+		return nil
+	case marketpool.FieldToken0:
+		m.ResetToken0()
+		return nil
+	case marketpool.FieldToken1:
+		m.ResetToken1()
+		return nil
+	case marketpool.FieldBaseIsToken0:
+		m.ResetBaseIsToken0()
+		return nil
+	case marketpool.FieldFeeBps:
+		m.ResetFeeBps()
+		return nil
+	case marketpool.FieldCreatedBlock:
+		m.ResetCreatedBlock()
+		return nil
+	case marketpool.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case marketpool.FieldReserve0:
+		m.ResetReserve0()
+		return nil
+	case marketpool.FieldReserve1:
+		m.ResetReserve1()
+		return nil
+	case marketpool.FieldStateBlock:
+		m.ResetStateBlock()
+		return nil
+	}
+	return fmt.Errorf("unknown MarketPool field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MarketPoolMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MarketPoolMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MarketPoolMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MarketPoolMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MarketPoolMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MarketPoolMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MarketPoolMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MarketPool unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MarketPoolMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MarketPool edge %s", name)
+}
+
+// MarketTokenMutation represents an operation that mutates the MarketToken nodes in the graph.
+type MarketTokenMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	chain               *string
+	address             *string
+	symbol              *string
+	name                *string
+	decimals            *int
+	adddecimals         *int
+	lp                  *bool
+	discovered_block    *int64
+	adddiscovered_block *int64
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*MarketToken, error)
+	predicates          []predicate.MarketToken
+}
+
+var _ ent.Mutation = (*MarketTokenMutation)(nil)
+
+// markettokenOption allows management of the mutation configuration using functional options.
+type markettokenOption func(*MarketTokenMutation)
+
+// newMarketTokenMutation creates new mutation for the MarketToken entity.
+func newMarketTokenMutation(c config, op Op, opts ...markettokenOption) *MarketTokenMutation {
+	m := &MarketTokenMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMarketToken,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMarketTokenID sets the ID field of the mutation.
+func withMarketTokenID(id int) markettokenOption {
+	return func(m *MarketTokenMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MarketToken
+		)
+		m.oldValue = func(ctx context.Context) (*MarketToken, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MarketToken.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMarketToken sets the old MarketToken of the mutation.
+func withMarketToken(node *MarketToken) markettokenOption {
+	return func(m *MarketTokenMutation) {
+		m.oldValue = func(context.Context) (*MarketToken, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MarketTokenMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MarketTokenMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MarketTokenMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MarketTokenMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MarketToken.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *MarketTokenMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *MarketTokenMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *MarketTokenMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetAddress sets the "address" field.
+func (m *MarketTokenMutation) SetAddress(s string) {
+	m.address = &s
+}
+
+// Address returns the value of the "address" field in the mutation.
+func (m *MarketTokenMutation) Address() (r string, exists bool) {
+	v := m.address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddress returns the old "address" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldAddress(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddress: %w", err)
+	}
+	return oldValue.Address, nil
+}
+
+// ResetAddress resets all changes to the "address" field.
+func (m *MarketTokenMutation) ResetAddress() {
+	m.address = nil
+}
+
+// SetSymbol sets the "symbol" field.
+func (m *MarketTokenMutation) SetSymbol(s string) {
+	m.symbol = &s
+}
+
+// Symbol returns the value of the "symbol" field in the mutation.
+func (m *MarketTokenMutation) Symbol() (r string, exists bool) {
+	v := m.symbol
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSymbol returns the old "symbol" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldSymbol(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSymbol is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSymbol requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSymbol: %w", err)
+	}
+	return oldValue.Symbol, nil
+}
+
+// ResetSymbol resets all changes to the "symbol" field.
+func (m *MarketTokenMutation) ResetSymbol() {
+	m.symbol = nil
+}
+
+// SetName sets the "name" field.
+func (m *MarketTokenMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *MarketTokenMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *MarketTokenMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDecimals sets the "decimals" field.
+func (m *MarketTokenMutation) SetDecimals(i int) {
+	m.decimals = &i
+	m.adddecimals = nil
+}
+
+// Decimals returns the value of the "decimals" field in the mutation.
+func (m *MarketTokenMutation) Decimals() (r int, exists bool) {
+	v := m.decimals
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecimals returns the old "decimals" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldDecimals(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecimals is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecimals requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecimals: %w", err)
+	}
+	return oldValue.Decimals, nil
+}
+
+// AddDecimals adds i to the "decimals" field.
+func (m *MarketTokenMutation) AddDecimals(i int) {
+	if m.adddecimals != nil {
+		*m.adddecimals += i
+	} else {
+		m.adddecimals = &i
+	}
+}
+
+// AddedDecimals returns the value that was added to the "decimals" field in this mutation.
+func (m *MarketTokenMutation) AddedDecimals() (r int, exists bool) {
+	v := m.adddecimals
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDecimals resets all changes to the "decimals" field.
+func (m *MarketTokenMutation) ResetDecimals() {
+	m.decimals = nil
+	m.adddecimals = nil
+}
+
+// SetLp sets the "lp" field.
+func (m *MarketTokenMutation) SetLp(b bool) {
+	m.lp = &b
+}
+
+// Lp returns the value of the "lp" field in the mutation.
+func (m *MarketTokenMutation) Lp() (r bool, exists bool) {
+	v := m.lp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLp returns the old "lp" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldLp(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLp: %w", err)
+	}
+	return oldValue.Lp, nil
+}
+
+// ResetLp resets all changes to the "lp" field.
+func (m *MarketTokenMutation) ResetLp() {
+	m.lp = nil
+}
+
+// SetDiscoveredBlock sets the "discovered_block" field.
+func (m *MarketTokenMutation) SetDiscoveredBlock(i int64) {
+	m.discovered_block = &i
+	m.adddiscovered_block = nil
+}
+
+// DiscoveredBlock returns the value of the "discovered_block" field in the mutation.
+func (m *MarketTokenMutation) DiscoveredBlock() (r int64, exists bool) {
+	v := m.discovered_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscoveredBlock returns the old "discovered_block" field's value of the MarketToken entity.
+// If the MarketToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketTokenMutation) OldDiscoveredBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscoveredBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscoveredBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscoveredBlock: %w", err)
+	}
+	return oldValue.DiscoveredBlock, nil
+}
+
+// AddDiscoveredBlock adds i to the "discovered_block" field.
+func (m *MarketTokenMutation) AddDiscoveredBlock(i int64) {
+	if m.adddiscovered_block != nil {
+		*m.adddiscovered_block += i
+	} else {
+		m.adddiscovered_block = &i
+	}
+}
+
+// AddedDiscoveredBlock returns the value that was added to the "discovered_block" field in this mutation.
+func (m *MarketTokenMutation) AddedDiscoveredBlock() (r int64, exists bool) {
+	v := m.adddiscovered_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscoveredBlock resets all changes to the "discovered_block" field.
+func (m *MarketTokenMutation) ResetDiscoveredBlock() {
+	m.discovered_block = nil
+	m.adddiscovered_block = nil
+}
+
+// Where appends a list predicates to the MarketTokenMutation builder.
+func (m *MarketTokenMutation) Where(ps ...predicate.MarketToken) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MarketTokenMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MarketTokenMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MarketToken, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MarketTokenMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MarketTokenMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MarketToken).
+func (m *MarketTokenMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MarketTokenMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.chain != nil {
+		fields = append(fields, markettoken.FieldChain)
+	}
+	if m.address != nil {
+		fields = append(fields, markettoken.FieldAddress)
+	}
+	if m.symbol != nil {
+		fields = append(fields, markettoken.FieldSymbol)
+	}
+	if m.name != nil {
+		fields = append(fields, markettoken.FieldName)
+	}
+	if m.decimals != nil {
+		fields = append(fields, markettoken.FieldDecimals)
+	}
+	if m.lp != nil {
+		fields = append(fields, markettoken.FieldLp)
+	}
+	if m.discovered_block != nil {
+		fields = append(fields, markettoken.FieldDiscoveredBlock)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MarketTokenMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case markettoken.FieldChain:
+		return m.Chain()
+	case markettoken.FieldAddress:
+		return m.Address()
+	case markettoken.FieldSymbol:
+		return m.Symbol()
+	case markettoken.FieldName:
+		return m.Name()
+	case markettoken.FieldDecimals:
+		return m.Decimals()
+	case markettoken.FieldLp:
+		return m.Lp()
+	case markettoken.FieldDiscoveredBlock:
+		return m.DiscoveredBlock()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MarketTokenMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case markettoken.FieldChain:
+		return m.OldChain(ctx)
+	case markettoken.FieldAddress:
+		return m.OldAddress(ctx)
+	case markettoken.FieldSymbol:
+		return m.OldSymbol(ctx)
+	case markettoken.FieldName:
+		return m.OldName(ctx)
+	case markettoken.FieldDecimals:
+		return m.OldDecimals(ctx)
+	case markettoken.FieldLp:
+		return m.OldLp(ctx)
+	case markettoken.FieldDiscoveredBlock:
+		return m.OldDiscoveredBlock(ctx)
+	}
+	return nil, fmt.Errorf("unknown MarketToken field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MarketTokenMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case markettoken.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case markettoken.FieldAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddress(v)
+		return nil
+	case markettoken.FieldSymbol:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSymbol(v)
+		return nil
+	case markettoken.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case markettoken.FieldDecimals:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecimals(v)
+		return nil
+	case markettoken.FieldLp:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLp(v)
+		return nil
+	case markettoken.FieldDiscoveredBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscoveredBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MarketToken field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MarketTokenMutation) AddedFields() []string {
+	var fields []string
+	if m.adddecimals != nil {
+		fields = append(fields, markettoken.FieldDecimals)
+	}
+	if m.adddiscovered_block != nil {
+		fields = append(fields, markettoken.FieldDiscoveredBlock)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MarketTokenMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case markettoken.FieldDecimals:
+		return m.AddedDecimals()
+	case markettoken.FieldDiscoveredBlock:
+		return m.AddedDiscoveredBlock()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MarketTokenMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case markettoken.FieldDecimals:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDecimals(v)
+		return nil
+	case markettoken.FieldDiscoveredBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscoveredBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MarketToken numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MarketTokenMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MarketTokenMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MarketTokenMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MarketToken nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MarketTokenMutation) ResetField(name string) error {
+	switch name {
+	case markettoken.FieldChain:
+		m.ResetChain()
+		return nil
+	case markettoken.FieldAddress:
+		m.ResetAddress()
+		return nil
+	case markettoken.FieldSymbol:
+		m.ResetSymbol()
+		return nil
+	case markettoken.FieldName:
+		m.ResetName()
+		return nil
+	case markettoken.FieldDecimals:
+		m.ResetDecimals()
+		return nil
+	case markettoken.FieldLp:
+		m.ResetLp()
+		return nil
+	case markettoken.FieldDiscoveredBlock:
+		m.ResetDiscoveredBlock()
+		return nil
+	}
+	return fmt.Errorf("unknown MarketToken field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MarketTokenMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MarketTokenMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MarketTokenMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MarketTokenMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MarketTokenMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MarketTokenMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MarketTokenMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MarketToken unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MarketTokenMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MarketToken edge %s", name)
+}
+
 // PasswordTokenMutation represents an operation that mutates the PasswordToken nodes in the graph.
 type PasswordTokenMutation struct {
 	config
@@ -6182,6 +8579,1343 @@ func (m *PasswordTokenMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PasswordTokenMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PasswordToken edge %s", name)
+}
+
+// PoolEventMutation represents an operation that mutates the PoolEvent nodes in the graph.
+type PoolEventMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	chain           *string
+	pool            *string
+	block           *int64
+	addblock        *int64
+	log_index       *int
+	addlog_index    *int
+	tx_hash         *string
+	kind            *poolevent.Kind
+	side            *poolevent.Side
+	trader          *string
+	base_amount     *string
+	quote_amount    *string
+	reserve0        *string
+	reserve1        *string
+	price_usd       *float64
+	addprice_usd    *float64
+	price_native    *float64
+	addprice_native *float64
+	volume_usd      *float64
+	addvolume_usd   *float64
+	time            *int64
+	addtime         *int64
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*PoolEvent, error)
+	predicates      []predicate.PoolEvent
+}
+
+var _ ent.Mutation = (*PoolEventMutation)(nil)
+
+// pooleventOption allows management of the mutation configuration using functional options.
+type pooleventOption func(*PoolEventMutation)
+
+// newPoolEventMutation creates new mutation for the PoolEvent entity.
+func newPoolEventMutation(c config, op Op, opts ...pooleventOption) *PoolEventMutation {
+	m := &PoolEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePoolEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPoolEventID sets the ID field of the mutation.
+func withPoolEventID(id int) pooleventOption {
+	return func(m *PoolEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PoolEvent
+		)
+		m.oldValue = func(ctx context.Context) (*PoolEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PoolEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPoolEvent sets the old PoolEvent of the mutation.
+func withPoolEvent(node *PoolEvent) pooleventOption {
+	return func(m *PoolEventMutation) {
+		m.oldValue = func(context.Context) (*PoolEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PoolEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PoolEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PoolEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PoolEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PoolEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *PoolEventMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *PoolEventMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *PoolEventMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetPool sets the "pool" field.
+func (m *PoolEventMutation) SetPool(s string) {
+	m.pool = &s
+}
+
+// Pool returns the value of the "pool" field in the mutation.
+func (m *PoolEventMutation) Pool() (r string, exists bool) {
+	v := m.pool
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPool returns the old "pool" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldPool(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPool is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPool requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPool: %w", err)
+	}
+	return oldValue.Pool, nil
+}
+
+// ResetPool resets all changes to the "pool" field.
+func (m *PoolEventMutation) ResetPool() {
+	m.pool = nil
+}
+
+// SetBlock sets the "block" field.
+func (m *PoolEventMutation) SetBlock(i int64) {
+	m.block = &i
+	m.addblock = nil
+}
+
+// Block returns the value of the "block" field in the mutation.
+func (m *PoolEventMutation) Block() (r int64, exists bool) {
+	v := m.block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlock returns the old "block" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlock: %w", err)
+	}
+	return oldValue.Block, nil
+}
+
+// AddBlock adds i to the "block" field.
+func (m *PoolEventMutation) AddBlock(i int64) {
+	if m.addblock != nil {
+		*m.addblock += i
+	} else {
+		m.addblock = &i
+	}
+}
+
+// AddedBlock returns the value that was added to the "block" field in this mutation.
+func (m *PoolEventMutation) AddedBlock() (r int64, exists bool) {
+	v := m.addblock
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBlock resets all changes to the "block" field.
+func (m *PoolEventMutation) ResetBlock() {
+	m.block = nil
+	m.addblock = nil
+}
+
+// SetLogIndex sets the "log_index" field.
+func (m *PoolEventMutation) SetLogIndex(i int) {
+	m.log_index = &i
+	m.addlog_index = nil
+}
+
+// LogIndex returns the value of the "log_index" field in the mutation.
+func (m *PoolEventMutation) LogIndex() (r int, exists bool) {
+	v := m.log_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogIndex returns the old "log_index" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldLogIndex(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogIndex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogIndex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogIndex: %w", err)
+	}
+	return oldValue.LogIndex, nil
+}
+
+// AddLogIndex adds i to the "log_index" field.
+func (m *PoolEventMutation) AddLogIndex(i int) {
+	if m.addlog_index != nil {
+		*m.addlog_index += i
+	} else {
+		m.addlog_index = &i
+	}
+}
+
+// AddedLogIndex returns the value that was added to the "log_index" field in this mutation.
+func (m *PoolEventMutation) AddedLogIndex() (r int, exists bool) {
+	v := m.addlog_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLogIndex resets all changes to the "log_index" field.
+func (m *PoolEventMutation) ResetLogIndex() {
+	m.log_index = nil
+	m.addlog_index = nil
+}
+
+// SetTxHash sets the "tx_hash" field.
+func (m *PoolEventMutation) SetTxHash(s string) {
+	m.tx_hash = &s
+}
+
+// TxHash returns the value of the "tx_hash" field in the mutation.
+func (m *PoolEventMutation) TxHash() (r string, exists bool) {
+	v := m.tx_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTxHash returns the old "tx_hash" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldTxHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTxHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTxHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTxHash: %w", err)
+	}
+	return oldValue.TxHash, nil
+}
+
+// ResetTxHash resets all changes to the "tx_hash" field.
+func (m *PoolEventMutation) ResetTxHash() {
+	m.tx_hash = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *PoolEventMutation) SetKind(po poolevent.Kind) {
+	m.kind = &po
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *PoolEventMutation) Kind() (r poolevent.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldKind(ctx context.Context) (v poolevent.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *PoolEventMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetSide sets the "side" field.
+func (m *PoolEventMutation) SetSide(po poolevent.Side) {
+	m.side = &po
+}
+
+// Side returns the value of the "side" field in the mutation.
+func (m *PoolEventMutation) Side() (r poolevent.Side, exists bool) {
+	v := m.side
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSide returns the old "side" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldSide(ctx context.Context) (v poolevent.Side, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSide is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSide requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSide: %w", err)
+	}
+	return oldValue.Side, nil
+}
+
+// ResetSide resets all changes to the "side" field.
+func (m *PoolEventMutation) ResetSide() {
+	m.side = nil
+}
+
+// SetTrader sets the "trader" field.
+func (m *PoolEventMutation) SetTrader(s string) {
+	m.trader = &s
+}
+
+// Trader returns the value of the "trader" field in the mutation.
+func (m *PoolEventMutation) Trader() (r string, exists bool) {
+	v := m.trader
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrader returns the old "trader" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldTrader(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrader is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrader requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrader: %w", err)
+	}
+	return oldValue.Trader, nil
+}
+
+// ResetTrader resets all changes to the "trader" field.
+func (m *PoolEventMutation) ResetTrader() {
+	m.trader = nil
+}
+
+// SetBaseAmount sets the "base_amount" field.
+func (m *PoolEventMutation) SetBaseAmount(s string) {
+	m.base_amount = &s
+}
+
+// BaseAmount returns the value of the "base_amount" field in the mutation.
+func (m *PoolEventMutation) BaseAmount() (r string, exists bool) {
+	v := m.base_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseAmount returns the old "base_amount" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldBaseAmount(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseAmount: %w", err)
+	}
+	return oldValue.BaseAmount, nil
+}
+
+// ResetBaseAmount resets all changes to the "base_amount" field.
+func (m *PoolEventMutation) ResetBaseAmount() {
+	m.base_amount = nil
+}
+
+// SetQuoteAmount sets the "quote_amount" field.
+func (m *PoolEventMutation) SetQuoteAmount(s string) {
+	m.quote_amount = &s
+}
+
+// QuoteAmount returns the value of the "quote_amount" field in the mutation.
+func (m *PoolEventMutation) QuoteAmount() (r string, exists bool) {
+	v := m.quote_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuoteAmount returns the old "quote_amount" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldQuoteAmount(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuoteAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuoteAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuoteAmount: %w", err)
+	}
+	return oldValue.QuoteAmount, nil
+}
+
+// ResetQuoteAmount resets all changes to the "quote_amount" field.
+func (m *PoolEventMutation) ResetQuoteAmount() {
+	m.quote_amount = nil
+}
+
+// SetReserve0 sets the "reserve0" field.
+func (m *PoolEventMutation) SetReserve0(s string) {
+	m.reserve0 = &s
+}
+
+// Reserve0 returns the value of the "reserve0" field in the mutation.
+func (m *PoolEventMutation) Reserve0() (r string, exists bool) {
+	v := m.reserve0
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReserve0 returns the old "reserve0" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldReserve0(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReserve0 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReserve0 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReserve0: %w", err)
+	}
+	return oldValue.Reserve0, nil
+}
+
+// ResetReserve0 resets all changes to the "reserve0" field.
+func (m *PoolEventMutation) ResetReserve0() {
+	m.reserve0 = nil
+}
+
+// SetReserve1 sets the "reserve1" field.
+func (m *PoolEventMutation) SetReserve1(s string) {
+	m.reserve1 = &s
+}
+
+// Reserve1 returns the value of the "reserve1" field in the mutation.
+func (m *PoolEventMutation) Reserve1() (r string, exists bool) {
+	v := m.reserve1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReserve1 returns the old "reserve1" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldReserve1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReserve1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReserve1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReserve1: %w", err)
+	}
+	return oldValue.Reserve1, nil
+}
+
+// ResetReserve1 resets all changes to the "reserve1" field.
+func (m *PoolEventMutation) ResetReserve1() {
+	m.reserve1 = nil
+}
+
+// SetPriceUsd sets the "price_usd" field.
+func (m *PoolEventMutation) SetPriceUsd(f float64) {
+	m.price_usd = &f
+	m.addprice_usd = nil
+}
+
+// PriceUsd returns the value of the "price_usd" field in the mutation.
+func (m *PoolEventMutation) PriceUsd() (r float64, exists bool) {
+	v := m.price_usd
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceUsd returns the old "price_usd" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldPriceUsd(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceUsd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceUsd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceUsd: %w", err)
+	}
+	return oldValue.PriceUsd, nil
+}
+
+// AddPriceUsd adds f to the "price_usd" field.
+func (m *PoolEventMutation) AddPriceUsd(f float64) {
+	if m.addprice_usd != nil {
+		*m.addprice_usd += f
+	} else {
+		m.addprice_usd = &f
+	}
+}
+
+// AddedPriceUsd returns the value that was added to the "price_usd" field in this mutation.
+func (m *PoolEventMutation) AddedPriceUsd() (r float64, exists bool) {
+	v := m.addprice_usd
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceUsd resets all changes to the "price_usd" field.
+func (m *PoolEventMutation) ResetPriceUsd() {
+	m.price_usd = nil
+	m.addprice_usd = nil
+}
+
+// SetPriceNative sets the "price_native" field.
+func (m *PoolEventMutation) SetPriceNative(f float64) {
+	m.price_native = &f
+	m.addprice_native = nil
+}
+
+// PriceNative returns the value of the "price_native" field in the mutation.
+func (m *PoolEventMutation) PriceNative() (r float64, exists bool) {
+	v := m.price_native
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceNative returns the old "price_native" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldPriceNative(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceNative is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceNative requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceNative: %w", err)
+	}
+	return oldValue.PriceNative, nil
+}
+
+// AddPriceNative adds f to the "price_native" field.
+func (m *PoolEventMutation) AddPriceNative(f float64) {
+	if m.addprice_native != nil {
+		*m.addprice_native += f
+	} else {
+		m.addprice_native = &f
+	}
+}
+
+// AddedPriceNative returns the value that was added to the "price_native" field in this mutation.
+func (m *PoolEventMutation) AddedPriceNative() (r float64, exists bool) {
+	v := m.addprice_native
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceNative resets all changes to the "price_native" field.
+func (m *PoolEventMutation) ResetPriceNative() {
+	m.price_native = nil
+	m.addprice_native = nil
+}
+
+// SetVolumeUsd sets the "volume_usd" field.
+func (m *PoolEventMutation) SetVolumeUsd(f float64) {
+	m.volume_usd = &f
+	m.addvolume_usd = nil
+}
+
+// VolumeUsd returns the value of the "volume_usd" field in the mutation.
+func (m *PoolEventMutation) VolumeUsd() (r float64, exists bool) {
+	v := m.volume_usd
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVolumeUsd returns the old "volume_usd" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldVolumeUsd(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVolumeUsd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVolumeUsd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVolumeUsd: %w", err)
+	}
+	return oldValue.VolumeUsd, nil
+}
+
+// AddVolumeUsd adds f to the "volume_usd" field.
+func (m *PoolEventMutation) AddVolumeUsd(f float64) {
+	if m.addvolume_usd != nil {
+		*m.addvolume_usd += f
+	} else {
+		m.addvolume_usd = &f
+	}
+}
+
+// AddedVolumeUsd returns the value that was added to the "volume_usd" field in this mutation.
+func (m *PoolEventMutation) AddedVolumeUsd() (r float64, exists bool) {
+	v := m.addvolume_usd
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVolumeUsd resets all changes to the "volume_usd" field.
+func (m *PoolEventMutation) ResetVolumeUsd() {
+	m.volume_usd = nil
+	m.addvolume_usd = nil
+}
+
+// SetTime sets the "time" field.
+func (m *PoolEventMutation) SetTime(i int64) {
+	m.time = &i
+	m.addtime = nil
+}
+
+// Time returns the value of the "time" field in the mutation.
+func (m *PoolEventMutation) Time() (r int64, exists bool) {
+	v := m.time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTime returns the old "time" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldTime(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTime: %w", err)
+	}
+	return oldValue.Time, nil
+}
+
+// AddTime adds i to the "time" field.
+func (m *PoolEventMutation) AddTime(i int64) {
+	if m.addtime != nil {
+		*m.addtime += i
+	} else {
+		m.addtime = &i
+	}
+}
+
+// AddedTime returns the value that was added to the "time" field in this mutation.
+func (m *PoolEventMutation) AddedTime() (r int64, exists bool) {
+	v := m.addtime
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTime resets all changes to the "time" field.
+func (m *PoolEventMutation) ResetTime() {
+	m.time = nil
+	m.addtime = nil
+}
+
+// Where appends a list predicates to the PoolEventMutation builder.
+func (m *PoolEventMutation) Where(ps ...predicate.PoolEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PoolEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PoolEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PoolEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PoolEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PoolEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PoolEvent).
+func (m *PoolEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PoolEventMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.chain != nil {
+		fields = append(fields, poolevent.FieldChain)
+	}
+	if m.pool != nil {
+		fields = append(fields, poolevent.FieldPool)
+	}
+	if m.block != nil {
+		fields = append(fields, poolevent.FieldBlock)
+	}
+	if m.log_index != nil {
+		fields = append(fields, poolevent.FieldLogIndex)
+	}
+	if m.tx_hash != nil {
+		fields = append(fields, poolevent.FieldTxHash)
+	}
+	if m.kind != nil {
+		fields = append(fields, poolevent.FieldKind)
+	}
+	if m.side != nil {
+		fields = append(fields, poolevent.FieldSide)
+	}
+	if m.trader != nil {
+		fields = append(fields, poolevent.FieldTrader)
+	}
+	if m.base_amount != nil {
+		fields = append(fields, poolevent.FieldBaseAmount)
+	}
+	if m.quote_amount != nil {
+		fields = append(fields, poolevent.FieldQuoteAmount)
+	}
+	if m.reserve0 != nil {
+		fields = append(fields, poolevent.FieldReserve0)
+	}
+	if m.reserve1 != nil {
+		fields = append(fields, poolevent.FieldReserve1)
+	}
+	if m.price_usd != nil {
+		fields = append(fields, poolevent.FieldPriceUsd)
+	}
+	if m.price_native != nil {
+		fields = append(fields, poolevent.FieldPriceNative)
+	}
+	if m.volume_usd != nil {
+		fields = append(fields, poolevent.FieldVolumeUsd)
+	}
+	if m.time != nil {
+		fields = append(fields, poolevent.FieldTime)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PoolEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case poolevent.FieldChain:
+		return m.Chain()
+	case poolevent.FieldPool:
+		return m.Pool()
+	case poolevent.FieldBlock:
+		return m.Block()
+	case poolevent.FieldLogIndex:
+		return m.LogIndex()
+	case poolevent.FieldTxHash:
+		return m.TxHash()
+	case poolevent.FieldKind:
+		return m.Kind()
+	case poolevent.FieldSide:
+		return m.Side()
+	case poolevent.FieldTrader:
+		return m.Trader()
+	case poolevent.FieldBaseAmount:
+		return m.BaseAmount()
+	case poolevent.FieldQuoteAmount:
+		return m.QuoteAmount()
+	case poolevent.FieldReserve0:
+		return m.Reserve0()
+	case poolevent.FieldReserve1:
+		return m.Reserve1()
+	case poolevent.FieldPriceUsd:
+		return m.PriceUsd()
+	case poolevent.FieldPriceNative:
+		return m.PriceNative()
+	case poolevent.FieldVolumeUsd:
+		return m.VolumeUsd()
+	case poolevent.FieldTime:
+		return m.Time()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PoolEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case poolevent.FieldChain:
+		return m.OldChain(ctx)
+	case poolevent.FieldPool:
+		return m.OldPool(ctx)
+	case poolevent.FieldBlock:
+		return m.OldBlock(ctx)
+	case poolevent.FieldLogIndex:
+		return m.OldLogIndex(ctx)
+	case poolevent.FieldTxHash:
+		return m.OldTxHash(ctx)
+	case poolevent.FieldKind:
+		return m.OldKind(ctx)
+	case poolevent.FieldSide:
+		return m.OldSide(ctx)
+	case poolevent.FieldTrader:
+		return m.OldTrader(ctx)
+	case poolevent.FieldBaseAmount:
+		return m.OldBaseAmount(ctx)
+	case poolevent.FieldQuoteAmount:
+		return m.OldQuoteAmount(ctx)
+	case poolevent.FieldReserve0:
+		return m.OldReserve0(ctx)
+	case poolevent.FieldReserve1:
+		return m.OldReserve1(ctx)
+	case poolevent.FieldPriceUsd:
+		return m.OldPriceUsd(ctx)
+	case poolevent.FieldPriceNative:
+		return m.OldPriceNative(ctx)
+	case poolevent.FieldVolumeUsd:
+		return m.OldVolumeUsd(ctx)
+	case poolevent.FieldTime:
+		return m.OldTime(ctx)
+	}
+	return nil, fmt.Errorf("unknown PoolEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PoolEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case poolevent.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case poolevent.FieldPool:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPool(v)
+		return nil
+	case poolevent.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlock(v)
+		return nil
+	case poolevent.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogIndex(v)
+		return nil
+	case poolevent.FieldTxHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTxHash(v)
+		return nil
+	case poolevent.FieldKind:
+		v, ok := value.(poolevent.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case poolevent.FieldSide:
+		v, ok := value.(poolevent.Side)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSide(v)
+		return nil
+	case poolevent.FieldTrader:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrader(v)
+		return nil
+	case poolevent.FieldBaseAmount:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseAmount(v)
+		return nil
+	case poolevent.FieldQuoteAmount:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuoteAmount(v)
+		return nil
+	case poolevent.FieldReserve0:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReserve0(v)
+		return nil
+	case poolevent.FieldReserve1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReserve1(v)
+		return nil
+	case poolevent.FieldPriceUsd:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceUsd(v)
+		return nil
+	case poolevent.FieldPriceNative:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceNative(v)
+		return nil
+	case poolevent.FieldVolumeUsd:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVolumeUsd(v)
+		return nil
+	case poolevent.FieldTime:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTime(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PoolEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PoolEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addblock != nil {
+		fields = append(fields, poolevent.FieldBlock)
+	}
+	if m.addlog_index != nil {
+		fields = append(fields, poolevent.FieldLogIndex)
+	}
+	if m.addprice_usd != nil {
+		fields = append(fields, poolevent.FieldPriceUsd)
+	}
+	if m.addprice_native != nil {
+		fields = append(fields, poolevent.FieldPriceNative)
+	}
+	if m.addvolume_usd != nil {
+		fields = append(fields, poolevent.FieldVolumeUsd)
+	}
+	if m.addtime != nil {
+		fields = append(fields, poolevent.FieldTime)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PoolEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case poolevent.FieldBlock:
+		return m.AddedBlock()
+	case poolevent.FieldLogIndex:
+		return m.AddedLogIndex()
+	case poolevent.FieldPriceUsd:
+		return m.AddedPriceUsd()
+	case poolevent.FieldPriceNative:
+		return m.AddedPriceNative()
+	case poolevent.FieldVolumeUsd:
+		return m.AddedVolumeUsd()
+	case poolevent.FieldTime:
+		return m.AddedTime()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PoolEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case poolevent.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBlock(v)
+		return nil
+	case poolevent.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLogIndex(v)
+		return nil
+	case poolevent.FieldPriceUsd:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceUsd(v)
+		return nil
+	case poolevent.FieldPriceNative:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceNative(v)
+		return nil
+	case poolevent.FieldVolumeUsd:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVolumeUsd(v)
+		return nil
+	case poolevent.FieldTime:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTime(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PoolEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PoolEventMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PoolEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PoolEventMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown PoolEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PoolEventMutation) ResetField(name string) error {
+	switch name {
+	case poolevent.FieldChain:
+		m.ResetChain()
+		return nil
+	case poolevent.FieldPool:
+		m.ResetPool()
+		return nil
+	case poolevent.FieldBlock:
+		m.ResetBlock()
+		return nil
+	case poolevent.FieldLogIndex:
+		m.ResetLogIndex()
+		return nil
+	case poolevent.FieldTxHash:
+		m.ResetTxHash()
+		return nil
+	case poolevent.FieldKind:
+		m.ResetKind()
+		return nil
+	case poolevent.FieldSide:
+		m.ResetSide()
+		return nil
+	case poolevent.FieldTrader:
+		m.ResetTrader()
+		return nil
+	case poolevent.FieldBaseAmount:
+		m.ResetBaseAmount()
+		return nil
+	case poolevent.FieldQuoteAmount:
+		m.ResetQuoteAmount()
+		return nil
+	case poolevent.FieldReserve0:
+		m.ResetReserve0()
+		return nil
+	case poolevent.FieldReserve1:
+		m.ResetReserve1()
+		return nil
+	case poolevent.FieldPriceUsd:
+		m.ResetPriceUsd()
+		return nil
+	case poolevent.FieldPriceNative:
+		m.ResetPriceNative()
+		return nil
+	case poolevent.FieldVolumeUsd:
+		m.ResetVolumeUsd()
+		return nil
+	case poolevent.FieldTime:
+		m.ResetTime()
+		return nil
+	}
+	return fmt.Errorf("unknown PoolEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PoolEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PoolEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PoolEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PoolEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PoolEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PoolEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PoolEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PoolEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PoolEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PoolEvent edge %s", name)
 }
 
 // ScopeGrantMutation represents an operation that mutates the ScopeGrant nodes in the graph.
@@ -7056,6 +10790,1213 @@ func (m *SourceAllowMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SourceAllow edge %s", name)
+}
+
+// TokenBalanceMutation represents an operation that mutates the TokenBalance nodes in the graph.
+type TokenBalanceMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	chain         *string
+	token         *string
+	holder        *string
+	balance       *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*TokenBalance, error)
+	predicates    []predicate.TokenBalance
+}
+
+var _ ent.Mutation = (*TokenBalanceMutation)(nil)
+
+// tokenbalanceOption allows management of the mutation configuration using functional options.
+type tokenbalanceOption func(*TokenBalanceMutation)
+
+// newTokenBalanceMutation creates new mutation for the TokenBalance entity.
+func newTokenBalanceMutation(c config, op Op, opts ...tokenbalanceOption) *TokenBalanceMutation {
+	m := &TokenBalanceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTokenBalance,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTokenBalanceID sets the ID field of the mutation.
+func withTokenBalanceID(id int) tokenbalanceOption {
+	return func(m *TokenBalanceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TokenBalance
+		)
+		m.oldValue = func(ctx context.Context) (*TokenBalance, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TokenBalance.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTokenBalance sets the old TokenBalance of the mutation.
+func withTokenBalance(node *TokenBalance) tokenbalanceOption {
+	return func(m *TokenBalanceMutation) {
+		m.oldValue = func(context.Context) (*TokenBalance, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TokenBalanceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TokenBalanceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TokenBalanceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TokenBalanceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TokenBalance.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *TokenBalanceMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *TokenBalanceMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the TokenBalance entity.
+// If the TokenBalance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenBalanceMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *TokenBalanceMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetToken sets the "token" field.
+func (m *TokenBalanceMutation) SetToken(s string) {
+	m.token = &s
+}
+
+// Token returns the value of the "token" field in the mutation.
+func (m *TokenBalanceMutation) Token() (r string, exists bool) {
+	v := m.token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken returns the old "token" field's value of the TokenBalance entity.
+// If the TokenBalance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenBalanceMutation) OldToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken: %w", err)
+	}
+	return oldValue.Token, nil
+}
+
+// ResetToken resets all changes to the "token" field.
+func (m *TokenBalanceMutation) ResetToken() {
+	m.token = nil
+}
+
+// SetHolder sets the "holder" field.
+func (m *TokenBalanceMutation) SetHolder(s string) {
+	m.holder = &s
+}
+
+// Holder returns the value of the "holder" field in the mutation.
+func (m *TokenBalanceMutation) Holder() (r string, exists bool) {
+	v := m.holder
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHolder returns the old "holder" field's value of the TokenBalance entity.
+// If the TokenBalance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenBalanceMutation) OldHolder(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHolder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHolder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHolder: %w", err)
+	}
+	return oldValue.Holder, nil
+}
+
+// ResetHolder resets all changes to the "holder" field.
+func (m *TokenBalanceMutation) ResetHolder() {
+	m.holder = nil
+}
+
+// SetBalance sets the "balance" field.
+func (m *TokenBalanceMutation) SetBalance(s string) {
+	m.balance = &s
+}
+
+// Balance returns the value of the "balance" field in the mutation.
+func (m *TokenBalanceMutation) Balance() (r string, exists bool) {
+	v := m.balance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBalance returns the old "balance" field's value of the TokenBalance entity.
+// If the TokenBalance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenBalanceMutation) OldBalance(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBalance is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBalance requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBalance: %w", err)
+	}
+	return oldValue.Balance, nil
+}
+
+// ResetBalance resets all changes to the "balance" field.
+func (m *TokenBalanceMutation) ResetBalance() {
+	m.balance = nil
+}
+
+// Where appends a list predicates to the TokenBalanceMutation builder.
+func (m *TokenBalanceMutation) Where(ps ...predicate.TokenBalance) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TokenBalanceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TokenBalanceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TokenBalance, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TokenBalanceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TokenBalanceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TokenBalance).
+func (m *TokenBalanceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TokenBalanceMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.chain != nil {
+		fields = append(fields, tokenbalance.FieldChain)
+	}
+	if m.token != nil {
+		fields = append(fields, tokenbalance.FieldToken)
+	}
+	if m.holder != nil {
+		fields = append(fields, tokenbalance.FieldHolder)
+	}
+	if m.balance != nil {
+		fields = append(fields, tokenbalance.FieldBalance)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TokenBalanceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tokenbalance.FieldChain:
+		return m.Chain()
+	case tokenbalance.FieldToken:
+		return m.Token()
+	case tokenbalance.FieldHolder:
+		return m.Holder()
+	case tokenbalance.FieldBalance:
+		return m.Balance()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TokenBalanceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tokenbalance.FieldChain:
+		return m.OldChain(ctx)
+	case tokenbalance.FieldToken:
+		return m.OldToken(ctx)
+	case tokenbalance.FieldHolder:
+		return m.OldHolder(ctx)
+	case tokenbalance.FieldBalance:
+		return m.OldBalance(ctx)
+	}
+	return nil, fmt.Errorf("unknown TokenBalance field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TokenBalanceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tokenbalance.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case tokenbalance.FieldToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken(v)
+		return nil
+	case tokenbalance.FieldHolder:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHolder(v)
+		return nil
+	case tokenbalance.FieldBalance:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBalance(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TokenBalance field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TokenBalanceMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TokenBalanceMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TokenBalanceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TokenBalance numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TokenBalanceMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TokenBalanceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TokenBalanceMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TokenBalance nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TokenBalanceMutation) ResetField(name string) error {
+	switch name {
+	case tokenbalance.FieldChain:
+		m.ResetChain()
+		return nil
+	case tokenbalance.FieldToken:
+		m.ResetToken()
+		return nil
+	case tokenbalance.FieldHolder:
+		m.ResetHolder()
+		return nil
+	case tokenbalance.FieldBalance:
+		m.ResetBalance()
+		return nil
+	}
+	return fmt.Errorf("unknown TokenBalance field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TokenBalanceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TokenBalanceMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TokenBalanceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TokenBalanceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TokenBalanceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TokenBalanceMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TokenBalanceMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown TokenBalance unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TokenBalanceMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown TokenBalance edge %s", name)
+}
+
+// TokenTransferMutation represents an operation that mutates the TokenTransfer nodes in the graph.
+type TokenTransferMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	chain         *string
+	token         *string
+	from          *string
+	to            *string
+	value         *string
+	block         *int64
+	addblock      *int64
+	log_index     *int
+	addlog_index  *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*TokenTransfer, error)
+	predicates    []predicate.TokenTransfer
+}
+
+var _ ent.Mutation = (*TokenTransferMutation)(nil)
+
+// tokentransferOption allows management of the mutation configuration using functional options.
+type tokentransferOption func(*TokenTransferMutation)
+
+// newTokenTransferMutation creates new mutation for the TokenTransfer entity.
+func newTokenTransferMutation(c config, op Op, opts ...tokentransferOption) *TokenTransferMutation {
+	m := &TokenTransferMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTokenTransfer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTokenTransferID sets the ID field of the mutation.
+func withTokenTransferID(id int) tokentransferOption {
+	return func(m *TokenTransferMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TokenTransfer
+		)
+		m.oldValue = func(ctx context.Context) (*TokenTransfer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TokenTransfer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTokenTransfer sets the old TokenTransfer of the mutation.
+func withTokenTransfer(node *TokenTransfer) tokentransferOption {
+	return func(m *TokenTransferMutation) {
+		m.oldValue = func(context.Context) (*TokenTransfer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TokenTransferMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TokenTransferMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TokenTransferMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TokenTransferMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TokenTransfer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *TokenTransferMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *TokenTransferMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *TokenTransferMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetToken sets the "token" field.
+func (m *TokenTransferMutation) SetToken(s string) {
+	m.token = &s
+}
+
+// Token returns the value of the "token" field in the mutation.
+func (m *TokenTransferMutation) Token() (r string, exists bool) {
+	v := m.token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken returns the old "token" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken: %w", err)
+	}
+	return oldValue.Token, nil
+}
+
+// ResetToken resets all changes to the "token" field.
+func (m *TokenTransferMutation) ResetToken() {
+	m.token = nil
+}
+
+// SetFrom sets the "from" field.
+func (m *TokenTransferMutation) SetFrom(s string) {
+	m.from = &s
+}
+
+// From returns the value of the "from" field in the mutation.
+func (m *TokenTransferMutation) From() (r string, exists bool) {
+	v := m.from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFrom returns the old "from" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFrom: %w", err)
+	}
+	return oldValue.From, nil
+}
+
+// ResetFrom resets all changes to the "from" field.
+func (m *TokenTransferMutation) ResetFrom() {
+	m.from = nil
+}
+
+// SetTo sets the "to" field.
+func (m *TokenTransferMutation) SetTo(s string) {
+	m.to = &s
+}
+
+// To returns the value of the "to" field in the mutation.
+func (m *TokenTransferMutation) To() (r string, exists bool) {
+	v := m.to
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTo returns the old "to" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldTo(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTo is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTo requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTo: %w", err)
+	}
+	return oldValue.To, nil
+}
+
+// ResetTo resets all changes to the "to" field.
+func (m *TokenTransferMutation) ResetTo() {
+	m.to = nil
+}
+
+// SetValue sets the "value" field.
+func (m *TokenTransferMutation) SetValue(s string) {
+	m.value = &s
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *TokenTransferMutation) Value() (r string, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldValue(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *TokenTransferMutation) ResetValue() {
+	m.value = nil
+}
+
+// SetBlock sets the "block" field.
+func (m *TokenTransferMutation) SetBlock(i int64) {
+	m.block = &i
+	m.addblock = nil
+}
+
+// Block returns the value of the "block" field in the mutation.
+func (m *TokenTransferMutation) Block() (r int64, exists bool) {
+	v := m.block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlock returns the old "block" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlock: %w", err)
+	}
+	return oldValue.Block, nil
+}
+
+// AddBlock adds i to the "block" field.
+func (m *TokenTransferMutation) AddBlock(i int64) {
+	if m.addblock != nil {
+		*m.addblock += i
+	} else {
+		m.addblock = &i
+	}
+}
+
+// AddedBlock returns the value that was added to the "block" field in this mutation.
+func (m *TokenTransferMutation) AddedBlock() (r int64, exists bool) {
+	v := m.addblock
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBlock resets all changes to the "block" field.
+func (m *TokenTransferMutation) ResetBlock() {
+	m.block = nil
+	m.addblock = nil
+}
+
+// SetLogIndex sets the "log_index" field.
+func (m *TokenTransferMutation) SetLogIndex(i int) {
+	m.log_index = &i
+	m.addlog_index = nil
+}
+
+// LogIndex returns the value of the "log_index" field in the mutation.
+func (m *TokenTransferMutation) LogIndex() (r int, exists bool) {
+	v := m.log_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogIndex returns the old "log_index" field's value of the TokenTransfer entity.
+// If the TokenTransfer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TokenTransferMutation) OldLogIndex(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogIndex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogIndex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogIndex: %w", err)
+	}
+	return oldValue.LogIndex, nil
+}
+
+// AddLogIndex adds i to the "log_index" field.
+func (m *TokenTransferMutation) AddLogIndex(i int) {
+	if m.addlog_index != nil {
+		*m.addlog_index += i
+	} else {
+		m.addlog_index = &i
+	}
+}
+
+// AddedLogIndex returns the value that was added to the "log_index" field in this mutation.
+func (m *TokenTransferMutation) AddedLogIndex() (r int, exists bool) {
+	v := m.addlog_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLogIndex resets all changes to the "log_index" field.
+func (m *TokenTransferMutation) ResetLogIndex() {
+	m.log_index = nil
+	m.addlog_index = nil
+}
+
+// Where appends a list predicates to the TokenTransferMutation builder.
+func (m *TokenTransferMutation) Where(ps ...predicate.TokenTransfer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TokenTransferMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TokenTransferMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TokenTransfer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TokenTransferMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TokenTransferMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TokenTransfer).
+func (m *TokenTransferMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TokenTransferMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.chain != nil {
+		fields = append(fields, tokentransfer.FieldChain)
+	}
+	if m.token != nil {
+		fields = append(fields, tokentransfer.FieldToken)
+	}
+	if m.from != nil {
+		fields = append(fields, tokentransfer.FieldFrom)
+	}
+	if m.to != nil {
+		fields = append(fields, tokentransfer.FieldTo)
+	}
+	if m.value != nil {
+		fields = append(fields, tokentransfer.FieldValue)
+	}
+	if m.block != nil {
+		fields = append(fields, tokentransfer.FieldBlock)
+	}
+	if m.log_index != nil {
+		fields = append(fields, tokentransfer.FieldLogIndex)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TokenTransferMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tokentransfer.FieldChain:
+		return m.Chain()
+	case tokentransfer.FieldToken:
+		return m.Token()
+	case tokentransfer.FieldFrom:
+		return m.From()
+	case tokentransfer.FieldTo:
+		return m.To()
+	case tokentransfer.FieldValue:
+		return m.Value()
+	case tokentransfer.FieldBlock:
+		return m.Block()
+	case tokentransfer.FieldLogIndex:
+		return m.LogIndex()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TokenTransferMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tokentransfer.FieldChain:
+		return m.OldChain(ctx)
+	case tokentransfer.FieldToken:
+		return m.OldToken(ctx)
+	case tokentransfer.FieldFrom:
+		return m.OldFrom(ctx)
+	case tokentransfer.FieldTo:
+		return m.OldTo(ctx)
+	case tokentransfer.FieldValue:
+		return m.OldValue(ctx)
+	case tokentransfer.FieldBlock:
+		return m.OldBlock(ctx)
+	case tokentransfer.FieldLogIndex:
+		return m.OldLogIndex(ctx)
+	}
+	return nil, fmt.Errorf("unknown TokenTransfer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TokenTransferMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tokentransfer.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case tokentransfer.FieldToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken(v)
+		return nil
+	case tokentransfer.FieldFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFrom(v)
+		return nil
+	case tokentransfer.FieldTo:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTo(v)
+		return nil
+	case tokentransfer.FieldValue:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	case tokentransfer.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlock(v)
+		return nil
+	case tokentransfer.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogIndex(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TokenTransfer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TokenTransferMutation) AddedFields() []string {
+	var fields []string
+	if m.addblock != nil {
+		fields = append(fields, tokentransfer.FieldBlock)
+	}
+	if m.addlog_index != nil {
+		fields = append(fields, tokentransfer.FieldLogIndex)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TokenTransferMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case tokentransfer.FieldBlock:
+		return m.AddedBlock()
+	case tokentransfer.FieldLogIndex:
+		return m.AddedLogIndex()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TokenTransferMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case tokentransfer.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBlock(v)
+		return nil
+	case tokentransfer.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLogIndex(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TokenTransfer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TokenTransferMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TokenTransferMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TokenTransferMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TokenTransfer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TokenTransferMutation) ResetField(name string) error {
+	switch name {
+	case tokentransfer.FieldChain:
+		m.ResetChain()
+		return nil
+	case tokentransfer.FieldToken:
+		m.ResetToken()
+		return nil
+	case tokentransfer.FieldFrom:
+		m.ResetFrom()
+		return nil
+	case tokentransfer.FieldTo:
+		m.ResetTo()
+		return nil
+	case tokentransfer.FieldValue:
+		m.ResetValue()
+		return nil
+	case tokentransfer.FieldBlock:
+		m.ResetBlock()
+		return nil
+	case tokentransfer.FieldLogIndex:
+		m.ResetLogIndex()
+		return nil
+	}
+	return fmt.Errorf("unknown TokenTransfer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TokenTransferMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TokenTransferMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TokenTransferMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TokenTransferMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TokenTransferMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TokenTransferMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TokenTransferMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown TokenTransfer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TokenTransferMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown TokenTransfer edge %s", name)
 }
 
 // UsageDailyMutation represents an operation that mutates the UsageDaily nodes in the graph.

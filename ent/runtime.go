@@ -12,10 +12,16 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/marketpool"
+	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
+	"github.com/partner-platform/partnerd/ent/poolevent"
 	"github.com/partner-platform/partnerd/ent/schema"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
+	"github.com/partner-platform/partnerd/ent/tokenbalance"
+	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -313,6 +319,72 @@ func init() {
 	idempotencyrecordDescCreatedAt := idempotencyrecordFields[6].Descriptor()
 	// idempotencyrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencyrecord.DefaultCreatedAt = idempotencyrecordDescCreatedAt.Default.(func() time.Time)
+	indexcursorFields := schema.IndexCursor{}.Fields()
+	_ = indexcursorFields
+	// indexcursorDescChain is the schema descriptor for chain field.
+	indexcursorDescChain := indexcursorFields[0].Descriptor()
+	// indexcursor.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	indexcursor.ChainValidator = indexcursorDescChain.Validators[0].(func(string) error)
+	// indexcursorDescGenesisHash is the schema descriptor for genesis_hash field.
+	indexcursorDescGenesisHash := indexcursorFields[1].Descriptor()
+	// indexcursor.GenesisHashValidator is a validator for the "genesis_hash" field. It is called by the builders before save.
+	indexcursor.GenesisHashValidator = indexcursorDescGenesisHash.Validators[0].(func(string) error)
+	// indexcursorDescBlockHash is the schema descriptor for block_hash field.
+	indexcursorDescBlockHash := indexcursorFields[3].Descriptor()
+	// indexcursor.BlockHashValidator is a validator for the "block_hash" field. It is called by the builders before save.
+	indexcursor.BlockHashValidator = indexcursorDescBlockHash.Validators[0].(func(string) error)
+	marketpoolFields := schema.MarketPool{}.Fields()
+	_ = marketpoolFields
+	// marketpoolDescChain is the schema descriptor for chain field.
+	marketpoolDescChain := marketpoolFields[0].Descriptor()
+	// marketpool.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	marketpool.ChainValidator = marketpoolDescChain.Validators[0].(func(string) error)
+	// marketpoolDescAddress is the schema descriptor for address field.
+	marketpoolDescAddress := marketpoolFields[1].Descriptor()
+	// marketpool.AddressValidator is a validator for the "address" field. It is called by the builders before save.
+	marketpool.AddressValidator = marketpoolDescAddress.Validators[0].(func(string) error)
+	// marketpoolDescVenue is the schema descriptor for venue field.
+	marketpoolDescVenue := marketpoolFields[2].Descriptor()
+	// marketpool.VenueValidator is a validator for the "venue" field. It is called by the builders before save.
+	marketpool.VenueValidator = marketpoolDescVenue.Validators[0].(func(string) error)
+	// marketpoolDescToken0 is the schema descriptor for token0 field.
+	marketpoolDescToken0 := marketpoolFields[3].Descriptor()
+	// marketpool.Token0Validator is a validator for the "token0" field. It is called by the builders before save.
+	marketpool.Token0Validator = marketpoolDescToken0.Validators[0].(func(string) error)
+	// marketpoolDescToken1 is the schema descriptor for token1 field.
+	marketpoolDescToken1 := marketpoolFields[4].Descriptor()
+	// marketpool.Token1Validator is a validator for the "token1" field. It is called by the builders before save.
+	marketpool.Token1Validator = marketpoolDescToken1.Validators[0].(func(string) error)
+	// marketpoolDescReserve0 is the schema descriptor for reserve0 field.
+	marketpoolDescReserve0 := marketpoolFields[9].Descriptor()
+	// marketpool.Reserve0Validator is a validator for the "reserve0" field. It is called by the builders before save.
+	marketpool.Reserve0Validator = marketpoolDescReserve0.Validators[0].(func(string) error)
+	// marketpoolDescReserve1 is the schema descriptor for reserve1 field.
+	marketpoolDescReserve1 := marketpoolFields[10].Descriptor()
+	// marketpool.Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
+	marketpool.Reserve1Validator = marketpoolDescReserve1.Validators[0].(func(string) error)
+	markettokenFields := schema.MarketToken{}.Fields()
+	_ = markettokenFields
+	// markettokenDescChain is the schema descriptor for chain field.
+	markettokenDescChain := markettokenFields[0].Descriptor()
+	// markettoken.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	markettoken.ChainValidator = markettokenDescChain.Validators[0].(func(string) error)
+	// markettokenDescAddress is the schema descriptor for address field.
+	markettokenDescAddress := markettokenFields[1].Descriptor()
+	// markettoken.AddressValidator is a validator for the "address" field. It is called by the builders before save.
+	markettoken.AddressValidator = markettokenDescAddress.Validators[0].(func(string) error)
+	// markettokenDescSymbol is the schema descriptor for symbol field.
+	markettokenDescSymbol := markettokenFields[2].Descriptor()
+	// markettoken.SymbolValidator is a validator for the "symbol" field. It is called by the builders before save.
+	markettoken.SymbolValidator = markettokenDescSymbol.Validators[0].(func(string) error)
+	// markettokenDescName is the schema descriptor for name field.
+	markettokenDescName := markettokenFields[3].Descriptor()
+	// markettoken.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	markettoken.NameValidator = markettokenDescName.Validators[0].(func(string) error)
+	// markettokenDescLp is the schema descriptor for lp field.
+	markettokenDescLp := markettokenFields[5].Descriptor()
+	// markettoken.DefaultLp holds the default value on creation for the lp field.
+	markettoken.DefaultLp = markettokenDescLp.Default.(bool)
 	passwordtokenFields := schema.PasswordToken{}.Fields()
 	_ = passwordtokenFields
 	// passwordtokenDescTokenHash is the schema descriptor for token_hash field.
@@ -337,6 +409,40 @@ func init() {
 	passwordtokenDescCreatedAt := passwordtokenFields[2].Descriptor()
 	// passwordtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
 	passwordtoken.DefaultCreatedAt = passwordtokenDescCreatedAt.Default.(func() time.Time)
+	pooleventFields := schema.PoolEvent{}.Fields()
+	_ = pooleventFields
+	// pooleventDescChain is the schema descriptor for chain field.
+	pooleventDescChain := pooleventFields[0].Descriptor()
+	// poolevent.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	poolevent.ChainValidator = pooleventDescChain.Validators[0].(func(string) error)
+	// pooleventDescPool is the schema descriptor for pool field.
+	pooleventDescPool := pooleventFields[1].Descriptor()
+	// poolevent.PoolValidator is a validator for the "pool" field. It is called by the builders before save.
+	poolevent.PoolValidator = pooleventDescPool.Validators[0].(func(string) error)
+	// pooleventDescTxHash is the schema descriptor for tx_hash field.
+	pooleventDescTxHash := pooleventFields[4].Descriptor()
+	// poolevent.TxHashValidator is a validator for the "tx_hash" field. It is called by the builders before save.
+	poolevent.TxHashValidator = pooleventDescTxHash.Validators[0].(func(string) error)
+	// pooleventDescTrader is the schema descriptor for trader field.
+	pooleventDescTrader := pooleventFields[7].Descriptor()
+	// poolevent.TraderValidator is a validator for the "trader" field. It is called by the builders before save.
+	poolevent.TraderValidator = pooleventDescTrader.Validators[0].(func(string) error)
+	// pooleventDescBaseAmount is the schema descriptor for base_amount field.
+	pooleventDescBaseAmount := pooleventFields[8].Descriptor()
+	// poolevent.BaseAmountValidator is a validator for the "base_amount" field. It is called by the builders before save.
+	poolevent.BaseAmountValidator = pooleventDescBaseAmount.Validators[0].(func(string) error)
+	// pooleventDescQuoteAmount is the schema descriptor for quote_amount field.
+	pooleventDescQuoteAmount := pooleventFields[9].Descriptor()
+	// poolevent.QuoteAmountValidator is a validator for the "quote_amount" field. It is called by the builders before save.
+	poolevent.QuoteAmountValidator = pooleventDescQuoteAmount.Validators[0].(func(string) error)
+	// pooleventDescReserve0 is the schema descriptor for reserve0 field.
+	pooleventDescReserve0 := pooleventFields[10].Descriptor()
+	// poolevent.Reserve0Validator is a validator for the "reserve0" field. It is called by the builders before save.
+	poolevent.Reserve0Validator = pooleventDescReserve0.Validators[0].(func(string) error)
+	// pooleventDescReserve1 is the schema descriptor for reserve1 field.
+	pooleventDescReserve1 := pooleventFields[11].Descriptor()
+	// poolevent.Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
+	poolevent.Reserve1Validator = pooleventDescReserve1.Validators[0].(func(string) error)
 	scopegrantFields := schema.ScopeGrant{}.Fields()
 	_ = scopegrantFields
 	// scopegrantDescScope is the schema descriptor for scope field.
@@ -377,6 +483,60 @@ func init() {
 			return nil
 		}
 	}()
+	tokenbalanceFields := schema.TokenBalance{}.Fields()
+	_ = tokenbalanceFields
+	// tokenbalanceDescChain is the schema descriptor for chain field.
+	tokenbalanceDescChain := tokenbalanceFields[0].Descriptor()
+	// tokenbalance.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	tokenbalance.ChainValidator = tokenbalanceDescChain.Validators[0].(func(string) error)
+	// tokenbalanceDescToken is the schema descriptor for token field.
+	tokenbalanceDescToken := tokenbalanceFields[1].Descriptor()
+	// tokenbalance.TokenValidator is a validator for the "token" field. It is called by the builders before save.
+	tokenbalance.TokenValidator = tokenbalanceDescToken.Validators[0].(func(string) error)
+	// tokenbalanceDescHolder is the schema descriptor for holder field.
+	tokenbalanceDescHolder := tokenbalanceFields[2].Descriptor()
+	// tokenbalance.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
+	tokenbalance.HolderValidator = tokenbalanceDescHolder.Validators[0].(func(string) error)
+	// tokenbalanceDescBalance is the schema descriptor for balance field.
+	tokenbalanceDescBalance := tokenbalanceFields[3].Descriptor()
+	// tokenbalance.BalanceValidator is a validator for the "balance" field. It is called by the builders before save.
+	tokenbalance.BalanceValidator = func() func(string) error {
+		validators := tokenbalanceDescBalance.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(balance string) error {
+			for _, fn := range fns {
+				if err := fn(balance); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	tokentransferFields := schema.TokenTransfer{}.Fields()
+	_ = tokentransferFields
+	// tokentransferDescChain is the schema descriptor for chain field.
+	tokentransferDescChain := tokentransferFields[0].Descriptor()
+	// tokentransfer.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	tokentransfer.ChainValidator = tokentransferDescChain.Validators[0].(func(string) error)
+	// tokentransferDescToken is the schema descriptor for token field.
+	tokentransferDescToken := tokentransferFields[1].Descriptor()
+	// tokentransfer.TokenValidator is a validator for the "token" field. It is called by the builders before save.
+	tokentransfer.TokenValidator = tokentransferDescToken.Validators[0].(func(string) error)
+	// tokentransferDescFrom is the schema descriptor for from field.
+	tokentransferDescFrom := tokentransferFields[2].Descriptor()
+	// tokentransfer.FromValidator is a validator for the "from" field. It is called by the builders before save.
+	tokentransfer.FromValidator = tokentransferDescFrom.Validators[0].(func(string) error)
+	// tokentransferDescTo is the schema descriptor for to field.
+	tokentransferDescTo := tokentransferFields[3].Descriptor()
+	// tokentransfer.ToValidator is a validator for the "to" field. It is called by the builders before save.
+	tokentransfer.ToValidator = tokentransferDescTo.Validators[0].(func(string) error)
+	// tokentransferDescValue is the schema descriptor for value field.
+	tokentransferDescValue := tokentransferFields[4].Descriptor()
+	// tokentransfer.ValueValidator is a validator for the "value" field. It is called by the builders before save.
+	tokentransfer.ValueValidator = tokentransferDescValue.Validators[0].(func(string) error)
 	usagedailyFields := schema.UsageDaily{}.Fields()
 	_ = usagedailyFields
 	// usagedailyDescDay is the schema descriptor for day field.

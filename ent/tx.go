@@ -28,12 +28,24 @@ type Tx struct {
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// IndexCursor is the client for interacting with the IndexCursor builders.
+	IndexCursor *IndexCursorClient
+	// MarketPool is the client for interacting with the MarketPool builders.
+	MarketPool *MarketPoolClient
+	// MarketToken is the client for interacting with the MarketToken builders.
+	MarketToken *MarketTokenClient
 	// PasswordToken is the client for interacting with the PasswordToken builders.
 	PasswordToken *PasswordTokenClient
+	// PoolEvent is the client for interacting with the PoolEvent builders.
+	PoolEvent *PoolEventClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
 	SourceAllow *SourceAllowClient
+	// TokenBalance is the client for interacting with the TokenBalance builders.
+	TokenBalance *TokenBalanceClient
+	// TokenTransfer is the client for interacting with the TokenTransfer builders.
+	TokenTransfer *TokenTransferClient
 	// UsageDaily is the client for interacting with the UsageDaily builders.
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
@@ -178,9 +190,15 @@ func (tx *Tx) init() {
 	tx.ConsoleUser = NewConsoleUserClient(tx.config)
 	tx.Consumer = NewConsumerClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
+	tx.IndexCursor = NewIndexCursorClient(tx.config)
+	tx.MarketPool = NewMarketPoolClient(tx.config)
+	tx.MarketToken = NewMarketTokenClient(tx.config)
 	tx.PasswordToken = NewPasswordTokenClient(tx.config)
+	tx.PoolEvent = NewPoolEventClient(tx.config)
 	tx.ScopeGrant = NewScopeGrantClient(tx.config)
 	tx.SourceAllow = NewSourceAllowClient(tx.config)
+	tx.TokenBalance = NewTokenBalanceClient(tx.config)
+	tx.TokenTransfer = NewTokenTransferClient(tx.config)
 	tx.UsageDaily = NewUsageDailyClient(tx.config)
 	tx.UsageHourly = NewUsageHourlyClient(tx.config)
 	tx.UsageRecord = NewUsageRecordClient(tx.config)

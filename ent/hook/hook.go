@@ -93,6 +93,42 @@ func (f IdempotencyRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyRecordMutation", m)
 }
 
+// The IndexCursorFunc type is an adapter to allow the use of ordinary
+// function as IndexCursor mutator.
+type IndexCursorFunc func(context.Context, *ent.IndexCursorMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IndexCursorFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IndexCursorMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IndexCursorMutation", m)
+}
+
+// The MarketPoolFunc type is an adapter to allow the use of ordinary
+// function as MarketPool mutator.
+type MarketPoolFunc func(context.Context, *ent.MarketPoolMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MarketPoolFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MarketPoolMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MarketPoolMutation", m)
+}
+
+// The MarketTokenFunc type is an adapter to allow the use of ordinary
+// function as MarketToken mutator.
+type MarketTokenFunc func(context.Context, *ent.MarketTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MarketTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MarketTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MarketTokenMutation", m)
+}
+
 // The PasswordTokenFunc type is an adapter to allow the use of ordinary
 // function as PasswordToken mutator.
 type PasswordTokenFunc func(context.Context, *ent.PasswordTokenMutation) (ent.Value, error)
@@ -103,6 +139,18 @@ func (f PasswordTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PasswordTokenMutation", m)
+}
+
+// The PoolEventFunc type is an adapter to allow the use of ordinary
+// function as PoolEvent mutator.
+type PoolEventFunc func(context.Context, *ent.PoolEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PoolEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PoolEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PoolEventMutation", m)
 }
 
 // The ScopeGrantFunc type is an adapter to allow the use of ordinary
@@ -127,6 +175,30 @@ func (f SourceAllowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SourceAllowMutation", m)
+}
+
+// The TokenBalanceFunc type is an adapter to allow the use of ordinary
+// function as TokenBalance mutator.
+type TokenBalanceFunc func(context.Context, *ent.TokenBalanceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TokenBalanceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TokenBalanceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TokenBalanceMutation", m)
+}
+
+// The TokenTransferFunc type is an adapter to allow the use of ordinary
+// function as TokenTransfer mutator.
+type TokenTransferFunc func(context.Context, *ent.TokenTransferMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TokenTransferFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TokenTransferMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TokenTransferMutation", m)
 }
 
 // The UsageDailyFunc type is an adapter to allow the use of ordinary

@@ -193,6 +193,101 @@ var (
 			},
 		},
 	}
+	// IndexCursorsColumns holds the columns for the "index_cursors" table.
+	IndexCursorsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "genesis_hash", Type: field.TypeString, Size: 66},
+		{Name: "block", Type: field.TypeInt64},
+		{Name: "block_hash", Type: field.TypeString, Size: 66},
+		{Name: "updated_at", Type: field.TypeInt64},
+	}
+	// IndexCursorsTable holds the schema information for the "index_cursors" table.
+	IndexCursorsTable = &schema.Table{
+		Name:       "index_cursors",
+		Columns:    IndexCursorsColumns,
+		PrimaryKey: []*schema.Column{IndexCursorsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "indexcursor_chain",
+				Unique:  true,
+				Columns: []*schema.Column{IndexCursorsColumns[1]},
+			},
+		},
+	}
+	// MarketPoolsColumns holds the columns for the "market_pools" table.
+	MarketPoolsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "address", Type: field.TypeString, Size: 100},
+		{Name: "venue", Type: field.TypeString, Size: 32},
+		{Name: "token0", Type: field.TypeString, Size: 100},
+		{Name: "token1", Type: field.TypeString, Size: 100},
+		{Name: "base_is_token0", Type: field.TypeBool},
+		{Name: "fee_bps", Type: field.TypeInt},
+		{Name: "created_block", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeInt64},
+		{Name: "reserve0", Type: field.TypeString, Size: 80},
+		{Name: "reserve1", Type: field.TypeString, Size: 80},
+		{Name: "state_block", Type: field.TypeInt64},
+	}
+	// MarketPoolsTable holds the schema information for the "market_pools" table.
+	MarketPoolsTable = &schema.Table{
+		Name:       "market_pools",
+		Columns:    MarketPoolsColumns,
+		PrimaryKey: []*schema.Column{MarketPoolsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "marketpool_chain_address",
+				Unique:  true,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[2]},
+			},
+			{
+				Name:    "marketpool_chain_token0",
+				Unique:  false,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[4]},
+			},
+			{
+				Name:    "marketpool_chain_token1",
+				Unique:  false,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[5]},
+			},
+			{
+				Name:    "marketpool_chain_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[9]},
+			},
+		},
+	}
+	// MarketTokensColumns holds the columns for the "market_tokens" table.
+	MarketTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "address", Type: field.TypeString, Size: 100},
+		{Name: "symbol", Type: field.TypeString, Size: 64},
+		{Name: "name", Type: field.TypeString, Size: 128},
+		{Name: "decimals", Type: field.TypeInt},
+		{Name: "lp", Type: field.TypeBool, Default: false},
+		{Name: "discovered_block", Type: field.TypeInt64},
+	}
+	// MarketTokensTable holds the schema information for the "market_tokens" table.
+	MarketTokensTable = &schema.Table{
+		Name:       "market_tokens",
+		Columns:    MarketTokensColumns,
+		PrimaryKey: []*schema.Column{MarketTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "markettoken_chain_address",
+				Unique:  true,
+				Columns: []*schema.Column{MarketTokensColumns[1], MarketTokensColumns[2]},
+			},
+			{
+				Name:    "markettoken_chain_discovered_block",
+				Unique:  false,
+				Columns: []*schema.Column{MarketTokensColumns[1], MarketTokensColumns[7]},
+			},
+		},
+	}
 	// PasswordTokensColumns holds the columns for the "password_tokens" table.
 	PasswordTokensColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -217,6 +312,49 @@ var (
 				Name:    "passwordtoken_expires_at",
 				Unique:  false,
 				Columns: []*schema.Column{PasswordTokensColumns[4]},
+			},
+		},
+	}
+	// PoolEventsColumns holds the columns for the "pool_events" table.
+	PoolEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "pool", Type: field.TypeString, Size: 100},
+		{Name: "block", Type: field.TypeInt64},
+		{Name: "log_index", Type: field.TypeInt},
+		{Name: "tx_hash", Type: field.TypeString, Size: 100},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"swap", "mint", "burn", "sync"}},
+		{Name: "side", Type: field.TypeEnum, Enums: []string{"buy", "sell", "none"}},
+		{Name: "trader", Type: field.TypeString, Size: 100},
+		{Name: "base_amount", Type: field.TypeString, Size: 80},
+		{Name: "quote_amount", Type: field.TypeString, Size: 80},
+		{Name: "reserve0", Type: field.TypeString, Size: 80},
+		{Name: "reserve1", Type: field.TypeString, Size: 80},
+		{Name: "price_usd", Type: field.TypeFloat64},
+		{Name: "price_native", Type: field.TypeFloat64},
+		{Name: "volume_usd", Type: field.TypeFloat64},
+		{Name: "time", Type: field.TypeInt64},
+	}
+	// PoolEventsTable holds the schema information for the "pool_events" table.
+	PoolEventsTable = &schema.Table{
+		Name:       "pool_events",
+		Columns:    PoolEventsColumns,
+		PrimaryKey: []*schema.Column{PoolEventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "poolevent_chain_block_log_index",
+				Unique:  true,
+				Columns: []*schema.Column{PoolEventsColumns[1], PoolEventsColumns[3], PoolEventsColumns[4]},
+			},
+			{
+				Name:    "poolevent_chain_pool_time",
+				Unique:  false,
+				Columns: []*schema.Column{PoolEventsColumns[1], PoolEventsColumns[2], PoolEventsColumns[16]},
+			},
+			{
+				Name:    "poolevent_chain_time",
+				Unique:  false,
+				Columns: []*schema.Column{PoolEventsColumns[1], PoolEventsColumns[16]},
 			},
 		},
 	}
@@ -271,6 +409,61 @@ var (
 				Name:    "sourceallow_consumer_id_cidr",
 				Unique:  true,
 				Columns: []*schema.Column{SourceAllowsColumns[2], SourceAllowsColumns[1]},
+			},
+		},
+	}
+	// TokenBalancesColumns holds the columns for the "token_balances" table.
+	TokenBalancesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "token", Type: field.TypeString, Size: 100},
+		{Name: "holder", Type: field.TypeString, Size: 100},
+		{Name: "balance", Type: field.TypeString, Size: 78},
+	}
+	// TokenBalancesTable holds the schema information for the "token_balances" table.
+	TokenBalancesTable = &schema.Table{
+		Name:       "token_balances",
+		Columns:    TokenBalancesColumns,
+		PrimaryKey: []*schema.Column{TokenBalancesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tokenbalance_chain_token_holder",
+				Unique:  true,
+				Columns: []*schema.Column{TokenBalancesColumns[1], TokenBalancesColumns[2], TokenBalancesColumns[3]},
+			},
+			{
+				Name:    "tokenbalance_chain_token_balance",
+				Unique:  false,
+				Columns: []*schema.Column{TokenBalancesColumns[1], TokenBalancesColumns[2], TokenBalancesColumns[4]},
+			},
+			{
+				Name:    "tokenbalance_chain_holder",
+				Unique:  false,
+				Columns: []*schema.Column{TokenBalancesColumns[1], TokenBalancesColumns[3]},
+			},
+		},
+	}
+	// TokenTransfersColumns holds the columns for the "token_transfers" table.
+	TokenTransfersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "token", Type: field.TypeString, Size: 100},
+		{Name: "from", Type: field.TypeString, Size: 100},
+		{Name: "to", Type: field.TypeString, Size: 100},
+		{Name: "value", Type: field.TypeString, Size: 80},
+		{Name: "block", Type: field.TypeInt64},
+		{Name: "log_index", Type: field.TypeInt},
+	}
+	// TokenTransfersTable holds the schema information for the "token_transfers" table.
+	TokenTransfersTable = &schema.Table{
+		Name:       "token_transfers",
+		Columns:    TokenTransfersColumns,
+		PrimaryKey: []*schema.Column{TokenTransfersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tokentransfer_chain_block_log_index",
+				Unique:  true,
+				Columns: []*schema.Column{TokenTransfersColumns[1], TokenTransfersColumns[6], TokenTransfersColumns[7]},
 			},
 		},
 	}
@@ -380,9 +573,15 @@ var (
 		ConsoleUsersTable,
 		ConsumersTable,
 		IdempotencyRecordsTable,
+		IndexCursorsTable,
+		MarketPoolsTable,
+		MarketTokensTable,
 		PasswordTokensTable,
+		PoolEventsTable,
 		ScopeGrantsTable,
 		SourceAllowsTable,
+		TokenBalancesTable,
+		TokenTransfersTable,
 		UsageDailiesTable,
 		UsageHourliesTable,
 		UsageRecordsTable,

@@ -27,14 +27,32 @@ type Consumer func(*sql.Selector)
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)
 
+// IndexCursor is the predicate function for indexcursor builders.
+type IndexCursor func(*sql.Selector)
+
+// MarketPool is the predicate function for marketpool builders.
+type MarketPool func(*sql.Selector)
+
+// MarketToken is the predicate function for markettoken builders.
+type MarketToken func(*sql.Selector)
+
 // PasswordToken is the predicate function for passwordtoken builders.
 type PasswordToken func(*sql.Selector)
+
+// PoolEvent is the predicate function for poolevent builders.
+type PoolEvent func(*sql.Selector)
 
 // ScopeGrant is the predicate function for scopegrant builders.
 type ScopeGrant func(*sql.Selector)
 
 // SourceAllow is the predicate function for sourceallow builders.
 type SourceAllow func(*sql.Selector)
+
+// TokenBalance is the predicate function for tokenbalance builders.
+type TokenBalance func(*sql.Selector)
+
+// TokenTransfer is the predicate function for tokentransfer builders.
+type TokenTransfer func(*sql.Selector)
 
 // UsageDaily is the predicate function for usagedaily builders.
 type UsageDaily func(*sql.Selector)

@@ -1,0 +1,113 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"math/big"
+)
+
+// What an indexer reads from a chain and hands to a Sink. Addresses are in canonical form
+// (lower-case 0x hex on EVM chains); amounts are base units.
+
+// EventKind is the kind of a pool event.
+type EventKind string
+
+// Pool event kinds. A Sync carries the pool's reserves after the event it accompanies; the
+// Uniswap V2 pair emits it just before every Swap, Mint and Burn.
+const (
+	EventSwap EventKind = "swap"
+	EventMint EventKind = "mint"
+	EventBurn EventKind = "burn"
+	EventSync EventKind = "sync"
+)
+
+// IndexedToken is a token the indexer has started to follow.
+type IndexedToken struct {
+	Address  string
+	Symbol   string
+	Name     string
+	Decimals int
+	LP       bool   // a pool's own LP token
+	Block    uint64 // block of the pool that introduced it
+}
+
+// IndexedPool is a pool created by a configured factory.
+type IndexedPool struct {
+	Address string
+	Venue   string
+	Token0  string
+	Token1  string
+	FeeBps  int
+	Block   uint64
+	Time    int64
+}
+
+// PoolEvent is one Swap, Mint, Burn or Sync log of an indexed pool. Amounts not carried by the
+// kind are nil: a Swap sets the four In/Out amounts, a Mint the two In, a Burn the two Out, a
+// Sync the reserves.
+type PoolEvent struct {
+	Pool     string
+	Kind     EventKind
+	Block    uint64
+	LogIndex uint
+	TxHash   string
+	Trader   string // the transaction's sender
+	Time     int64
+
+	Amount0In, Amount1In, Amount0Out, Amount1Out *big.Int
+	Reserve0, Reserve1                           *big.Int
+}
+
+// Transfer is one ERC-20 Transfer of an indexed token.
+type Transfer struct {
+	Token    string
+	From     string
+	To       string
+	Value    *big.Int
+	Block    uint64
+	LogIndex uint
+}
+
+// Batch is everything an indexer read in the block range From..To (inclusive), in chain order. A
+// Sink applies a batch whole or not at all, and only on top of the cursor From-1.
+type Batch struct {
+	Chain   string
+	Genesis string // hash of block 0: tells this chain from another
+	From    uint64
+	To      uint64
+	ToHash  string // hash of block To, kept to notice a reorg
+	Final   uint64 // blocks up to Final are past the confirmation depth: their undo data may go
+
+	Tokens    []IndexedToken
+	Pools     []IndexedPool
+	Events    []PoolEvent
+	Transfers []Transfer
+}
+
+// Cursor is how far a chain is indexed: every block up to Block. Block is -1 (and Hash empty)
+// when the start block is 0 and nothing is read yet.
+type Cursor struct {
+	Genesis string
+	Block   int64
+	Hash    string
+}
+
+// ErrCursorMoved is returned by Sink.Apply when the index no longer ends at the batch's From-1:
+// another indexer got there first, or a rollback happened. Re-read the cursor and carry on.
+var ErrCursorMoved = errors.New("index cursor moved")
+
+// Sink stores what indexers read. Every method is atomic.
+type Sink interface {
+	// Cursor returns the chain's cursor; ok is false when nothing is indexed yet.
+	Cursor(ctx context.Context, chain string) (c Cursor, ok bool, err error)
+	// Start sets the cursor of a chain with nothing indexed (c.Block: the block before the start block).
+	Start(ctx context.Context, chain string, c Cursor) error
+	// Apply stores a batch and moves the cursor to its To; ErrCursorMoved when the cursor is not at From-1.
+	Apply(ctx context.Context, b Batch) error
+	// Rollback removes everything above block keep and moves the cursor back to it (hash given).
+	Rollback(ctx context.Context, chain string, keep uint64, keepHash string) error
+	// Reset forgets everything indexed on the chain.
+	Reset(ctx context.Context, chain string) error
+	// Watched returns the pools and tokens (LP tokens included) whose logs the indexer reads.
+	Watched(ctx context.Context, chain string) (pools, tokens []string, err error)
+}

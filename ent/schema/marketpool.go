@@ -1,0 +1,41 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// MarketPool is an indexed pool with its latest reserves. Base and quote orient it for prices: the
+// quote is the USD stablecoin, else the wrapped native token, else token1.
+type MarketPool struct {
+	ent.Schema
+}
+
+// Fields of the MarketPool.
+func (MarketPool) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("chain").MaxLen(32),
+		field.String("address").MaxLen(100),
+		field.String("venue").MaxLen(32),
+		field.String("token0").MaxLen(100),
+		field.String("token1").MaxLen(100),
+		field.Bool("base_is_token0"),
+		field.Int("fee_bps"),
+		field.Int64("created_block"),
+		field.Int64("created_at").Comment("unix seconds"),
+		field.String("reserve0").MaxLen(80).Comment("base units, decimal"),
+		field.String("reserve1").MaxLen(80),
+		field.Int64("state_block").Comment("block of the reserves"),
+	}
+}
+
+// Indexes of the MarketPool.
+func (MarketPool) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("chain", "address").Unique(),
+		index.Fields("chain", "token0"),
+		index.Fields("chain", "token1"),
+		index.Fields("chain", "created_at"),
+	}
+}

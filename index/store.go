@@ -1,0 +1,204 @@
+// Package index stores what the chain indexers read (tokens, pools, pool events, holder balances and
+// a cursor per chain) and answers the market and portfolio reads from it. It implements chain.Sink.
+//
+// Writes are atomic per batch and only land on top of the cursor they were read from, so a batch
+// applied twice, or by two indexers at once, is stored once. Until a block is final, the index keeps
+// what it needs to take it back (Transfer events for balances, reserves on every pool event).
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/marketpool"
+	"github.com/partner-platform/partnerd/ent/markettoken"
+	"github.com/partner-platform/partnerd/ent/poolevent"
+	"github.com/partner-platform/partnerd/ent/tokenbalance"
+	"github.com/partner-platform/partnerd/ent/tokentransfer"
+)
+
+// Store is the index over the service's database. It is safe for concurrent use.
+type Store struct {
+	db      *ent.Client
+	dialect string
+	pricing map[string]Pricing // by chain
+
+	mu      sync.Mutex
+	markets map[string]*Market // the writer's view of each chain's pools, loaded on first use
+}
+
+// New returns the index on the client; dialect is the store's (entgo.io/ent/dialect); pricing
+// anchors each indexed chain's USD prices.
+func New(db *ent.Client, dialect string, pricing map[string]Pricing) *Store {
+	return &Store{db: db, dialect: dialect, pricing: pricing, markets: map[string]*Market{}}
+}
+
+var _ chain.Sink = (*Store)(nil)
+
+// Cursor implements chain.Sink.
+func (s *Store) Cursor(ctx context.Context, chainName string) (chain.Cursor, bool, error) {
+	c, err := s.db.IndexCursor.Query().Where(indexcursor.Chain(chainName)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return chain.Cursor{}, false, nil
+	}
+	if err != nil {
+		return chain.Cursor{}, false, fmt.Errorf("index cursor of %s: %w", chainName, err)
+	}
+	return chain.Cursor{Genesis: c.GenesisHash, Block: c.Block, Hash: c.BlockHash}, true, nil
+}
+
+// Start implements chain.Sink.
+func (s *Store) Start(ctx context.Context, chainName string, c chain.Cursor) error {
+	err := s.db.IndexCursor.Create().SetChain(chainName).SetGenesisHash(c.Genesis).SetBlock(c.Block).
+		SetBlockHash(c.Hash).SetUpdatedAt(time.Now().Unix()).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("start index of %s: %w", chainName, err)
+	}
+	return nil
+}
+
+// Watched implements chain.Sink.
+func (s *Store) Watched(ctx context.Context, chainName string) (pools, tokens []string, err error) {
+	if pools, err = s.db.MarketPool.Query().Where(marketpool.Chain(chainName)).Select(marketpool.FieldAddress).Strings(ctx); err != nil {
+		return nil, nil, fmt.Errorf("watched pools of %s: %w", chainName, err)
+	}
+	if tokens, err = s.db.MarketToken.Query().Where(markettoken.Chain(chainName)).Select(markettoken.FieldAddress).Strings(ctx); err != nil {
+		return nil, nil, fmt.Errorf("watched tokens of %s: %w", chainName, err)
+	}
+	return pools, tokens, nil
+}
+
+// Reset implements chain.Sink.
+func (s *Store) Reset(ctx context.Context, chainName string) error {
+	err := s.inTx(ctx, chainName, func(tx *ent.Tx) error {
+		deletes := []func() error{
+			func() error { _, err := tx.PoolEvent.Delete().Where(poolevent.Chain(chainName)).Exec(ctx); return err },
+			func() error {
+				_, err := tx.TokenTransfer.Delete().Where(tokentransfer.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error {
+				_, err := tx.TokenBalance.Delete().Where(tokenbalance.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error { _, err := tx.MarketPool.Delete().Where(marketpool.Chain(chainName)).Exec(ctx); return err },
+			func() error { _, err := tx.MarketToken.Delete().Where(markettoken.Chain(chainName)).Exec(ctx); return err },
+			func() error { _, err := tx.IndexCursor.Delete().Where(indexcursor.Chain(chainName)).Exec(ctx); return err },
+		}
+		for _, d := range deletes {
+			if err := d(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reset index of %s: %w", chainName, err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction. Whatever happens, the writer's cached view of the chain is dropped
+// when the transaction does not commit.
+func (s *Store) inTx(ctx context.Context, chainName string, fn func(tx *ent.Tx) error) error {
+	tx, err := s.db.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		s.forget(chainName)
+		return errors.Join(err, tx.Rollback())
+	}
+	if err := tx.Commit(); err != nil {
+		s.forget(chainName)
+		return err
+	}
+	return nil
+}
+
+func (s *Store) forget(chainName string) {
+	s.mu.Lock()
+	delete(s.markets, chainName)
+	s.mu.Unlock()
+}
+
+// LoadMarket reads a chain's tokens and pools into a fresh Market.
+func (s *Store) LoadMarket(ctx context.Context, chainName string) (*Market, error) {
+	m := NewMarket(s.pricing[chainName])
+	tokens, err := s.db.MarketToken.Query().Where(markettoken.Chain(chainName)).
+		Select(markettoken.FieldAddress, markettoken.FieldDecimals).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load market of %s: %w", chainName, err)
+	}
+	for _, t := range tokens {
+		m.AddToken(t.Address, t.Decimals)
+	}
+	pools, err := s.db.MarketPool.Query().Where(marketpool.Chain(chainName)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load market of %s: %w", chainName, err)
+	}
+	for _, p := range pools {
+		m.AddPool(poolState(p))
+	}
+	return m, nil
+}
+
+func poolState(p *ent.MarketPool) *PoolState {
+	return &PoolState{Address: p.Address, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
+		Reserve0: parseInt(p.Reserve0), Reserve1: parseInt(p.Reserve1)}
+}
+
+// market returns the writer's view of a chain, loading it on first use.
+func (s *Store) market(ctx context.Context, chainName string) (*Market, error) {
+	s.mu.Lock()
+	m := s.markets[chainName]
+	s.mu.Unlock()
+	if m != nil {
+		return m, nil
+	}
+	m, err := s.LoadMarket(ctx, chainName)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.markets[chainName] = m
+	s.mu.Unlock()
+	return m, nil
+}
+
+// insert writes rows as multi-row INSERTs of at most 500 rows (under every database's bound-parameter
+// limit), without reading ids back.
+func (s *Store) insert(ctx context.Context, tx *ent.Tx, table string, columns []string, rows [][]any, conflict ...sql.ConflictOption) error {
+	per := min(500, 30000/len(columns)) // well under PostgreSQL's 65535 parameters
+	for i := 0; i < len(rows); i += per {
+		q := sql.Dialect(s.dialect).Insert(table).Columns(columns...)
+		for _, r := range rows[i:min(i+per, len(rows))] {
+			q.Values(r...)
+		}
+		if len(conflict) > 0 {
+			q.OnConflict(conflict...)
+		}
+		query, args := q.Query()
+		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func parseInt(s string) *big.Int {
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		return new(big.Int)
+	}
+	return n
+}

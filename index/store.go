@@ -90,9 +90,18 @@ func (s *Store) Reset(ctx context.Context, chainName string) error {
 				_, err := tx.TokenBalance.Delete().Where(tokenbalance.Chain(chainName)).Exec(ctx)
 				return err
 			},
-			func() error { _, err := tx.MarketPool.Delete().Where(marketpool.Chain(chainName)).Exec(ctx); return err },
-			func() error { _, err := tx.MarketToken.Delete().Where(markettoken.Chain(chainName)).Exec(ctx); return err },
-			func() error { _, err := tx.IndexCursor.Delete().Where(indexcursor.Chain(chainName)).Exec(ctx); return err },
+			func() error {
+				_, err := tx.MarketPool.Delete().Where(marketpool.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error {
+				_, err := tx.MarketToken.Delete().Where(markettoken.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error {
+				_, err := tx.IndexCursor.Delete().Where(indexcursor.Chain(chainName)).Exec(ctx)
+				return err
+			},
 		}
 		for _, d := range deletes {
 			if err := d(); err != nil {

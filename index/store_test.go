@@ -26,7 +26,9 @@ const (
 
 var pricing = map[string]index.Pricing{"base": {Stablecoins: map[string]bool{usd: true}, WrappedNative: weth}}
 
-func e(decimals int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil) }
+func e(decimals int) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)
+}
 
 func units(n int64, decimals int) *big.Int { return new(big.Int).Mul(big.NewInt(n), e(decimals)) }
 

@@ -21,6 +21,12 @@ const (
 	EventSync EventKind = "sync"
 )
 
+// BlockHash is a block number and its hash.
+type BlockHash struct {
+	Number uint64
+	Hash   string
+}
+
 // IndexedToken is a token the indexer has started to follow.
 type IndexedToken struct {
 	Address  string
@@ -78,6 +84,7 @@ type Batch struct {
 	ToHash  string // hash of block To, kept to notice a reorg
 	Final   uint64 // blocks up to Final are past the confirmation depth: their undo data may go
 
+	Blocks    []BlockHash // blocks read (at least To), kept until final to find a reorg's common ancestor
 	Tokens    []IndexedToken
 	Pools     []IndexedPool
 	Events    []PoolEvent
@@ -106,6 +113,8 @@ type Sink interface {
 	Apply(ctx context.Context, b Batch) error
 	// Rollback removes everything above block keep and moves the cursor back to it (hash given).
 	Rollback(ctx context.Context, chain string, keep uint64, keepHash string) error
+	// RecentBlocks returns the kept block hashes below block `below`, newest first, at most limit.
+	RecentBlocks(ctx context.Context, chain string, below int64, limit int) ([]BlockHash, error)
 	// Reset forgets everything indexed on the chain.
 	Reset(ctx context.Context, chain string) error
 	// Watched returns the pools and tokens (LP tokens included) whose logs the indexer reads.

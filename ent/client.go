@@ -22,6 +22,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -57,6 +58,8 @@ type Client struct {
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// IndexBlock is the client for interacting with the IndexBlock builders.
+	IndexBlock *IndexBlockClient
 	// IndexCursor is the client for interacting with the IndexCursor builders.
 	IndexCursor *IndexCursorClient
 	// MarketPool is the client for interacting with the MarketPool builders.
@@ -99,6 +102,7 @@ func (c *Client) init() {
 	c.ConsoleUser = NewConsoleUserClient(c.config)
 	c.Consumer = NewConsumerClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
+	c.IndexBlock = NewIndexBlockClient(c.config)
 	c.IndexCursor = NewIndexCursorClient(c.config)
 	c.MarketPool = NewMarketPoolClient(c.config)
 	c.MarketToken = NewMarketTokenClient(c.config)
@@ -210,6 +214,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
@@ -248,6 +253,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ConsoleUser:       NewConsoleUserClient(cfg),
 		Consumer:          NewConsumerClient(cfg),
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
+		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
@@ -290,9 +296,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.IndexCursor, c.MarketPool, c.MarketToken,
-		c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
-		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.MarketPool,
+		c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow,
+		c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -303,9 +309,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.IndexCursor, c.MarketPool, c.MarketToken,
-		c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
-		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.MarketPool,
+		c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow,
+		c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -328,6 +334,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Consumer.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
+	case *IndexBlockMutation:
+		return c.IndexBlock.mutate(ctx, m)
 	case *IndexCursorMutation:
 		return c.IndexCursor.mutate(ctx, m)
 	case *MarketPoolMutation:
@@ -1381,6 +1389,139 @@ func (c *IdempotencyRecordClient) mutate(ctx context.Context, m *IdempotencyReco
 		return (&IdempotencyRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IdempotencyRecord mutation op: %q", m.Op())
+	}
+}
+
+// IndexBlockClient is a client for the IndexBlock schema.
+type IndexBlockClient struct {
+	config
+}
+
+// NewIndexBlockClient returns a client for the IndexBlock from the given config.
+func NewIndexBlockClient(c config) *IndexBlockClient {
+	return &IndexBlockClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `indexblock.Hooks(f(g(h())))`.
+func (c *IndexBlockClient) Use(hooks ...Hook) {
+	c.hooks.IndexBlock = append(c.hooks.IndexBlock, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `indexblock.Intercept(f(g(h())))`.
+func (c *IndexBlockClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IndexBlock = append(c.inters.IndexBlock, interceptors...)
+}
+
+// Create returns a builder for creating a IndexBlock entity.
+func (c *IndexBlockClient) Create() *IndexBlockCreate {
+	mutation := newIndexBlockMutation(c.config, OpCreate)
+	return &IndexBlockCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IndexBlock entities.
+func (c *IndexBlockClient) CreateBulk(builders ...*IndexBlockCreate) *IndexBlockCreateBulk {
+	return &IndexBlockCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IndexBlockClient) MapCreateBulk(slice any, setFunc func(*IndexBlockCreate, int)) *IndexBlockCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IndexBlockCreateBulk{err: fmt.Errorf("calling to IndexBlockClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IndexBlockCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IndexBlockCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IndexBlock.
+func (c *IndexBlockClient) Update() *IndexBlockUpdate {
+	mutation := newIndexBlockMutation(c.config, OpUpdate)
+	return &IndexBlockUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IndexBlockClient) UpdateOne(_m *IndexBlock) *IndexBlockUpdateOne {
+	mutation := newIndexBlockMutation(c.config, OpUpdateOne, withIndexBlock(_m))
+	return &IndexBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IndexBlockClient) UpdateOneID(id int) *IndexBlockUpdateOne {
+	mutation := newIndexBlockMutation(c.config, OpUpdateOne, withIndexBlockID(id))
+	return &IndexBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IndexBlock.
+func (c *IndexBlockClient) Delete() *IndexBlockDelete {
+	mutation := newIndexBlockMutation(c.config, OpDelete)
+	return &IndexBlockDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IndexBlockClient) DeleteOne(_m *IndexBlock) *IndexBlockDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IndexBlockClient) DeleteOneID(id int) *IndexBlockDeleteOne {
+	builder := c.Delete().Where(indexblock.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IndexBlockDeleteOne{builder}
+}
+
+// Query returns a query builder for IndexBlock.
+func (c *IndexBlockClient) Query() *IndexBlockQuery {
+	return &IndexBlockQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIndexBlock},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IndexBlock entity by its id.
+func (c *IndexBlockClient) Get(ctx context.Context, id int) (*IndexBlock, error) {
+	return c.Query().Where(indexblock.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IndexBlockClient) GetX(ctx context.Context, id int) *IndexBlock {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IndexBlockClient) Hooks() []Hook {
+	return c.hooks.IndexBlock
+}
+
+// Interceptors returns the client interceptors.
+func (c *IndexBlockClient) Interceptors() []Interceptor {
+	return c.inters.IndexBlock
+}
+
+func (c *IndexBlockClient) mutate(ctx context.Context, m *IndexBlockMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IndexBlockCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IndexBlockUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IndexBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IndexBlockDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IndexBlock mutation op: %q", m.Op())
 	}
 }
 
@@ -3016,15 +3157,15 @@ func (c *UsageRecordClient) mutate(ctx context.Context, m *UsageRecordMutation) 
 type (
 	hooks struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexCursor, MarketPool, MarketToken, PasswordToken,
-		PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageRecord []ent.Hook
+		IdempotencyRecord, IndexBlock, IndexCursor, MarketPool, MarketToken,
+		PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer,
+		UsageDaily, UsageHourly, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexCursor, MarketPool, MarketToken, PasswordToken,
-		PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageRecord []ent.Interceptor
+		IdempotencyRecord, IndexBlock, IndexCursor, MarketPool, MarketToken,
+		PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer,
+		UsageDaily, UsageHourly, UsageRecord []ent.Interceptor
 	}
 )
 

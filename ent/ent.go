@@ -19,6 +19,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -98,6 +99,7 @@ func checkColumn(t, c string) error {
 			consoleuser.Table:       consoleuser.ValidColumn,
 			consumer.Table:          consumer.ValidColumn,
 			idempotencyrecord.Table: idempotencyrecord.ValidColumn,
+			indexblock.Table:        indexblock.ValidColumn,
 			indexcursor.Table:       indexcursor.ValidColumn,
 			marketpool.Table:        marketpool.ValidColumn,
 			markettoken.Table:       markettoken.ValidColumn,

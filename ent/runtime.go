@@ -12,6 +12,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/consoleuser"
 	"github.com/partner-platform/partnerd/ent/consumer"
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -319,6 +320,16 @@ func init() {
 	idempotencyrecordDescCreatedAt := idempotencyrecordFields[6].Descriptor()
 	// idempotencyrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencyrecord.DefaultCreatedAt = idempotencyrecordDescCreatedAt.Default.(func() time.Time)
+	indexblockFields := schema.IndexBlock{}.Fields()
+	_ = indexblockFields
+	// indexblockDescChain is the schema descriptor for chain field.
+	indexblockDescChain := indexblockFields[0].Descriptor()
+	// indexblock.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	indexblock.ChainValidator = indexblockDescChain.Validators[0].(func(string) error)
+	// indexblockDescHash is the schema descriptor for hash field.
+	indexblockDescHash := indexblockFields[2].Descriptor()
+	// indexblock.HashValidator is a validator for the "hash" field. It is called by the builders before save.
+	indexblock.HashValidator = indexblockDescHash.Validators[0].(func(string) error)
 	indexcursorFields := schema.IndexCursor{}.Fields()
 	_ = indexcursorFields
 	// indexcursorDescChain is the schema descriptor for chain field.

@@ -28,6 +28,8 @@ type Tx struct {
 	Consumer *ConsumerClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// IndexBlock is the client for interacting with the IndexBlock builders.
+	IndexBlock *IndexBlockClient
 	// IndexCursor is the client for interacting with the IndexCursor builders.
 	IndexCursor *IndexCursorClient
 	// MarketPool is the client for interacting with the MarketPool builders.
@@ -190,6 +192,7 @@ func (tx *Tx) init() {
 	tx.ConsoleUser = NewConsoleUserClient(tx.config)
 	tx.Consumer = NewConsumerClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
+	tx.IndexBlock = NewIndexBlockClient(tx.config)
 	tx.IndexCursor = NewIndexCursorClient(tx.config)
 	tx.MarketPool = NewMarketPoolClient(tx.config)
 	tx.MarketToken = NewMarketTokenClient(tx.config)

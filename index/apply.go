@@ -12,6 +12,7 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -39,6 +40,9 @@ func (s *Store) Apply(ctx context.Context, b chain.Batch) error {
 		if n != 1 {
 			return chain.ErrCursorMoved
 		}
+		if err := s.addBlocks(ctx, tx, b); err != nil {
+			return err
+		}
 		if err := s.addTokens(ctx, tx, m, b.Chain, b.Tokens); err != nil {
 			return err
 		}
@@ -51,13 +55,27 @@ func (s *Store) Apply(ctx context.Context, b chain.Batch) error {
 		if err := s.addTransfers(ctx, tx, b.Chain, b.Transfers); err != nil {
 			return err
 		}
-		_, err = tx.TokenTransfer.Delete().Where(tokentransfer.Chain(b.Chain), tokentransfer.BlockLTE(int64(b.Final))).Exec(ctx)
+		// Final blocks cannot be rolled back: their undo data goes (the final block's hash stays as
+		// the floor of a reorg's walk back).
+		if _, err = tx.TokenTransfer.Delete().Where(tokentransfer.Chain(b.Chain), tokentransfer.BlockLTE(int64(b.Final))).Exec(ctx); err != nil {
+			return err
+		}
+		_, err = tx.IndexBlock.Delete().Where(indexblock.Chain(b.Chain), indexblock.NumberLT(int64(b.Final))).Exec(ctx)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("apply %s %d..%d: %w", b.Chain, b.From, b.To, err)
 	}
 	return nil
+}
+
+func (s *Store) addBlocks(ctx context.Context, tx *ent.Tx, b chain.Batch) error {
+	rows := make([][]any, len(b.Blocks))
+	for i, bh := range b.Blocks {
+		rows[i] = []any{b.Chain, int64(bh.Number), bh.Hash}
+	}
+	return s.insert(ctx, tx, indexblock.Table, []string{indexblock.FieldChain, indexblock.FieldNumber, indexblock.FieldHash}, rows,
+		sql.ConflictColumns(indexblock.FieldChain, indexblock.FieldNumber), sql.ResolveWithNewValues())
 }
 
 func (s *Store) addTokens(ctx context.Context, tx *ent.Tx, m *Market, chainName string, tokens []chain.IndexedToken) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -35,6 +36,9 @@ func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, kee
 			return err
 		}
 		if _, err := tx.TokenTransfer.Delete().Where(tokentransfer.Chain(chainName), tokentransfer.BlockGT(above)).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.IndexBlock.Delete().Where(indexblock.Chain(chainName), indexblock.NumberGT(above)).Exec(ctx); err != nil {
 			return err
 		}
 		if _, err := tx.PoolEvent.Delete().Where(poolevent.Chain(chainName), poolevent.BlockGT(above)).Exec(ctx); err != nil {

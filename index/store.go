@@ -18,6 +18,7 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -75,6 +76,20 @@ func (s *Store) Watched(ctx context.Context, chainName string) (pools, tokens []
 		return nil, nil, fmt.Errorf("watched tokens of %s: %w", chainName, err)
 	}
 	return pools, tokens, nil
+}
+
+// RecentBlocks implements chain.Sink.
+func (s *Store) RecentBlocks(ctx context.Context, chainName string, below int64, limit int) ([]chain.BlockHash, error) {
+	rows, err := s.db.IndexBlock.Query().Where(indexblock.Chain(chainName), indexblock.NumberLT(below)).
+		Order(ent.Desc(indexblock.FieldNumber)).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recent blocks of %s: %w", chainName, err)
+	}
+	out := make([]chain.BlockHash, len(rows))
+	for i, r := range rows {
+		out[i] = chain.BlockHash{Number: uint64(r.Number), Hash: r.Hash}
+	}
+	return out, nil
 }
 
 // Reset implements chain.Sink.

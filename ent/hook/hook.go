@@ -93,6 +93,18 @@ func (f IdempotencyRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyRecordMutation", m)
 }
 
+// The IndexBlockFunc type is an adapter to allow the use of ordinary
+// function as IndexBlock mutator.
+type IndexBlockFunc func(context.Context, *ent.IndexBlockMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IndexBlockFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IndexBlockMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IndexBlockMutation", m)
+}
+
 // The IndexCursorFunc type is an adapter to allow the use of ordinary
 // function as IndexCursor mutator.
 type IndexCursorFunc func(context.Context, *ent.IndexCursorMutation) (ent.Value, error)

@@ -193,6 +193,26 @@ var (
 			},
 		},
 	}
+	// IndexBlocksColumns holds the columns for the "index_blocks" table.
+	IndexBlocksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "number", Type: field.TypeInt64},
+		{Name: "hash", Type: field.TypeString, Size: 66},
+	}
+	// IndexBlocksTable holds the schema information for the "index_blocks" table.
+	IndexBlocksTable = &schema.Table{
+		Name:       "index_blocks",
+		Columns:    IndexBlocksColumns,
+		PrimaryKey: []*schema.Column{IndexBlocksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "indexblock_chain_number",
+				Unique:  true,
+				Columns: []*schema.Column{IndexBlocksColumns[1], IndexBlocksColumns[2]},
+			},
+		},
+	}
 	// IndexCursorsColumns holds the columns for the "index_cursors" table.
 	IndexCursorsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -573,6 +593,7 @@ var (
 		ConsoleUsersTable,
 		ConsumersTable,
 		IdempotencyRecordsTable,
+		IndexBlocksTable,
 		IndexCursorsTable,
 		MarketPoolsTable,
 		MarketTokensTable,

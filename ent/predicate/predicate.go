@@ -27,6 +27,9 @@ type Consumer func(*sql.Selector)
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)
 
+// IndexBlock is the predicate function for indexblock builders.
+type IndexBlock func(*sql.Selector)
+
 // IndexCursor is the predicate function for indexcursor builders.
 type IndexCursor func(*sql.Selector)
 

@@ -1,3 +1,7 @@
+-- Create "index_blocks" table
+CREATE TABLE `index_blocks` (`id` integer NOT NULL PRIMARY KEY AUTOINCREMENT, `chain` text NOT NULL, `number` integer NOT NULL, `hash` text NOT NULL);
+-- Create index "indexblock_chain_number" to table: "index_blocks"
+CREATE UNIQUE INDEX `indexblock_chain_number` ON `index_blocks` (`chain`, `number`);
 -- Create "index_cursors" table
 CREATE TABLE `index_cursors` (`id` integer NOT NULL PRIMARY KEY AUTOINCREMENT, `chain` text NOT NULL, `genesis_hash` text NOT NULL, `block` integer NOT NULL, `block_hash` text NOT NULL, `updated_at` integer NOT NULL);
 -- Create index "indexcursor_chain" to table: "index_cursors"

@@ -1,0 +1,603 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"maps"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/partner-platform/partnerd/chain"
+)
+
+// Topics of the events the indexer reads.
+var (
+	topicPairCreated = crypto.Keccak256Hash([]byte("PairCreated(address,address,address,uint256)"))
+	topicSync        = crypto.Keccak256Hash([]byte("Sync(uint112,uint112)"))
+	topicSwap        = crypto.Keccak256Hash([]byte("Swap(address,uint256,uint256,uint256,uint256,address)"))
+	topicMint        = crypto.Keccak256Hash([]byte("Mint(address,uint256,uint256)"))
+	topicBurn        = crypto.Keccak256Hash([]byte("Burn(address,uint256,uint256,address)"))
+	topicTransfer    = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+)
+
+// Factory is a Uniswap V2 factory whose pairs the indexer follows.
+type Factory struct {
+	Venue   string
+	Address common.Address
+	FeeBps  int
+}
+
+// FollowerConfig configures a Follower.
+type FollowerConfig struct {
+	Chain         string
+	Reader        *Reader // its RPC client is the one the follower reads logs with
+	Sink          chain.Sink
+	Factories     []Factory
+	StartBlock    uint64
+	Confirmations uint64        // blocks within this depth of the head may still reorg
+	MaxRange      uint64        // most blocks read per batch; default 2,000
+	Interval      time.Duration // pause when caught up; default 2 s
+	Logger        *slog.Logger
+}
+
+// Follower indexes one EVM chain: from the start block it reads, in bounded block ranges, the
+// PairCreated events of the configured factories, then the Sync, Swap, Mint, Burn and Transfer
+// events of their pairs and Transfer events of the pairs' tokens, and hands each range to the Sink
+// as one batch. It reads up to the head (reads are fresh) but treats only blocks deeper than the
+// confirmation depth as final: when the block at the cursor is no longer canonical, it walks the
+// kept block hashes back to the newest canonical one and rolls the index back to it.
+type Follower struct {
+	cfg     FollowerConfig
+	rpc     RPC
+	log     *slog.Logger
+	span    uint64 // current range size: halved when a read fails, grown back on success
+	genesis string
+	pools   map[common.Address]bool
+	tokens  map[common.Address]bool
+}
+
+// NewFollower returns a follower; it reads nothing until Run or Step.
+func NewFollower(cfg FollowerConfig) *Follower {
+	if cfg.MaxRange == 0 {
+		cfg.MaxRange = 2000
+	}
+	if cfg.Interval == 0 {
+		cfg.Interval = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Follower{cfg: cfg, rpc: cfg.Reader.rpc, log: cfg.Logger.With("chain", cfg.Chain), span: cfg.MaxRange}
+}
+
+// Run follows the chain until ctx ends. Errors are logged and retried with a growing pause (at most
+// a minute); nothing is half-written because every batch is applied in one transaction.
+func (f *Follower) Run(ctx context.Context) {
+	pause := f.cfg.Interval
+	for {
+		caughtUp, err := f.Step(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			f.log.Warn("indexer step failed; retrying", "err", detail(err), "retry_in", pause)
+			pause = min(2*pause, time.Minute)
+		default:
+			pause = f.cfg.Interval
+		}
+		if err == nil && !caughtUp {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+	}
+}
+
+func detail(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Detail()
+	}
+	return err.Error()
+}
+
+// Step does one unit of work: set the index up, roll back a reorg, or read and apply one range.
+// caughtUp reports that the index has reached the head.
+func (f *Follower) Step(ctx context.Context) (caughtUp bool, err error) {
+	if f.genesis == "" {
+		h, err := f.header(ctx, 0)
+		if err != nil {
+			return false, err
+		}
+		f.genesis = h.Hash
+	}
+	cur, ok, err := f.cfg.Sink.Cursor(ctx, f.cfg.Chain)
+	if err != nil {
+		return false, err
+	}
+	if ok && cur.Genesis != f.genesis {
+		f.log.Warn("the RPC serves a different chain than the index holds (new genesis): starting the index over",
+			"indexed_genesis", cur.Genesis, "genesis", f.genesis)
+		if err := f.cfg.Sink.Reset(ctx, f.cfg.Chain); err != nil {
+			return false, err
+		}
+		ok = false
+	}
+	if !ok {
+		f.pools = nil
+		return false, f.cfg.Sink.Start(ctx, f.cfg.Chain, chain.Cursor{Genesis: f.genesis, Block: int64(f.cfg.StartBlock) - 1})
+	}
+	if f.pools == nil {
+		if err := f.loadWatched(ctx); err != nil {
+			return false, err
+		}
+	}
+	head, err := f.head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if reorged, err := f.checkReorg(ctx, cur, head); err != nil || reorged {
+		return false, err
+	}
+	from := uint64(cur.Block + 1)
+	if from > head {
+		return true, nil
+	}
+	to := min(head, from+f.span-1)
+	batch, err := f.read(ctx, from, to, head)
+	if err != nil {
+		f.span = max(1, f.span/2)
+		return false, err
+	}
+	if err := f.cfg.Sink.Apply(ctx, batch); err != nil {
+		f.pools = nil // reload what is watched: the batch may not have landed
+		if errors.Is(err, chain.ErrCursorMoved) {
+			return false, nil
+		}
+		return false, err
+	}
+	for _, p := range batch.Pools {
+		f.pools[common.HexToAddress(p.Address)] = true
+	}
+	for _, t := range batch.Tokens {
+		f.tokens[common.HexToAddress(t.Address)] = true
+	}
+	f.span = min(f.cfg.MaxRange, f.span*2)
+	return to == head, nil
+}
+
+func (f *Follower) loadWatched(ctx context.Context) error {
+	pools, tokens, err := f.cfg.Sink.Watched(ctx, f.cfg.Chain)
+	if err != nil {
+		return err
+	}
+	f.pools, f.tokens = map[common.Address]bool{}, map[common.Address]bool{}
+	for _, p := range pools {
+		f.pools[common.HexToAddress(p)] = true
+	}
+	for _, t := range tokens {
+		f.tokens[common.HexToAddress(t)] = true
+	}
+	return nil
+}
+
+// checkReorg compares the cursor's block with the canonical chain. When it differs (or the chain is
+// now shorter), it finds the newest kept block that is still canonical and rolls back to it; with
+// none left, the chain is indexed over from the start.
+func (f *Follower) checkReorg(ctx context.Context, cur chain.Cursor, head uint64) (bool, error) {
+	if cur.Block < 0 || cur.Hash == "" {
+		return false, nil
+	}
+	if uint64(cur.Block) <= head {
+		h, err := f.header(ctx, uint64(cur.Block))
+		if err != nil {
+			return false, err
+		}
+		if h.Hash == cur.Hash {
+			return false, nil
+		}
+	}
+	below := cur.Block
+	for {
+		kept, err := f.cfg.Sink.RecentBlocks(ctx, f.cfg.Chain, below, 64)
+		if err != nil {
+			return true, err
+		}
+		if len(kept) == 0 {
+			f.log.Error("reorg deeper than the kept block hashes (the confirmation depth is too small): indexing the chain over",
+				"cursor", cur.Block)
+			return true, f.cfg.Sink.Reset(ctx, f.cfg.Chain)
+		}
+		numbers := make([]uint64, 0, len(kept))
+		for _, k := range kept {
+			if k.Number <= head {
+				numbers = append(numbers, k.Number)
+			}
+		}
+		canonical, err := f.headers(ctx, numbers)
+		if err != nil {
+			return true, err
+		}
+		for _, k := range kept {
+			if h, ok := canonical[k.Number]; ok && h.Hash == k.Hash {
+				f.log.Warn("chain reorganised: rolling the index back", "from", cur.Block, "to", k.Number)
+				f.pools = nil
+				return true, f.cfg.Sink.Rollback(ctx, f.cfg.Chain, k.Number, k.Hash)
+			}
+		}
+		below = int64(kept[len(kept)-1].Number)
+	}
+}
+
+// read reads blocks from..to into a batch.
+func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch, error) {
+	end, err := f.header(ctx, to)
+	if err != nil {
+		return chain.Batch{}, err
+	}
+	b := chain.Batch{Chain: f.cfg.Chain, Genesis: f.genesis, From: from, To: to, ToHash: end.Hash}
+	if head > f.cfg.Confirmations {
+		b.Final = head - f.cfg.Confirmations
+	}
+
+	// New pools first: their logs in the same range must be read too.
+	created, err := f.logs(ctx, from, to, f.factoryAddresses(), []common.Hash{topicPairCreated})
+	if err != nil {
+		return chain.Batch{}, err
+	}
+	newPools, newTokens := f.newPools(created)
+	var watch []common.Address
+	watch = append(watch, slices.Collect(maps.Keys(f.pools))...)
+	watch = append(watch, slices.Collect(maps.Keys(f.tokens))...)
+	watch = append(watch, newPools...)
+	watch = append(watch, newTokens...)
+	slices.SortFunc(watch, func(a, b common.Address) int { return a.Cmp(b) })
+	watch = slices.Compact(watch)
+	events, err := f.logs(ctx, from, to, watch, []common.Hash{topicSync, topicSwap, topicMint, topicBurn, topicTransfer})
+	if err != nil {
+		return chain.Batch{}, err
+	}
+	// Transfers of newly found tokens before this range: their balances start with the index.
+	var earlier []types.Log
+	if len(newTokens) > 0 && from > f.cfg.StartBlock {
+		for lo := f.cfg.StartBlock; lo < from; lo += f.cfg.MaxRange {
+			logs, err := f.logs(ctx, lo, min(from-1, lo+f.cfg.MaxRange-1), newTokens, []common.Hash{topicTransfer})
+			if err != nil {
+				return chain.Batch{}, err
+			}
+			earlier = append(earlier, logs...)
+		}
+	}
+
+	all := append(append(append([]types.Log{}, earlier...), created...), events...)
+	blocks := map[uint64]bool{to: true}
+	txs := map[common.Hash]bool{}
+	for _, l := range all {
+		blocks[l.BlockNumber] = true
+		if l.Topics[0] == topicSwap || l.Topics[0] == topicMint || l.Topics[0] == topicBurn {
+			txs[l.TxHash] = true
+		}
+	}
+	headers, err := f.headers(ctx, slices.Sorted(maps.Keys(blocks)))
+	if err != nil {
+		return chain.Batch{}, err
+	}
+	for _, l := range all {
+		if headers[l.BlockNumber].Hash != strings.ToLower(l.BlockHash.Hex()) {
+			return chain.Batch{}, badResponse("index", "block %d changed while it was read (reorg in progress)", l.BlockNumber)
+		}
+	}
+	senders, err := f.senders(ctx, slices.Collect(maps.Keys(txs)))
+	if err != nil {
+		return chain.Batch{}, err
+	}
+	if again, err := f.header(ctx, to); err != nil || again.Hash != end.Hash {
+		if err != nil {
+			return chain.Batch{}, err
+		}
+		return chain.Batch{}, badResponse("index", "block %d changed while the range was read (reorg in progress)", to)
+	}
+	for _, n := range slices.Sorted(maps.Keys(headers)) {
+		if n >= b.Final {
+			b.Blocks = append(b.Blocks, chain.BlockHash{Number: n, Hash: headers[n].Hash})
+		}
+	}
+	if !slices.ContainsFunc(b.Blocks, func(h chain.BlockHash) bool { return h.Number == to }) {
+		b.Blocks = append(b.Blocks, chain.BlockHash{Number: to, Hash: end.Hash})
+	}
+
+	if err := f.describe(ctx, &b, created, newTokens); err != nil {
+		return chain.Batch{}, err
+	}
+	pools := maps.Clone(f.pools)
+	for _, p := range newPools {
+		pools[p] = true
+	}
+	tokens := maps.Clone(f.tokens)
+	for _, t := range append(newTokens, newPools...) { // a pair is also its LP token
+		tokens[t] = true
+	}
+	for _, l := range append(earlier, events...) {
+		time := int64(headers[l.BlockNumber].Time)
+		switch {
+		case l.Topics[0] == topicTransfer && tokens[l.Address]:
+			if t, ok := decodeTransfer(l); ok {
+				b.Transfers = append(b.Transfers, t)
+			}
+		case pools[l.Address]:
+			if e, ok := decodePoolEvent(l, time, senders[l.TxHash]); ok {
+				b.Events = append(b.Events, e)
+			}
+		}
+	}
+	return b, nil
+}
+
+func (f *Follower) factoryAddresses() []common.Address {
+	out := make([]common.Address, len(f.cfg.Factories))
+	for i, v := range f.cfg.Factories {
+		out[i] = v.Address
+	}
+	return out
+}
+
+// newPools returns the pairs created in the logs and the tokens they bring that are not watched yet.
+func (f *Follower) newPools(created []types.Log) (pools, tokens []common.Address) {
+	seen := map[common.Address]bool{}
+	for _, l := range created {
+		if len(l.Topics) != 3 || len(l.Data) < 32 {
+			continue
+		}
+		pair := common.BytesToAddress(l.Data[:32])
+		if f.pools[pair] || seen[pair] {
+			continue
+		}
+		seen[pair] = true
+		pools = append(pools, pair)
+		for _, t := range []common.Address{common.BytesToAddress(l.Topics[1].Bytes()), common.BytesToAddress(l.Topics[2].Bytes())} {
+			if !f.tokens[t] && !seen[t] {
+				seen[t] = true
+				tokens = append(tokens, t)
+			}
+		}
+	}
+	return pools, tokens
+}
+
+// describe adds the new pools, and the new tokens with their metadata, to the batch. A token whose
+// getters fail is still followed (its Transfer events count), with what could be read.
+func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types.Log, newTokens []common.Address) error {
+	var pairs []common.Address
+	for _, l := range created {
+		if len(l.Topics) != 3 || len(l.Data) < 32 {
+			continue
+		}
+		pair := common.BytesToAddress(l.Data[:32])
+		if f.pools[pair] || slices.Contains(pairs, pair) {
+			continue
+		}
+		pairs = append(pairs, pair)
+		venue := f.venue(l.Address)
+		b.Pools = append(b.Pools, chain.IndexedPool{
+			Address: lower(pair), Venue: venue.Venue, FeeBps: venue.FeeBps,
+			Token0: lower(common.BytesToAddress(l.Topics[1].Bytes())), Token1: lower(common.BytesToAddress(l.Topics[2].Bytes())),
+			Block: l.BlockNumber,
+		})
+	}
+	if len(newTokens)+len(pairs) == 0 {
+		return nil
+	}
+	metas, err := f.cfg.Reader.TokenMetadata(ctx, append(append([]common.Address{}, newTokens...), pairs...))
+	if err != nil {
+		return err
+	}
+	found := map[common.Address]uint64{}
+	for _, p := range b.Pools {
+		for _, t := range []string{p.Token0, p.Token1} {
+			if _, ok := found[common.HexToAddress(t)]; !ok {
+				found[common.HexToAddress(t)] = p.Block
+			}
+		}
+	}
+	for i, m := range metas {
+		lp := i >= len(newTokens)
+		block := found[m.Address]
+		if lp {
+			block = b.Pools[i-len(newTokens)].Block
+		}
+		b.Tokens = append(b.Tokens, chain.IndexedToken{Address: lower(m.Address), Symbol: m.Symbol, Name: m.Name,
+			Decimals: int(m.Decimals), LP: lp, Block: block})
+	}
+	return nil
+}
+
+func (f *Follower) venue(factory common.Address) Factory {
+	for _, v := range f.cfg.Factories {
+		if v.Address == factory {
+			return v
+		}
+	}
+	return Factory{}
+}
+
+func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+func dataWord(data []byte, i int) *big.Int {
+	if len(data) < 32*(i+1) {
+		return nil
+	}
+	return new(big.Int).SetBytes(data[32*i : 32*(i+1)])
+}
+
+func decodeTransfer(l types.Log) (chain.Transfer, bool) {
+	if len(l.Topics) != 3 || len(l.Data) != 32 { // ERC-721 Transfer indexes the id: four topics
+		return chain.Transfer{}, false
+	}
+	return chain.Transfer{Token: lower(l.Address), From: lower(common.BytesToAddress(l.Topics[1].Bytes())),
+		To: lower(common.BytesToAddress(l.Topics[2].Bytes())), Value: dataWord(l.Data, 0), Block: l.BlockNumber, LogIndex: l.Index}, true
+}
+
+func decodePoolEvent(l types.Log, time int64, sender string) (chain.PoolEvent, bool) {
+	e := chain.PoolEvent{Pool: lower(l.Address), Block: l.BlockNumber, LogIndex: l.Index, TxHash: strings.ToLower(l.TxHash.Hex()), Time: time, Trader: sender}
+	switch l.Topics[0] {
+	case topicSync:
+		if len(l.Data) != 64 {
+			return e, false
+		}
+		e.Kind, e.Reserve0, e.Reserve1 = chain.EventSync, dataWord(l.Data, 0), dataWord(l.Data, 1)
+	case topicSwap:
+		if len(l.Data) != 128 || len(l.Topics) != 3 {
+			return e, false
+		}
+		e.Kind = chain.EventSwap
+		e.Amount0In, e.Amount1In, e.Amount0Out, e.Amount1Out = dataWord(l.Data, 0), dataWord(l.Data, 1), dataWord(l.Data, 2), dataWord(l.Data, 3)
+	case topicMint:
+		if len(l.Data) != 64 {
+			return e, false
+		}
+		e.Kind, e.Amount0In, e.Amount1In = chain.EventMint, dataWord(l.Data, 0), dataWord(l.Data, 1)
+	case topicBurn:
+		if len(l.Data) != 64 {
+			return e, false
+		}
+		e.Kind, e.Amount0Out, e.Amount1Out = chain.EventBurn, dataWord(l.Data, 0), dataWord(l.Data, 1)
+	default:
+		return e, false
+	}
+	return e, true
+}
+
+// header is what the indexer needs of a block header.
+type header struct {
+	Hash string
+	Time uint64
+}
+
+type rpcHeader struct {
+	Hash      common.Hash    `json:"hash"`
+	Number    hexutil.Uint64 `json:"number"`
+	Timestamp hexutil.Uint64 `json:"timestamp"`
+}
+
+func (f *Follower) head(ctx context.Context) (uint64, error) {
+	var n hexutil.Uint64
+	if err := f.rpc.CallContext(ctx, &n, "eth_blockNumber"); err != nil {
+		return 0, classify(ctx, "index", err)
+	}
+	return uint64(n), nil
+}
+
+func (f *Follower) header(ctx context.Context, n uint64) (header, error) {
+	hs, err := f.headers(ctx, []uint64{n})
+	if err != nil {
+		return header{}, err
+	}
+	return hs[n], nil
+}
+
+// rpcBatchSize bounds the calls of one JSON-RPC batch: providers cap batches (often at 100 to 1,000).
+const rpcBatchSize = 100
+
+// headers reads block headers in JSON-RPC batches.
+func (f *Follower) headers(ctx context.Context, numbers []uint64) (map[uint64]header, error) {
+	out := make(map[uint64]header, len(numbers))
+	raw := make([]*rpcHeader, len(numbers))
+	elems := make([]rpc.BatchElem, len(numbers))
+	for i, n := range numbers {
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(n), false}, Result: &raw[i]}
+	}
+	if err := f.batch(ctx, elems); err != nil {
+		return nil, err
+	}
+	for i, n := range numbers {
+		if raw[i] == nil || uint64(raw[i].Number) != n {
+			return nil, badResponse("index", "block %d not served", n)
+		}
+		out[n] = header{Hash: strings.ToLower(raw[i].Hash.Hex()), Time: uint64(raw[i].Timestamp)}
+	}
+	return out, nil
+}
+
+// senders returns the sender of each transaction, lower-case.
+func (f *Follower) senders(ctx context.Context, hashes []common.Hash) (map[common.Hash]string, error) {
+	type rpcTx struct {
+		From common.Address `json:"from"`
+	}
+	raw := make([]*rpcTx, len(hashes))
+	elems := make([]rpc.BatchElem, len(hashes))
+	for i, h := range hashes {
+		elems[i] = rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{h}, Result: &raw[i]}
+	}
+	if err := f.batch(ctx, elems); err != nil {
+		return nil, err
+	}
+	out := make(map[common.Hash]string, len(hashes))
+	for i, h := range hashes {
+		if raw[i] == nil {
+			return nil, badResponse("index", "transaction %s not served", h)
+		}
+		out[h] = lower(raw[i].From)
+	}
+	return out, nil
+}
+
+// batch sends calls in JSON-RPC batches of at most rpcBatchSize.
+func (f *Follower) batch(ctx context.Context, elems []rpc.BatchElem) error {
+	for i := 0; i < len(elems); i += rpcBatchSize {
+		part := elems[i:min(i+rpcBatchSize, len(elems))]
+		if err := f.rpc.BatchCallContext(ctx, part); err != nil {
+			return classify(ctx, "index", err)
+		}
+		for _, e := range part {
+			if e.Error != nil {
+				return classify(ctx, "index", e.Error)
+			}
+		}
+	}
+	return nil
+}
+
+// maxAddressesPerFilter bounds the addresses of one eth_getLogs filter.
+const maxAddressesPerFilter = 1000
+
+// logs reads the logs of addresses with one of topics in from..to, in chain order.
+func (f *Follower) logs(ctx context.Context, from, to uint64, addresses []common.Address, topics []common.Hash) ([]types.Log, error) {
+	var out []types.Log
+	for i := 0; i < len(addresses); i += maxAddressesPerFilter {
+		filter := map[string]any{
+			"fromBlock": hexutil.EncodeUint64(from),
+			"toBlock":   hexutil.EncodeUint64(to),
+			"address":   addresses[i:min(i+maxAddressesPerFilter, len(addresses))],
+			"topics":    [][]common.Hash{topics},
+		}
+		var logs []types.Log
+		if err := f.rpc.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
+			return nil, classify(ctx, "index", err)
+		}
+		for _, l := range logs {
+			if !l.Removed && len(l.Topics) > 0 {
+				out = append(out, l)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b types.Log) int {
+		if a.BlockNumber != b.BlockNumber {
+			return int(a.BlockNumber) - int(b.BlockNumber)
+		}
+		return int(a.Index) - int(b.Index)
+	})
+	return out, nil
+}
+

@@ -109,7 +109,7 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 	w.ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": {
 		Stablecoins: map[string]bool{lowerHex(w.addrs.USD): true}, WrappedNative: lowerHex(w.addrs.WrappedNative)}})
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: reader, Sink: w.ix, Confirmations: confirmations,
-		MaxRange: 7, // small ranges: the test crosses many batches
+		MaxRange:  7, // small ranges: the test crosses many batches
 		Factories: []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
 	return w
 }

@@ -600,4 +600,3 @@ func (f *Follower) logs(ctx context.Context, from, to uint64, addresses []common
 	})
 	return out, nil
 }
-

@@ -29,7 +29,7 @@ func BenchmarkPipeline(b *testing.B) {
 
 	bare := chi.NewRouter()
 	huma.Register(humachi.New(bare, humaConfig()),
-		huma.Operation{OperationID: "getHotPools", Method: http.MethodGet, Path: "/v1/pools/hot"}, e.server.poolList)
+		huma.Operation{OperationID: "getHotPools", Method: http.MethodGet, Path: "/v1/pools/hot"}, e.server.hotPools)
 	bareSrv := httptest.NewServer(bare)
 	b.Cleanup(bareSrv.Close)
 

@@ -1,12 +1,16 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/market"
 )
 
 // Code is a machine-readable error code of the error envelope. Codes are never renamed.
@@ -138,6 +142,27 @@ func (e *Error) Unwrap() error { return e.cause }
 // internalError hides err behind a generic message.
 func internalError(err error) *Error {
 	return Errorf(CodeInternal, "internal error").WithCause(err)
+}
+
+// readError maps an error of the market or portfolio services (and the chain sources and store
+// beneath them) to the envelope. Upstream failures get generic messages: an RPC's own text is logged
+// through the cause, never sent.
+func readError(err error) *Error {
+	switch {
+	case errors.Is(err, market.ErrNotFound):
+		return Errorf(CodeNotFound, "%s", err.Error())
+	case errors.Is(err, market.ErrInvalid):
+		return Errorf(CodeInvalidRequest, "%s", err.Error())
+	case errors.Is(err, chain.ErrUpstreamTimeout), errors.Is(err, context.DeadlineExceeded):
+		return Errorf(CodeUpstreamTimeout, "the chain did not answer in time").WithCause(err)
+	case errors.Is(err, chain.ErrUpstreamUnavailable):
+		return Errorf(CodeUpstreamUnavailable, "the chain's RPC is unavailable").WithCause(err)
+	case errors.Is(err, chain.ErrUpstreamBadResponse):
+		return Errorf(CodeUpstreamError, "the chain's RPC returned an unusable response").WithCause(err)
+	case errors.Is(err, chain.ErrCanceled), errors.Is(err, context.Canceled):
+		return Errorf(CodeClientClosedRequest, "request canceled").WithCause(err)
+	}
+	return Errorf(CodeUnavailable, "the service's store is unavailable").WithCause(err)
 }
 
 // fromHuma turns the errors Huma raises itself (parameter and body validation, body size and upload

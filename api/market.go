@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/market"
 )
 
 // Market reads (scope market:read).
@@ -80,9 +82,10 @@ type TopHoldersResponse struct {
 
 // TradesResponse lists a token's trades, newest first.
 type TradesResponse struct {
-	OK     bool    `json:"ok"`
-	Token  string  `json:"token"`
-	Trades []Trade `json:"trades"`
+	OK         bool     `json:"ok"`
+	Token      TokenRef `json:"token"`
+	Trades     []Trade  `json:"trades"`
+	NextCursor string   `json:"nextCursor,omitempty" doc:"Pass as cursor for the next (older) page; absent on the last page."`
 }
 
 // Trader is one trader's 24-hour activity in a token.
@@ -96,7 +99,7 @@ type Trader struct {
 // TopTradersResponse lists a token's most active traders over 24 hours.
 type TopTradersResponse struct {
 	OK      bool     `json:"ok"`
-	Token   string   `json:"token"`
+	Token   TokenRef `json:"token"`
 	Traders []Trader `json:"traders"`
 }
 
@@ -183,7 +186,9 @@ type historyInput struct {
 type tradesInput struct {
 	Mint string `path:"mint" maxLength:"100" doc:"Token address (mint on Solana)."`
 	ChainParam
-	Pool string `query:"pool" maxLength:"100" doc:"Only trades of this pool."`
+	Pool   string `query:"pool" maxLength:"100" doc:"Only trades of this pool."`
+	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Most trades returned."`
+	Cursor string `query:"cursor" maxLength:"40" doc:"nextCursor of the previous page."`
 }
 
 type trendingInput struct {
@@ -235,17 +240,17 @@ func (s *Server) registerMarket() {
 		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Market", Scope: ScopeMarketRead, Class: class}
 	}
 	register(s, get("searchTokens", "/v1/tokens/search", "Search tokens by name, symbol or address", ClassProvider), s.searchTokens)
-	register(s, get("getToken", "/v1/tokens/{mint}", "Resolve a token", ClassEnriched), tokenRead[TokenResolution](s))
-	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", "A token's price", ClassCached), tokenRead[TokenPrice](s))
+	register(s, get("getToken", "/v1/tokens/{mint}", "Resolve a token", ClassEnriched), s.getToken)
+	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", "A token's price", ClassCached), s.tokenPrice)
 	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", "A token's recent prices", ClassProvider), s.tokenHistory)
-	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", "A token's 24-hour figures", ClassProvider), tokenRead[TokenStatsResponse](s))
-	register(s, get("getTokenHolders", "/v1/tokens/{mint}/holders", "A token's top holders", ClassProvider), tokenRead[TopHoldersResponse](s))
+	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", "A token's 24-hour figures", ClassProvider), s.tokenStats)
+	register(s, get("getTokenHolders", "/v1/tokens/{mint}/holders", "A token's top holders", ClassProvider), s.tokenHolders)
 	register(s, get("getTokenTrades", "/v1/tokens/{mint}/trades", "A token's trades, newest first", ClassProvider), s.tokenTrades)
-	register(s, get("getTokenTopTraders", "/v1/tokens/{mint}/top-traders", "A token's top traders over 24 hours", ClassProvider), tokenRead[TopTradersResponse](s))
+	register(s, get("getTokenTopTraders", "/v1/tokens/{mint}/top-traders", "A token's top traders over 24 hours", ClassProvider), s.tokenTopTraders)
 	register(s, get("getTrending", "/v1/markets/trending", "Trending pools", ClassCached), s.trending)
-	register(s, get("getHotPools", "/v1/pools/hot", "Hot pools", ClassCached), s.poolList)
-	register(s, get("getNewPools", "/v1/pools/new", "New pools", ClassCached), s.poolList)
-	register(s, get("getPool", "/v1/pools/{pool}", "A pool's details", ClassEnriched), poolRead[PoolDetailsResponse](s))
+	register(s, get("getHotPools", "/v1/pools/hot", "Hot pools", ClassCached), s.hotPools)
+	register(s, get("getNewPools", "/v1/pools/new", "New pools", ClassCached), s.newPools)
+	register(s, get("getPool", "/v1/pools/{pool}", "A pool's details", ClassEnriched), s.getPool)
 	register(s, get("getPoolReserves", "/v1/pools/{pool}/reserves", "A pool's reserves", ClassProvider), s.poolReserves)
 	register(s, get("getPoolBins", "/v1/pools/{pool}/bins", "A pool's liquidity bins", ClassProvider), s.poolBins)
 	register(s, get("getPoolChart", "/v1/pools/{pool}/chart", "A pool's OHLCV candles", ClassProvider), s.poolChart)
@@ -258,6 +263,36 @@ func noSource(c chain.Info) *Error {
 	return Errorf(CodeUpstreamUnavailable, "no data source serves this read on %s", c.Name)
 }
 
+// marketOn returns the market service when it serves the chain.
+func (s *Server) marketOn(c chain.Info) (*market.Service, *Error) {
+	if s.deps.Market == nil || !s.deps.Market.Serves(c.Name) {
+		return nil, noSource(c)
+	}
+	return s.deps.Market, nil
+}
+
+func tokenRef(t market.Token) TokenRef {
+	return TokenRef{Chain: t.Chain, Address: t.Address, Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals}
+}
+
+func windowsOf(v [4]float64) Windows {
+	return Windows{M5: market.Decimal(v[0]), H1: market.Decimal(v[1]), H6: market.Decimal(v[2]), H24: market.Decimal(v[3])}
+}
+
+func txnsOf(f market.Figures) TxnWindows {
+	w := func(i int) BuysSells { return BuysSells{Buys: f.Buys[i], Sells: f.Sells[i]} }
+	return TxnWindows{M5: w(0), H1: w(1), H6: w(2), H24: w(3)}
+}
+
+func poolSummary(p market.PoolSummary) PoolSummary {
+	return PoolSummary{
+		PoolRef: PoolRef{Chain: p.Chain, Address: p.Address, Venue: p.Venue, BaseToken: tokenRef(p.Base), QuoteToken: tokenRef(p.Quote),
+			CreatedAt: p.CreatedAt, FeeBps: p.FeeBps, Reserves: []string{p.BaseReserve, p.QuoteReserve}},
+		PriceUsd: p.PriceUSD, PriceNative: p.PriceNative, LiquidityUsd: p.LiquidityUSD,
+		VolumeUsd: windowsOf(p.Figures.VolumeUSD), PriceChangePct: windowsOf(p.Figures.PriceChange), Txns: txnsOf(p.Figures),
+	}
+}
+
 func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[TokenSearchResponse], error) {
 	name := in.Chain
 	if name == "" {
@@ -268,48 +303,157 @@ func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[Tok
 		return nil, e
 	}
 	out := &output[TokenSearchResponse]{Body: TokenSearchResponse{OK: true, Chains: names(chains), Results: []TokenRef{}}}
-	if len(chains) > 0 {
-		return nil, noSource(chains[0])
+	for _, c := range chains {
+		m, e := s.marketOn(c)
+		if e != nil {
+			return nil, e
+		}
+		found, err := m.Search(ctx, c.Name, in.Q)
+		if err != nil {
+			return nil, readError(err)
+		}
+		for _, t := range found {
+			out.Body.Results = append(out.Body.Results, tokenRef(t))
+		}
 	}
 	return out, nil
 }
 
-func tokenRead[T any](s *Server) func(context.Context, *tokenInput) (*output[T], error) {
-	return func(ctx context.Context, in *tokenInput) (*output[T], error) {
-		c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint))
-		if e != nil {
-			return nil, e
-		}
-		return nil, noSource(c)
+// onMarket resolves a read's chain and addresses and returns the market service serving it.
+func (s *Server) onMarket(ctx context.Context, chainName string, addrs ...field) (chain.Info, *market.Service, *Error) {
+	c, e := s.resolve(ctx, chainName, addrs...)
+	if e != nil {
+		return c, nil, e
 	}
+	m, e := s.marketOn(c)
+	return c, m, e
+}
+
+func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenResolution], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	if e != nil {
+		return nil, e
+	}
+	r, err := m.Resolve(ctx, c.Name, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[TokenResolution]{Body: TokenResolution{OK: true, Token: tokenRef(r.Token), TotalSupply: r.TotalSupply, Pools: r.Pools}}, nil
+}
+
+func (s *Server) tokenPrice(ctx context.Context, in *tokenInput) (*output[TokenPrice], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	if e != nil {
+		return nil, e
+	}
+	p, err := m.Price(ctx, c.Name, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[TokenPrice]{Body: TokenPrice{OK: true, Token: tokenRef(p.Token), PriceUsd: p.PriceUSD, PriceNative: p.PriceNative,
+		Pool: p.Pool, UpdatedAt: p.UpdatedAt}}, nil
 }
 
 func (s *Server) tokenHistory(ctx context.Context, in *historyInput) (*output[PriceHistoryResponse], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	t, points, err := m.History(ctx, c.Name, in.Mint, in.Pool, in.Window)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := PriceHistoryResponse{OK: true, Token: tokenRef(t), Window: in.Window, Points: make([]PricePoint, len(points))}
+	for i, p := range points {
+		out.Points[i] = PricePoint{Time: p.Time, PriceUsd: p.PriceUSD}
+	}
+	return &output[PriceHistoryResponse]{Body: out}, nil
+}
+
+func (s *Server) tokenStats(ctx context.Context, in *tokenInput) (*output[TokenStatsResponse], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	if e != nil {
+		return nil, e
+	}
+	st, err := m.Stats(ctx, c.Name, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[TokenStatsResponse]{Body: TokenStatsResponse{OK: true, Token: tokenRef(st.Token), PriceUsd: st.PriceUSD,
+		LiquidityUsd: st.LiquidityUSD, VolumeUsd: windowsOf(st.Figures.VolumeUSD), PriceChangePct: windowsOf(st.Figures.PriceChange),
+		Txns: txnsOf(st.Figures), Buyers24h: st.Buyers24h, Sellers24h: st.Sellers24h, Holders: st.Holders, FdvUsd: st.FdvUSD}}, nil
+}
+
+func (s *Server) tokenHolders(ctx context.Context, in *tokenInput) (*output[TopHoldersResponse], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	if e != nil {
+		return nil, e
+	}
+	t, holders, err := m.Holders(ctx, c.Name, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := TopHoldersResponse{OK: true, Token: tokenRef(t), Holders: make([]Holder, len(holders))}
+	for i, h := range holders {
+		out.Holders[i] = Holder{Address: h.Address, Amount: h.Amount, SharePct: h.SharePct}
+	}
+	return &output[TopHoldersResponse]{Body: out}, nil
 }
 
 func (s *Server) tokenTrades(ctx context.Context, in *tradesInput) (*output[TradesResponse], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	t, trades, err := m.Trades(ctx, c.Name, in.Mint, in.Pool, in.Cursor, in.Limit)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := TradesResponse{OK: true, Token: tokenRef(t), Trades: make([]Trade, len(trades))}
+	for i, tr := range trades {
+		out.Trades[i] = Trade{TxHash: tr.TxHash, Pool: tr.Pool, Side: tr.Side, Trader: tr.Trader, TokenAmount: tr.TokenAmount,
+			OtherAmount: tr.OtherAmount, PriceUsd: tr.PriceUSD, VolumeUsd: tr.VolumeUSD, Block: tr.Block, Time: tr.Time}
+	}
+	if len(trades) == in.Limit {
+		out.NextCursor = trades[len(trades)-1].Cursor()
+	}
+	return &output[TradesResponse]{Body: out}, nil
+}
+
+func (s *Server) tokenTopTraders(ctx context.Context, in *tokenInput) (*output[TopTradersResponse], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	if e != nil {
+		return nil, e
+	}
+	t, traders, err := m.TopTraders(ctx, c.Name, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := TopTradersResponse{OK: true, Token: tokenRef(t), Traders: make([]Trader, len(traders))}
+	for i, tr := range traders {
+		out.Traders[i] = Trader{Address: tr.Address, VolumeUsd: tr.VolumeUSD, Buys: tr.Buys, Sells: tr.Sells}
+	}
+	return &output[TopTradersResponse]{Body: out}, nil
 }
 
 func (s *Server) trending(ctx context.Context, in *trendingInput) (*output[TrendingResponse], error) {
-	chains, pools, e := s.pools(ctx, in.Chain)
+	chains, pools, e := s.pools(ctx, in.Chain, market.ListTrending, in.AMM)
 	if e != nil {
 		return nil, e
 	}
 	return &output[TrendingResponse]{Body: TrendingResponse{OK: true, Chains: chains, Pools: pools}}, nil
 }
 
-func (s *Server) poolList(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
-	chains, pools, e := s.pools(ctx, in.Chain)
+func (s *Server) hotPools(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
+	chains, pools, e := s.pools(ctx, in.Chain, market.ListHot, "")
+	if e != nil {
+		return nil, e
+	}
+	return &output[HotPoolsResult]{Body: HotPoolsResult{OK: true, Chains: chains, Pools: pools}}, nil
+}
+
+func (s *Server) newPools(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
+	chains, pools, e := s.pools(ctx, in.Chain, market.ListNew, "")
 	if e != nil {
 		return nil, e
 	}
@@ -317,25 +461,41 @@ func (s *Server) poolList(ctx context.Context, in *ChainOrAllParam) (*output[Hot
 }
 
 // pools lists pools across the chains `chain` names (every enabled chain when empty or all).
-func (s *Server) pools(ctx context.Context, chainParam string) ([]string, []PoolSummary, *Error) {
+func (s *Server) pools(ctx context.Context, chainParam string, list market.List, venue string) ([]string, []PoolSummary, *Error) {
 	chains, e := s.chainsFor(ctx, chainParam)
 	if e != nil {
 		return nil, nil, e
 	}
-	if len(chains) > 0 {
-		return nil, nil, noSource(chains[0])
+	out := []PoolSummary{}
+	for _, c := range chains {
+		m, e := s.marketOn(c)
+		if e != nil {
+			return nil, nil, e
+		}
+		if venue != "" && venueOn(c, venue) != nil {
+			continue // a Solana venue has no pools on an EVM chain
+		}
+		pools, err := m.Pools(ctx, c.Name, list, venue)
+		if err != nil {
+			return nil, nil, readError(err)
+		}
+		for _, p := range pools {
+			out = append(out, poolSummary(p))
+		}
 	}
-	return names(chains), []PoolSummary{}, nil
+	return names(chains), out, nil
 }
 
-func poolRead[T any](s *Server) func(context.Context, *poolInput) (*output[T], error) {
-	return func(ctx context.Context, in *poolInput) (*output[T], error) {
-		c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool))
-		if e != nil {
-			return nil, e
-		}
-		return nil, noSource(c)
+func (s *Server) getPool(ctx context.Context, in *poolInput) (*output[PoolDetailsResponse], error) {
+	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool))
+	if e != nil {
+		return nil, e
 	}
+	p, err := m.Pool(ctx, c.Name, in.Pool)
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[PoolDetailsResponse]{Body: PoolDetailsResponse{OK: true, Pool: poolSummary(p)}}, nil
 }
 
 func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[PoolReserves], error) {
@@ -346,7 +506,19 @@ func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[P
 	if e := venueOn(c, in.AMM); e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	if in.AMM != "uniswap-v2" {
+		return nil, Errorf(CodeOperationNotSupported, "reserves are read for uniswap-v2 pools only")
+	}
+	m, e := s.marketOn(c)
+	if e != nil {
+		return nil, e
+	}
+	r, err := m.Reserves(ctx, c.Name, in.Pool, in.Base, in.Quote)
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[PoolReserves]{Body: PoolReserves{OK: true, Pool: r.Pool, Base: r.Base.Address, Quote: r.Quote.Address,
+		BaseAmount: r.BaseAmount, QuoteAmount: r.QuoteAmount}}, nil
 }
 
 func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsResult], error) {
@@ -365,19 +537,37 @@ func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsR
 }
 
 func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	resolution, _ := strconv.Atoi(in.Resolution) // the enum admits only integers
+	candles, err := m.Chart(ctx, c.Name, in.Pool, resolution, in.Before, in.Limit, in.Mint)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := PoolChartResponse{OK: true, Pool: chain.EVMChecksum(in.Pool), Resolution: in.Resolution, Candles: make([]Candle, len(candles))}
+	for i, k := range candles {
+		out.Candles[i] = Candle{Time: k.Time, Open: market.Decimal(k.Open), High: market.Decimal(k.High), Low: market.Decimal(k.Low),
+			Close: market.Decimal(k.Close), Volume: market.Decimal(k.VolumeUSD)}
+	}
+	return &output[PoolChartResponse]{Body: out}, nil
 }
 
 func (s *Server) poolAudit(ctx context.Context, in *auditInput) (*output[PoolAuditResponse], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("token", in.Token))
+	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool), opt("token", in.Token))
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	a, err := m.Audit(ctx, c.Name, in.Pool, in.Token)
+	if err != nil {
+		return nil, readError(err)
+	}
+	out := PoolAuditResponse{OK: true, Pool: a.Pool, Token: a.Token, Score: a.Score, Findings: make([]Finding, len(a.Findings))}
+	for i, f := range a.Findings {
+		out.Findings[i] = Finding{Code: f.Code, Level: f.Level, Message: f.Message}
+	}
+	return &output[PoolAuditResponse]{Body: out}, nil
 }
 
 // venueOn checks that the venue trades on the chain's family: 400 operation_not_supported otherwise.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/portfolio"
 )
 
 // Portfolio reads (scope portfolio:read).
@@ -94,34 +95,87 @@ func (s *Server) registerPortfolio() {
 		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Portfolio", Scope: ScopePortfolioRead, Class: ClassEnriched}
 	}
 	batch := func(spec opSpec) opSpec { spec.Cost = ownersCost; return spec }
-	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings"), ownerRead[HoldingsResult](s))
+	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings"), s.holdings)
 	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners")), s.holdingsBatch)
-	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions"), ownerRead[PositionsResult](s))
+	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions"), s.positions)
 	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners")), s.positionsBatch)
 }
 
-func ownerRead[T any](s *Server) func(context.Context, *ownerInput) (*output[T], error) {
-	return func(ctx context.Context, in *ownerInput) (*output[T], error) {
-		c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
-		if e != nil {
-			return nil, e
-		}
+// portfolioOn returns the portfolio service when it serves the chain.
+func (s *Server) portfolioOn(c chain.Info) (*portfolio.Service, *Error) {
+	if s.deps.Portfolio == nil || !s.deps.Portfolio.Serves(c.Name) {
 		return nil, noSource(c)
 	}
+	return s.deps.Portfolio, nil
 }
 
-// ownerFailure reports why one owner of a batch could not be read.
-func (s *Server) ownerFailure(ref chain.OwnerRef) OwnerFailure {
-	c, e := s.requireChain(ref.Chain)
-	if e == nil {
-		e = noSource(c)
+func sourceHealth(in []portfolio.Source) []SourceHealth {
+	out := make([]SourceHealth, len(in))
+	for i, h := range in {
+		out[i] = SourceHealth{Source: h.Name, OK: h.OK, Complete: h.Complete}
 	}
-	return OwnerFailure{Error: e.Message, Code: e.Code}
+	return out
+}
+
+func holdingsResult(h portfolio.Holdings) *HoldingsResult {
+	out := &HoldingsResult{OK: true, Owner: h.Owner, Chain: h.Chain, ValueUsd: h.ValueUSD, Sources: sourceHealth(h.Sources), Holdings: make([]Holding, len(h.Holdings))}
+	for i, x := range h.Holdings {
+		out.Holdings[i] = Holding{Token: tokenRef(x.Token), Amount: x.Amount, PriceUsd: x.PriceUSD, ValueUsd: x.ValueUSD, Native: x.Native}
+	}
+	return out
+}
+
+func positionsResult(p portfolio.Positions) *PositionsResult {
+	out := &PositionsResult{OK: true, Owner: p.Owner, Chain: p.Chain, ValueUsd: p.ValueUSD, Sources: sourceHealth(p.Sources), Positions: make([]Position, len(p.Positions))}
+	for i, x := range p.Positions {
+		out.Positions[i] = Position{Pool: poolSummary(x.Pool).PoolRef, Liquidity: x.Liquidity, Amounts: []string{x.BaseAmount, x.QuoteAmount},
+			ValueUsd: x.ValueUSD, SharePct: x.SharePct}
+	}
+	return out
+}
+
+func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[HoldingsResult], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
+	if e != nil {
+		return nil, e
+	}
+	p, e := s.portfolioOn(c)
+	if e != nil {
+		return nil, e
+	}
+	res, err := p.Holdings(ctx, c.Name, []string{in.Owner})
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[HoldingsResult]{Body: *holdingsResult(res[0])}, nil
+}
+
+func (s *Server) positions(ctx context.Context, in *ownerInput) (*output[PositionsResult], error) {
+	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
+	if e != nil {
+		return nil, e
+	}
+	p, e := s.portfolioOn(c)
+	if e != nil {
+		return nil, e
+	}
+	res, err := p.Positions(ctx, c.Name, []string{in.Owner})
+	if err != nil {
+		return nil, readError(err)
+	}
+	return &output[PositionsResult]{Body: *positionsResult(res[0])}, nil
 }
 
 func (s *Server) holdingsBatch(ctx context.Context, in *ownersInput) (*output[HoldingsBatchResponse], error) {
-	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) HoldingsBatchEntry {
-		return HoldingsBatchEntry{Ref: ref, OwnerFailure: f}
+	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*HoldingsResult, error) {
+		res, err := p.Holdings(ctx, chainName, owners)
+		out := make([]*HoldingsResult, len(res))
+		for i, r := range res {
+			out[i] = holdingsResult(r)
+		}
+		return out, err
+	}, func(ref string, f OwnerFailure, r *HoldingsResult) HoldingsBatchEntry {
+		return HoldingsBatchEntry{Ref: ref, OwnerFailure: f, Result: r}
 	})
 	if e != nil {
 		return nil, e
@@ -130,8 +184,15 @@ func (s *Server) holdingsBatch(ctx context.Context, in *ownersInput) (*output[Ho
 }
 
 func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[PositionsBatchResponse], error) {
-	entries, e := batch(s, in.Owners, func(ref string, f OwnerFailure) PositionsBatchEntry {
-		return PositionsBatchEntry{Ref: ref, OwnerFailure: f}
+	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*PositionsResult, error) {
+		res, err := p.Positions(ctx, chainName, owners)
+		out := make([]*PositionsResult, len(res))
+		for i, r := range res {
+			out[i] = positionsResult(r)
+		}
+		return out, err
+	}, func(ref string, f OwnerFailure, r *PositionsResult) PositionsBatchEntry {
+		return PositionsBatchEntry{Ref: ref, OwnerFailure: f, Result: r}
 	})
 	if e != nil {
 		return nil, e
@@ -139,16 +200,49 @@ func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[P
 	return &output[PositionsBatchResponse]{Body: PositionsBatchResponse{OK: true, Results: entries}}, nil
 }
 
-// batch makes one entry per distinct owner ref, in the order given; an owner that cannot be read
-// fails in its own entry only.
-func batch[E any](s *Server, owners string, entry func(ref string, f OwnerFailure) E) ([]E, *Error) {
+// batch makes one entry per distinct owner ref, in the order given. Owners are read chain by chain,
+// all of a chain's owners at once; an owner that cannot be read (its chain is not enabled or not
+// served, or its chain's read failed) fails in its own entry only.
+func batch[R any, E any](ctx context.Context, s *Server, owners string,
+	read func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]R, error),
+	entry func(ref string, f OwnerFailure, r R) E) ([]E, *Error) {
 	refs, e := parseOwners(owners)
 	if e != nil {
 		return nil, e
 	}
+	failures := make([]OwnerFailure, len(refs))
+	results := make([]R, len(refs))
+	byChain := map[string][]int{}
+	for i, ref := range refs {
+		c, e := s.requireChain(ref.Chain)
+		if e == nil {
+			_, e = s.portfolioOn(c)
+		}
+		if e != nil {
+			failures[i] = OwnerFailure{Error: e.Message, Code: e.Code}
+			continue
+		}
+		byChain[ref.Chain] = append(byChain[ref.Chain], i)
+	}
+	for chainName, idx := range byChain {
+		addrs := make([]string, len(idx))
+		for j, i := range idx {
+			addrs[j] = refs[i].Address
+		}
+		res, err := read(ctx, s.deps.Portfolio, chainName, addrs)
+		for j, i := range idx {
+			if err != nil {
+				e := readError(err)
+				s.log.Warn("batch portfolio read failed", "chain", chainName, "err", err)
+				failures[i] = OwnerFailure{Error: e.Message, Code: e.Code}
+				continue
+			}
+			results[i] = res[j]
+		}
+	}
 	out := make([]E, len(refs))
 	for i, ref := range refs {
-		out[i] = entry(ref.String(), s.ownerFailure(ref))
+		out[i] = entry(ref.String(), failures[i], results[i])
 	}
 	return out, nil
 }

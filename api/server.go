@@ -20,6 +20,8 @@ import (
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/idempotency"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
@@ -53,6 +55,9 @@ type Deps struct {
 	Usage       UsageRecorder
 	Idempotency idempotency.Store
 	Chains      *chain.Registry
+	// Market and Portfolio serve the market and portfolio reads of the chains they read (nil: none).
+	Market    *market.Service
+	Portfolio *portfolio.Service
 	// RefreshPolicy reloads the policy from the store now (for consumers created since the last load).
 	RefreshPolicy func(context.Context) error
 	// Ready reports whether the store answers; /readyz fails while it does not.

@@ -56,15 +56,15 @@ type PoolSummary struct {
 	Txns           TxnWindows `json:"txns"`
 }
 
-// Trade is one swap.
+// Trade is one swap, seen from the requested token: side buy means the trader bought it.
 type Trade struct {
 	TxHash      string `json:"txHash"`
 	Pool        string `json:"pool"`
-	Side        string `json:"side" enum:"buy,sell"`
-	Trader      string `json:"trader"`
-	BaseAmount  string `json:"baseAmount"`
-	QuoteAmount string `json:"quoteAmount"`
-	PriceUsd    string `json:"priceUsd"`
+	Side        string `json:"side" enum:"buy,sell" doc:"buy: the trader bought the requested token."`
+	Trader      string `json:"trader" doc:"The transaction's sender."`
+	TokenAmount string `json:"tokenAmount" doc:"Amount of the requested token, in token units." example:"1520.5"`
+	OtherAmount string `json:"otherAmount" doc:"Amount of the pool's other token, in token units."`
+	PriceUsd    string `json:"priceUsd" doc:"The requested token's USD price after the trade."`
 	VolumeUsd   string `json:"volumeUsd"`
 	Block       int64  `json:"block"`
 	Time        int64  `json:"time"`

@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // ErrorKind says why a read failed, so callers can choose a status without parsing messages.
@@ -58,6 +60,23 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause, for errors.Is/As (context.DeadlineExceeded, net errors, ...).
 func (e *Error) Unwrap() error { return e.cause }
+
+// Is lets errors.Is match the chain package's adapter-neutral errors: KindUnavailable is
+// chain.ErrUpstreamUnavailable, KindTimeout chain.ErrUpstreamTimeout, KindCanceled chain.ErrCanceled
+// and KindBadResponse chain.ErrUpstreamBadResponse.
+func (e *Error) Is(target error) bool {
+	switch e.Kind {
+	case KindUnavailable:
+		return target == chain.ErrUpstreamUnavailable
+	case KindTimeout:
+		return target == chain.ErrUpstreamTimeout
+	case KindCanceled:
+		return target == chain.ErrCanceled
+	case KindBadResponse:
+		return target == chain.ErrUpstreamBadResponse
+	}
+	return false
+}
 
 // Detail is the message for logs: the safe message plus the cause, which may contain the RPC's text.
 func (e *Error) Detail() string {

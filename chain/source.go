@@ -1,0 +1,97 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+
+	"golang.org/x/crypto/sha3"
+)
+
+// Live reads of an EVM chain, as the market and portfolio services use them. Addresses are
+// canonical (lower-case 0x hex); amounts are base units. The chain/evm adapter implements EVMSource.
+
+// Errors a source's errors match with errors.Is, so callers choose a status without knowing the
+// adapter: 503, 504, 502 and 499.
+var (
+	ErrUpstreamUnavailable = errors.New("chain RPC unavailable")
+	ErrUpstreamTimeout     = errors.New("chain RPC timed out")
+	ErrUpstreamBadResponse = errors.New("chain RPC returned an unusable response")
+	ErrCanceled            = errors.New("request canceled")
+)
+
+// TokenMeta is a token's ERC-20 metadata; OK is false when a getter failed (not an ERC-20).
+type TokenMeta struct {
+	Address     string
+	Name        string
+	Symbol      string
+	Decimals    int
+	TotalSupply *big.Int
+	OK          bool
+}
+
+// PairState is a Uniswap V2 pair's live state; OK is false when the address is not such a pair.
+type PairState struct {
+	Address            string
+	Token0, Token1     string
+	Reserve0, Reserve1 *big.Int
+	TotalSupply        *big.Int
+	OK                 bool
+}
+
+// AuditFacts is what the chain says about a pool's token for an audit.
+type AuditFacts struct {
+	HasCode        bool
+	HasOwner       bool   // the token has an owner() getter
+	Owner          string // canonical; empty without an owner() getter
+	OwnerRenounced bool
+	MintSelector   bool     // its code has a mint(address,uint256) entry point
+	LPTotalSupply  *big.Int // nil when unknown
+	LPBurned       *big.Int // LP tokens held by 0x0 and 0x…dEaD; nil when unknown
+	Sim            Simulation
+	Block          uint64
+}
+
+// Simulation is the outcome of a simulated buy and sell of a token on its pool.
+type Simulation struct {
+	Ran           bool
+	Reason        string
+	BuyOK, SellOK bool
+	BuyTaxBps     int
+	SellTaxBps    int
+	Honeypot      bool
+}
+
+// EVMSource reads an EVM chain live.
+type EVMSource interface {
+	// TokenMetadata reads the ERC-20 metadata of tokens, one entry per token.
+	TokenMetadata(ctx context.Context, tokens []string) ([]TokenMeta, error)
+	// Balances reads the native balance of each owner and its balance of each token at one block;
+	// erc20[i][j] is nil when tokens[j] did not answer balanceOf.
+	Balances(ctx context.Context, owners, tokens []string) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error)
+	// PairStates reads Uniswap V2 pairs.
+	PairStates(ctx context.Context, pairs []string) ([]PairState, error)
+	// Audit reads a pool token's audit facts.
+	Audit(ctx context.Context, pair, token string) (AuditFacts, error)
+}
+
+// EVMChecksum returns the EIP-55 mixed-case form of a 0x EVM address (unchanged when it is not one).
+func EVMChecksum(addr string) string {
+	if !IsEVMAddress(addr) {
+		return addr
+	}
+	lower := strings.ToLower(addr[2:])
+	h := sha3.NewLegacyKeccak256()
+	h.Write([]byte(lower))
+	sum := h.Sum(nil)
+	out := []byte("0x" + lower)
+	for i := range 40 {
+		c := lower[i]
+		nibble := sum[i/2] >> (4 * (1 - uint(i%2))) & 0xf
+		if c >= 'a' && c <= 'f' && nibble >= 8 {
+			out[2+i] = c - 32
+		}
+	}
+	return string(out)
+}

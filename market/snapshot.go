@@ -1,0 +1,231 @@
+package market
+
+import (
+	"context"
+	"math/big"
+	"slices"
+	"time"
+
+	"github.com/partner-platform/partnerd/index"
+)
+
+// Windows of the market figures, in seconds: 5 minutes, 1, 6 and 24 hours.
+var windows = [4]int64{5 * 60, 3600, 6 * 3600, 24 * 3600}
+
+// Figures are a pool's (or a token's) activity per window (m5, h1, h6, h24).
+type Figures struct {
+	VolumeUSD   [4]float64
+	Buys, Sells [4]int
+	PriceChange [4]float64 // percent
+}
+
+// snapshot is a chain's pools with prices and 24-hour figures, rebuilt by Run.
+type snapshot struct {
+	at      time.Time
+	market  *index.Market
+	pools   []index.Pool
+	tokens  map[string]index.Token
+	figures map[string]*Figures // by pool
+}
+
+// current returns the chain's snapshot, building it when there is none yet.
+func (s *Service) current(ctx context.Context, chainName string) (*snapshot, error) {
+	s.mu.RLock()
+	snap := s.snapshots[chainName]
+	s.mu.RUnlock()
+	if snap != nil {
+		return snap, nil
+	}
+	return s.refresh(ctx, chainName)
+}
+
+// refresh rebuilds a chain's snapshot from the index.
+func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, error) {
+	now := s.now()
+	m, err := s.index.LoadMarket(ctx, chainName)
+	if err != nil {
+		return nil, err
+	}
+	pools, err := s.index.Pools(ctx, chainName)
+	if err != nil {
+		return nil, err
+	}
+	addrs := make([]string, 0, 2*len(pools))
+	poolAddrs := make([]string, len(pools))
+	for i, p := range pools {
+		addrs = append(addrs, p.Token0, p.Token1)
+		poolAddrs[i] = p.Address
+	}
+	tokens, err := s.tokens(ctx, chainName, addrs...)
+	if err != nil {
+		return nil, err
+	}
+	figures, err := s.figures(ctx, chainName, poolAddrs, now)
+	if err != nil {
+		return nil, err
+	}
+	snap := &snapshot{at: now, market: m, pools: pools, tokens: tokens, figures: figures}
+	s.mu.Lock()
+	s.snapshots[chainName] = snap
+	s.mu.Unlock()
+	return snap, nil
+}
+
+// figures computes each pool's 24-hour figures from its swaps, in the base token's terms.
+func (s *Service) figures(ctx context.Context, chainName string, pools []string, now time.Time) (map[string]*Figures, error) {
+	out := make(map[string]*Figures, len(pools))
+	if len(pools) == 0 {
+		return out, nil
+	}
+	swaps, err := s.index.Swaps(ctx, chainName, pools, now.Unix()-windows[3])
+	if err != nil {
+		return nil, err
+	}
+	byPool := map[string][]index.Event{}
+	for _, e := range swaps {
+		byPool[e.Pool] = append(byPool[e.Pool], e)
+	}
+	for _, p := range pools {
+		before, _, err := s.index.LastEventBefore(ctx, chainName, p, now.Unix()-windows[3])
+		if err != nil {
+			return nil, err
+		}
+		out[p] = activity(byPool[p], before.PriceUSD, now.Unix(), false)
+	}
+	return out, nil
+}
+
+// activity sums swaps (oldest first) into figures. startPrice is the price before the first swap
+// (0 when unknown); quoteSide flips buys and sells for a token that is the pools' quote.
+func activity(swaps []index.Event, startPrice float64, now int64, quoteSide bool) *Figures {
+	f := &Figures{}
+	for w, span := range windows {
+		since := now - span
+		open, last := startPrice, startPrice
+		for _, e := range swaps {
+			if e.Time < since {
+				open = e.PriceUSD
+				continue
+			}
+			if open == 0 {
+				open = e.PriceUSD
+			}
+			last = e.PriceUSD
+			f.VolumeUSD[w] += e.VolumeUSD
+			if (e.Side == "buy") != quoteSide {
+				f.Buys[w]++
+			} else {
+				f.Sells[w]++
+			}
+		}
+		if len(swaps) > 0 {
+			last = swaps[len(swaps)-1].PriceUSD
+		}
+		if open > 0 && last > 0 {
+			f.PriceChange[w] = (last - open) / open * 100
+		}
+	}
+	return f
+}
+
+// PoolSummary is a pool with its prices and figures.
+type PoolSummary struct {
+	Chain        string
+	Address      string
+	Venue        string
+	Base, Quote  Token
+	CreatedAt    int64
+	FeeBps       int
+	BaseReserve  string // token units
+	QuoteReserve string
+	PriceUSD     string // base token
+	PriceNative  string // base token in the quote token
+	LiquidityUSD string
+	Figures      Figures
+}
+
+func (s *Service) summary(chainName string, snap *snapshot, p index.Pool) PoolSummary {
+	st, _ := snap.market.Pool(p.Address)
+	base, quote := snap.tokens[p.Base()], snap.tokens[p.Quote()]
+	out := PoolSummary{Chain: chainName, Address: checksum(p.Address), Venue: p.Venue, Base: s.token(chainName, base), Quote: s.token(chainName, quote),
+		CreatedAt: p.CreatedAt, FeeBps: p.FeeBps}
+	if st != nil {
+		out.BaseReserve = Units(reserve(st, p.Base()), base.Decimals)
+		out.QuoteReserve = Units(reserve(st, p.Quote()), quote.Decimals)
+		if usd, _, _, ok := snap.market.PriceUSD(p.Base()); ok {
+			out.PriceUSD = Decimal(usd)
+		}
+		out.PriceNative = Decimal(snap.market.PoolPrice(st))
+		out.LiquidityUSD = Decimal(snap.market.LiquidityUSD(st))
+	}
+	if f := snap.figures[p.Address]; f != nil {
+		out.Figures = *f
+	}
+	return out
+}
+
+func reserve(p *index.PoolState, token string) *big.Int {
+	if token == p.Token0 {
+		return p.Reserve0
+	}
+	return p.Reserve1
+}
+
+// List names a pool list.
+type List string
+
+// Pool lists: trending ranks by the last hour's USD volume (then the day's), hot by the day's number
+// of trades (then its volume), new by creation, newest first.
+const (
+	ListTrending List = "trending"
+	ListHot      List = "hot"
+	ListNew      List = "new"
+)
+
+// MaxListed is the most pools a list returns per chain.
+const MaxListed = 50
+
+// Pools lists a chain's pools; venue, when set, keeps only that venue's.
+func (s *Service) Pools(ctx context.Context, chainName string, list List, venue string) ([]PoolSummary, error) {
+	snap, err := s.current(ctx, chainName)
+	if err != nil {
+		return nil, err
+	}
+	var out []PoolSummary
+	for _, p := range snap.pools {
+		if venue == "" || p.Venue == venue {
+			out = append(out, s.summary(chainName, snap, p))
+		}
+	}
+	trades := func(p PoolSummary, w int) int { return p.Figures.Buys[w] + p.Figures.Sells[w] }
+	slices.SortStableFunc(out, func(a, b PoolSummary) int {
+		switch list {
+		case ListTrending:
+			return cmpDesc(a.Figures.VolumeUSD[1], b.Figures.VolumeUSD[1], a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
+		case ListHot:
+			return cmpDesc(float64(trades(a, 3)), float64(trades(b, 3)), a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
+		default:
+			return cmpDesc(float64(a.CreatedAt), float64(b.CreatedAt), 0, 0)
+		}
+	})
+	if list != ListNew {
+		out = slices.DeleteFunc(out, func(p PoolSummary) bool { return trades(p, 3) == 0 })
+	}
+	return out[:min(len(out), MaxListed)], nil
+}
+
+// cmpDesc orders by a then b, larger first.
+func cmpDesc(a1, b1, a2, b2 float64) int {
+	switch {
+	case a1 != b1:
+		if a1 > b1 {
+			return -1
+		}
+		return 1
+	case a2 > b2:
+		return -1
+	case a2 < b2:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,267 @@
+// Package portfolio answers the portfolio reads of the EVM chains: an owner's holdings (native coin
+// and indexed ERC-20 tokens, with USD values) and LP positions, for one owner or many at once.
+//
+// Discovery is limited to the tokens and pools the index follows, so every result says so in its
+// sources: the chain source is complete for the native coin, the index source is never complete.
+package portfolio
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/index"
+	"github.com/partner-platform/partnerd/market"
+)
+
+// Chain is an EVM chain the service reads.
+type Chain struct {
+	Name          string
+	Source        chain.EVMSource
+	NativeSymbol  string
+	WrappedNative string // canonical; its USD price prices the native coin
+}
+
+// Service answers portfolio reads. It is safe for concurrent use.
+type Service struct {
+	index  *index.Store
+	market *market.Service
+	chains map[string]*Chain
+}
+
+// New returns the service.
+func New(ix *index.Store, m *market.Service, chains []*Chain) *Service {
+	s := &Service{index: ix, market: m, chains: map[string]*Chain{}}
+	for _, c := range chains {
+		s.chains[c.Name] = c
+	}
+	return s
+}
+
+// Serves reports whether the service reads the named chain.
+func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
+
+// Source is one source's health in a result: OK that it answered, Complete that its discovery was
+// complete. The index only knows the tokens and pools it follows, so it is never complete.
+type Source struct {
+	Name     string
+	OK       bool
+	Complete bool
+}
+
+func sources(chainName string) []Source {
+	return []Source{{Name: chainName + ":rpc", OK: true, Complete: true}, {Name: chainName + ":index", OK: true, Complete: false}}
+}
+
+// Holding is one balance.
+type Holding struct {
+	Token    market.Token
+	Amount   string // token units
+	PriceUSD string // empty when unpriced
+	ValueUSD string
+	Native   bool
+}
+
+// Holdings is one owner's holdings on one chain.
+type Holdings struct {
+	Owner    string
+	Chain    string
+	Holdings []Holding
+	ValueUSD string
+	Sources  []Source
+}
+
+func (s *Service) chain(name string) (*Chain, error) {
+	c := s.chains[name]
+	if c == nil {
+		return nil, fmt.Errorf("portfolio: chain %s: %w", name, market.ErrNotFound)
+	}
+	return c, nil
+}
+
+func canonical(owners []string) []string {
+	out := make([]string, len(owners))
+	for i, o := range owners {
+		out[i] = strings.ToLower(o)
+	}
+	return out
+}
+
+// Holdings reads the holdings of owners on one chain with one live read for all of them: the
+// native balance and the balances of every indexed token any of them holds.
+func (s *Service) Holdings(ctx context.Context, chainName string, owners []string) ([]Holdings, error) {
+	c, err := s.chain(chainName)
+	if err != nil {
+		return nil, err
+	}
+	owners = canonical(owners)
+	held, err := s.index.HeldBy(ctx, chainName, owners)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []string
+	for _, tokens := range held {
+		candidates = append(candidates, tokens...)
+	}
+	slices.Sort(candidates)
+	candidates = slices.Compact(candidates)
+	info, err := s.market.TokenInfo(ctx, chainName, candidates)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := s.index.Tokens(ctx, chainName, candidates)
+	if err != nil {
+		return nil, err
+	}
+	tokens := slices.DeleteFunc(candidates, func(t string) bool { return lp[t].LP })
+	prices, err := s.market.PricesUSD(ctx, chainName, append(slices.Clone(tokens), c.WrappedNative))
+	if err != nil {
+		return nil, err
+	}
+	native, balances, _, err := c.Source.Balances(ctx, owners, tokens)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Holdings, len(owners))
+	for i, o := range owners {
+		h := Holdings{Owner: chain.EVMChecksum(o), Chain: chainName, Holdings: []Holding{}, Sources: sources(chainName)}
+		var total float64
+		add := func(t market.Token, amount *big.Int, price float64, priced, isNative bool) {
+			row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: isNative}
+			if priced {
+				v := human(amount, t.Decimals) * price
+				row.PriceUSD, row.ValueUSD = market.Decimal(price), market.Decimal(v)
+				total += v
+			}
+			h.Holdings = append(h.Holdings, row)
+		}
+		if native[i] != nil && native[i].Sign() > 0 {
+			p, ok := prices[c.WrappedNative]
+			add(market.Token{Chain: chainName, Address: "native", Symbol: c.NativeSymbol, Name: c.NativeSymbol, Decimals: 18}, native[i], p, ok, true)
+		}
+		for j, t := range tokens {
+			if b := balances[i][j]; b != nil && b.Sign() > 0 {
+				p, ok := prices[t]
+				add(info[t], b, p, ok, false)
+			}
+		}
+		h.ValueUSD = market.Decimal(total)
+		out[i] = h
+	}
+	return out, nil
+}
+
+func human(n *big.Int, decimals int) float64 {
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return f / math.Pow10(decimals)
+}
+
+// Position is an LP position in a Uniswap V2 pool.
+type Position struct {
+	Pool        market.PoolSummary
+	Liquidity   string // LP tokens, token units
+	BaseAmount  string // the owner's share of the base reserve, token units
+	QuoteAmount string
+	SharePct    string // of the pool's LP supply
+	ValueUSD    string // empty when unpriced
+}
+
+// Positions is one owner's LP positions on one chain.
+type Positions struct {
+	Owner     string
+	Chain     string
+	Positions []Position
+	ValueUSD  string
+	Sources   []Source
+}
+
+// Positions reads the LP positions of owners on one chain: their balances of every indexed pool's
+// LP token any of them holds, and those pools' live reserves and supply.
+func (s *Service) Positions(ctx context.Context, chainName string, owners []string) ([]Positions, error) {
+	c, err := s.chain(chainName)
+	if err != nil {
+		return nil, err
+	}
+	owners = canonical(owners)
+	held, err := s.index.HeldBy(ctx, chainName, owners)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []string
+	for _, tokens := range held {
+		candidates = append(candidates, tokens...)
+	}
+	slices.Sort(candidates)
+	candidates = slices.Compact(candidates)
+	known, err := s.index.Tokens(ctx, chainName, candidates)
+	if err != nil {
+		return nil, err
+	}
+	pairs := slices.DeleteFunc(candidates, func(t string) bool { return !known[t].LP })
+	out := make([]Positions, len(owners))
+	for i, o := range owners {
+		out[i] = Positions{Owner: chain.EVMChecksum(o), Chain: chainName, Positions: []Position{}, ValueUSD: "0", Sources: sources(chainName)}
+	}
+	if len(pairs) == 0 {
+		return out, nil
+	}
+	states, err := c.Source.PairStates(ctx, pairs)
+	if err != nil {
+		return nil, err
+	}
+	_, balances, _, err := c.Source.Balances(ctx, owners, pairs)
+	if err != nil {
+		return nil, err
+	}
+	summaries := map[string]market.PoolSummary{}
+	for _, p := range pairs {
+		if summaries[p], err = s.market.Pool(ctx, chainName, p); err != nil {
+			return nil, err
+		}
+	}
+	var sideTokens []string
+	for _, st := range states {
+		sideTokens = append(sideTokens, st.Token0, st.Token1)
+	}
+	prices, err := s.market.PricesUSD(ctx, chainName, sideTokens)
+	if err != nil {
+		return nil, err
+	}
+	for i := range owners {
+		var total float64
+		for j, st := range states {
+			b := balances[i][j]
+			if b == nil || b.Sign() == 0 || !st.OK || st.TotalSupply == nil || st.TotalSupply.Sign() == 0 {
+				continue
+			}
+			sum := summaries[pairs[j]]
+			share := func(reserve *big.Int) *big.Int { return new(big.Int).Div(new(big.Int).Mul(reserve, b), st.TotalSupply) }
+			baseReserve, quoteReserve := st.Reserve0, st.Reserve1
+			if strings.ToLower(sum.Base.Address) != st.Token0 {
+				baseReserve, quoteReserve = st.Reserve1, st.Reserve0
+			}
+			baseAmt, quoteAmt := share(baseReserve), share(quoteReserve)
+			pos := Position{Pool: sum, Liquidity: market.Units(b, 18), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
+				QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(ratio(b, st.TotalSupply) * 100)}
+			bp, bok := prices[strings.ToLower(sum.Base.Address)]
+			qp, qok := prices[strings.ToLower(sum.Quote.Address)]
+			if bok && qok {
+				v := human(baseAmt, sum.Base.Decimals)*bp + human(quoteAmt, sum.Quote.Decimals)*qp
+				pos.ValueUSD = market.Decimal(v)
+				total += v
+			}
+			out[i].Positions = append(out[i].Positions, pos)
+		}
+		out[i].ValueUSD = market.Decimal(total)
+	}
+	return out, nil
+}
+
+func ratio(a, b *big.Int) float64 {
+	f, _ := new(big.Rat).SetFrac(a, b).Float64()
+	return f
+}

@@ -20,11 +20,11 @@ import (
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/market"
-	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/idempotency"
+	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
+	"github.com/partner-platform/partnerd/portfolio"
 )
 
 // Version is the contract version declared in the OpenAPI document.

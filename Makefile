@@ -12,9 +12,14 @@ run:
 build:
 	$(GO) build -o bin/partnerd ./cmd/partnerd
 
-## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1)
-test:
+## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1);
+## installs the pinned anvil npm package first (chain/devnet/anvil: the second EVM, needs node and npm)
+test: chain/devnet/anvil/node_modules
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+chain/devnet/anvil/node_modules: chain/devnet/anvil/package.json chain/devnet/anvil/package-lock.json
+	npm ci --prefix chain/devnet/anvil --no-audit --no-fund
+	@touch $@
 
 ## lint: vet, formatting and staticcheck
 lint:
@@ -28,17 +33,20 @@ generate:
 	$(GO) tool templ generate -path console
 
 ## contracts: compile the devnet's Solidity (chain/devnet/contracts) with the pinned solc npm package into
-## chain/devnet/artifacts and regenerate the abigen v2 bindings in chain/devnet/bindings (needs node and npm)
+## chain/devnet/artifacts, regenerate the abigen v2 bindings in chain/devnet/bindings and chain/evm's copy of
+## the AuditProbe artifact (chain/evm/abi/audit_probe.json) (needs node and npm)
 contracts:
 	npm ci --prefix chain/devnet/contracts --no-audit --no-fund
 	node chain/devnet/contracts/build.mjs
 	$(GO) generate ./chain/devnet/bindings
+	$(GO) generate ./chain/evm
 
 ## check-generated: regenerate everything and fail if the committed code or migrations drifted
-## (the devnet bindings are regenerated from the committed artifacts: no node needed)
+## (the devnet bindings and chain/evm's AuditProbe copy are regenerated from the committed artifacts: no node needed)
 check-generated: generate
 	$(GO) generate ./chain/devnet/bindings
-	@if [ -n "$$(git status --porcelain -- ent console chain/devnet/bindings)" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- ent console chain/devnet/bindings; exit 1; fi
+	$(GO) generate ./chain/evm
+	@if [ -n "$$(git status --porcelain -- ent console chain/devnet/bindings chain/evm/abi)" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- ent console chain/devnet/bindings chain/evm/abi; exit 1; fi
 	$(GO) run ./migrations/diff.go -check
 
 ## migrate-diff NAME=...: write the next versioned migration for both dialects from the ent schema

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // ChainInfo is one chain of GET /v1/chains.
@@ -15,6 +17,7 @@ type ChainInfo struct {
 	NativeToken string `json:"nativeToken" example:"ETH"`
 	Enabled     bool   `json:"enabled" doc:"Whether this service serves the chain."`
 	Network     string `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to."`
+	Note        string `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's."`
 }
 
 // ChainsListResponse lists every supported chain in the contract's order.
@@ -61,10 +64,17 @@ func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
 	for _, c := range s.deps.Chains.List() {
 		out.Body.Chains = append(out.Body.Chains, ChainInfo{
 			ID: c.Name, Kind: string(c.Kind), ChainID: c.ChainID, NativeToken: c.NativeToken,
-			Enabled: c.Enabled, Network: string(c.Network),
+			Enabled: c.Enabled, Network: string(c.Network), Note: note(c),
 		})
 	}
 	return out, nil
+}
+
+func note(c chain.Status) string {
+	if c.Network != chain.Devnet {
+		return ""
+	}
+	return "DEVNET: " + c.Name + " is served from a local test chain, not the real network; its tokens, prices and trades are simulated"
 }
 
 // serveDocs renders the contract with Stoplight Elements (loaded by the reader's browser).

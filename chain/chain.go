@@ -46,6 +46,12 @@ const (
 	Devnet  Network = "devnet"
 )
 
+// Served is how this deployment serves an enabled chain.
+type Served struct {
+	Network Network
+	ChainID int64 // the chain id the RPC answers with (a devnet's differs from the mainnet's)
+}
+
 // Status is a supported chain and whether this deployment serves it.
 type Status struct {
 	Info
@@ -62,17 +68,17 @@ var (
 // Registry knows which supported chains this deployment serves. A chain is enabled only when an
 // adapter for it is configured and answers; nothing is served for a chain that is not.
 type Registry struct {
-	enabled map[string]Network
+	enabled map[string]Served
 }
 
-// NewRegistry returns a registry serving the given chains (name to network).
-func NewRegistry(enabled map[string]Network) (*Registry, error) {
-	r := &Registry{enabled: map[string]Network{}}
-	for name, network := range enabled {
+// NewRegistry returns a registry serving the given chains.
+func NewRegistry(enabled map[string]Served) (*Registry, error) {
+	r := &Registry{enabled: map[string]Served{}}
+	for name, s := range enabled {
 		if _, ok := Lookup(name); !ok {
 			return nil, fmt.Errorf("new chain registry: %w: %q", ErrUnknownChain, name)
 		}
-		r.enabled[name] = network
+		r.enabled[name] = s
 	}
 	return r, nil
 }
@@ -91,8 +97,11 @@ func Lookup(name string) (Info, bool) {
 func (r *Registry) List() []Status {
 	out := make([]Status, len(Supported))
 	for i, c := range Supported {
-		network, ok := r.enabled[c.Name]
-		out[i] = Status{Info: c, Enabled: ok, Network: network}
+		s, ok := r.enabled[c.Name]
+		if ok && s.ChainID != 0 {
+			c.ChainID = s.ChainID
+		}
+		out[i] = Status{Info: c, Enabled: ok, Network: s.Network}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/policy"
 )
 
@@ -24,6 +25,15 @@ type Config struct {
 	// InsecureCookies (PARTNER_INSECURE_COOKIES=1) drops the console cookie's Secure attribute, for
 	// plain-HTTP deployments reached by a name other than localhost or 127.0.0.1.
 	InsecureCookies bool
+	// Chains (PARTNER_CHAINS: path of a JSON chain configuration, see chain.Config) are the chains
+	// served. Without an EVM chain among them the service runs in local mode: an in-process devnet
+	// backs DevnetChain (PARTNER_DEVNET_CHAIN, default base), serving JSON-RPC on DevnetAddr
+	// (PARTNER_DEVNET_ADDR, default 127.0.0.1:8545; empty picks a free port), with a background
+	// trader swapping every DevnetTradeInterval (PARTNER_DEVNET_TRADE_INTERVAL, default 3s; 0 stops it).
+	Chains              chain.Config
+	DevnetChain         string
+	DevnetAddr          string
+	DevnetTradeInterval time.Duration
 }
 
 // Defaults.
@@ -72,6 +82,22 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		cfg.InsecureCookies = true
 	default:
 		return Config{}, fmt.Errorf("PARTNER_INSECURE_COOKIES: want 1 or 0, got %q", v)
+	}
+	if path := getenv("PARTNER_CHAINS"); path != "" {
+		if cfg.Chains, err = chain.LoadConfig(path); err != nil {
+			return Config{}, fmt.Errorf("PARTNER_CHAINS: %w", err)
+		}
+	}
+	cfg.DevnetChain = envOr(getenv, "PARTNER_DEVNET_CHAIN", "base")
+	if info, ok := chain.Lookup(cfg.DevnetChain); !ok || info.Kind != chain.KindEVM {
+		return Config{}, fmt.Errorf("PARTNER_DEVNET_CHAIN: want an EVM chain (ethereum, base, bsc, robinhood, arc), got %q", cfg.DevnetChain)
+	}
+	cfg.DevnetAddr = envOr(getenv, "PARTNER_DEVNET_ADDR", "127.0.0.1:8545")
+	cfg.DevnetTradeInterval = 3 * time.Second
+	if v := getenv("PARTNER_DEVNET_TRADE_INTERVAL"); v != "" {
+		if cfg.DevnetTradeInterval, err = time.ParseDuration(v); err != nil || cfg.DevnetTradeInterval < 0 {
+			return Config{}, fmt.Errorf("PARTNER_DEVNET_TRADE_INTERVAL: want a duration such as 3s (0 stops the trader), got %q", v)
+		}
 	}
 	if v := getenv("PARTNER_LOG_LEVEL"); v != "" {
 		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {

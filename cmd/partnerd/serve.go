@@ -15,7 +15,6 @@ import (
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/api"
-	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/console"
 	"github.com/partner-platform/partnerd/idempotency"
 	"github.com/partner-platform/partnerd/metering"
@@ -35,6 +34,7 @@ type Main struct {
 	server   *http.Server
 	listener net.Listener
 	usage    *metering.Recorder
+	chains   *chains
 	stop     context.CancelFunc
 	loops    sync.WaitGroup
 }
@@ -80,10 +80,11 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := sync.Refresh(ctx); err != nil {
 		return err
 	}
-	chains, err := chain.NewRegistry(nil)
+	m.chains, err = m.openChains(ctx)
 	if err != nil {
 		return err
 	}
+	chains := m.chains.registry
 	limiter := metering.NewMemoryLimiter()
 	usageStore := metering.NewUsageStore(st.Client, st.Dialect)
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
@@ -91,6 +92,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 
 	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
+		Market: m.chains.market, Portfolio: m.chains.portfolio,
 		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies, Logger: m.Log,
 	})
 	web := console.New(console.Deps{
@@ -119,6 +121,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
 	m.every(loopCtx, 10*time.Minute, func(ctx context.Context) error { _, err := web.SweepSessions(ctx); return err })
+	m.chains.run(loopCtx, m)
 	go func() {
 		if err := m.server.Serve(m.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			m.Log.Error("serve", "err", err)
@@ -170,6 +173,9 @@ func (m *Main) Close() error {
 	}
 	if m.usage != nil {
 		errs = append(errs, m.usage.Close(ctx))
+	}
+	if m.chains != nil {
+		errs = append(errs, m.chains.close())
 	}
 	if m.store != nil {
 		errs = append(errs, m.store.Close())

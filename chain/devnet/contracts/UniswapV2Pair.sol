@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {ERC20} from "./ERC20.sol";
 import {IERC20Minimal, IUniswapV2Callee, SafeTransfer} from "./Interfaces.sol";
 
 /// @title UniswapV2Pair: a constant-product pool with a 0.3% fee that speaks the Uniswap V2 pair ABI.
-/// @notice The pair is its own ERC-20 LP token. No protocol fee (the factory has no feeTo).
-contract UniswapV2Pair {
+/// @notice The pair is its own ERC-20 LP token (the ERC20 core: transfers to the zero address allowed, as in
+///         Uniswap V2). No protocol fee (the factory has no feeTo).
+contract UniswapV2Pair is ERC20 {
     using SafeTransfer for address;
 
     uint256 public constant MINIMUM_LIQUIDITY = 10 ** 3;
 
-    // LP token
+    // LP token metadata (supply, balances and allowances are ERC20's)
     string public constant name = "Devnet V2 LP";
     string public constant symbol = "DV2-LP";
     uint8 public constant decimals = 18;
-    uint256 public totalSupply;
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
 
     address public immutable factory;
     address public token0;
@@ -31,8 +30,6 @@ contract UniswapV2Pair {
 
     uint256 private unlocked = 1;
 
-    event Approval(address indexed owner, address indexed spender, uint256 value);
-    event Transfer(address indexed from, address indexed to, uint256 value);
     event Mint(address indexed sender, uint256 amount0, uint256 amount1);
     event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to);
     event Swap(
@@ -67,46 +64,6 @@ contract UniswapV2Pair {
         _reserve0 = reserve0;
         _reserve1 = reserve1;
         _blockTimestampLast = blockTimestampLast;
-    }
-
-    // ---- ERC-20 ----
-
-    function approve(address spender, uint256 value) external returns (bool) {
-        allowance[msg.sender][spender] = value;
-        emit Approval(msg.sender, spender, value);
-        return true;
-    }
-
-    function transfer(address to, uint256 value) external returns (bool) {
-        _transfer(msg.sender, to, value);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        if (allowed != type(uint256).max) {
-            allowance[from][msg.sender] = allowed - value;
-        }
-        _transfer(from, to, value);
-        return true;
-    }
-
-    function _transfer(address from, address to, uint256 value) private {
-        balanceOf[from] -= value;
-        balanceOf[to] += value;
-        emit Transfer(from, to, value);
-    }
-
-    function _mint(address to, uint256 value) private {
-        totalSupply += value;
-        balanceOf[to] += value;
-        emit Transfer(address(0), to, value);
-    }
-
-    function _burn(address from, uint256 value) private {
-        balanceOf[from] -= value;
-        totalSupply -= value;
-        emit Transfer(from, address(0), value);
     }
 
     // ---- pool ----

@@ -10,8 +10,19 @@ import solc from "solc";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, "..", "artifacts");
 
-// The deployable contracts, each in <Name>.sol. Interfaces.sol holds helpers only.
-const contracts = ["Token", "WrappedNative", "UniswapV2Factory", "UniswapV2Pair", "UniswapV2Router02", "Multicall3"];
+// The contracts with an artifact, each in <Name>.sol. Interfaces.sol holds helpers only and ERC20.sol the
+// abstract ERC-20 core the tokens and the pair inherit. AuditProbe is never deployed: chain/evm embeds a copy
+// of its artifact (go generate ./chain/evm) and runs its runtime code in eth_call with a state override.
+const contracts = [
+  "Token",
+  "WrappedNative",
+  "UniswapV2Factory",
+  "UniswapV2Pair",
+  "UniswapV2Router02",
+  "Multicall3",
+  "TaxToken",
+  "AuditProbe",
+];
 
 const sources = {};
 for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol")).sort()) {

@@ -1,0 +1,494 @@
+package devnet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math/big"
+	"net"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/devnet/bindings"
+)
+
+// lockedBuffer is a log sink the loops may write to while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var quietLogger = slog.New(slog.DiscardHandler)
+
+func startLocal(t *testing.T, ctx context.Context, opts LocalOptions) *Local {
+	t.Helper()
+	began := time.Now()
+	l, err := StartLocal(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("StartLocal took %s", time.Since(began).Round(time.Millisecond))
+	t.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
+// callAt reads a contract through the bindings over the given client, at block (nil: latest).
+func callAt[T any](t *testing.T, client bind.ContractBackend, to common.Address, block *big.Int, data []byte, unpack func([]byte) (T, error)) T {
+	t.Helper()
+	c := bind.NewBoundContract(to, bToken.GetABI(), client, client, client)
+	v, err := bind.Call(c, &bind.CallOpts{Context: t.Context(), BlockNumber: block}, data, unpack)
+	if err != nil {
+		t.Fatalf("call %s: %v", to, err)
+	}
+	return v
+}
+
+// expectedBalances is what each account holds of each token (by symbol) right after seeding: the
+// mints, less what the deployer put into the pools.
+func expectedBalances() map[string][]*big.Int {
+	decimals := map[string]uint8{usdSymbol: 6, wethSymbol: 18}
+	out := map[string][]*big.Int{}
+	set := func(sym string, hs []holding) {
+		out[sym] = make([]*big.Int, numLocalAccounts)
+		for i := range out[sym] {
+			out[sym][i] = new(big.Int)
+		}
+		for _, h := range hs {
+			out[sym][h.acct].Add(out[sym][h.acct], wholeUnits(h.whole, decimals[sym]))
+		}
+	}
+	set(usdSymbol, append([]holding{{0, deployerUSD}}, usdHolders...))
+	set(wethSymbol, nil)
+	for _, ts := range seedTokens {
+		decimals[ts.symbol] = ts.decimals
+		set(ts.symbol, ts.holders)
+	}
+	for _, ps := range seedPools {
+		if ps.a != wethSymbol {
+			out[ps.a][0].Sub(out[ps.a][0], wholeUnits(ps.wholeA, decimals[ps.a]))
+		}
+		if ps.b != wethSymbol {
+			out[ps.b][0].Sub(out[ps.b][0], wholeUnits(ps.wholeB, decimals[ps.b]))
+		}
+	}
+	return out
+}
+
+// sendRaw signs a transfer of wei with a printed key and sends it over HTTP, as a wallet would.
+func sendRaw(t *testing.T, client *ethclient.Client, from, to LocalAccount, nonce uint64, wei *big.Int) *types.Transaction {
+	t.Helper()
+	ctx := t.Context()
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(from.PrivateKeyHex, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, err := client.SuggestGasTipCap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(ChainID), Nonce: nonce, GasTipCap: tip,
+		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+		Gas:       21_000, To: &to.Address, Value: wei,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+// waitReceipt polls over HTTP until the transaction is mined.
+func waitReceipt(t *testing.T, client *ethclient.Client, tx *types.Transaction, within time.Duration) *types.Receipt {
+	t.Helper()
+	for began := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		rc, err := client.TransactionReceipt(t.Context(), tx.Hash())
+		if err == nil {
+			if rc.Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("transaction %s failed", tx.Hash())
+			}
+			t.Logf("automine: %s mined in block %s after %s", tx.Hash().TerminalString(), rc.BlockNumber, time.Since(began).Round(time.Millisecond))
+			return rc
+		}
+		if !errors.Is(err, ethereum.NotFound) {
+			t.Fatal(err)
+		}
+		if time.Since(began) > within {
+			t.Fatalf("transaction %s not mined within %s", tx.Hash(), within)
+		}
+	}
+}
+
+func TestLocal(t *testing.T) {
+	ctx := t.Context()
+	var logs lockedBuffer
+	l := startLocal(t, ctx, LocalOptions{Addr: "127.0.0.1:0", TradeInterval: 100 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if !strings.HasPrefix(l.RPCURL(), "http://127.0.0.1:") {
+		t.Fatalf("RPCURL = %q", l.RPCURL())
+	}
+	client, err := ethclient.DialContext(ctx, l.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+
+	if id, err := client.ChainID(ctx); err != nil || id.Int64() != ChainID {
+		t.Fatalf("chain id = %v, %v; want %d", id, err, ChainID)
+	}
+	var netVersion string
+	if err := client.Client().CallContext(ctx, &netVersion, "net_version"); err != nil || netVersion != "1337" {
+		t.Fatalf("net_version = %q, %v", netVersion, err)
+	}
+
+	accts := l.Accounts()
+	if len(accts) != numLocalAccounts {
+		t.Fatalf("%d accounts", len(accts))
+	}
+	for i, a := range accts {
+		key, err := crypto.HexToECDSA(strings.TrimPrefix(a.PrivateKeyHex, "0x"))
+		if err != nil || crypto.PubkeyToAddress(key.PublicKey) != a.Address {
+			t.Fatalf("account %d: key %s does not match %s (%v)", i, a.PrivateKeyHex, a.Address, err)
+		}
+		if want := localRole(i); a.Role != want {
+			t.Fatalf("account %d role = %q, want %q", i, a.Role, want)
+		}
+		bal, err := client.BalanceAt(ctx, a.Address, big.NewInt(0))
+		if err != nil || bal.Cmp(wholeUnits(10_000, 18)) < 0 {
+			t.Fatalf("account %d genesis balance = %v, %v", i, bal, err)
+		}
+	}
+
+	// Tokens and holders, as seeded (read at the block that ended the seeding: the trader moves
+	// balances afterwards).
+	m := l.Market()
+	seeded := new(big.Int).SetUint64(l.seededBlock)
+	if l.seededBlock != 3 {
+		t.Errorf("seeding took %d blocks, want 3", l.seededBlock)
+	}
+	if len(m.Tokens) != len(seedTokens) || len(m.Pools) != len(seedPools) {
+		t.Fatalf("market has %d tokens and %d pools", len(m.Tokens), len(m.Pools))
+	}
+	if got := callAt(t, client, m.Core.USD, nil, bToken.PackDecimals(), bToken.UnpackDecimals); got != 6 {
+		t.Fatalf("USD decimals = %d", got)
+	}
+	if got := callAt(t, client, m.Core.Router, nil, bRouter.PackFactory(), bRouter.UnpackFactory); got != m.Core.Factory {
+		t.Fatalf("router factory = %s, want %s", got, m.Core.Factory)
+	}
+	want := expectedBalances()
+	tokenAddr := map[string]common.Address{usdSymbol: m.Core.USD, wethSymbol: m.Core.WrappedNative}
+	var holderSets []string
+	for i, ts := range seedTokens {
+		tok := m.Tokens[i]
+		tokenAddr[ts.symbol] = tok.Address
+		if tok.Symbol != ts.symbol || tok.Name != ts.name || tok.Decimals != ts.decimals {
+			t.Fatalf("token %d = %+v, want %+v", i, tok, ts)
+		}
+		if got := callAt(t, client, tok.Address, nil, bToken.PackDecimals(), bToken.UnpackDecimals); got != ts.decimals {
+			t.Fatalf("%s decimals = %d, want %d", ts.symbol, got, ts.decimals)
+		}
+		if got := callAt(t, client, tok.Address, nil, bToken.PackSymbol(), bToken.UnpackSymbol); got != ts.symbol {
+			t.Fatalf("%s symbol = %q", ts.symbol, got)
+		}
+		var holders []string
+		for j, a := range accts {
+			if callAt(t, client, tok.Address, seeded, bToken.PackBalanceOf(a.Address), bToken.UnpackBalanceOf).Sign() > 0 {
+				holders = append(holders, a.Role+string(rune('0'+j)))
+			}
+		}
+		set := strings.Join(holders, ",")
+		if slices.Contains(holderSets, set) {
+			t.Fatalf("%s has the same holders as another token: %s", ts.symbol, set)
+		}
+		holderSets = append(holderSets, set)
+	}
+	for sym, per := range want {
+		for j, a := range accts {
+			got := callAt(t, client, tokenAddr[sym], seeded, bToken.PackBalanceOf(a.Address), bToken.UnpackBalanceOf)
+			if got.Cmp(per[j]) != 0 {
+				t.Fatalf("%s balance of account %d at block %d = %s, want %s", sym, j, l.seededBlock, got, per[j])
+			}
+		}
+	}
+
+	// Pools: reserves as seeded, and still funded now.
+	decimals := map[string]uint8{usdSymbol: 6, wethSymbol: 18}
+	for _, ts := range seedTokens {
+		decimals[ts.symbol] = ts.decimals
+	}
+	for i, ps := range seedPools {
+		p := m.Pools[i]
+		a, b := tokenAddr[ps.a], tokenAddr[ps.b]
+		ra, rb := wholeUnits(ps.wholeA, decimals[ps.a]), wholeUnits(ps.wholeB, decimals[ps.b])
+		if bytes.Compare(a[:], b[:]) > 0 {
+			a, b, ra, rb = b, a, rb, ra
+		}
+		if p.Token0 != a || p.Token1 != b {
+			t.Fatalf("pool %s tokens = %s/%s, want %s/%s", m.pairName(p), p.Token0, p.Token1, a, b)
+		}
+		r := callAt(t, client, p.Address, seeded, bPair.PackGetReserves(), bPair.UnpackGetReserves)
+		if r.Reserve0.Cmp(ra) != 0 || r.Reserve1.Cmp(rb) != 0 {
+			t.Fatalf("pool %s seeded reserves = %s/%s, want %s/%s", m.pairName(p), r.Reserve0, r.Reserve1, ra, rb)
+		}
+		if r := callAt(t, client, p.Address, nil, bPair.PackGetReserves(), bPair.UnpackGetReserves); r.Reserve0.Sign() == 0 || r.Reserve1.Sign() == 0 {
+			t.Fatalf("pool %s is empty", m.pairName(p))
+		}
+	}
+
+	// The trader swaps on the seeded pools through the router.
+	pools := make([]common.Address, len(m.Pools))
+	for i, p := range m.Pools {
+		pools[i] = p.Address
+	}
+	swapID := bPair.GetABI().Events["Swap"].ID
+	var swaps []types.Log
+	for began := time.Now(); len(swaps) < 3; time.Sleep(100 * time.Millisecond) {
+		if time.Since(began) > 20*time.Second {
+			t.Fatalf("%d Swap logs after 20s", len(swaps))
+		}
+		if n, err := client.BlockNumber(ctx); err != nil || n <= l.seededBlock {
+			continue
+		}
+		swaps, err = client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: new(big.Int).Add(seeded, big.NewInt(1)), Addresses: pools, Topics: [][]common.Hash{{swapID}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, lg := range swaps {
+		ev, err := bPair.UnpackSwapEvent(&lg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Sender != m.Core.Router {
+			t.Fatalf("Swap by %s, want the router", ev.Sender)
+		}
+	}
+	r := callAt(t, client, m.Pools[0].Address, nil, bPair.PackGetReserves(), bPair.UnpackGetReserves)
+	wethRes, usdRes := r.Reserve0, r.Reserve1
+	if m.Pools[0].Token0 == m.Core.USD {
+		wethRes, usdRes = usdRes, wethRes
+	}
+	if price := ratio(usdRes, wethRes) * 1e12; price < 2000 || price > 4500 {
+		t.Fatalf("ETH price after trading = %.2f USD", price)
+	}
+	last, _ := client.BlockNumber(ctx)
+	empty := 0
+	for n := l.seededBlock + 1; n <= last; n++ {
+		h, err := client.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.GasUsed == 0 {
+			empty++
+		}
+	}
+	t.Logf("%d Swap logs; %d blocks after seeding, %d empty", len(swaps), last-l.seededBlock, empty)
+
+	// The chain entry validates, directly and through ParseConfig.
+	cfg := l.ChainConfig()
+	if err := (chain.Config{Chains: map[string]chain.ChainConfig{"base": cfg}}).Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	doc, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": cfg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := chain.ParseConfig(doc)
+	if err != nil {
+		t.Fatalf("ParseConfig: %v\n%s", err, doc)
+	}
+	if !reflect.DeepEqual(parsed.Chains["base"], cfg) {
+		t.Fatalf("ParseConfig changed the entry:\n%+v\n%+v", parsed.Chains["base"], cfg)
+	}
+	v2 := cfg.Venues["uniswap-v2"]
+	if cfg.RPCURLs[0] != l.RPCURL() || cfg.ChainID != ChainID || cfg.Network != chain.Devnet || cfg.Confirmations != 0 ||
+		cfg.Multicall3 != m.Core.Multicall3.Hex() || cfg.WrappedNative != m.Core.WrappedNative.Hex() ||
+		cfg.USDStablecoins[0] != (chain.Stablecoin{Address: m.Core.USD.Hex(), Decimals: 6}) ||
+		v2.Factory != m.Core.Factory.Hex() || v2.Router != m.Core.Router.Hex() || v2.FeeBps != 30 {
+		t.Fatalf("ChainConfig = %+v", cfg)
+	}
+	if want := crypto.Keccak256Hash(common.FromHex(bindings.UniswapV2PairMetaData.Bin)).Hex(); v2.InitCodeHash != want {
+		t.Fatalf("initCodeHash = %s, want %s", v2.InitCodeHash, want)
+	}
+
+	// The banner names the chain, every key, token and pool.
+	banner := logs.String()
+	for _, s := range []string{"LOCAL DEVNET", "NOT a real network", l.RPCURL(), "chainId=1337"} {
+		if !strings.Contains(banner, s) {
+			t.Fatalf("banner lacks %q:\n%s", s, banner)
+		}
+	}
+	for _, a := range accts {
+		if !strings.Contains(banner, a.PrivateKeyHex) || !strings.Contains(banner, a.Address.Hex()) {
+			t.Fatalf("banner lacks account %s", a.Address)
+		}
+	}
+	for _, tok := range m.Tokens {
+		if !strings.Contains(banner, tok.Address.Hex()) {
+			t.Fatalf("banner lacks token %s", tok.Symbol)
+		}
+	}
+	for _, p := range m.Pools {
+		if !strings.Contains(banner, p.Address.Hex()) {
+			t.Fatalf("banner lacks pool %s", m.pairName(p))
+		}
+	}
+	if strings.Contains(banner, "level=ERROR") {
+		t.Fatalf("errors logged:\n%s", banner)
+	}
+
+	// Close stops the loops and the node, releases the port, and may be called again.
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if h := l.Commit(); h != (common.Hash{}) {
+		t.Fatalf("Commit after Close sealed %s", h)
+	}
+	if _, err := client.ChainID(ctx); err == nil {
+		t.Fatal("RPC still answers after Close")
+	}
+	ln, err := net.Listen("tcp", strings.TrimPrefix(l.RPCURL(), "http://"))
+	if err != nil {
+		t.Fatalf("port not released: %v", err)
+	}
+	_ = ln.Close()
+	if w := strings.Count(logs.String(), "level=WARN msg=\"devnet: trader\""); w > 0 {
+		t.Logf("trader warnings: %d\n%s", w, logs.String())
+	}
+}
+
+// TestLocalAutomine: without a trader, a wallet's raw transactions over HTTP are mined promptly
+// and nothing else is; keys, addresses and market are the same on every start; the port is
+// reusable after Close; cancelling the start context stops the loops.
+func TestLocalAutomine(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	a := startLocal(t, ctx, LocalOptions{Addr: "127.0.0.1:0", Logger: quietLogger})
+	client, err := ethclient.DialContext(ctx, a.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	accounts, market := a.Accounts(), a.Market()
+	user, to := accounts[numLocalAccounts-1], accounts[numLocalAccounts-2]
+
+	// Two transfers in a row, then one whose nonce leaves a gap: the gap is not mined (and not
+	// answered with empty blocks) until it is filled.
+	head := a.seededBlock
+	for nonce := range uint64(2) {
+		rc := waitReceipt(t, client, sendRaw(t, client, user, to, nonce, wholeUnits(1, 18)), 5*time.Second)
+		if rc.BlockNumber.Uint64() != head+1 {
+			t.Fatalf("mined in block %s, want the next block %d", rc.BlockNumber, head+1)
+		}
+		head++
+	}
+	gapped := sendRaw(t, client, user, to, 3, big.NewInt(1))
+	time.Sleep(sweepEvery + 5*automineEvery)
+	if n, err := client.BlockNumber(ctx); err != nil || n != head {
+		t.Fatalf("head = %d, %v; want %d: automine sealed blocks with nothing executable", n, err, head)
+	}
+	filler := sendRaw(t, client, user, to, 2, big.NewInt(1))
+	waitReceipt(t, client, filler, 5*time.Second)
+	waitReceipt(t, client, gapped, 5*time.Second)
+	if bal, err := client.BalanceAt(ctx, to.Address, nil); err != nil || bal.Cmp(new(big.Int).Add(accountFunds, wholeUnits(2, 18))) <= 0 {
+		t.Fatalf("recipient balance = %v, %v", bal, err)
+	}
+	if h := a.Commit(); h == (common.Hash{}) {
+		t.Fatal("Commit sealed nothing")
+	}
+
+	// A transaction the pending filter misses (here: the filter is lost just before it is sent)
+	// is still mined, by the pending-block sweep.
+	a.mu.Lock()
+	a.watch.filter = "0x1234"
+	missed := sendRaw(t, client, user, to, 4, big.NewInt(1))
+	a.mu.Unlock()
+	waitReceipt(t, client, missed, 3*sweepEvery+3*time.Second)
+
+	closing := time.Now()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Close took %s", time.Since(closing).Round(time.Millisecond))
+	if want := hexutil.Encode(crypto.Keccak256([]byte("partnerd devnet account 0"))); accounts[0].PrivateKeyHex != want || accounts[0].Role != RoleDeployer {
+		t.Fatalf("account 0 = %+v, want key %s", accounts[0], want)
+	}
+	b := startLocal(t, ctx, LocalOptions{Addr: strings.TrimPrefix(a.RPCURL(), "http://"), TradeInterval: 20 * time.Millisecond, Logger: quietLogger})
+	if b.RPCURL() != a.RPCURL() {
+		t.Fatalf("second devnet at %s, want the released %s", b.RPCURL(), a.RPCURL())
+	}
+	if !reflect.DeepEqual(b.Accounts(), accounts) {
+		t.Fatalf("accounts differ between starts:\n%+v\n%+v", accounts, b.Accounts())
+	}
+	if !reflect.DeepEqual(b.Market(), market) {
+		t.Fatalf("market differs between starts:\n%+v\n%+v", market, b.Market())
+	}
+	time.Sleep(100 * time.Millisecond) // let the trader run a little
+	cancel()
+	done := make(chan struct{})
+	go func() { b.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("automine and trader still running after the context was cancelled")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStartLocalAddrInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	l, err := StartLocal(t.Context(), LocalOptions{Addr: addr, Logger: quietLogger})
+	if err == nil {
+		_ = l.Close()
+		t.Fatal("StartLocal on a taken port succeeded")
+	}
+	if !strings.Contains(err.Error(), addr) || !strings.HasPrefix(err.Error(), "devnet: start:") {
+		t.Fatalf("error %q does not name %s", err, addr)
+	}
+	if _, err := StartLocal(t.Context(), LocalOptions{Addr: "no-port", Logger: quietLogger}); err == nil || !strings.Contains(err.Error(), "no-port") {
+		t.Fatalf("bad address: %v", err)
+	}
+}

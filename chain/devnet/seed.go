@@ -1,0 +1,370 @@
+package devnet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/partner-platform/partnerd/chain/devnet/bindings"
+)
+
+// Market is what StartLocal seeded: the core contracts, the extra tokens and the pools.
+type Market struct {
+	Core   Addresses     // USD stablecoin, wrapped native, factory, router, Multicall3
+	Tokens []SeededToken // the tokens deployed besides the core USD stablecoin and wrapped native
+	Pools  []SeededPool  // every pool with liquidity, the WETH/USD pool first
+	// InitCodeHash is the factory's INIT_CODE_PAIR_HASH, as the factory reports it.
+	InitCodeHash common.Hash
+}
+
+// SeededToken is one ERC-20 deployed by the seeding.
+type SeededToken struct {
+	Address  common.Address
+	Symbol   string
+	Name     string
+	Decimals uint8
+}
+
+// SeededPool is one Uniswap V2 pair created and funded by the seeding; Token0 < Token1 as the
+// factory orders them.
+type SeededPool struct {
+	Address, Token0, Token1 common.Address
+}
+
+// Symbols of the core tokens, as deployed by the seeding (the same as Deploy's).
+const (
+	usdSymbol  = "USDD"
+	wethSymbol = "WETH"
+)
+
+// holding is a mint of whole tokens to the account at index acct.
+type holding struct {
+	acct  int
+	whole int64
+}
+
+// tokenSpec is one seeded token; holders are distinct sets among the accounts.
+type tokenSpec struct {
+	name, symbol string
+	decimals     uint8
+	holders      []holding
+}
+
+// poolSpec is one seeded pool: whole units of each side, by symbol.
+type poolSpec struct {
+	a, b           string
+	wholeA, wholeB int64
+}
+
+// deployerUSD is what the deployer mints itself: enough for every USD pool plus a reserve.
+const deployerUSD = 10_000_000
+
+var (
+	// usdHolders hold the stablecoin besides the deployer: every trader and three users.
+	usdHolders = []holding{{1, 100_000}, {2, 100_000}, {3, 100_000}, {4, 100_000}, {5, 5_000}, {6, 2_500}, {7, 1_000}}
+
+	// seedTokens differ in decimals and holders. Prices (see seedPools): AUR 1.5 USD, NIM 0.25 USD,
+	// QRTZ 0.06 USD, EMB 42 USD, with 1 ETH = 3,000 USD.
+	seedTokens = []tokenSpec{
+		{"Aurora", "AUR", 18, []holding{{0, 1_000_000}, {1, 20_000}, {2, 20_000}, {5, 1_200}, {6, 300}}},
+		{"Nimbus", "NIM", 18, []holding{{0, 5_000_000}, {2, 100_000}, {3, 100_000}, {7, 50_000}}},
+		{"Quartz", "QRTZ", 9, []holding{{0, 20_000_000}, {3, 500_000}, {4, 500_000}, {5, 25_000}, {8, 10_000}, {9, 7_777}}},
+		{"Ember", "EMB", 8, []holding{{0, 50_000}, {1, 500}, {4, 500}, {9, 12}}},
+	}
+
+	// seedPools: WETH/USD first, so native has a USD price.
+	seedPools = []poolSpec{
+		{wethSymbol, usdSymbol, 1_000, 3_000_000},
+		{"AUR", wethSymbol, 400_000, 200},
+		{"AUR", usdSymbol, 100_000, 150_000},
+		{"NIM", usdSymbol, 2_000_000, 500_000},
+		{"QRTZ", wethSymbol, 5_000_000, 100},
+		{"EMB", usdSymbol, 10_000, 420_000},
+	}
+)
+
+var (
+	bToken     = bindings.NewToken()
+	bWETH      = bindings.NewWrappedNative()
+	bFactory   = bindings.NewUniswapV2Factory()
+	bPair      = bindings.NewUniswapV2Pair()
+	bRouter    = bindings.NewUniswapV2Router02()
+	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	// farDeadline is the deadline of every router call: the devnet's clock is not the point.
+	farDeadline = new(big.Int).SetUint64(1 << 62)
+)
+
+// wholeUnits is whole tokens of the given decimals.
+func wholeUnits(whole int64, decimals uint8) *big.Int {
+	return new(big.Int).Mul(big.NewInt(whole), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+}
+
+// seedToken is what the seeding knows about a token, core ones included.
+type seedToken struct {
+	addr     common.Address
+	decimals uint8
+}
+
+// seed deploys the core contracts and the market in three blocks: deployments; mints and
+// approvals; pools. Every transaction of a block is independent of the others in it, so gas is
+// estimated for each against the previous block.
+func seed(ctx context.Context, b Backend, deployer *Account, traders []*Account, all []*Account) (Market, error) {
+	var m Market
+	wrap := func(step string, err error) error { return fmt.Errorf("devnet: seed: %s: %w", step, err) }
+
+	// Block 1: every contract. The router's constructor only stores the factory and wrapped
+	// native addresses, which are known in advance from the deployer's nonces.
+	bt, err := newBatch(ctx, b)
+	if err != nil {
+		return m, wrap("deploy", err)
+	}
+	deploy := func(name string, meta *bind.MetaData, input []byte) common.Address {
+		at := crypto.CreateAddress(deployer.Address, deployer.nonce)
+		if err == nil {
+			code := append(common.FromHex(meta.Bin), input...)
+			err = bt.add(ctx, deployer, nil, nil, code, "deploy "+name)
+		}
+		return at
+	}
+	m.Core.USD = deploy("USD", &bindings.TokenMetaData, bToken.PackConstructor("Devnet USD", usdSymbol, 6))
+	m.Core.WrappedNative = deploy("wrapped native", &bindings.WrappedNativeMetaData, bWETH.PackConstructor("Wrapped Ether", wethSymbol))
+	m.Core.Factory = deploy("factory", &bindings.UniswapV2FactoryMetaData, nil)
+	m.Core.Router = deploy("router", &bindings.UniswapV2Router02MetaData, bRouter.PackConstructor(m.Core.Factory, m.Core.WrappedNative))
+	m.Core.Multicall3 = deploy("Multicall3", &bindings.Multicall3MetaData, nil)
+	for _, ts := range seedTokens {
+		addr := deploy(ts.symbol, &bindings.TokenMetaData, bToken.PackConstructor(ts.name, ts.symbol, ts.decimals))
+		m.Tokens = append(m.Tokens, SeededToken{Address: addr, Symbol: ts.symbol, Name: ts.name, Decimals: ts.decimals})
+	}
+	if err != nil {
+		return m, wrap("deploy", err)
+	}
+	receipts, err := bt.seal(ctx)
+	if err != nil {
+		return m, wrap("deploy", err)
+	}
+	for _, rc := range receipts {
+		if rc.ContractAddress == (common.Address{}) {
+			return m, wrap("deploy", errors.New("a deployment returned no contract address"))
+		}
+	}
+
+	tokens := map[string]seedToken{usdSymbol: {m.Core.USD, 6}, wethSymbol: {m.Core.WrappedNative, 18}}
+	for _, t := range m.Tokens {
+		tokens[t.Symbol] = seedToken{t.Address, t.Decimals}
+	}
+
+	// Block 2: mints to the deployer and the holders; approvals of the router by the deployer and
+	// the traders.
+	if bt, err = newBatch(ctx, b); err != nil {
+		return m, wrap("mint", err)
+	}
+	mint := func(token seedToken, hs []holding) {
+		for _, h := range hs {
+			if err == nil {
+				err = bt.add(ctx, deployer, &token.addr, nil, bToken.PackMint(all[h.acct].Address, wholeUnits(h.whole, token.decimals)), "mint")
+			}
+		}
+	}
+	mint(tokens[usdSymbol], append([]holding{{0, deployerUSD}}, usdHolders...))
+	for _, ts := range seedTokens {
+		mint(tokens[ts.symbol], ts.holders)
+	}
+	for _, a := range append([]*Account{deployer}, traders...) {
+		for sym, t := range tokens {
+			if err == nil && (sym != wethSymbol || a != deployer) {
+				err = bt.add(ctx, a, &t.addr, nil, bToken.PackApprove(m.Core.Router, maxUint256), "approve "+sym)
+			}
+		}
+	}
+	if err != nil {
+		return m, wrap("mint", err)
+	}
+	if _, err := bt.seal(ctx); err != nil {
+		return m, wrap("mint", err)
+	}
+
+	// Block 3: the pools, created by the router's addLiquidity (ETH for the wrapped native side).
+	if bt, err = newBatch(ctx, b); err != nil {
+		return m, wrap("pools", err)
+	}
+	router := m.Core.Router
+	for _, ps := range seedPools {
+		a, b := tokens[ps.a], tokens[ps.b]
+		amtA, amtB := wholeUnits(ps.wholeA, a.decimals), wholeUnits(ps.wholeB, b.decimals)
+		what := "pool " + ps.a + "/" + ps.b
+		switch {
+		case err != nil:
+		case ps.a == wethSymbol:
+			err = bt.add(ctx, deployer, &router, amtA, bRouter.PackAddLiquidityETH(b.addr, amtB, amtB, amtA, deployer.Address, farDeadline), what)
+		case ps.b == wethSymbol:
+			err = bt.add(ctx, deployer, &router, amtB, bRouter.PackAddLiquidityETH(a.addr, amtA, amtA, amtB, deployer.Address, farDeadline), what)
+		default:
+			err = bt.add(ctx, deployer, &router, nil, bRouter.PackAddLiquidity(a.addr, b.addr, amtA, amtB, amtA, amtB, deployer.Address, farDeadline), what)
+		}
+	}
+	if err != nil {
+		return m, wrap("pools", err)
+	}
+	if _, err := bt.seal(ctx); err != nil {
+		return m, wrap("pools", err)
+	}
+
+	client := b.Client()
+	for _, ps := range seedPools {
+		a, b := tokens[ps.a].addr, tokens[ps.b].addr
+		pair, err := callContract(ctx, client, m.Core.Factory, bFactory.PackGetPair(a, b), bFactory.UnpackGetPair)
+		if err != nil {
+			return m, wrap("pools", err)
+		}
+		if pair == (common.Address{}) {
+			return m, wrap("pools", fmt.Errorf("no pair for %s/%s", ps.a, ps.b))
+		}
+		if bytes.Compare(a[:], b[:]) > 0 {
+			a, b = b, a
+		}
+		m.Pools = append(m.Pools, SeededPool{Address: pair, Token0: a, Token1: b})
+	}
+	hash, err := callContract(ctx, client, m.Core.Factory, bFactory.PackINITCODEPAIRHASH(), bFactory.UnpackINITCODEPAIRHASH)
+	if err != nil {
+		return m, wrap("init code hash", err)
+	}
+	m.InitCodeHash = hash
+	return m, nil
+}
+
+// callContract makes a read-only call at the latest block and unpacks its result with a binding.
+func callContract[T any](ctx context.Context, client ethereum.ContractCaller, to common.Address, data []byte, unpack func([]byte) (T, error)) (T, error) {
+	var zero T
+	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		return zero, fmt.Errorf("call %s: %w", to, err)
+	}
+	v, err := unpack(out)
+	if err != nil {
+		return zero, fmt.Errorf("call %s: unpack: %w", to, err)
+	}
+	return v, nil
+}
+
+// batch signs transactions from several accounts with explicit nonces and seals them together:
+// one Commit for the lot instead of one per transaction.
+type batch struct {
+	b           Backend
+	tip, feeCap *big.Int
+	txs         []batchTx
+	nonces      map[common.Address]uint64 // the pending nonce each sender reaches once all are pooled
+}
+
+type batchTx struct {
+	tx   *types.Transaction
+	from common.Address
+	what string
+}
+
+// newBatch prices the batch's transactions from the current head (fee cap: twice its base fee
+// plus the tip, as Account.Send does).
+func newBatch(ctx context.Context, b Backend) (*batch, error) {
+	client := b.Client()
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("head: %w", err)
+	}
+	tip, err := client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("gas tip: %w", err)
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	return &batch{b: b, tip: tip, feeCap: feeCap, nonces: map[common.Address]uint64{}}, nil
+}
+
+// add estimates and signs one transaction (to nil creates a contract) with a's next nonce. The
+// estimate runs against the chain before the batch, so the transaction must not depend on
+// another of the same batch (except by a sender's own nonce order, for deployments).
+func (bt *batch) add(ctx context.Context, a *Account, to *common.Address, value *big.Int, data []byte, what string) error {
+	if value == nil {
+		value = new(big.Int)
+	}
+	gas, err := bt.b.Client().EstimateGas(ctx, ethereum.CallMsg{From: a.Address, To: to, Value: value, Data: data})
+	if err != nil {
+		return fmt.Errorf("%s: estimate gas: %w", what, err)
+	}
+	tx, err := types.SignNewTx(a.key, types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
+		ChainID:   big.NewInt(ChainID),
+		Nonce:     a.nonce,
+		GasTipCap: bt.tip,
+		GasFeeCap: bt.feeCap,
+		Gas:       gas + gas/4 + 50_000, // margin as in Account.Send
+		To:        to,
+		Value:     value,
+		Data:      data,
+	})
+	if err != nil {
+		return fmt.Errorf("%s: sign: %w", what, err)
+	}
+	a.nonce++
+	bt.nonces[a.Address] = a.nonce
+	bt.txs = append(bt.txs, batchTx{tx: tx, from: a.Address, what: what})
+	return nil
+}
+
+// maxSealRounds bounds the commits seal makes when a block cannot hold the whole batch.
+const maxSealRounds = 8
+
+// seal sends the batch, waits until the pool holds all of it, and commits until every
+// transaction has a receipt (usually once). A reverted transaction is an error.
+func (bt *batch) seal(ctx context.Context) ([]*types.Receipt, error) {
+	client := bt.b.Client()
+	for _, t := range bt.txs {
+		if err := client.SendTransaction(ctx, t.tx); err != nil {
+			return nil, fmt.Errorf("%s: send from %s (nonce %d): %w", t.what, t.from, t.tx.Nonce(), err)
+		}
+	}
+	for addr, nonce := range bt.nonces {
+		if err := waitPendingNonce(ctx, client, addr, nonce); err != nil {
+			return nil, err
+		}
+	}
+	receipts := make([]*types.Receipt, len(bt.txs))
+	for round := 0; ; round++ {
+		if round == maxSealRounds {
+			return nil, fmt.Errorf("%d transactions still unmined after %d blocks", countNil(receipts), round)
+		}
+		bt.b.Commit()
+		for i, t := range bt.txs {
+			if receipts[i] != nil {
+				continue
+			}
+			rc, err := client.TransactionReceipt(ctx, t.tx.Hash())
+			switch {
+			case errors.Is(err, ethereum.NotFound):
+				continue
+			case err != nil:
+				return nil, fmt.Errorf("%s: receipt of %s: %w", t.what, t.tx.Hash(), err)
+			case rc.Status != types.ReceiptStatusSuccessful:
+				return nil, fmt.Errorf("%s: transaction %s from %s reverted (gas used %d of %d)", t.what, t.tx.Hash(), t.from, rc.GasUsed, t.tx.Gas())
+			}
+			receipts[i] = rc
+		}
+		if countNil(receipts) == 0 {
+			return receipts, nil
+		}
+	}
+}
+
+func countNil[T any](s []*T) int {
+	n := 0
+	for _, p := range s {
+		if p == nil {
+			n++
+		}
+	}
+	return n
+}

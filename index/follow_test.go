@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"math"
 	"math/big"
 	"net"
@@ -19,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 	"github.com/partner-platform/partnerd/chain/evm"
@@ -301,4 +303,30 @@ func TestFollowReorg(t *testing.T) {
 		t.Fatalf("trades on the new chain = %+v", trades)
 	}
 	w.checkBalances(w.alpha, w.users[2].Address, common.HexToAddress(pool))
+}
+
+// TestFollowRPCDown: with the RPC gone, a step fails with an upstream error and the index is left
+// exactly as it was: nothing half-written.
+func TestFollowRPCDown(t *testing.T) {
+	w := newChainWorld(t, storetest.SQLite(t), 0)
+	w.sync()
+	before, _, err := w.ix.Cursor(w.ctx, "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := lowerHex(w.pair(w.alpha, w.addrs.USD))
+	w.tx(w.users[0], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[0].Address, big.NewInt(math.MaxInt64)))
+	if err := w.sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.follower.Step(w.ctx); !errors.Is(err, chain.ErrUpstreamUnavailable) {
+		t.Fatalf("step with the RPC down: %v, want an upstream-unavailable error", err)
+	}
+	after, _, err := w.ix.Cursor(w.ctx, "base")
+	if err != nil || after != before {
+		t.Fatalf("cursor moved from %+v to %+v (%v)", before, after, err)
+	}
+	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 0 {
+		t.Fatalf("trades = %+v", trades)
+	}
 }

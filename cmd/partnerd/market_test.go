@@ -424,3 +424,35 @@ func TestMarketOnDevnet(t *testing.T) {
 		}
 	}
 }
+
+// TestMarketRPCDown: when the chain's RPC goes away, live reads answer 503 upstream_unavailable in
+// the envelope with a generic message, while reads served from the index keep working.
+func TestMarketRPCDown(t *testing.T) {
+	t.Parallel()
+	w := newMarketWorld(t)
+	zeta, pool := w.zeta.Hex(), w.pool.Hex()
+	w.eventually("trades indexed", func() string {
+		status, body := w.getRaw("/v1/tokens/" + zeta + "/trades?chain=base")
+		if status != http.StatusOK || !strings.Contains(string(body), `"side"`) {
+			return fmt.Sprintf("%d %s", status, body)
+		}
+		return ""
+	})
+	if err := w.local.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{
+		"/v1/pools/" + pool + "/reserves?chain=base&amm=uniswap-v2&base=" + zeta + "&quote=" + w.usd.Hex(),
+		"/v1/portfolio/" + w.users[0].Address.Hex() + "/holdings?chain=base",
+		"/v1/tokens/" + zeta + "/holders?chain=base",
+	} {
+		status, body := w.getRaw(path)
+		if status != http.StatusServiceUnavailable || !strings.Contains(string(body), `"code":"upstream_unavailable"`) ||
+			strings.Contains(string(body), "127.0.0.1") || strings.Contains(string(body), "connect") {
+			t.Errorf("GET %s with the RPC down: %d %s; want 503 upstream_unavailable with a generic message", path, status, body)
+		}
+	}
+	if status, body := w.getRaw("/v1/tokens/" + zeta + "/trades?chain=base"); status != http.StatusOK {
+		t.Errorf("trades come from the index and must survive the RPC: %d %s", status, body)
+	}
+}

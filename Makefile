@@ -55,10 +55,12 @@ migrate-diff:
 	$(GO) run ./migrations/diff.go -name $(NAME)
 
 ## bench: policy decision, key verification, the full pipeline against the bare handler; then the
-## console's 30-day usage page for a consumer with 1,000,000 recorded calls (seeding takes ~20 s)
+## console's 30-day usage page for a consumer with 1,000,000 recorded calls (seeding takes ~20 s); then
+## the market index's ingest rate of swap logs on SQLite and PostgreSQL
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDecide$$|BenchmarkVerifyWarm$$|BenchmarkPipeline$$' -benchmem -benchtime 2s ./policy/ ./access/ ./api/
 	$(GO) test -run '^$$' -bench 'BenchmarkUsagePage1M$$' -benchtime 20x ./console/
+	$(GO) test -run '^$$' -bench 'BenchmarkIngest' -benchtime 50x ./index/
 
 clean:
 	rm -rf bin data

@@ -134,12 +134,18 @@ func positionsResult(p portfolio.Positions) *PositionsResult {
 	return out
 }
 
-func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[HoldingsResult], error) {
+// onPortfolio resolves a single-owner read's chain and owner and returns the service serving it.
+func (s *Server) onPortfolio(ctx context.Context, in *ownerInput) (chain.Info, *portfolio.Service, *Error) {
 	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
 	if e != nil {
-		return nil, e
+		return c, nil, e
 	}
 	p, e := s.portfolioOn(c)
+	return c, p, e
+}
+
+func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[HoldingsResult], error) {
+	c, p, e := s.onPortfolio(ctx, in)
 	if e != nil {
 		return nil, e
 	}
@@ -151,11 +157,7 @@ func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[Holdings
 }
 
 func (s *Server) positions(ctx context.Context, in *ownerInput) (*output[PositionsResult], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
-	if e != nil {
-		return nil, e
-	}
-	p, e := s.portfolioOn(c)
+	c, p, e := s.onPortfolio(ctx, in)
 	if e != nil {
 		return nil, e
 	}

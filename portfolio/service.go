@@ -99,25 +99,14 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 		return nil, err
 	}
 	owners = canonical(owners)
-	held, err := s.index.HeldBy(ctx, chainName, owners)
+	tokens, err := s.held(ctx, chainName, owners, false)
 	if err != nil {
 		return nil, err
 	}
-	var candidates []string
-	for _, tokens := range held {
-		candidates = append(candidates, tokens...)
-	}
-	slices.Sort(candidates)
-	candidates = slices.Compact(candidates)
-	info, err := s.market.TokenInfo(ctx, chainName, candidates)
+	info, err := s.market.TokenInfo(ctx, chainName, tokens)
 	if err != nil {
 		return nil, err
 	}
-	lp, err := s.index.Tokens(ctx, chainName, candidates)
-	if err != nil {
-		return nil, err
-	}
-	tokens := slices.DeleteFunc(candidates, func(t string) bool { return lp[t].LP })
 	prices, err := s.market.PricesUSD(ctx, chainName, append(slices.Clone(tokens), c.WrappedNative))
 	if err != nil {
 		return nil, err
@@ -155,6 +144,26 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 	return out, nil
 }
 
+// held returns the indexed tokens any of the owners holds: the pools' LP tokens when lp is set, the
+// other tokens otherwise.
+func (s *Service) held(ctx context.Context, chainName string, owners []string, lp bool) ([]string, error) {
+	byOwner, err := s.index.HeldBy(ctx, chainName, owners)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []string
+	for _, tokens := range byOwner {
+		candidates = append(candidates, tokens...)
+	}
+	slices.Sort(candidates)
+	candidates = slices.Compact(candidates)
+	known, err := s.index.Tokens(ctx, chainName, candidates)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(candidates, func(t string) bool { return known[t].LP != lp }), nil
+}
+
 func human(n *big.Int, decimals int) float64 {
 	f, _ := new(big.Float).SetInt(n).Float64()
 	return f / math.Pow10(decimals)
@@ -187,21 +196,10 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 		return nil, err
 	}
 	owners = canonical(owners)
-	held, err := s.index.HeldBy(ctx, chainName, owners)
+	pairs, err := s.held(ctx, chainName, owners, true)
 	if err != nil {
 		return nil, err
 	}
-	var candidates []string
-	for _, tokens := range held {
-		candidates = append(candidates, tokens...)
-	}
-	slices.Sort(candidates)
-	candidates = slices.Compact(candidates)
-	known, err := s.index.Tokens(ctx, chainName, candidates)
-	if err != nil {
-		return nil, err
-	}
-	pairs := slices.DeleteFunc(candidates, func(t string) bool { return !known[t].LP })
 	out := make([]Positions, len(owners))
 	for i, o := range owners {
 		out[i] = Positions{Owner: chain.EVMChecksum(o), Chain: chainName, Positions: []Position{}, ValueUSD: "0", Sources: sources(chainName)}

@@ -318,7 +318,7 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 		b.Blocks = append(b.Blocks, chain.BlockHash{Number: to, Hash: end.Hash})
 	}
 
-	if err := f.describe(ctx, &b, created, newTokens); err != nil {
+	if err := f.describe(ctx, &b, created, newTokens, headers); err != nil {
 		return chain.Batch{}, err
 	}
 	pools := maps.Clone(f.pools)
@@ -378,7 +378,7 @@ func (f *Follower) newPools(created []types.Log) (pools, tokens []common.Address
 
 // describe adds the new pools, and the new tokens with their metadata, to the batch. A token whose
 // getters fail is still followed (its Transfer events count), with what could be read.
-func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types.Log, newTokens []common.Address) error {
+func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types.Log, newTokens []common.Address, headers map[uint64]header) error {
 	var pairs []common.Address
 	for _, l := range created {
 		if len(l.Topics) != 3 || len(l.Data) < 32 {
@@ -393,7 +393,7 @@ func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types
 		b.Pools = append(b.Pools, chain.IndexedPool{
 			Address: lower(pair), Venue: venue.Venue, FeeBps: venue.FeeBps,
 			Token0: lower(common.BytesToAddress(l.Topics[1].Bytes())), Token1: lower(common.BytesToAddress(l.Topics[2].Bytes())),
-			Block: l.BlockNumber,
+			Block: l.BlockNumber, Time: int64(headers[l.BlockNumber].Time),
 		})
 	}
 	if len(newTokens)+len(pairs) == 0 {

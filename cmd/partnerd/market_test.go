@@ -252,6 +252,62 @@ func TestMarketOnDevnet(t *testing.T) {
 		return ""
 	})
 
+	var search struct {
+		Results []struct{ Address, Symbol string }
+	}
+	w.get("/v1/tokens/search?chain=base&q=zet", &search)
+	if len(search.Results) != 1 || search.Results[0].Address != zeta || search.Results[0].Symbol != "ZETA" {
+		t.Errorf("search zet: %+v, want ZETA", search.Results)
+	}
+	var resolved struct {
+		TotalSupply string
+		Pools       []string
+	}
+	w.get("/v1/tokens/"+zeta+"?chain=base", &resolved)
+	if supply := call(w, w.zeta, tokenABI.PackTotalSupply(), tokenABI.UnpackTotalSupply); resolved.TotalSupply != human(supply, 18) ||
+		len(resolved.Pools) != 1 || resolved.Pools[0] != pool {
+		t.Errorf("resolve: %+v, want supply %s and pool %s", resolved, human(supply, 18), pool)
+	}
+	var history struct{ Points []struct{ PriceUsd string } }
+	w.get("/v1/tokens/"+zeta+"/history?chain=base&window=300", &history)
+	if n := len(history.Points); n == 0 || !near(history.Points[n-1].PriceUsd, price) {
+		t.Errorf("history %+v: want points ending at %v", history.Points, price)
+	}
+	var details struct {
+		Pool struct {
+			Venue    string
+			Reserves []string
+			Txns     struct{ H24 struct{ Buys, Sells int } }
+		}
+	}
+	w.get("/v1/pools/"+pool+"?chain=base", &details)
+	if details.Pool.Venue != "uniswap-v2" || len(details.Pool.Reserves) != 2 || details.Pool.Reserves[0] != human(zetaReserve, 18) ||
+		details.Pool.Reserves[1] != human(usdReserve, 6) || details.Pool.Txns.H24.Buys != 3 || details.Pool.Txns.H24.Sells != 2 {
+		t.Errorf("pool details %+v", details.Pool)
+	}
+	type listed struct{ Pools []struct{ Address string } }
+	has := func(l listed) bool {
+		for _, p := range l.Pools {
+			if p.Address == pool {
+				return true
+			}
+		}
+		return false
+	}
+	var newest, trending, hot, raydium listed
+	w.eventually("the fresh pool newest, and trending and hot after its trades", func() string {
+		w.get("/v1/pools/new?chain=base", &newest)
+		w.get("/v1/markets/trending?chain=base&amm=uniswap-v2", &trending)
+		w.get("/v1/pools/hot", &hot)
+		if len(newest.Pools) == 0 || newest.Pools[0].Address != pool || !has(trending) || !has(hot) {
+			return fmt.Sprintf("new %v, trending %v, hot %v", newest.Pools, trending.Pools, hot.Pools)
+		}
+		return ""
+	})
+	if w.get("/v1/markets/trending?chain=base&amm=raydium", &raydium); len(raydium.Pools) != 0 {
+		t.Errorf("trending on base filtered to a Solana venue: %+v, want none", raydium.Pools)
+	}
+
 	var reserves struct{ BaseAmount, QuoteAmount string }
 	w.get("/v1/pools/"+pool+"/reserves?chain=base&amm=uniswap-v2&base="+zeta+"&quote="+w.usd.Hex(), &reserves)
 	if reserves.BaseAmount != human(zetaReserve, 18) || reserves.QuoteAmount != human(usdReserve, 6) {

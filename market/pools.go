@@ -22,12 +22,18 @@ func (s *Service) indexedPool(ctx context.Context, chainName, addr string) (inde
 	return p, err
 }
 
-// Pool returns a pool's summary with its reserves read live.
-func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary, error) {
+// Summary returns an indexed pool's summary from the snapshot (no live read).
+func (s *Service) Summary(ctx context.Context, chainName, addr string) (PoolSummary, error) {
 	p, err := s.indexedPool(ctx, chainName, addr)
 	if err != nil {
 		return PoolSummary{}, err
 	}
+	return s.summaryOf(ctx, chainName, p)
+}
+
+// summaryOf summarises an indexed pool from the snapshot, reading through once when the snapshot
+// does not know the pool yet.
+func (s *Service) summaryOf(ctx context.Context, chainName string, p index.Pool) (PoolSummary, error) {
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return PoolSummary{}, err
@@ -37,7 +43,19 @@ func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary
 			return PoolSummary{}, err
 		}
 	}
-	out := s.summary(chainName, snap, p)
+	return s.summary(chainName, snap, p), nil
+}
+
+// Pool returns a pool's summary with its reserves read live.
+func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary, error) {
+	p, err := s.indexedPool(ctx, chainName, addr)
+	if err != nil {
+		return PoolSummary{}, err
+	}
+	out, err := s.summaryOf(ctx, chainName, p)
+	if err != nil {
+		return PoolSummary{}, err
+	}
 	c, _ := s.chain(chainName)
 	states, err := c.Source.PairStates(ctx, []string{p.Address})
 	if err != nil {

@@ -89,8 +89,8 @@ type Price struct {
 	UpdatedAt   int64  // when the snapshot was taken
 }
 
-// Price returns a token's USD price from the warm snapshot, reading through once when the snapshot
-// does not know the token yet. ErrNotFound when no indexed pool prices it.
+// Price returns a token's USD price from the warm snapshot, reading through once when the index
+// holds the token but the snapshot does not yet. ErrNotFound when no indexed pool prices it.
 func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, error) {
 	c, err := s.chain(chainName)
 	if err != nil {
@@ -102,6 +102,13 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 		return Price{}, err
 	}
 	if _, known := snap.tokens[addr]; !known {
+		// Read through only for a token the index holds (indexed since the last rebuild): an
+		// unknown address must not cost a snapshot rebuild on the request path.
+		if _, err := s.index.Token(ctx, chainName, addr); errors.Is(err, index.ErrNotFound) {
+			return Price{}, fmt.Errorf("token %s is not indexed: %w", addr, ErrNotFound)
+		} else if err != nil {
+			return Price{}, err
+		}
 		if snap, err = s.refresh(ctx, chainName); err != nil {
 			return Price{}, err
 		}

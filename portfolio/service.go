@@ -217,7 +217,8 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 	}
 	summaries := map[string]market.PoolSummary{}
 	for _, p := range pairs {
-		if summaries[p], err = s.market.Pool(ctx, chainName, p); err != nil {
+		if summaries[p], err = s.market.Summary(ctx, chainName, p); err != nil { // reserves come from states
+
 			return nil, err
 		}
 	}

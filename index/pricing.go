@@ -3,6 +3,9 @@ package index
 import (
 	"math"
 	"math/big"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // Pricing is what a chain's USD prices are anchored to: its USD stablecoins (worth 1 USD each) and
@@ -10,6 +13,15 @@ import (
 type Pricing struct {
 	Stablecoins   map[string]bool
 	WrappedNative string
+}
+
+// PricingOf is the pricing of a configured chain.
+func PricingOf(cc chain.ChainConfig) Pricing {
+	p := Pricing{Stablecoins: map[string]bool{}, WrappedNative: strings.ToLower(cc.WrappedNative)}
+	for _, sc := range cc.USDStablecoins {
+		p.Stablecoins[strings.ToLower(sc.Address)] = true
+	}
+	return p
 }
 
 // PoolState is a pool's tokens and latest reserves.

@@ -192,25 +192,23 @@ func (s *Service) Pools(ctx context.Context, chainName string, list List, venue 
 		return nil, err
 	}
 	var out []PoolSummary
-	for _, p := range snap.pools {
+	for _, p := range snap.pools { // oldest first: the index orders pools by creation block
 		if venue == "" || p.Venue == venue {
 			out = append(out, s.summary(chainName, snap, p))
 		}
 	}
-	trades := func(p PoolSummary, w int) int { return p.Figures.Buys[w] + p.Figures.Sells[w] }
-	slices.SortStableFunc(out, func(a, b PoolSummary) int {
-		switch list {
-		case ListTrending:
-			return cmpDesc(a.Figures.VolumeUSD[1], b.Figures.VolumeUSD[1], a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
-		case ListHot:
-			return cmpDesc(float64(trades(a, 3)), float64(trades(b, 3)), a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
-		default:
-			return cmpDesc(float64(a.CreatedAt), float64(b.CreatedAt), 0, 0)
-		}
-	})
-	if list != ListNew {
-		out = slices.DeleteFunc(out, func(p PoolSummary) bool { return trades(p, 3) == 0 })
+	if list == ListNew { // newest first; the block order also breaks ties of creation time
+		slices.Reverse(out)
+		return out[:min(len(out), MaxListed)], nil
 	}
+	trades := func(p PoolSummary, w int) int { return p.Figures.Buys[w] + p.Figures.Sells[w] }
+	out = slices.DeleteFunc(out, func(p PoolSummary) bool { return trades(p, 3) == 0 })
+	slices.SortStableFunc(out, func(a, b PoolSummary) int {
+		if list == ListTrending {
+			return cmpDesc(a.Figures.VolumeUSD[1], b.Figures.VolumeUSD[1], a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
+		}
+		return cmpDesc(float64(trades(a, 3)), float64(trades(b, 3)), a.Figures.VolumeUSD[3], b.Figures.VolumeUSD[3])
+	})
 	return out[:min(len(out), MaxListed)], nil
 }
 

@@ -157,7 +157,7 @@ func StartLocal(ctx context.Context, opts LocalOptions) (*Local, error) {
 		}
 	}
 	traders := accts[firstTrader:firstUser]
-	if l.market, err = seed(ctx, l, accts[0], traders, accts); err != nil {
+	if l.market, err = Seed(ctx, l, accts); err != nil {
 		return fail(err)
 	}
 	if l.seededBlock, err = sim.Client().BlockNumber(ctx); err != nil {
@@ -234,28 +234,9 @@ func (l *Local) Close() error {
 	return l.closeErr
 }
 
-// ChainConfig is the devnet as a chain entry of the deployment's configuration: network devnet,
-// chain id ChainID, the seeded stablecoin, wrapped native, Multicall3 and Uniswap V2 venue,
-// confirmations 0 and start block 0. Addresses are EIP-55 checksummed.
-func (l *Local) ChainConfig() chain.ChainConfig {
-	c := l.market.Core
-	return chain.ChainConfig{
-		RPCURLs:        []string{l.url},
-		ChainID:        ChainID,
-		Network:        chain.Devnet,
-		WrappedNative:  c.WrappedNative.Hex(),
-		USDStablecoins: []chain.Stablecoin{{Address: c.USD.Hex(), Decimals: 6}},
-		Confirmations:  0,
-		StartBlock:     0,
-		Multicall3:     c.Multicall3.Hex(),
-		Venues: map[string]chain.VenueConfig{"uniswap-v2": {
-			Factory:      c.Factory.Hex(),
-			Router:       c.Router.Hex(),
-			FeeBps:       chain.DefaultUniswapV2FeeBps,
-			InitCodeHash: l.market.InitCodeHash.Hex(),
-		}},
-	}
-}
+// ChainConfig is the devnet as a chain entry of the deployment's configuration (Market.ChainConfig
+// at its RPC URL).
+func (l *Local) ChainConfig() chain.ChainConfig { return l.market.ChainConfig(l.url) }
 
 // automine seals a block whenever the pool holds executable transactions, like anvil. A block
 // that comes out empty although transactions were pending (their fee cap is below the base fee,

@@ -13,10 +13,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
-// Market is what StartLocal seeded: the core contracts, the extra tokens and the pools.
+// Market is what Seed deployed: the core contracts, the extra tokens and the pools.
 type Market struct {
 	Core   Addresses     // USD stablecoin, wrapped native, factory, router, Multicall3
 	Tokens []SeededToken // the tokens deployed besides the core USD stablecoin and wrapped native
@@ -113,12 +114,20 @@ type seedToken struct {
 	decimals uint8
 }
 
-// seed deploys the core contracts and the market in three blocks: deployments; mints and
-// approvals; pools. Every transaction of a block is independent of the others in it, so gas is
-// estimated for each against the previous block.
-func seed(ctx context.Context, b Backend, deployer *Account, traders []*Account, all []*Account) (Market, error) {
+// Seed deploys the core contracts and a small market on any Backend (the local devnet, or anvil in
+// tests) from accounts laid out as the local ones: 0 deployer (owns the tokens and the liquidity,
+// and needs about 1,500 ETH for the wrapped native side of the pools), 1..4 traders (hold USD and
+// approve the router), 5..9 users (some hold tokens). It takes three rounds of transactions:
+// deployments; mints and approvals; pools. Every transaction of a round is independent of the
+// others in it, so gas is estimated for each against the chain before the round; on a chain that
+// seals blocks on Commit, a round is one block.
+func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	var m Market
 	wrap := func(step string, err error) error { return fmt.Errorf("devnet: seed: %s: %w", step, err) }
+	if len(accounts) < numLocalAccounts {
+		return m, wrap("accounts", fmt.Errorf("%d accounts, want %d", len(accounts), numLocalAccounts))
+	}
+	deployer, traders, all := accounts[0], accounts[firstTrader:firstUser], accounts
 
 	// Block 1: every contract. The router's constructor only stores the factory and wrapped
 	// native addresses, which are known in advance from the deployer's nonces.
@@ -238,6 +247,29 @@ func seed(ctx context.Context, b Backend, deployer *Account, traders []*Account,
 	}
 	m.InitCodeHash = hash
 	return m, nil
+}
+
+// ChainConfig is the seeded market as a chain entry of the deployment's configuration, served at
+// rpcURL: network devnet, chain id ChainID, the seeded stablecoin, wrapped native, Multicall3 and
+// Uniswap V2 venue, confirmations 0 and start block 0. Addresses are EIP-55 checksummed.
+func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
+	c := m.Core
+	return chain.ChainConfig{
+		RPCURLs:        []string{rpcURL},
+		ChainID:        ChainID,
+		Network:        chain.Devnet,
+		WrappedNative:  c.WrappedNative.Hex(),
+		USDStablecoins: []chain.Stablecoin{{Address: c.USD.Hex(), Decimals: 6}},
+		Confirmations:  0,
+		StartBlock:     0,
+		Multicall3:     c.Multicall3.Hex(),
+		Venues: map[string]chain.VenueConfig{"uniswap-v2": {
+			Factory:      c.Factory.Hex(),
+			Router:       c.Router.Hex(),
+			FeeBps:       chain.DefaultUniswapV2FeeBps,
+			InitCodeHash: m.InitCodeHash.Hex(),
+		}},
+	}
 }
 
 // callContract makes a read-only call at the latest block and unpacks its result with a binding.

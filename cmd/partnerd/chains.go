@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
@@ -53,11 +52,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	}
 	pricing := map[string]index.Pricing{}
 	for name, cc := range cfg.Chains {
-		p := index.Pricing{Stablecoins: map[string]bool{}, WrappedNative: strings.ToLower(cc.WrappedNative)}
-		for _, sc := range cc.USDStablecoins {
-			p.Stablecoins[strings.ToLower(sc.Address)] = true
-		}
-		pricing[name] = p
+		pricing[name] = index.PricingOf(cc)
 	}
 	out.index = index.New(m.store.Client, m.store.Dialect, pricing)
 	enabled := map[string]chain.Served{}

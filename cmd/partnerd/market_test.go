@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,7 +20,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
+	"github.com/partner-platform/partnerd/chain/devnet/anvil"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 	"github.com/partner-platform/partnerd/market"
 )
@@ -30,20 +34,23 @@ var (
 	noDeadline = big.NewInt(math.MaxInt64)
 )
 
-// marketWorld is the service in local mode, a consumer key, and a token ZETA freshly deployed on
-// the devnet with a ZETA/USD pool traded by several accounts.
+// marketWorld is the service, a consumer key, and a token ZETA freshly deployed on a seeded EVM
+// chain with a ZETA/USD pool traded by several accounts. The chain is the devnet of local mode
+// (newMarketWorld) or anvil configured as base through PARTNER_CHAINS (newAnvilWorld).
 type marketWorld struct {
-	t      *testing.T
-	ctx    context.Context
-	m      *Main
-	local  *devnet.Local
-	key    string
-	owner  *devnet.Account // deployed ZETA, holds the LP tokens
-	users  []*devnet.Account
-	zeta   common.Address
-	usd    common.Address
-	pool   common.Address
-	trades []wantTrade // oldest first
+	t       *testing.T
+	ctx     context.Context
+	m       *Main
+	chain   devnet.Backend
+	market  devnet.Market // what the chain was seeded with
+	stopRPC func() error  // takes the chain's JSON-RPC away
+	key     string
+	owner   *devnet.Account // deployed ZETA, holds the LP tokens
+	users   []*devnet.Account
+	zeta    common.Address
+	usd     common.Address
+	pool    common.Address
+	trades  []wantTrade // oldest first
 }
 
 type wantTrade struct {
@@ -52,11 +59,77 @@ type wantTrade struct {
 	zeta, other *big.Int
 }
 
+// newMarketWorld runs the service in local mode and trades ZETA on its devnet.
 func newMarketWorld(t *testing.T) *marketWorld {
+	t.Helper()
+	w := startMarketWorld(t, chain.Config{})
+	local := w.m.chains.devnet
+	w.chain, w.market, w.stopRPC = local, local.Market(), local.Close
+	var users []*devnet.Account
+	for _, a := range local.Accounts() {
+		if a.Role != devnet.RoleUser { // the devnet never signs for users: their nonces are ours
+			continue
+		}
+		k, err := crypto.HexToECDSA(strings.TrimPrefix(a.PrivateKeyHex, "0x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		acct, err := devnet.NewAccount(w.ctx, local.Client(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, acct)
+	}
+	w.tradeZeta(users)
+	return w
+}
+
+// newAnvilWorld seeds the devnet's market on anvil, a second and independent EVM, configures it as
+// base in a PARTNER_CHAINS file (which turns local mode off), runs the service on it and trades
+// ZETA there.
+func newAnvilWorld(t *testing.T) *marketWorld {
+	t.Helper()
+	node := anvil.Start(t)
+	b := node.Backend(t)
+	accounts := make([]*devnet.Account, len(node.Keys))
+	for i, k := range node.Keys {
+		var err error
+		if accounts[i], err = devnet.NewAccount(t.Context(), b.Client(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seeded, err := devnet.Seed(t.Context(), b, accounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": seeded.ChainConfig(node.URL)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "chains.json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := chain.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := startMarketWorld(t, cfg)
+	if w.m.chains.devnet != nil {
+		t.Fatal("local mode started although PARTNER_CHAINS configures an EVM chain")
+	}
+	w.chain, w.market = b, seeded
+	w.tradeZeta(accounts[5:]) // the users of the devnet's layout
+	return w
+}
+
+// startMarketWorld runs the service on chains (local mode when it has no EVM chain) with a
+// consumer that may read markets and portfolios.
+func startMarketWorld(t *testing.T, chains chain.Config) *marketWorld {
 	t.Helper()
 	c := sqliteCLI(t)
 	m := &Main{
-		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: c.url, SyncInterval: 500 * time.Millisecond, DevnetChain: "base"},
+		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: c.url, SyncInterval: 500 * time.Millisecond, Chains: chains, DevnetChain: "base"},
 		Log:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	if err := m.Run(context.Background()); err != nil {
@@ -68,41 +141,32 @@ func newMarketWorld(t *testing.T) *marketWorld {
 		}
 	})
 	cons := c.createConsumer("Partner", "--scopes", "market:read,portfolio:read", "--rpm", "100000", "--burst", "10000", "--enable")
-	w := &marketWorld{t: t, ctx: t.Context(), m: m, local: m.chains.devnet, key: c.createKey(cons.ID, "k").Key}
-	w.usd = w.local.Market().Core.USD
-	var accounts []*devnet.Account
-	for _, a := range w.local.Accounts() {
-		if a.Role != devnet.RoleUser { // the devnet never signs for users: their nonces are ours
-			continue
-		}
-		k, err := crypto.HexToECDSA(strings.TrimPrefix(a.PrivateKeyHex, "0x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		acct, err := devnet.NewAccount(w.ctx, w.local.Client(), k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		accounts = append(accounts, acct)
-	}
-	w.owner, w.users = accounts[0], accounts[1:4]
+	return &marketWorld{t: t, ctx: t.Context(), m: m, key: c.createKey(cons.ID, "k").Key}
+}
+
+// tradeZeta deploys ZETA from users[0], pools it against USD and has users[1..3] trade it.
+func (w *marketWorld) tradeZeta(users []*devnet.Account) {
+	t := w.t
+	t.Helper()
+	w.usd = w.market.Core.USD
+	w.owner, w.users = users[0], users[1:4]
 	var err error
-	if w.zeta, err = w.owner.Deploy(w.ctx, w.local, &bindings.TokenMetaData, tokenABI.PackConstructor("Zeta", "ZETA", 18)); err != nil {
+	if w.zeta, err = w.owner.Deploy(w.ctx, w.chain, &bindings.TokenMetaData, tokenABI.PackConstructor("Zeta", "ZETA", 18)); err != nil {
 		t.Fatal(err)
 	}
-	router := w.local.Market().Core.Router
+	router := w.market.Core.Router
 	w.tx(w.owner, w.zeta, nil, tokenABI.PackMint(w.owner.Address, units(1_000_000, 18)))
 	w.tx(w.owner, w.zeta, nil, tokenABI.PackApprove(router, abiMax))
 	w.tx(w.owner, w.usd, nil, tokenABI.PackApprove(router, abiMax))
-	// The users hold devnet USD from seeding only if they were chosen as holders: buy some with ETH.
+	// The users hold USD from seeding only if they were chosen as holders: buy some with ETH.
 	for _, u := range append([]*devnet.Account{w.owner}, w.users...) {
-		w.tx(u, router, units(5, 18), routerABI.PackSwapExactETHForTokens(big.NewInt(0), []common.Address{w.local.Market().Core.WrappedNative, w.usd}, u.Address, noDeadline))
+		w.tx(u, router, units(5, 18), routerABI.PackSwapExactETHForTokens(big.NewInt(0), []common.Address{w.market.Core.WrappedNative, w.usd}, u.Address, noDeadline))
 		w.tx(u, w.usd, nil, tokenABI.PackApprove(router, abiMax))
 		w.tx(u, w.zeta, nil, tokenABI.PackApprove(router, abiMax))
 	}
 	z, d := units(200_000, 18), units(10_000, 6) // 0.05 USD
 	w.tx(w.owner, router, nil, routerABI.PackAddLiquidity(w.zeta, w.usd, z, d, big.NewInt(0), big.NewInt(0), w.owner.Address, noDeadline))
-	w.pool = w.call(w.local.Market().Core.Factory, factoryABI.PackGetPair(w.zeta, w.usd), factoryABI.UnpackGetPair)
+	w.pool = w.call(w.market.Core.Factory, factoryABI.PackGetPair(w.zeta, w.usd), factoryABI.UnpackGetPair)
 	for i, u := range w.users { // each buys; the second and third also sell part back
 		w.swap(u, "buy", units(int64(500*(i+1)), 6))
 		if i > 0 {
@@ -110,7 +174,6 @@ func newMarketWorld(t *testing.T) *marketWorld {
 		}
 	}
 	w.tx(w.users[0], w.zeta, nil, tokenABI.PackTransfer(w.users[2].Address, units(100, 18)))
-	return w
 }
 
 var abiMax = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
@@ -121,7 +184,7 @@ func units(n int64, decimals int) *big.Int {
 
 func (w *marketWorld) tx(from *devnet.Account, to common.Address, value *big.Int, data []byte) {
 	w.t.Helper()
-	if _, err := from.Transact(w.ctx, w.local, to, value, data); err != nil {
+	if _, err := from.Transact(w.ctx, w.chain, to, value, data); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -133,7 +196,7 @@ func (w *marketWorld) swap(u *devnet.Account, side string, in *big.Int) {
 		path = []common.Address{w.zeta, w.usd}
 	}
 	zBefore, dBefore := w.balance(w.zeta, u.Address), w.balance(w.usd, u.Address)
-	w.tx(u, w.local.Market().Core.Router, nil, routerABI.PackSwapExactTokensForTokens(in, big.NewInt(0), path, u.Address, noDeadline))
+	w.tx(u, w.market.Core.Router, nil, routerABI.PackSwapExactTokensForTokens(in, big.NewInt(0), path, u.Address, noDeadline))
 	zDelta := new(big.Int).Sub(w.balance(w.zeta, u.Address), zBefore)
 	dDelta := new(big.Int).Sub(w.balance(w.usd, u.Address), dBefore)
 	w.trades = append(w.trades, wantTrade{u.Address, side, zDelta.Abs(zDelta), dDelta.Abs(dDelta)})
@@ -141,7 +204,8 @@ func (w *marketWorld) swap(u *devnet.Account, side string, in *big.Int) {
 
 func call[T any](w *marketWorld, to common.Address, data []byte, unpack func([]byte) (T, error)) T {
 	w.t.Helper()
-	c := bind.NewBoundContract(to, tokenABI.GetABI(), w.local.Client(), w.local.Client(), w.local.Client())
+	client := w.chain.Client()
+	c := bind.NewBoundContract(to, tokenABI.GetABI(), client, client, client)
 	v, err := bind.Call(c, &bind.CallOpts{Context: w.ctx}, data, unpack)
 	if err != nil {
 		w.t.Fatalf("call %s: %v", to, err)
@@ -210,10 +274,22 @@ func ratioOf(a *big.Int, ad int, b *big.Int, bd int) float64 {
 }
 
 // TestMarketOnDevnet checks the market and portfolio reads through the real HTTP pipeline against
-// what the devnet's chain says: receipts (balance deltas) and balanceOf.
+// what the local devnet says: receipts (balance deltas) and balanceOf.
 func TestMarketOnDevnet(t *testing.T) {
 	t.Parallel()
-	w := newMarketWorld(t)
+	checkMarket(t, newMarketWorld(t))
+}
+
+// TestMarketOnAnvil is TestMarketOnDevnet on anvil, an independent EVM implementation reached over
+// real HTTP JSON-RPC through a PARTNER_CHAINS configuration: the adapter, the indexer and the reads
+// depend on standard JSON-RPC only.
+func TestMarketOnAnvil(t *testing.T) {
+	t.Parallel()
+	checkMarket(t, newAnvilWorld(t))
+}
+
+// checkMarket compares every market and portfolio read of ZETA with what the chain says.
+func checkMarket(t *testing.T, w *marketWorld) {
 	zeta, pool := w.zeta.Hex(), w.pool.Hex()
 
 	var trades struct {
@@ -300,7 +376,7 @@ func TestMarketOnDevnet(t *testing.T) {
 		w.get("/v1/markets/trending?chain=base&amm=uniswap-v2", &trending)
 		w.get("/v1/pools/hot", &hot)
 		if len(newest.Pools) == 0 || newest.Pools[0].Address != pool || !has(trending) || !has(hot) {
-			return fmt.Sprintf("new %v, trending %v, hot %v", newest.Pools, trending.Pools, hot.Pools)
+			return fmt.Sprintf("pool %s: new %v, trending %v, hot %v", pool, newest.Pools, trending.Pools, hot.Pools)
 		}
 		return ""
 	})
@@ -400,7 +476,7 @@ func TestMarketOnDevnet(t *testing.T) {
 		}
 	}
 	w.get("/v1/portfolio/"+u.Address.Hex()+"/holdings?chain=base", &holdings)
-	native, err := w.local.Client().BalanceAt(w.ctx, u.Address, nil)
+	native, err := w.chain.Client().BalanceAt(w.ctx, u.Address, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +546,7 @@ func TestMarketOnDevnet(t *testing.T) {
 		code   string
 	}{
 		{"/v1/tokens/0x000000000000000000000000000000000000dEaD/stats?chain=base", 404, "not_found"},
-		{"/v1/tokens/" + zeta + "/trades?chain=base&pool=" + w.local.Market().Pools[0].Address.Hex(), 400, "invalid_request"},
+		{"/v1/tokens/" + zeta + "/trades?chain=base&pool=" + w.market.Pools[0].Address.Hex(), 400, "invalid_request"},
 		{"/v1/pools/" + pool + "/bins?chain=base&amm=uniswap-v2", 400, "operation_not_supported"},
 		{"/v1/tokens/" + zeta + "/trades?chain=base&cursor=nonsense", 400, "invalid_request"},
 	} {
@@ -494,7 +570,7 @@ func TestMarketRPCDown(t *testing.T) {
 		}
 		return ""
 	})
-	if err := w.local.Close(); err != nil {
+	if err := w.stopRPC(); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{

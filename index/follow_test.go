@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -23,6 +24,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
+	"github.com/partner-platform/partnerd/chain/devnet/rpcproxy"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/store"
@@ -48,6 +50,7 @@ type chainWorld struct {
 	st       *store.Store
 	ix       *index.Store
 	follower *evm.Follower
+	rpc      *rpcproxy.Proxy // between the follower and the chain
 }
 
 func freePort(t *testing.T) int {
@@ -99,7 +102,8 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 	// WETH/USD at 3,000 USD.
 	w.tx(w.deployer, w.addrs.Router, units(10, 18), routerABI.PackAddLiquidityETH(w.addrs.USD, units(30_000, 6), big.NewInt(0), big.NewInt(0), w.deployer.Address, big.NewInt(math.MaxInt64)))
 
-	c, err := rpc.DialContext(ctx, "http://127.0.0.1:"+strconv.Itoa(port))
+	w.rpc = rpcproxy.Start(t, "http://127.0.0.1:"+strconv.Itoa(port))
+	c, err := rpc.DialContext(ctx, w.rpc.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +115,8 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 	w.ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": {
 		Stablecoins: map[string]bool{lowerHex(w.addrs.USD): true}, WrappedNative: lowerHex(w.addrs.WrappedNative)}})
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: reader, Sink: w.ix, Confirmations: confirmations,
-		MaxRange:  7, // small ranges: the test crosses many batches
+		MaxRange: 7, // small ranges: the test crosses many batches
+		Interval: 50 * time.Millisecond, StepTimeout: 300 * time.Millisecond, // for Run on a hung RPC
 		Factories: []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
 	return w
 }
@@ -328,5 +333,52 @@ func TestFollowRPCDown(t *testing.T) {
 	}
 	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 0 {
 		t.Fatalf("trades = %+v", trades)
+	}
+}
+
+// TestFollowRPCHung: a step against an RPC that stops answering fails with an upstream timeout at
+// its deadline and leaves the index as it was; Run, whose steps have a deadline, carries on by
+// itself once the RPC answers again.
+func TestFollowRPCHung(t *testing.T) {
+	w := newChainWorld(t, storetest.SQLite(t), 0)
+	w.sync()
+	before, _, err := w.ix.Cursor(w.ctx, "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := lowerHex(w.pair(w.alpha, w.addrs.USD))
+	w.tx(w.users[0], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[0].Address, big.NewInt(math.MaxInt64)))
+	w.rpc.Stall("eth_getLogs") // the head and the headers still answer: the step is midway when it hangs
+
+	ctx, cancel := context.WithTimeout(w.ctx, 300*time.Millisecond)
+	_, err = w.follower.Step(ctx)
+	cancel()
+	if !errors.Is(err, chain.ErrUpstreamTimeout) {
+		t.Fatalf("step with the RPC hung: %v, want an upstream-timeout error", err)
+	}
+	if after, _, err := w.ix.Cursor(w.ctx, "base"); err != nil || after != before {
+		t.Fatalf("cursor moved from %+v to %+v (%v)", before, after, err)
+	}
+	trades := func() []index.Event {
+		got, err := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := trades(); len(got) != 0 {
+		t.Fatalf("trades = %+v", got)
+	}
+
+	runCtx, stop := context.WithCancel(w.ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); w.follower.Run(runCtx) }()
+	defer func() { stop(); <-done }()
+	time.Sleep(time.Second) // a few steps time out meanwhile
+	w.rpc.Release()
+	for deadline := time.Now().Add(20 * time.Second); len(trades()) != 1; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Run did not index the swap after the RPC came back")
+		}
 	}
 }

@@ -46,6 +46,7 @@ type FollowerConfig struct {
 	Confirmations uint64        // blocks within this depth of the head may still reorg
 	MaxRange      uint64        // most blocks read per batch; default 2,000
 	Interval      time.Duration // pause when caught up; default 2 s
+	StepTimeout   time.Duration // bounds one step of Run, so a hung RPC cannot stall it; default 1 min
 	Logger        *slog.Logger
 }
 
@@ -73,18 +74,24 @@ func NewFollower(cfg FollowerConfig) *Follower {
 	if cfg.Interval == 0 {
 		cfg.Interval = 2 * time.Second
 	}
+	if cfg.StepTimeout == 0 {
+		cfg.StepTimeout = time.Minute
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	return &Follower{cfg: cfg, rpc: cfg.Reader.rpc, log: cfg.Logger.With("chain", cfg.Chain), span: cfg.MaxRange}
 }
 
-// Run follows the chain until ctx ends. Errors are logged and retried with a growing pause (at most
-// a minute); nothing is half-written because every batch is applied in one transaction.
+// Run follows the chain until ctx ends, each step under StepTimeout. Errors (a timeout included)
+// are logged and retried with a growing pause (at most a minute); nothing is half-written because
+// every batch is applied in one transaction.
 func (f *Follower) Run(ctx context.Context) {
 	pause := f.cfg.Interval
 	for {
-		caughtUp, err := f.Step(ctx)
+		stepCtx, cancel := context.WithTimeout(ctx, f.cfg.StepTimeout)
+		caughtUp, err := f.Step(stepCtx)
+		cancel()
 		switch {
 		case ctx.Err() != nil:
 			return

@@ -118,7 +118,7 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 		MaxRange:    7, // small ranges: the test crosses many batches
 		Interval:    50 * time.Millisecond,
 		StepTimeout: 300 * time.Millisecond, // so that Run gets over a hung RPC quickly
-		Factories: []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
+		Factories:   []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
 	return w
 }
 

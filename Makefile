@@ -54,7 +54,7 @@ migrate-diff:
 	@test -n "$(NAME)" || (echo "usage: make migrate-diff NAME=add_something"; exit 1)
 	$(GO) run ./migrations/diff.go -name $(NAME)
 
-## bench: policy decision, key verification, the full pipeline against the bare handler; then the
+## bench: policy decision, key verification, a cached price read through the full pipeline against the bare handler; then the
 ## console's 30-day usage page for a consumer with 1,000,000 recorded calls (seeding takes ~20 s); then
 ## the market index's ingest rate of swap logs on SQLite and PostgreSQL
 bench:

@@ -16,26 +16,30 @@ import (
 	"github.com/partner-platform/partnerd/access"
 )
 
-// BenchmarkPipeline compares an authenticated GET /v1/pools/hot through the whole pipeline with the
+// BenchmarkPipeline compares a cached price read, an authenticated GET /v1/tokens/{mint}/price of a
+// seeded devnet token served from the warm market snapshot, through the whole pipeline with the
 // same handler on a router without the pipeline, in one run, alternating short chunks of each so
 // both see the same machine (GC, the usage flusher, other load). It reports:
 //
 //   - in-process: ns and allocations per request of each, served straight into ServeHTTP;
 //   - HTTP: requests per second of each over loopback with concurrent keep-alive clients, and their
-//     throughput ratio (pipeline / bare), which is what a caller of the service sees.
+//     throughput ratio (pipeline / bare), which is what a caller of the service sees;
+//   - RPC round trips per request, which are 0 when the price comes from the cache.
 func BenchmarkPipeline(b *testing.B) {
-	e := newEnv(b)
+	var d devnetChain
+	e := newEnv(b, withDevnet(&d))
 	_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(1_000_000), Burst: ptr(1_000_000)})
+	path := "/v1/tokens/" + d.local.Market().Tokens[0].Address.Hex() + "/price?chain=base"
 
 	bare := chi.NewRouter()
 	huma.Register(humachi.New(bare, humaConfig()),
-		huma.Operation{OperationID: "getHotPools", Method: http.MethodGet, Path: "/v1/pools/hot"}, e.server.hotPools)
+		huma.Operation{OperationID: "getTokenPrice", Method: http.MethodGet, Path: "/v1/tokens/{mint}/price"}, e.server.tokenPrice)
 	bareSrv := httptest.NewServer(bare)
 	b.Cleanup(bareSrv.Close)
 
 	variants := []*variant{
-		{name: "bare", handler: bare, url: bareSrv.URL},
-		{name: "pipeline", handler: e.server, url: e.http.URL, key: key},
+		{name: "bare", handler: bare, url: bareSrv.URL, path: path},
+		{name: "pipeline", handler: e.server, url: e.http.URL, path: path, key: key},
 	}
 	for _, v := range variants {
 		for range 200 { // warm caches and connection pools
@@ -44,6 +48,7 @@ func BenchmarkPipeline(b *testing.B) {
 		}
 	}
 
+	trips := d.rpc.RoundTrips()
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		n := min(1000, b.N-done)
@@ -64,6 +69,7 @@ func BenchmarkPipeline(b *testing.B) {
 	b.ReportMetric(n/bv.httpT.Seconds(), "bare-req/s")
 	b.ReportMetric(n/pv.httpT.Seconds(), "pipeline-req/s")
 	b.ReportMetric(float64(bv.httpT)/float64(pv.httpT), "throughput-ratio")
+	b.ReportMetric(float64(d.rpc.RoundTrips()-trips)/n, "rpc-trips/op") // 0: served from the cache
 }
 
 // httpClients is the number of concurrent keep-alive clients of the HTTP measurement.
@@ -74,6 +80,7 @@ type variant struct {
 	name    string
 	handler http.Handler
 	url     string
+	path    string
 	key     string
 
 	inProcT time.Duration
@@ -83,7 +90,7 @@ type variant struct {
 }
 
 func (v *variant) request() *http.Request {
-	r := httptest.NewRequest(http.MethodGet, "/v1/pools/hot", nil)
+	r := httptest.NewRequest(http.MethodGet, v.path, nil)
 	if v.key != "" {
 		r.Header.Set("X-API-Key", v.key)
 	}
@@ -122,7 +129,7 @@ func (v *variant) overHTTP(b *testing.B, n int) {
 		}
 		wg.Go(func() {
 			for range share {
-				req, _ := http.NewRequest(http.MethodGet, v.url+"/v1/pools/hot", nil)
+				req, _ := http.NewRequest(http.MethodGet, v.url+v.path, nil)
 				if v.key != "" {
 					req.Header.Set("X-API-Key", v.key)
 				}

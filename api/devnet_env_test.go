@@ -1,0 +1,64 @@
+package api
+
+import (
+	"io"
+	"log/slog"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/devnet"
+	"github.com/partner-platform/partnerd/chain/devnet/rpcproxy"
+	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/index"
+	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/portfolio"
+)
+
+// devnetChain is base served from a local devnet (seeded, no background trader), indexed up to
+// its head when the env is built. The market and portfolio reads reach the devnet through rpc, a
+// proxy that counts their round trips and can hold them back; indexing goes around it.
+type devnetChain struct {
+	local *devnet.Local
+	rpc   *rpcproxy.Proxy
+}
+
+// withDevnet gives the env the market and portfolio services of a devnetChain, described into d.
+func withDevnet(d *devnetChain) envOption {
+	return func(e *env) {
+		t := e.t
+		ctx := t.Context()
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		local, err := devnet.StartLocal(ctx, devnet.LocalOptions{Addr: "127.0.0.1:0", Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = local.Close() })
+		cc := local.ChainConfig()
+		pricing := index.PricingOf(cc)
+		ix := index.New(e.store.Client, e.store.Dialect, map[string]index.Pricing{"base": pricing})
+		indexer, err := evm.Open(ctx, "base", cc, ix, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer indexer.Close()
+		for caughtUp := false; !caughtUp; {
+			if caughtUp, err = indexer.Follower.Step(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		d.local, d.rpc = local, rpcproxy.Start(t, local.RPCURL())
+		cc.RPCURLs = []string{d.rpc.URL}
+		reads, err := evm.Open(ctx, "base", cc, ix, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(reads.Close)
+		mkt := market.New(ix, []*market.Chain{{Name: "base", Source: reads.Source, Pricing: pricing}}, log)
+		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: "base", Source: reads.Source, NativeSymbol: "ETH", WrappedNative: pricing.WrappedNative}})
+		chains, err := chain.NewRegistry(map[string]chain.Served{"base": {Network: chain.Devnet, ChainID: devnet.ChainID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.edits = append(e.edits, func(deps *Deps) { deps.Market, deps.Portfolio, deps.Chains = mkt, folio, chains })
+	}
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"io"
 	"log/slog"
+	"testing"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
@@ -14,11 +15,24 @@ import (
 )
 
 // devnetChain is base served from a local devnet (seeded, no background trader), indexed up to
-// its head when the env is built. The market and portfolio reads reach the devnet through rpc, a
+// its head when the env is built and again on sync; the market snapshot is refreshed in the
+// background as in the service. The market and portfolio reads reach the devnet through rpc, a
 // proxy that counts their round trips and can hold them back; indexing goes around it.
 type devnetChain struct {
-	local *devnet.Local
-	rpc   *rpcproxy.Proxy
+	local   *devnet.Local
+	rpc     *rpcproxy.Proxy
+	indexer *evm.Follower
+}
+
+// sync indexes the devnet up to its head.
+func (d *devnetChain) sync(t testing.TB) {
+	t.Helper()
+	for caughtUp := false; !caughtUp; {
+		var err error
+		if caughtUp, err = d.indexer.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // withDevnet gives the env the market and portfolio services of a devnetChain, described into d.
@@ -39,14 +53,11 @@ func withDevnet(d *devnetChain) envOption {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer indexer.Close()
-		for caughtUp := false; !caughtUp; {
-			if caughtUp, err = indexer.Follower.Step(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
+		t.Cleanup(indexer.Close)
+		d.local, d.indexer = local, indexer.Follower
+		d.sync(t)
 
-		d.local, d.rpc = local, rpcproxy.Start(t, local.RPCURL())
+		d.rpc = rpcproxy.Start(t, local.RPCURL())
 		cc.RPCURLs = []string{d.rpc.URL}
 		reads, err := evm.Open(ctx, "base", cc, ix, log)
 		if err != nil {
@@ -54,6 +65,9 @@ func withDevnet(d *devnetChain) envOption {
 		}
 		t.Cleanup(reads.Close)
 		mkt := market.New(ix, []*market.Chain{{Name: "base", Source: reads.Source, Pricing: pricing}}, log)
+		refreshing := make(chan struct{})
+		go func() { defer close(refreshing); mkt.Run(ctx) }()
+		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run
 		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: "base", Source: reads.Source, NativeSymbol: "ETH", WrappedNative: pricing.WrappedNative}})
 		chains, err := chain.NewRegistry(map[string]chain.Served{"base": {Network: chain.Devnet, ChainID: devnet.ChainID}})
 		if err != nil {

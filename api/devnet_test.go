@@ -3,12 +3,19 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/chain/devnet"
+	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 	"github.com/partner-platform/partnerd/market"
 )
 
@@ -91,5 +98,92 @@ func TestLiveReadsOnHungRPC(t *testing.T) {
 		if r := e.do(request{path: path, key: e.key}); r.status != http.StatusOK {
 			t.Errorf("GET %s on a hung RPC: %d %s, want 200 from the index", path, r.status, r.rawBody)
 		}
+	}
+}
+
+// TestReadsAfterReorg: a swap is indexed and read, then a reorg orphans its block; once the indexer
+// has rolled back, the reads no longer show it: no trade, no trader, and the price it moved is back.
+func TestReadsAfterReorg(t *testing.T) {
+	t.Parallel()
+	var d devnetChain
+	e := newEnv(t, withDevnet(&d))
+	_, apiKey := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
+	ctx := t.Context()
+	seeded := d.local.Market()
+	aur, usd, router := seeded.Tokens[0].Address, seeded.Core.USD, seeded.Core.Router
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(d.local.Accounts()[5].PrivateKeyHex, "0x")) // a user, holding 5,000 USD
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := devnet.NewAccount(ctx, d.local.Client(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string, out any) {
+		t.Helper()
+		r := e.do(request{path: path, key: apiKey})
+		if r.status != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, r.status, r.rawBody)
+		}
+		if err := json.Unmarshal([]byte(r.rawBody), out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var trades TradesResponse
+	var traders TopTradersResponse
+	reads := func() (nTrades, nTraders int) {
+		get("/v1/tokens/"+aur.Hex()+"/trades?chain=base", &trades)
+		get("/v1/tokens/"+aur.Hex()+"/top-traders?chain=base", &traders)
+		return len(trades.Trades), len(traders.Traders)
+	}
+	price := func() string {
+		var p TokenPrice
+		get("/v1/tokens/"+aur.Hex()+"/price?chain=base", &p)
+		return p.PriceUsd
+	}
+	waitPrice := func(ok func(string) bool) string {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if p := price(); ok(p) {
+				return p
+			} else if time.Now().After(deadline) {
+				t.Fatalf("price stuck at %s", p)
+			}
+		}
+	}
+	if n, m := reads(); n != 0 || m != 0 {
+		t.Fatalf("%d trades and %d traders of AUR before any swap", n, m)
+	}
+	before := price()
+	ancestor, err := d.local.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tokenABI, routerABI := bindings.NewToken(), bindings.NewUniswapV2Router02()
+	maxUint := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	if _, err := user.Transact(ctx, d.local, usd, nil, tokenABI.PackApprove(router, maxUint)); err != nil {
+		t.Fatal(err)
+	}
+	// Through WETH: AUR's price comes from its deepest pool, AUR/WETH.
+	swap := routerABI.PackSwapExactTokensForTokens(big.NewInt(4_000_000_000), big.NewInt(0), []common.Address{usd, seeded.Core.WrappedNative, aur}, user.Address, big.NewInt(math.MaxInt64))
+	if _, err := user.Transact(ctx, d.local, router, nil, swap); err != nil {
+		t.Fatal(err)
+	}
+	d.sync(t)
+	if n, m := reads(); n != 1 || m != 1 || trades.Trades[0].Trader != user.Address.Hex() || trades.Trades[0].Side != "buy" {
+		t.Fatalf("after the swap: %+v, %+v; want the user's buy", trades.Trades, traders.Traders)
+	}
+	moved := waitPrice(func(p string) bool { return p != before })
+
+	if err := d.local.Reorg(ancestor.Hash(), 3); err != nil {
+		t.Fatal(err)
+	}
+	d.sync(t)
+	if n, m := reads(); n != 0 || m != 0 {
+		t.Errorf("after the reorg: %+v, %+v; want no trade and no trader", trades.Trades, traders.Traders)
+	}
+	if p := waitPrice(func(p string) bool { return p != moved }); p != before {
+		t.Errorf("price %s after the reorg, want %s as before the orphaned swap", p, before)
 	}
 }

@@ -217,6 +217,25 @@ func (l *Local) Commit() common.Hash {
 	return l.sim.Commit()
 }
 
+// Reorg replaces the chain above ancestor (a block hash) with blocks empty blocks sealed on it, so
+// that with enough of them the new chain is the longer one: the blocks after ancestor are orphaned
+// and their transactions dropped, not mined again. It lets people and tests watch a reorg.
+func (l *Local) Reorg(ancestor common.Hash, blocks int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return errors.New("devnet: reorg: closed")
+	}
+	if err := l.sim.Fork(ancestor); err != nil {
+		return fmt.Errorf("devnet: reorg: %w", err)
+	}
+	l.sim.Rollback() // Fork put the orphaned transactions back in the pool
+	for range blocks {
+		l.sim.Commit()
+	}
+	return nil
+}
+
 // Close stops the trader and automine loops, then the node, releasing the port. It is safe to
 // call more than once; later calls return the first call's result.
 func (l *Local) Close() error {

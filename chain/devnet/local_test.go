@@ -334,7 +334,7 @@ func TestLocal(t *testing.T) {
 		t.Fatalf("ParseConfig changed the entry:\n%+v\n%+v", parsed.Chains["base"], cfg)
 	}
 	v2 := cfg.Venues["uniswap-v2"]
-	if cfg.RPCURLs[0] != l.RPCURL() || cfg.ChainID != ChainID || cfg.Network != chain.Devnet || cfg.Confirmations != 0 ||
+	if cfg.RPCURLs[0] != l.RPCURL() || cfg.ChainID != ChainID || cfg.Network != chain.Devnet || cfg.Confirmations != Confirmations ||
 		cfg.Multicall3 != m.Core.Multicall3.Hex() || cfg.WrappedNative != m.Core.WrappedNative.Hex() ||
 		cfg.USDStablecoins[0] != (chain.Stablecoin{Address: m.Core.USD.Hex(), Decimals: 6}) ||
 		v2.Factory != m.Core.Factory.Hex() || v2.Router != m.Core.Router.Hex() || v2.FeeBps != 30 {
@@ -491,4 +491,40 @@ func TestStartLocalAddrInUse(t *testing.T) {
 	if _, err := StartLocal(t.Context(), LocalOptions{Addr: "no-port", Logger: quietLogger}); err == nil || !strings.Contains(err.Error(), "no-port") {
 		t.Fatalf("bad address: %v", err)
 	}
+}
+
+// TestLocalReorg: Reorg orphans the blocks above the ancestor with their transactions, which are
+// not mined again, and the chain goes on from the new head.
+func TestLocalReorg(t *testing.T) {
+	l := startLocal(t, t.Context(), LocalOptions{Addr: "127.0.0.1:0", Logger: quietLogger})
+	client, err := ethclient.DialContext(t.Context(), l.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	accounts := l.Accounts()
+	user, to := accounts[numLocalAccounts-1], accounts[numLocalAccounts-2]
+	ancestor, err := client.HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := sendRaw(t, client, user, to, 0, wholeUnits(1, 18))
+	waitReceipt(t, client, orphan, 5*time.Second)
+
+	if err := l.Reorg(ancestor.Hash(), 3); err != nil {
+		t.Fatal(err)
+	}
+	head, err := client.HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head.Number.Uint64() != ancestor.Number.Uint64()+3 {
+		t.Fatalf("head %d after a reorg of 3 blocks on %d", head.Number, ancestor.Number)
+	}
+	l.Commit()
+	if _, err := client.TransactionReceipt(t.Context(), orphan.Hash()); !errors.Is(err, ethereum.NotFound) {
+		t.Fatalf("the orphaned transfer: %v, want it gone", err)
+	}
+	// The user's nonce 0 is free again.
+	waitReceipt(t, client, sendRaw(t, client, user, to, 0, wholeUnits(2, 18)), 5*time.Second)
 }

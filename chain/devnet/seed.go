@@ -249,9 +249,13 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	return m, nil
 }
 
+// Confirmations is the devnet's confirmation depth: a devnet reorganises only when told to (see
+// Local.Reorg), and an indexer rolls back a reorg within this depth instead of re-indexing.
+const Confirmations = 12
+
 // ChainConfig is the seeded market as a chain entry of the deployment's configuration, served at
 // rpcURL: network devnet, chain id ChainID, the seeded stablecoin, wrapped native, Multicall3 and
-// Uniswap V2 venue, confirmations 0 and start block 0. Addresses are EIP-55 checksummed.
+// Uniswap V2 venue, Confirmations and start block 0. Addresses are EIP-55 checksummed.
 func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 	c := m.Core
 	return chain.ChainConfig{
@@ -260,7 +264,7 @@ func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 		Network:        chain.Devnet,
 		WrappedNative:  c.WrappedNative.Hex(),
 		USDStablecoins: []chain.Stablecoin{{Address: c.USD.Hex(), Decimals: 6}},
-		Confirmations:  0,
+		Confirmations:  Confirmations,
 		StartBlock:     0,
 		Multicall3:     c.Multicall3.Hex(),
 		Venues: map[string]chain.VenueConfig{"uniswap-v2": {

@@ -86,9 +86,11 @@ func (s *Service) figures(ctx context.Context, chainName string, pools []string,
 		byPool[e.Pool] = append(byPool[e.Pool], e)
 	}
 	for _, p := range pools {
-		before, _, err := s.index.LastEventBefore(ctx, chainName, p, now.Unix()-windows[3])
-		if err != nil {
-			return nil, err
+		var before index.Event
+		if len(byPool[p]) > 0 { // an idle pool's figures are zero whatever its earlier price: no query
+			if before, _, err = s.index.LastEventBefore(ctx, chainName, p, now.Unix()-windows[3]); err != nil {
+				return nil, err
+			}
 		}
 		out[p] = activity(byPool[p], before.PriceUSD, now.Unix(), false)
 	}

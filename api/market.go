@@ -13,156 +13,156 @@ import (
 
 // TokenSearchResponse lists tokens matching a name, symbol or address.
 type TokenSearchResponse struct {
-	OK      bool       `json:"ok"`
-	Chains  []string   `json:"chains" doc:"The chains searched."`
+	OK      bool       `json:"ok" example:"true"`
+	Chains  []string   `json:"chains" doc:"The chains searched." example:"base"`
 	Results []TokenRef `json:"results"`
 }
 
 // TokenResolution resolves a token address.
 type TokenResolution struct {
-	OK          bool     `json:"ok"`
+	OK          bool     `json:"ok" example:"true"`
 	Token       TokenRef `json:"token"`
-	TotalSupply string   `json:"totalSupply"`
-	Pools       []string `json:"pools" doc:"Known pools holding the token."`
+	TotalSupply string   `json:"totalSupply" example:"4185672310.25"`
+	Pools       []string `json:"pools" doc:"Known pools holding the token." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C,0xd0b53D9277642d899DF5C87A3966A349A798F224"`
 }
 
 // TokenPrice is a token's current price.
 type TokenPrice struct {
-	OK          bool     `json:"ok"`
+	OK          bool     `json:"ok" example:"true"`
 	Token       TokenRef `json:"token"`
-	PriceUsd    string   `json:"priceUsd"`
-	PriceNative string   `json:"priceNative"`
-	Pool        string   `json:"pool" doc:"The pool the price comes from."`
-	UpdatedAt   int64    `json:"updatedAt"`
+	PriceUsd    string   `json:"priceUsd" example:"0.9998"`
+	PriceNative string   `json:"priceNative" example:"0.000328"`
+	Pool        string   `json:"pool" doc:"The pool the price comes from." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	UpdatedAt   int64    `json:"updatedAt" example:"1763798400"`
 }
 
 // PricePoint is a price at a time.
 type PricePoint struct {
-	Time     int64  `json:"time"`
-	PriceUsd string `json:"priceUsd"`
+	Time     int64  `json:"time" example:"1763798400"`
+	PriceUsd string `json:"priceUsd" example:"0.9998"`
 }
 
 // PriceHistoryResponse is a token's recent prices.
 type PriceHistoryResponse struct {
-	OK     bool         `json:"ok"`
+	OK     bool         `json:"ok" example:"true"`
 	Token  TokenRef     `json:"token"`
-	Window int          `json:"window" doc:"Seconds covered."`
+	Window int          `json:"window" doc:"Seconds covered." example:"90"`
 	Points []PricePoint `json:"points"`
 }
 
 // TokenStatsResponse is a token's 24-hour market figures.
 type TokenStatsResponse struct {
-	OK             bool       `json:"ok"`
+	OK             bool       `json:"ok" example:"true"`
 	Token          TokenRef   `json:"token"`
-	PriceUsd       string     `json:"priceUsd"`
-	LiquidityUsd   string     `json:"liquidityUsd"`
+	PriceUsd       string     `json:"priceUsd" example:"0.9998"`
+	LiquidityUsd   string     `json:"liquidityUsd" example:"7624921.5"`
 	VolumeUsd      Windows    `json:"volumeUsd"`
-	PriceChangePct Windows    `json:"priceChangePct"`
+	PriceChangePct Windows    `json:"priceChangePct" example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
 	Txns           TxnWindows `json:"txns"`
-	Buyers24h      int        `json:"buyers24h"`
-	Sellers24h     int        `json:"sellers24h"`
-	Holders        int        `json:"holders"`
-	FdvUsd         string     `json:"fdvUsd,omitempty"`
-	MarketCapUsd   string     `json:"marketCapUsd,omitempty"`
+	Buyers24h      int        `json:"buyers24h" example:"1843"`
+	Sellers24h     int        `json:"sellers24h" example:"1712"`
+	Holders        int        `json:"holders" example:"4821377"`
+	FdvUsd         string     `json:"fdvUsd,omitempty" example:"4184835175.79"`
+	MarketCapUsd   string     `json:"marketCapUsd,omitempty" example:"4184835175.79"`
 }
 
 // Holder is one token holder.
 type Holder struct {
-	Address  string `json:"address"`
-	Amount   string `json:"amount"`
-	SharePct string `json:"sharePct" doc:"Share of total supply, percent."`
+	Address  string `json:"address" example:"0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215"`
+	Amount   string `json:"amount" example:"125000000.5"`
+	SharePct string `json:"sharePct" doc:"Share of total supply, percent." example:"2.99"`
 }
 
 // TopHoldersResponse lists a token's largest holders.
 type TopHoldersResponse struct {
-	OK      bool     `json:"ok"`
+	OK      bool     `json:"ok" example:"true"`
 	Token   TokenRef `json:"token"`
 	Holders []Holder `json:"holders"`
 }
 
 // TradesResponse lists a token's trades, newest first.
 type TradesResponse struct {
-	OK         bool     `json:"ok"`
+	OK         bool     `json:"ok" example:"true"`
 	Token      TokenRef `json:"token"`
 	Trades     []Trade  `json:"trades"`
-	NextCursor string   `json:"nextCursor,omitempty" doc:"Pass as cursor for the next (older) page; absent on the last page."`
+	NextCursor string   `json:"nextCursor,omitempty" doc:"Pass as cursor for the next (older) page; absent on the last page." example:"38512345:17"`
 }
 
 // Trader is one trader's 24-hour activity in a token.
 type Trader struct {
-	Address   string `json:"address"`
-	VolumeUsd string `json:"volumeUsd"`
-	Buys      int    `json:"buys"`
-	Sells     int    `json:"sells"`
+	Address   string `json:"address" example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
+	VolumeUsd string `json:"volumeUsd" example:"25410.8"`
+	Buys      int    `json:"buys" example:"12"`
+	Sells     int    `json:"sells" example:"9"`
 }
 
 // TopTradersResponse lists a token's most active traders over 24 hours.
 type TopTradersResponse struct {
-	OK      bool     `json:"ok"`
+	OK      bool     `json:"ok" example:"true"`
 	Token   TokenRef `json:"token"`
 	Traders []Trader `json:"traders"`
 }
 
 // TrendingResponse lists trending pools.
 type TrendingResponse struct {
-	OK     bool          `json:"ok"`
-	Chains []string      `json:"chains" doc:"The chains covered."`
+	OK     bool          `json:"ok" example:"true"`
+	Chains []string      `json:"chains" doc:"The chains covered." example:"base,ethereum"`
 	Pools  []PoolSummary `json:"pools"`
 }
 
 // HotPoolsResult lists hot or new pools.
 type HotPoolsResult struct {
-	OK     bool          `json:"ok"`
-	Chains []string      `json:"chains" doc:"The chains covered."`
+	OK     bool          `json:"ok" example:"true"`
+	Chains []string      `json:"chains" doc:"The chains covered." example:"base,ethereum"`
 	Pools  []PoolSummary `json:"pools"`
 }
 
 // PoolDetailsResponse describes one pool.
 type PoolDetailsResponse struct {
-	OK   bool        `json:"ok"`
+	OK   bool        `json:"ok" example:"true"`
 	Pool PoolSummary `json:"pool"`
 }
 
 // PoolReserves are a pool's reserves for a base/quote orientation.
 type PoolReserves struct {
-	OK          bool   `json:"ok"`
-	Pool        string `json:"pool"`
-	Base        string `json:"base"`
-	Quote       string `json:"quote"`
-	BaseAmount  string `json:"baseAmount"`
-	QuoteAmount string `json:"quoteAmount"`
-	Block       int64  `json:"block"`
+	OK          bool   `json:"ok" example:"true"`
+	Pool        string `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Base        string `json:"base" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	Quote       string `json:"quote" example:"0x4200000000000000000000000000000000000006"`
+	BaseAmount  string `json:"baseAmount" example:"3812460.75"`
+	QuoteAmount string `json:"quoteAmount" example:"1250.5"`
+	Block       int64  `json:"block" example:"38512345"`
 }
 
 // Bin is one liquidity bin.
 type Bin struct {
-	ID          int64  `json:"id"`
-	Price       string `json:"price"`
-	BaseAmount  string `json:"baseAmount"`
-	QuoteAmount string `json:"quoteAmount"`
+	ID          int64  `json:"id" example:"8388608"`
+	Price       string `json:"price" example:"0.9998"`
+	BaseAmount  string `json:"baseAmount" example:"15230.5"`
+	QuoteAmount string `json:"quoteAmount" example:"5.0012"`
 }
 
 // PoolBinsResult lists a pool's liquidity bins.
 type PoolBinsResult struct {
-	OK   bool   `json:"ok"`
-	Pool string `json:"pool"`
+	OK   bool   `json:"ok" example:"true"`
+	Pool string `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
 	Bins []Bin  `json:"bins"`
 }
 
 // PoolChartResponse is a pool's OHLCV candles.
 type PoolChartResponse struct {
-	OK         bool     `json:"ok"`
-	Pool       string   `json:"pool"`
-	Resolution string   `json:"resolution"`
+	OK         bool     `json:"ok" example:"true"`
+	Pool       string   `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Resolution string   `json:"resolution" example:"15"`
 	Candles    []Candle `json:"candles"`
 }
 
 // PoolAuditResponse is a pool's risk audit.
 type PoolAuditResponse struct {
-	OK       bool      `json:"ok"`
-	Pool     string    `json:"pool"`
-	Token    string    `json:"token"`
-	Score    int       `json:"score" doc:"0 (dangerous) to 100."`
+	OK       bool      `json:"ok" example:"true"`
+	Pool     string    `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Token    string    `json:"token" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	Score    int       `json:"score" doc:"0 (dangerous) to 100." example:"85"`
 	Findings []Finding `json:"findings"`
 }
 

@@ -13,71 +13,71 @@ import (
 // Holding is one token balance of an owner.
 type Holding struct {
 	Token    TokenRef `json:"token"`
-	Amount   string   `json:"amount" doc:"Balance in token units."`
-	PriceUsd string   `json:"priceUsd,omitempty"`
-	ValueUsd string   `json:"valueUsd,omitempty"`
-	Native   bool     `json:"native,omitempty" doc:"The chain's gas token."`
+	Amount   string   `json:"amount" doc:"Balance in token units." example:"1520.25"`
+	PriceUsd string   `json:"priceUsd,omitempty" example:"0.9998"`
+	ValueUsd string   `json:"valueUsd,omitempty" example:"1519.95"`
+	Native   bool     `json:"native,omitempty" doc:"The chain's gas token." example:"false"`
 }
 
 // HoldingsResult is one owner's holdings on one chain.
 type HoldingsResult struct {
-	OK       bool           `json:"ok"`
-	Owner    string         `json:"owner"`
-	Chain    string         `json:"chain"`
+	OK       bool           `json:"ok" example:"true"`
+	Owner    string         `json:"owner" example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Chain    string         `json:"chain" example:"base"`
 	Holdings []Holding      `json:"holdings"`
-	ValueUsd string         `json:"valueUsd"`
+	ValueUsd string         `json:"valueUsd" example:"4368.72"`
 	Sources  []SourceHealth `json:"sources"`
 }
 
 // Position is one liquidity position of an owner.
 type Position struct {
 	Pool       PoolRef  `json:"pool"`
-	Liquidity  string   `json:"liquidity" doc:"LP tokens held."`
-	Amounts    []string `json:"amounts" doc:"Underlying base and quote amounts, in token units."`
-	ValueUsd   string   `json:"valueUsd,omitempty"`
-	SharePct   string   `json:"sharePct"`
-	PositionID string   `json:"positionId,omitempty" doc:"NFT-style positions only."`
+	Liquidity  string   `json:"liquidity" doc:"LP tokens held." example:"0.00001873"`
+	Amounts    []string `json:"amounts" doc:"Underlying base and quote amounts, in token units." example:"1520.25,0.49866"`
+	ValueUsd   string   `json:"valueUsd,omitempty" example:"3040.12"`
+	SharePct   string   `json:"sharePct" example:"0.04"`
+	PositionID string   `json:"positionId,omitempty" doc:"NFT-style positions only." example:"1184502"`
 }
 
 // PositionsResult is one owner's LP positions on one chain.
 type PositionsResult struct {
-	OK        bool           `json:"ok"`
-	Owner     string         `json:"owner"`
-	Chain     string         `json:"chain"`
+	OK        bool           `json:"ok" example:"true"`
+	Owner     string         `json:"owner" example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Chain     string         `json:"chain" example:"base"`
 	Positions []Position     `json:"positions"`
-	ValueUsd  string         `json:"valueUsd"`
+	ValueUsd  string         `json:"valueUsd" example:"3040.12"`
 	Sources   []SourceHealth `json:"sources"`
 }
 
 // OwnerFailure is set on a batch entry whose owner could not be read; the other owners are unaffected.
 type OwnerFailure struct {
-	Error string `json:"error,omitempty"`
-	Code  Code   `json:"code,omitempty"`
+	Error string `json:"error,omitempty" example:"no data source serves this read on base"`
+	Code  Code   `json:"code,omitempty" example:"upstream_unavailable"`
 }
 
 // HoldingsBatchEntry is one owner's entry of a batch holdings call.
 type HoldingsBatchEntry struct {
-	Ref string `json:"ref" doc:"The owner ref as given, in canonical form."`
+	Ref string `json:"ref" doc:"The owner ref as given, in canonical form." example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
 	OwnerFailure
 	Result *HoldingsResult `json:"result,omitempty"`
 }
 
 // HoldingsBatchResponse has one entry per distinct owner ref, in the order given.
 type HoldingsBatchResponse struct {
-	OK      bool                 `json:"ok"`
+	OK      bool                 `json:"ok" example:"true"`
 	Results []HoldingsBatchEntry `json:"results"`
 }
 
 // PositionsBatchEntry is one owner's entry of a batch positions call.
 type PositionsBatchEntry struct {
-	Ref string `json:"ref"`
+	Ref string `json:"ref" example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
 	OwnerFailure
 	Result *PositionsResult `json:"result,omitempty"`
 }
 
 // PositionsBatchResponse has one entry per distinct owner ref, in the order given.
 type PositionsBatchResponse struct {
-	OK      bool                  `json:"ok"`
+	OK      bool                  `json:"ok" example:"true"`
 	Results []PositionsBatchEntry `json:"results"`
 }
 

@@ -286,7 +286,7 @@ func TestFollowReorg(t *testing.T) {
 		w.tx(u, w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, u.Address, big.NewInt(math.MaxInt64)))
 	}
 	w.sync()
-	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 2 {
+	if trades := w.trades(pool); len(trades) != 2 {
 		t.Fatalf("%d trades before the reorg, want 2", len(trades))
 	}
 	if err := w.sim.Fork(fork.Hash()); err != nil {
@@ -297,7 +297,7 @@ func TestFollowReorg(t *testing.T) {
 		w.sim.Commit()
 	}
 	w.sync()
-	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 0 {
+	if trades := w.trades(pool); len(trades) != 0 {
 		t.Fatalf("trades after the reorg = %+v, want none", trades)
 	}
 	w.accounts()
@@ -305,7 +305,7 @@ func TestFollowReorg(t *testing.T) {
 	// The new chain's trades are indexed as usual.
 	w.tx(w.users[2], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[2].Address, big.NewInt(math.MaxInt64)))
 	w.sync()
-	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 1 || trades[0].Trader != lowerHex(w.users[2].Address) {
+	if trades := w.trades(pool); len(trades) != 1 || trades[0].Trader != lowerHex(w.users[2].Address) {
 		t.Fatalf("trades on the new chain = %+v", trades)
 	}
 	w.checkBalances(w.alpha, w.users[2].Address, common.HexToAddress(pool))
@@ -315,26 +315,14 @@ func TestFollowReorg(t *testing.T) {
 // exactly as it was: nothing half-written.
 func TestFollowRPCDown(t *testing.T) {
 	w := newChainWorld(t, storetest.SQLite(t), 0)
-	w.sync()
-	before, _, err := w.ix.Cursor(w.ctx, "base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := lowerHex(w.pair(w.alpha, w.addrs.USD))
-	w.tx(w.users[0], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[0].Address, big.NewInt(math.MaxInt64)))
+	before, pool := w.unindexedSwap()
 	if err := w.sim.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.follower.Step(w.ctx); !errors.Is(err, chain.ErrUpstreamUnavailable) {
 		t.Fatalf("step with the RPC down: %v, want an upstream-unavailable error", err)
 	}
-	after, _, err := w.ix.Cursor(w.ctx, "base")
-	if err != nil || after != before {
-		t.Fatalf("cursor moved from %+v to %+v (%v)", before, after, err)
-	}
-	if trades, _ := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10}); len(trades) != 0 {
-		t.Fatalf("trades = %+v", trades)
-	}
+	w.checkUntouched(before, pool)
 }
 
 // TestFollowRPCHung: a step against an RPC that stops answering fails with an upstream timeout at
@@ -342,34 +330,16 @@ func TestFollowRPCDown(t *testing.T) {
 // itself once the RPC answers again.
 func TestFollowRPCHung(t *testing.T) {
 	w := newChainWorld(t, storetest.SQLite(t), 0)
-	w.sync()
-	before, _, err := w.ix.Cursor(w.ctx, "base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := lowerHex(w.pair(w.alpha, w.addrs.USD))
-	w.tx(w.users[0], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[0].Address, big.NewInt(math.MaxInt64)))
+	before, pool := w.unindexedSwap()
 	w.rpc.Stall("eth_getLogs") // the head and the headers still answer: the step is midway when it hangs
 
 	ctx, cancel := context.WithTimeout(w.ctx, 300*time.Millisecond)
-	_, err = w.follower.Step(ctx)
+	_, err := w.follower.Step(ctx)
 	cancel()
 	if !errors.Is(err, chain.ErrUpstreamTimeout) {
 		t.Fatalf("step with the RPC hung: %v, want an upstream-timeout error", err)
 	}
-	if after, _, err := w.ix.Cursor(w.ctx, "base"); err != nil || after != before {
-		t.Fatalf("cursor moved from %+v to %+v (%v)", before, after, err)
-	}
-	trades := func() []index.Event {
-		got, err := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got
-	}
-	if got := trades(); len(got) != 0 {
-		t.Fatalf("trades = %+v", got)
-	}
+	w.checkUntouched(before, pool)
 
 	runCtx, stop := context.WithCancel(w.ctx)
 	done := make(chan struct{})
@@ -377,9 +347,45 @@ func TestFollowRPCHung(t *testing.T) {
 	defer func() { stop(); <-done }()
 	time.Sleep(time.Second) // a few steps time out meanwhile
 	w.rpc.Release()
-	for deadline := time.Now().Add(20 * time.Second); len(trades()) != 1; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); len(w.trades(pool)) != 1; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("Run did not index the swap after the RPC came back")
 		}
 	}
+}
+
+// unindexedSwap indexes everything so far, then swaps USD for alpha without indexing it: it
+// returns the cursor before the swap and the pool it trades in.
+func (w *chainWorld) unindexedSwap() (before chain.Cursor, pool string) {
+	w.t.Helper()
+	w.sync()
+	before, _, err := w.ix.Cursor(w.ctx, "base")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	pool = lowerHex(w.pair(w.alpha, w.addrs.USD))
+	w.tx(w.users[0], w.addrs.Router, nil, routerABI.PackSwapExactTokensForTokens(units(100, 6), big.NewInt(0), []common.Address{w.addrs.USD, w.alpha}, w.users[0].Address, big.NewInt(math.MaxInt64)))
+	return before, pool
+}
+
+// checkUntouched fails unless the cursor is still before and the pool has no trades: a failed
+// step wrote nothing.
+func (w *chainWorld) checkUntouched(before chain.Cursor, pool string) {
+	w.t.Helper()
+	if after, _, err := w.ix.Cursor(w.ctx, "base"); err != nil || after != before {
+		w.t.Fatalf("cursor moved from %+v to %+v (%v)", before, after, err)
+	}
+	if got := w.trades(pool); len(got) != 0 {
+		w.t.Fatalf("trades = %+v", got)
+	}
+}
+
+// trades is the pool's indexed trades, newest first.
+func (w *chainWorld) trades(pool string) []index.Event {
+	w.t.Helper()
+	got, err := w.ix.Trades(w.ctx, "base", []string{pool}, index.Page{Limit: 10})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return got
 }

@@ -47,6 +47,10 @@ type User struct {
 	PasswordSet  bool       `json:"passwordSet"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	LastSignInAt *time.Time `json:"lastSignInAt"`
+	// CredentialStamp changes whenever the password does (every hash has a fresh salt): a console
+	// session keeps the stamp it signed in with, so setting a new password ends every older session.
+	// It is derived from the hash by SHA-256 and tells nothing about the password.
+	CredentialStamp string `json:"-"`
 }
 
 // PasswordLink is a one-time set-password link. Token is 32 random bytes in unpadded base64url,
@@ -400,6 +404,11 @@ func linkTTL(ttl time.Duration) (time.Duration, error) {
 }
 
 func toUser(u *ent.ConsoleUser) User {
-	return User{ID: u.ID, Email: u.Email, Role: string(u.Role), ConsumerID: deref(u.ConsumerID, 0),
+	out := User{ID: u.ID, Email: u.Email, Role: string(u.Role), ConsumerID: deref(u.ConsumerID, 0),
 		PasswordSet: u.PasswordHash != "", CreatedAt: u.CreatedAt, LastSignInAt: u.LastSignInAt}
+	if out.PasswordSet {
+		sum := sha256.Sum256([]byte(u.PasswordHash))
+		out.CredentialStamp = base64.RawStdEncoding.EncodeToString(sum[:16])
+	}
+	return out
 }

@@ -21,6 +21,7 @@ const (
 	roleOperator = "operator"
 	roleConsumer = "consumer"
 	userKey      = "userID"
+	stampKey     = "credentialStamp" // the user's access.User.CredentialStamp at sign-in
 )
 
 type userCtxKey struct{}
@@ -35,7 +36,7 @@ type viewer struct {
 var lookupActor = access.Operator("console")
 
 // loadUser puts the signed-in user, if any, into the request context. A session whose user no
-// longer exists is dropped.
+// longer exists, or whose password changed since it signed in, is dropped.
 func (c *Console) loadUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := c.sessions.GetInt(r.Context(), userKey)
@@ -44,13 +45,14 @@ func (c *Console) loadUser(next http.Handler) http.Handler {
 			return
 		}
 		u, err := c.deps.Access.User(r.Context(), lookupActor, id)
-		if errors.Is(err, access.ErrNotFound) {
-			_ = c.sessions.Destroy(r.Context())
-			next.ServeHTTP(w, r)
+		if err != nil && !errors.Is(err, access.ErrNotFound) {
+			c.fail(w, r, err)
 			return
 		}
-		if err != nil {
-			c.fail(w, r, err)
+		if err != nil || c.sessions.GetString(r.Context(), stampKey) != u.CredentialStamp {
+			// The user is gone, or set a new password since this session signed in.
+			_ = c.sessions.Destroy(r.Context())
+			next.ServeHTTP(w, r)
 			return
 		}
 		v := &viewer{User: u, actor: access.Operator("operator:" + u.Email)}
@@ -135,6 +137,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.sessions.Put(r.Context(), userKey, u.ID)
+	c.sessions.Put(r.Context(), stampKey, u.CredentialStamp)
 	if next == "" {
 		next = "/console/"
 	}

@@ -146,6 +146,37 @@ func TestSignInRenewsSessionToken(t *testing.T) {
 	wantRedirect(t, planted.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
 }
 
+// TestNewPasswordEndsOlderSessions: once a user sets a new password (say, through a reset link
+// after a stolen session), every session signed in with the old one is signed out, while one signed
+// in with the new password stays.
+func TestNewPasswordEndsOlderSessions(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	u := h.consumerUser(c.ID, "hal@c.example", password)
+	laptop, thief := h.signedIn("hal@c.example", password), h.signedIn("hal@c.example", password)
+	stolen := thief.cookie()
+	wantStatus(t, thief.get("/console/keys"), http.StatusOK)
+	link, err := h.acc.NewPasswordLink(context.Background(), operatorActor, u.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const newPassword = "hal's brand new password"
+	wantRedirect(t, h.browser().post("/console/set-password/"+link.Token, url.Values{"password": {newPassword}, "confirm": {newPassword}}), "/console/login")
+
+	for name, b := range map[string]*browser{"laptop": laptop, "thief": thief} {
+		if r := b.get("/console/keys"); r.StatusCode != http.StatusSeeOther || r.location() != "/console/login?next=%2Fconsole%2Fkeys" {
+			t.Errorf("%s after the new password: %d %q, want a redirect to sign in", name, r.StatusCode, r.location())
+		}
+	}
+	replay := h.browser()
+	replay.setCookie(stolen)
+	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+	wantStatus(t, h.browser().post("/console/login", url.Values{"email": {"hal@c.example"}, "password": {password}}), http.StatusUnauthorized)
+	fresh := h.signedIn("hal@c.example", newPassword)
+	wantStatus(t, fresh.get("/console/keys"), http.StatusOK)
+	wantStatus(t, fresh.get("/console/keys"), http.StatusOK) // and it stays signed in
+}
+
 func TestSignOutDestroysSession(t *testing.T) {
 	h := newHarness(t)
 	c := h.consumer("Carrot")

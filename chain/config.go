@@ -31,7 +31,7 @@ type Config struct {
 //   - multicall3: the canonical Multicall3 deployment on EVM chains; empty on Solana.
 //   - wrappedNative: required on EVM chains; on Solana, the wrapped SOL mint.
 type ChainConfig struct {
-	RPCURLs        []string               `json:"rpcUrls"`        // at least one; http(s) or ws(s)
+	RPCURLs        []string               `json:"rpcUrls"`        // at least one, http(s) or ws(s) (ws(s) only alone); reads fail over between several
 	ChainID        int64                  `json:"chainId"`        // see the defaults above
 	Network        Network                `json:"network"`        // mainnet or devnet
 	WrappedNative  string                 `json:"wrappedNative"`  // address of the wrapped native token
@@ -303,10 +303,12 @@ func (cc ChainConfig) validate(info Info, p string, add func(path, format string
 			add(path, "not a valid URL")
 			continue
 		}
-		switch strings.ToLower(u.Scheme) {
-		case "http", "https", "ws", "wss":
-		default:
+		switch scheme := strings.ToLower(u.Scheme); {
+		case scheme != "http" && scheme != "https" && scheme != "ws" && scheme != "wss":
 			add(path, "scheme must be http, https, ws or wss")
+			continue
+		case len(cc.RPCURLs) > 1 && (scheme == "ws" || scheme == "wss"):
+			add(path, "a ws or wss URL must be the chain's only one (failover between URLs is over http or https)")
 			continue
 		}
 		if u.Host == "" || u.Hostname() == "" {

@@ -160,8 +160,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"rpc no host", func(m map[string]any) { at(m, "chains.base")["rpcUrls"] = []any{"https:///v2/key"} }, "chains.base.rpcUrls[0]: URL has no host"},
 		{"rpc port", func(m map[string]any) { at(m, "chains.base")["rpcUrls"] = []any{"http://h.example:99999"} }, "chains.base.rpcUrls[0]: invalid port"},
 		{"rpc duplicate", func(m map[string]any) {
-			at(m, "chains.base")["rpcUrls"] = []any{"https://a.example/k", "wss://b.example", "HTTPS://A.EXAMPLE/k"}
+			at(m, "chains.base")["rpcUrls"] = []any{"https://a.example/k", "http://b.example", "HTTPS://A.EXAMPLE/k"}
 		}, "chains.base.rpcUrls[2]: duplicate of rpcUrls[0]"},
+		{"rpc ws among several", func(m map[string]any) {
+			at(m, "chains.base")["rpcUrls"] = []any{"https://a.example/k", "wss://b.example/k"}
+		}, "chains.base.rpcUrls[1]: a ws or wss URL must be the chain's only one (failover between URLs is over http or https)"},
 
 		// chainId and network
 		{"mainnet chain id", func(m map[string]any) { at(m, "chains.base")["chainId"] = 1 }, "chains.base.chainId: must be 8453 on base mainnet"},

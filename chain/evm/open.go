@@ -4,6 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -23,24 +28,19 @@ type Adapter struct {
 // dialTimeout bounds the check that a configured chain answers.
 const dialTimeout = 10 * time.Second
 
-// Open connects to a configured EVM chain (its first RPC URL) and checks that it answers with the
-// configured chain id; the adapter then reads it and indexes its uniswap-v2 factory into sink.
-// Errors never contain the URL (it may carry credentials).
+// Open connects to a configured EVM chain; the adapter then reads it and indexes its uniswap-v2
+// factory into sink. Every RPC URL must serve the configured chain id: one that serves another
+// chain is a configuration error, and one that does not answer is kept for failover (with a
+// warning) as long as another answers. With several URLs, reads fail over between them (see
+// failover). Errors never contain a URL's credentials.
 func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Sink, log *slog.Logger) (*Adapter, error) {
-	client, err := rpc.DialOptions(ctx, cfg.RPCURLs[0])
+	first, err := checkChainID(ctx, name, cfg, log)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: dial %s: %w", name, chain.RedactURL(cfg.RPCURLs[0]), classify(ctx, "dial", err))
+		return nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	defer cancel()
-	var id hexutil.Big
-	if err := client.CallContext(cctx, &id, "eth_chainId"); err != nil {
-		client.Close()
-		return nil, fmt.Errorf("open %s: %s does not answer: %s", name, chain.RedactURL(cfg.RPCURLs[0]), classify(cctx, "chain id", err))
-	}
-	if got := (*hexutil.Big)(&id).ToInt().Int64(); got != cfg.ChainID {
-		client.Close()
-		return nil, fmt.Errorf("open %s: the RPC serves chain id %d, configured %d", name, got, cfg.ChainID)
+	client, err := dial(ctx, cfg.RPCURLs, first)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: dial: %w", name, classify(ctx, "dial", err))
 	}
 	reader, err := New(client, common.HexToAddress(cfg.Multicall3))
 	if err != nil {
@@ -62,6 +62,73 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Si
 			StartBlock: cfg.StartBlock, Confirmations: uint64(cfg.Confirmations), Interval: interval, Logger: log}),
 		client: client,
 	}, nil
+}
+
+// checkChainID asks every RPC URL of cfg for its chain id at once, and returns the index of the
+// first that serves cfg.ChainID.
+func checkChainID(ctx context.Context, name string, cfg chain.ChainConfig, log *slog.Logger) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	ids := make([]int64, len(cfg.RPCURLs))
+	errs := make([]error, len(cfg.RPCURLs))
+	var wg sync.WaitGroup
+	for i, u := range cfg.RPCURLs {
+		wg.Go(func() { ids[i], errs[i] = chainID(ctx, u) })
+	}
+	wg.Wait()
+	first := -1
+	var down []string
+	for i, err := range errs {
+		where := fmt.Sprintf("rpcUrls[%d] (%s)", i, chain.RedactURL(cfg.RPCURLs[i]))
+		switch {
+		case err != nil:
+			down = append(down, where+" does not answer: "+err.Error())
+		case ids[i] != cfg.ChainID:
+			return 0, fmt.Errorf("open %s: %s serves chain id %d, configured %d", name, where, ids[i], cfg.ChainID)
+		case first < 0:
+			first = i
+		}
+	}
+	if first < 0 {
+		return 0, fmt.Errorf("open %s: %s", name, strings.Join(down, "; "))
+	}
+	for _, d := range down {
+		log.Warn("chain RPC URL kept for failover", "chain", name, "problem", d)
+	}
+	return first, nil
+}
+
+// chainID asks one RPC URL for its chain id.
+func chainID(ctx context.Context, rawURL string) (int64, error) {
+	client, err := rpc.DialOptions(ctx, rawURL)
+	if err != nil {
+		return 0, classify(ctx, "dial", err)
+	}
+	defer client.Close()
+	var id hexutil.Big
+	if err := client.CallContext(ctx, &id, "eth_chainId"); err != nil {
+		return 0, classify(ctx, "chain id", err)
+	}
+	return (*big.Int)(&id).Int64(), nil
+}
+
+// dial returns the client reads go through: straight to the one URL (any scheme the configuration
+// allows), or through failover across several (http or https, as the configuration requires),
+// starting with urls[first].
+func dial(ctx context.Context, urls []string, first int) (*rpc.Client, error) {
+	if len(urls) == 1 {
+		return rpc.DialOptions(ctx, urls[0])
+	}
+	parsed := make([]*url.URL, len(urls))
+	for i, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, err
+		}
+		parsed[i] = u
+	}
+	f := newFailover(http.DefaultTransport, parsed, first)
+	return rpc.DialOptions(ctx, f.targets[first].url.String(), rpc.WithHTTPClient(&http.Client{Transport: f}))
 }
 
 // Close closes the RPC connection.

@@ -1,16 +1,19 @@
 // Package rpcproxy puts an HTTP proxy between a test and a chain's JSON-RPC endpoint. It counts
-// round trips (one HTTP request, whether it carries one call or a batch) and can hold requests
-// back, which is what a slow or hung RPC looks like to its caller. It is imported by tests only.
+// round trips (one HTTP request, whether it carries one call or a batch), records the credentials
+// it is sent, and can hold requests back (what a slow or hung RPC looks like to its caller) or
+// refuse them (an RPC out of service). It is imported by tests only.
 package rpcproxy
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -30,6 +33,8 @@ type Proxy struct {
 	mu      sync.Mutex
 	stalled map[string]bool // methods whose requests are held; nil when none are
 	all     bool            // every request is held
+	failing bool            // every request is answered 503
+	auth    map[string]bool // the Authorization headers received
 }
 
 // Start serves a proxy to target for the test's lifetime.
@@ -39,11 +44,15 @@ func Start(t testing.TB, target string) *Proxy {
 	if err != nil {
 		t.Fatalf("rpcproxy: target %q: %v", target, err)
 	}
-	p := &Proxy{closed: make(chan struct{})}
+	p := &Proxy{closed: make(chan struct{}), auth: map[string]bool{}}
 	forward := httputil.NewSingleHostReverseProxy(u)
 	forward.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, _ error) { w.WriteHeader(http.StatusBadGateway) }
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.roundTrips.Add(1)
+		if p.received(r.Header.Get("Authorization")) {
+			http.Error(w, "out of service", http.StatusServiceUnavailable)
+			return
+		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -86,11 +95,33 @@ func (p *Proxy) Stall(methods ...string) {
 	}
 }
 
-// Release forwards every request from now on.
+// Fail answers every request from now on with 503 Service Unavailable.
+func (p *Proxy) Fail() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failing = true
+}
+
+// Release forwards every request from now on: it ends Stall and Fail.
 func (p *Proxy) Release() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stalled, p.all = nil, false
+	p.stalled, p.all, p.failing = nil, false, false
+}
+
+// Authorizations returns the distinct Authorization headers received so far ("" for none), sorted.
+func (p *Proxy) Authorizations() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Sorted(maps.Keys(p.auth))
+}
+
+// received records a request's Authorization header and says whether the proxy fails it.
+func (p *Proxy) received(authorization string) (fail bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.auth[authorization] = true
+	return p.failing
 }
 
 func (p *Proxy) holds(called []string) bool {

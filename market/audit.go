@@ -109,7 +109,7 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 			n++
 			top.Add(top, parse(h.Balance))
 		}
-		pct := ratio(top, m.TotalSupply) * 100
+		pct := Ratio(top, m.TotalSupply) * 100
 		level := "info"
 		if pct > 50 {
 			level = "warning"
@@ -117,7 +117,7 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 		add(level, "top10_holders", "the 10 largest holders (the pool and burn addresses left out) hold %s%% of the supply", Decimal(pct))
 	}
 	if facts.LPTotalSupply != nil && facts.LPTotalSupply.Sign() > 0 && facts.LPBurned != nil {
-		pct := ratio(facts.LPBurned, facts.LPTotalSupply) * 100
+		pct := Ratio(facts.LPBurned, facts.LPTotalSupply) * 100
 		level := "info"
 		if pct < 50 {
 			level = "warning"

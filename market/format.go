@@ -26,6 +26,19 @@ func Units(amount *big.Int, decimals int) string {
 	return s
 }
 
+// UnitsFloat is a base-unit amount in token units as a float64, for computed figures (values,
+// market caps); amounts shown as such go through Units.
+func UnitsFloat(amount *big.Int, decimals int) float64 {
+	f, _ := new(big.Float).SetInt(amount).Float64()
+	return f / math.Pow10(decimals)
+}
+
+// Ratio is a/b as a float64 (b must not be zero), for shares of a supply.
+func Ratio(a, b *big.Int) float64 {
+	f, _ := new(big.Rat).SetFrac(a, b).Float64()
+	return f
+}
+
 // UnitsString is Units of a base-unit decimal string (as the index stores amounts).
 func UnitsString(amount string, decimals int) string {
 	n, ok := new(big.Int).SetString(amount, 10)

@@ -31,3 +31,16 @@ func TestDecimal(t *testing.T) {
 		}
 	}
 }
+
+func TestUnitsFloatAndRatio(t *testing.T) {
+	supply, _ := new(big.Int).SetString("1000000000000000000000000", 10) // 1,000,000 at 18 decimals
+	if got := UnitsFloat(supply, 18); got != 1e6 {
+		t.Errorf("UnitsFloat = %v, want 1e6", got)
+	}
+	if got := UnitsFloat(big.NewInt(1_500_000), 6); got != 1.5 {
+		t.Errorf("UnitsFloat = %v, want 1.5", got)
+	}
+	if got := Ratio(big.NewInt(1), big.NewInt(8)); got != 0.125 {
+		t.Errorf("Ratio = %v, want 0.125", got)
+	}
+}

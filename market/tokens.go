@@ -304,15 +304,10 @@ func (s *Service) Stats(ctx context.Context, chainName, addr string) (Stats, err
 			return Stats{}, err
 		}
 		if m := metas[0]; m.OK && m.TotalSupply != nil {
-			out.FdvUSD = Decimal(human(m.TotalSupply, m.Decimals) * usd)
+			out.FdvUSD = Decimal(UnitsFloat(m.TotalSupply, m.Decimals) * usd)
 		}
 	}
 	return out, nil
-}
-
-func human(n *big.Int, decimals int) float64 {
-	f, _ := new(big.Float).SetInt(n).Float64()
-	return f / math.Pow10(decimals)
 }
 
 // Holder is a holder's live balance and share of the total supply.
@@ -365,16 +360,11 @@ func (s *Service) Holders(ctx context.Context, chainName, addr string) (Token, [
 	for _, r := range rows[:min(len(rows), HoldersLimit)] {
 		h := Holder{Address: checksum(r.owner), Amount: Units(r.amount, t.Decimals), SharePct: "0"}
 		if supply != nil && supply.Sign() > 0 {
-			h.SharePct = Decimal(ratio(r.amount, supply) * 100)
+			h.SharePct = Decimal(Ratio(r.amount, supply) * 100)
 		}
 		out = append(out, h)
 	}
 	return t, out, nil
-}
-
-func ratio(a, b *big.Int) float64 {
-	f, _ := new(big.Rat).SetFrac(a, b).Float64()
-	return f
 }
 
 // Trade is a swap from the point of view of one token: Side buy means the trader bought it.

@@ -8,7 +8,6 @@ package portfolio
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -122,7 +121,7 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 		add := func(t market.Token, amount *big.Int, price float64, priced, isNative bool) {
 			row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: isNative}
 			if priced {
-				v := human(amount, t.Decimals) * price
+				v := market.UnitsFloat(amount, t.Decimals) * price
 				row.PriceUSD, row.ValueUSD = market.Decimal(price), market.Decimal(v)
 				total += v
 			}
@@ -162,11 +161,6 @@ func (s *Service) held(ctx context.Context, chainName string, owners []string, l
 		return nil, err
 	}
 	return slices.DeleteFunc(candidates, func(t string) bool { return known[t].LP != lp }), nil
-}
-
-func human(n *big.Int, decimals int) float64 {
-	f, _ := new(big.Float).SetInt(n).Float64()
-	return f / math.Pow10(decimals)
 }
 
 // Position is an LP position in a Uniswap V2 pool.
@@ -245,11 +239,11 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 			}
 			baseAmt, quoteAmt := share(baseReserve), share(quoteReserve)
 			pos := Position{Pool: sum, Liquidity: market.Units(b, 18), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
-				QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(ratio(b, st.TotalSupply) * 100)}
+				QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(market.Ratio(b, st.TotalSupply) * 100)}
 			bp, bok := prices[strings.ToLower(sum.Base.Address)]
 			qp, qok := prices[strings.ToLower(sum.Quote.Address)]
 			if bok && qok {
-				v := human(baseAmt, sum.Base.Decimals)*bp + human(quoteAmt, sum.Quote.Decimals)*qp
+				v := market.UnitsFloat(baseAmt, sum.Base.Decimals)*bp + market.UnitsFloat(quoteAmt, sum.Quote.Decimals)*qp
 				pos.ValueUSD = market.Decimal(v)
 				total += v
 			}
@@ -258,9 +252,4 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 		out[i].ValueUSD = market.Decimal(total)
 	}
 	return out, nil
-}
-
-func ratio(a, b *big.Int) float64 {
-	f, _ := new(big.Rat).SetFrac(a, b).Float64()
-	return f
 }

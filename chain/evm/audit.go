@@ -228,19 +228,6 @@ func (r *Reader) audit(ctx context.Context, op, tag string, pair, token, wrapped
 	return facts, probeBlock, nil
 }
 
-// decodeAggregate decodes one aggregate3 return value holding n results.
-func decodeAggregate(op string, data []byte, n int) ([]result, error) {
-	vals, err := multicall3ABI.Unpack("aggregate3", data)
-	if err != nil || len(vals) != 1 {
-		return nil, badResponse(op, "aggregate3: undecodable return data (%d bytes): %v", len(data), err)
-	}
-	res, ok := abi.ConvertType(vals[0], new([]result)).(*[]result)
-	if !ok || res == nil || len(*res) != n {
-		return nil, badResponse(op, "aggregate3: unexpected result %T for %d calls", vals[0], n)
-	}
-	return *res, nil
-}
-
 // decodeProbe decodes the probe's answer; on failure it returns nil and why the simulation did not run,
 // in words of ours (never the RPC's text: a JSON-RPC error is named by its code only).
 func decodeProbe(callErr error, data []byte) (*probeResult, string) {

@@ -160,20 +160,26 @@ func (r *Reader) aggregate(ctx context.Context, op string, block *uint64, calls 
 	}
 	out := make([]result, 0, len(calls))
 	for i, data := range raw {
-		vals, err := multicall3ABI.Unpack("aggregate3", data)
-		if err != nil || len(vals) != 1 {
-			return nil, badResponse(op, "aggregate3 chunk %d: undecodable return data (%d bytes): %v", i, len(data), err)
+		res, err := decodeAggregate(op, data, len(chunks[i]))
+		if err != nil {
+			return nil, err
 		}
-		res, ok := abi.ConvertType(vals[0], new([]result)).(*[]result)
-		if !ok || res == nil {
-			return nil, badResponse(op, "aggregate3 chunk %d: unexpected result type %T", i, vals[0])
-		}
-		if len(*res) != len(chunks[i]) {
-			return nil, badResponse(op, "aggregate3 chunk %d: %d results for %d calls", i, len(*res), len(chunks[i]))
-		}
-		out = append(out, *res...)
+		out = append(out, res...)
 	}
 	return out, nil
+}
+
+// decodeAggregate decodes one aggregate3 return value holding n results.
+func decodeAggregate(op string, data []byte, n int) ([]result, error) {
+	vals, err := multicall3ABI.Unpack("aggregate3", data)
+	if err != nil || len(vals) != 1 {
+		return nil, badResponse(op, "aggregate3: undecodable return data (%d bytes): %v", len(data), err)
+	}
+	res, ok := abi.ConvertType(vals[0], new([]result)).(*[]result)
+	if !ok || res == nil || len(*res) != n {
+		return nil, badResponse(op, "aggregate3: unexpected result %T for %d calls", vals[0], n)
+	}
+	return *res, nil
 }
 
 func pack(a abi.ABI, method string, args ...any) []byte {

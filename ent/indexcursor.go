@@ -25,7 +25,9 @@ type IndexCursor struct {
 	// hash of that block, to notice a reorg
 	BlockHash string `json:"block_hash,omitempty"`
 	// unix seconds
-	UpdatedAt    int64 `json:"updated_at,omitempty"`
+	UpdatedAt int64 `json:"updated_at,omitempty"`
+	// how many reorgs the index rolled back: a reader holding index data reloads it when this changes
+	Rollbacks    int64 `json:"rollbacks,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -34,7 +36,7 @@ func (*IndexCursor) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case indexcursor.FieldID, indexcursor.FieldBlock, indexcursor.FieldUpdatedAt:
+		case indexcursor.FieldID, indexcursor.FieldBlock, indexcursor.FieldUpdatedAt, indexcursor.FieldRollbacks:
 			values[i] = new(sql.NullInt64)
 		case indexcursor.FieldChain, indexcursor.FieldGenesisHash, indexcursor.FieldBlockHash:
 			values[i] = new(sql.NullString)
@@ -89,6 +91,12 @@ func (_m *IndexCursor) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UpdatedAt = value.Int64
 			}
+		case indexcursor.FieldRollbacks:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field rollbacks", values[i])
+			} else if value.Valid {
+				_m.Rollbacks = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -139,6 +147,9 @@ func (_m *IndexCursor) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("updated_at=")
 	builder.WriteString(fmt.Sprintf("%v", _m.UpdatedAt))
+	builder.WriteString(", ")
+	builder.WriteString("rollbacks=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Rollbacks))
 	builder.WriteByte(')')
 	return builder.String()
 }

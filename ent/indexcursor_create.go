@@ -51,6 +51,20 @@ func (_c *IndexCursorCreate) SetUpdatedAt(v int64) *IndexCursorCreate {
 	return _c
 }
 
+// SetRollbacks sets the "rollbacks" field.
+func (_c *IndexCursorCreate) SetRollbacks(v int64) *IndexCursorCreate {
+	_c.mutation.SetRollbacks(v)
+	return _c
+}
+
+// SetNillableRollbacks sets the "rollbacks" field if the given value is not nil.
+func (_c *IndexCursorCreate) SetNillableRollbacks(v *int64) *IndexCursorCreate {
+	if v != nil {
+		_c.SetRollbacks(*v)
+	}
+	return _c
+}
+
 // Mutation returns the IndexCursorMutation object of the builder.
 func (_c *IndexCursorCreate) Mutation() *IndexCursorMutation {
 	return _c.mutation
@@ -58,6 +72,7 @@ func (_c *IndexCursorCreate) Mutation() *IndexCursorMutation {
 
 // Save creates the IndexCursor in the database.
 func (_c *IndexCursorCreate) Save(ctx context.Context) (*IndexCursor, error) {
+	_c.defaults()
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -80,6 +95,14 @@ func (_c *IndexCursorCreate) Exec(ctx context.Context) error {
 func (_c *IndexCursorCreate) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
 		panic(err)
+	}
+}
+
+// defaults sets the default values of the builder before save.
+func (_c *IndexCursorCreate) defaults() {
+	if _, ok := _c.mutation.Rollbacks(); !ok {
+		v := indexcursor.DefaultRollbacks
+		_c.mutation.SetRollbacks(v)
 	}
 }
 
@@ -114,6 +137,9 @@ func (_c *IndexCursorCreate) check() error {
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "IndexCursor.updated_at"`)}
+	}
+	if _, ok := _c.mutation.Rollbacks(); !ok {
+		return &ValidationError{Name: "rollbacks", err: errors.New(`ent: missing required field "IndexCursor.rollbacks"`)}
 	}
 	return nil
 }
@@ -161,6 +187,10 @@ func (_c *IndexCursorCreate) createSpec() (*IndexCursor, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.UpdatedAt(); ok {
 		_spec.SetField(indexcursor.FieldUpdatedAt, field.TypeInt64, value)
 		_node.UpdatedAt = value
+	}
+	if value, ok := _c.mutation.Rollbacks(); ok {
+		_spec.SetField(indexcursor.FieldRollbacks, field.TypeInt64, value)
+		_node.Rollbacks = value
 	}
 	return _node, _spec
 }
@@ -283,6 +313,24 @@ func (u *IndexCursorUpsert) UpdateUpdatedAt() *IndexCursorUpsert {
 // AddUpdatedAt adds v to the "updated_at" field.
 func (u *IndexCursorUpsert) AddUpdatedAt(v int64) *IndexCursorUpsert {
 	u.Add(indexcursor.FieldUpdatedAt, v)
+	return u
+}
+
+// SetRollbacks sets the "rollbacks" field.
+func (u *IndexCursorUpsert) SetRollbacks(v int64) *IndexCursorUpsert {
+	u.Set(indexcursor.FieldRollbacks, v)
+	return u
+}
+
+// UpdateRollbacks sets the "rollbacks" field to the value that was provided on create.
+func (u *IndexCursorUpsert) UpdateRollbacks() *IndexCursorUpsert {
+	u.SetExcluded(indexcursor.FieldRollbacks)
+	return u
+}
+
+// AddRollbacks adds v to the "rollbacks" field.
+func (u *IndexCursorUpsert) AddRollbacks(v int64) *IndexCursorUpsert {
+	u.Add(indexcursor.FieldRollbacks, v)
 	return u
 }
 
@@ -410,6 +458,27 @@ func (u *IndexCursorUpsertOne) UpdateUpdatedAt() *IndexCursorUpsertOne {
 	})
 }
 
+// SetRollbacks sets the "rollbacks" field.
+func (u *IndexCursorUpsertOne) SetRollbacks(v int64) *IndexCursorUpsertOne {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.SetRollbacks(v)
+	})
+}
+
+// AddRollbacks adds v to the "rollbacks" field.
+func (u *IndexCursorUpsertOne) AddRollbacks(v int64) *IndexCursorUpsertOne {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.AddRollbacks(v)
+	})
+}
+
+// UpdateRollbacks sets the "rollbacks" field to the value that was provided on create.
+func (u *IndexCursorUpsertOne) UpdateRollbacks() *IndexCursorUpsertOne {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.UpdateRollbacks()
+	})
+}
+
 // Exec executes the query.
 func (u *IndexCursorUpsertOne) Exec(ctx context.Context) error {
 	if len(u.create.conflict) == 0 {
@@ -462,6 +531,7 @@ func (_c *IndexCursorCreateBulk) Save(ctx context.Context) ([]*IndexCursor, erro
 	for i := range _c.builders {
 		func(i int, root context.Context) {
 			builder := _c.builders[i]
+			builder.defaults()
 			var mut Mutator = MutateFunc(func(ctx context.Context, m Mutation) (Value, error) {
 				mutation, ok := m.(*IndexCursorMutation)
 				if !ok {
@@ -694,6 +764,27 @@ func (u *IndexCursorUpsertBulk) AddUpdatedAt(v int64) *IndexCursorUpsertBulk {
 func (u *IndexCursorUpsertBulk) UpdateUpdatedAt() *IndexCursorUpsertBulk {
 	return u.Update(func(s *IndexCursorUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetRollbacks sets the "rollbacks" field.
+func (u *IndexCursorUpsertBulk) SetRollbacks(v int64) *IndexCursorUpsertBulk {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.SetRollbacks(v)
+	})
+}
+
+// AddRollbacks adds v to the "rollbacks" field.
+func (u *IndexCursorUpsertBulk) AddRollbacks(v int64) *IndexCursorUpsertBulk {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.AddRollbacks(v)
+	})
+}
+
+// UpdateRollbacks sets the "rollbacks" field to the value that was provided on create.
+func (u *IndexCursorUpsertBulk) UpdateRollbacks() *IndexCursorUpsertBulk {
+	return u.Update(func(s *IndexCursorUpsert) {
+		s.UpdateRollbacks()
 	})
 }
 

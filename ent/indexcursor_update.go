@@ -111,6 +111,27 @@ func (_u *IndexCursorUpdate) AddUpdatedAt(v int64) *IndexCursorUpdate {
 	return _u
 }
 
+// SetRollbacks sets the "rollbacks" field.
+func (_u *IndexCursorUpdate) SetRollbacks(v int64) *IndexCursorUpdate {
+	_u.mutation.ResetRollbacks()
+	_u.mutation.SetRollbacks(v)
+	return _u
+}
+
+// SetNillableRollbacks sets the "rollbacks" field if the given value is not nil.
+func (_u *IndexCursorUpdate) SetNillableRollbacks(v *int64) *IndexCursorUpdate {
+	if v != nil {
+		_u.SetRollbacks(*v)
+	}
+	return _u
+}
+
+// AddRollbacks adds value to the "rollbacks" field.
+func (_u *IndexCursorUpdate) AddRollbacks(v int64) *IndexCursorUpdate {
+	_u.mutation.AddRollbacks(v)
+	return _u
+}
+
 // Mutation returns the IndexCursorMutation object of the builder.
 func (_u *IndexCursorUpdate) Mutation() *IndexCursorMutation {
 	return _u.mutation
@@ -195,6 +216,12 @@ func (_u *IndexCursorUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if value, ok := _u.mutation.AddedUpdatedAt(); ok {
 		_spec.AddField(indexcursor.FieldUpdatedAt, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Rollbacks(); ok {
+		_spec.SetField(indexcursor.FieldRollbacks, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRollbacks(); ok {
+		_spec.AddField(indexcursor.FieldRollbacks, field.TypeInt64, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -297,6 +324,27 @@ func (_u *IndexCursorUpdateOne) SetNillableUpdatedAt(v *int64) *IndexCursorUpdat
 // AddUpdatedAt adds value to the "updated_at" field.
 func (_u *IndexCursorUpdateOne) AddUpdatedAt(v int64) *IndexCursorUpdateOne {
 	_u.mutation.AddUpdatedAt(v)
+	return _u
+}
+
+// SetRollbacks sets the "rollbacks" field.
+func (_u *IndexCursorUpdateOne) SetRollbacks(v int64) *IndexCursorUpdateOne {
+	_u.mutation.ResetRollbacks()
+	_u.mutation.SetRollbacks(v)
+	return _u
+}
+
+// SetNillableRollbacks sets the "rollbacks" field if the given value is not nil.
+func (_u *IndexCursorUpdateOne) SetNillableRollbacks(v *int64) *IndexCursorUpdateOne {
+	if v != nil {
+		_u.SetRollbacks(*v)
+	}
+	return _u
+}
+
+// AddRollbacks adds value to the "rollbacks" field.
+func (_u *IndexCursorUpdateOne) AddRollbacks(v int64) *IndexCursorUpdateOne {
+	_u.mutation.AddRollbacks(v)
 	return _u
 }
 
@@ -414,6 +462,12 @@ func (_u *IndexCursorUpdateOne) sqlSave(ctx context.Context) (_node *IndexCursor
 	}
 	if value, ok := _u.mutation.AddedUpdatedAt(); ok {
 		_spec.AddField(indexcursor.FieldUpdatedAt, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Rollbacks(); ok {
+		_spec.SetField(indexcursor.FieldRollbacks, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRollbacks(); ok {
+		_spec.AddField(indexcursor.FieldRollbacks, field.TypeInt64, value)
 	}
 	_node = &IndexCursor{config: _u.config}
 	_spec.Assign = _node.assignValues

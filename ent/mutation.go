@@ -6081,6 +6081,8 @@ type IndexCursorMutation struct {
 	block_hash    *string
 	updated_at    *int64
 	addupdated_at *int64
+	rollbacks     *int64
+	addrollbacks  *int64
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*IndexCursor, error)
@@ -6405,6 +6407,62 @@ func (m *IndexCursorMutation) ResetUpdatedAt() {
 	m.addupdated_at = nil
 }
 
+// SetRollbacks sets the "rollbacks" field.
+func (m *IndexCursorMutation) SetRollbacks(i int64) {
+	m.rollbacks = &i
+	m.addrollbacks = nil
+}
+
+// Rollbacks returns the value of the "rollbacks" field in the mutation.
+func (m *IndexCursorMutation) Rollbacks() (r int64, exists bool) {
+	v := m.rollbacks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRollbacks returns the old "rollbacks" field's value of the IndexCursor entity.
+// If the IndexCursor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexCursorMutation) OldRollbacks(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRollbacks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRollbacks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRollbacks: %w", err)
+	}
+	return oldValue.Rollbacks, nil
+}
+
+// AddRollbacks adds i to the "rollbacks" field.
+func (m *IndexCursorMutation) AddRollbacks(i int64) {
+	if m.addrollbacks != nil {
+		*m.addrollbacks += i
+	} else {
+		m.addrollbacks = &i
+	}
+}
+
+// AddedRollbacks returns the value that was added to the "rollbacks" field in this mutation.
+func (m *IndexCursorMutation) AddedRollbacks() (r int64, exists bool) {
+	v := m.addrollbacks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRollbacks resets all changes to the "rollbacks" field.
+func (m *IndexCursorMutation) ResetRollbacks() {
+	m.rollbacks = nil
+	m.addrollbacks = nil
+}
+
 // Where appends a list predicates to the IndexCursorMutation builder.
 func (m *IndexCursorMutation) Where(ps ...predicate.IndexCursor) {
 	m.predicates = append(m.predicates, ps...)
@@ -6439,7 +6497,7 @@ func (m *IndexCursorMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IndexCursorMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.chain != nil {
 		fields = append(fields, indexcursor.FieldChain)
 	}
@@ -6454,6 +6512,9 @@ func (m *IndexCursorMutation) Fields() []string {
 	}
 	if m.updated_at != nil {
 		fields = append(fields, indexcursor.FieldUpdatedAt)
+	}
+	if m.rollbacks != nil {
+		fields = append(fields, indexcursor.FieldRollbacks)
 	}
 	return fields
 }
@@ -6473,6 +6534,8 @@ func (m *IndexCursorMutation) Field(name string) (ent.Value, bool) {
 		return m.BlockHash()
 	case indexcursor.FieldUpdatedAt:
 		return m.UpdatedAt()
+	case indexcursor.FieldRollbacks:
+		return m.Rollbacks()
 	}
 	return nil, false
 }
@@ -6492,6 +6555,8 @@ func (m *IndexCursorMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldBlockHash(ctx)
 	case indexcursor.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
+	case indexcursor.FieldRollbacks:
+		return m.OldRollbacks(ctx)
 	}
 	return nil, fmt.Errorf("unknown IndexCursor field %s", name)
 }
@@ -6536,6 +6601,13 @@ func (m *IndexCursorMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetUpdatedAt(v)
 		return nil
+	case indexcursor.FieldRollbacks:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRollbacks(v)
+		return nil
 	}
 	return fmt.Errorf("unknown IndexCursor field %s", name)
 }
@@ -6550,6 +6622,9 @@ func (m *IndexCursorMutation) AddedFields() []string {
 	if m.addupdated_at != nil {
 		fields = append(fields, indexcursor.FieldUpdatedAt)
 	}
+	if m.addrollbacks != nil {
+		fields = append(fields, indexcursor.FieldRollbacks)
+	}
 	return fields
 }
 
@@ -6562,6 +6637,8 @@ func (m *IndexCursorMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedBlock()
 	case indexcursor.FieldUpdatedAt:
 		return m.AddedUpdatedAt()
+	case indexcursor.FieldRollbacks:
+		return m.AddedRollbacks()
 	}
 	return nil, false
 }
@@ -6584,6 +6661,13 @@ func (m *IndexCursorMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddUpdatedAt(v)
+		return nil
+	case indexcursor.FieldRollbacks:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRollbacks(v)
 		return nil
 	}
 	return fmt.Errorf("unknown IndexCursor numeric field %s", name)
@@ -6626,6 +6710,9 @@ func (m *IndexCursorMutation) ResetField(name string) error {
 		return nil
 	case indexcursor.FieldUpdatedAt:
 		m.ResetUpdatedAt()
+		return nil
+	case indexcursor.FieldRollbacks:
+		m.ResetRollbacks()
 		return nil
 	}
 	return fmt.Errorf("unknown IndexCursor field %s", name)

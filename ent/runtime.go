@@ -344,6 +344,10 @@ func init() {
 	indexcursorDescBlockHash := indexcursorFields[3].Descriptor()
 	// indexcursor.BlockHashValidator is a validator for the "block_hash" field. It is called by the builders before save.
 	indexcursor.BlockHashValidator = indexcursorDescBlockHash.Validators[0].(func(string) error)
+	// indexcursorDescRollbacks is the schema descriptor for rollbacks field.
+	indexcursorDescRollbacks := indexcursorFields[5].Descriptor()
+	// indexcursor.DefaultRollbacks holds the default value on creation for the rollbacks field.
+	indexcursor.DefaultRollbacks = indexcursorDescRollbacks.Default.(int64)
 	marketpoolFields := schema.MarketPool{}.Fields()
 	_ = marketpoolFields
 	// marketpoolDescChain is the schema descriptor for chain field.

@@ -237,6 +237,28 @@ func (s *Store) Swaps(ctx context.Context, chainName string, pools []string, sin
 	return events(rows), nil
 }
 
+// EventsSince returns the chain's pool events of every kind from time since on, in blocks up to
+// upTo, in chain order.
+func (s *Store) EventsSince(ctx context.Context, chainName string, since, upTo int64) ([]Event, error) {
+	rows, err := s.db.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.TimeGTE(since), poolevent.BlockLTE(upTo)).
+		Order(ent.Asc(poolevent.FieldBlock), ent.Asc(poolevent.FieldLogIndex)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("events on %s: %w", chainName, err)
+	}
+	return events(rows), nil
+}
+
+// EventsBetween returns the chain's pool events of every kind in blocks after `after` up to upTo,
+// in chain order.
+func (s *Store) EventsBetween(ctx context.Context, chainName string, after, upTo int64) ([]Event, error) {
+	rows, err := s.db.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.BlockGT(after), poolevent.BlockLTE(upTo)).
+		Order(ent.Asc(poolevent.FieldBlock), ent.Asc(poolevent.FieldLogIndex)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("events on %s: %w", chainName, err)
+	}
+	return events(rows), nil
+}
+
 // LastEventBefore returns a pool's latest event before time t; ok is false when there is none.
 func (s *Store) LastEventBefore(ctx context.Context, chainName, pool string, t int64) (Event, bool, error) {
 	e, err := s.db.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.Pool(pool), poolevent.TimeLT(t)).

@@ -18,7 +18,8 @@ import (
 
 // Rollback implements chain.Sink: in one transaction it takes back the balance changes of the
 // Transfer events above keep, removes the events, pools and tokens those blocks brought, restores
-// each pool's reserves to those of its latest remaining event and moves the cursor to keep.
+// each pool's reserves to those of its latest remaining event, moves the cursor to keep and counts
+// the rollback in the index's Version.
 func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, keepHash string) error {
 	above := int64(keep)
 	err := s.inTx(ctx, chainName, func(tx *ent.Tx) error {
@@ -64,7 +65,7 @@ func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, kee
 			return err
 		}
 		return tx.IndexCursor.Update().Where(indexcursor.Chain(chainName)).
-			SetBlock(above).SetBlockHash(keepHash).SetUpdatedAt(time.Now().Unix()).Exec(ctx)
+			SetBlock(above).SetBlockHash(keepHash).SetUpdatedAt(time.Now().Unix()).AddRollbacks(1).Exec(ctx)
 	})
 	s.forget(chainName)
 	if err != nil {

@@ -57,6 +57,27 @@ func (s *Store) Cursor(ctx context.Context, chainName string) (chain.Cursor, boo
 	return chain.Cursor{Genesis: c.GenesisHash, Block: c.Block, Hash: c.BlockHash}, true, nil
 }
 
+// Version is how far a chain's index has come: its cursor, and how many rollbacks it has had. A
+// reader that holds index data up to one Version can read only what came after it as long as
+// Rollbacks is unchanged; when it changed, data it holds may be gone.
+type Version struct {
+	Block     int64
+	Hash      string
+	Rollbacks int64
+}
+
+// Version returns the chain's index version; ok is false when the chain has no index yet.
+func (s *Store) Version(ctx context.Context, chainName string) (v Version, ok bool, err error) {
+	c, err := s.db.IndexCursor.Query().Where(indexcursor.Chain(chainName)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return Version{}, false, nil
+	}
+	if err != nil {
+		return Version{}, false, fmt.Errorf("index version of %s: %w", chainName, err)
+	}
+	return Version{Block: c.Block, Hash: c.BlockHash, Rollbacks: c.Rollbacks}, true, nil
+}
+
 // Start implements chain.Sink.
 func (s *Store) Start(ctx context.Context, chainName string, c chain.Cursor) error {
 	err := s.db.IndexCursor.Create().SetChain(chainName).SetGenesisHash(c.Genesis).SetBlock(c.Block).

@@ -161,6 +161,9 @@ func TestApplyAndRollback(t *testing.T) {
 		if c.Block != 1 || c.Hash != "0xh1" {
 			t.Fatalf("cursor = %+v", c)
 		}
+		if v, _, err := ix.Version(ctx, "base"); err != nil || v != (index.Version{Block: 1, Hash: "0xh1", Rollbacks: 1}) {
+			t.Fatalf("version after a rollback = %+v (%v)", v, err)
+		}
 		// The replacement chain's block 3 applies on top.
 		if err := ix.Apply(ctx, swapBatch(2, 3)); err != nil {
 			t.Fatal(err)
@@ -168,6 +171,9 @@ func TestApplyAndRollback(t *testing.T) {
 		// Rolling back past the pool's creation forgets pool and tokens.
 		if err := ix.Rollback(ctx, "base", 0, "0xh0"); err != nil {
 			t.Fatal(err)
+		}
+		if v, _, err := ix.Version(ctx, "base"); err != nil || v.Rollbacks != 2 {
+			t.Fatalf("version after two rollbacks = %+v (%v)", v, err)
 		}
 		pools, tokens, err := ix.Watched(ctx, "base")
 		if err != nil || len(pools)+len(tokens) != 0 {

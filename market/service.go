@@ -43,13 +43,15 @@ type Service struct {
 	now    func() time.Time
 	log    *slog.Logger
 
-	mu        sync.RWMutex
-	snapshots map[string]*snapshot
+	refreshing sync.Mutex // one refresh at a time: it owns the day windows
+	mu         sync.RWMutex
+	snapshots  map[string]*snapshot
+	windows    map[string]*dayWindow // nil until loaded, and after a refresh that failed
 }
 
 // New returns the service over the index for the given chains.
 func New(ix *index.Store, chains []*Chain, log *slog.Logger) *Service {
-	s := &Service{index: ix, chains: map[string]*Chain{}, now: time.Now, log: log, snapshots: map[string]*snapshot{}}
+	s := &Service{index: ix, chains: map[string]*Chain{}, now: time.Now, log: log, snapshots: map[string]*snapshot{}, windows: map[string]*dayWindow{}}
 	for _, c := range chains {
 		s.chains[c.Name] = c
 	}

@@ -22,10 +22,11 @@ type Figures struct {
 // snapshot is a chain's pools with prices and 24-hour figures, rebuilt by Run.
 type snapshot struct {
 	at      time.Time
+	version index.Version // of the index it was read from
 	market  *index.Market
 	pools   []index.Pool
 	tokens  map[string]index.Token
-	figures map[string]*Figures // by pool
+	figures map[string]*Figures // by pool; none for a pool without events in the day
 }
 
 // current returns the chain's snapshot, building it when there is none yet.
@@ -39,74 +40,89 @@ func (s *Service) current(ctx context.Context, chainName string) (*snapshot, err
 	return s.refresh(ctx, chainName)
 }
 
-// refresh rebuilds a chain's snapshot from the index.
+// refresh rebuilds a chain's snapshot. It reads from the index only what changed since the last
+// one: nothing when the index has not moved (time passing only changes the figures), the new
+// blocks' events when it moved forward, and the whole day again after a rollback.
 func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, error) {
+	s.refreshing.Lock()
+	defer s.refreshing.Unlock()
 	now := s.now()
-	m, err := s.index.LoadMarket(ctx, chainName)
+	v, _, err := s.index.Version(ctx, chainName)
 	if err != nil {
 		return nil, err
 	}
-	pools, err := s.index.Pools(ctx, chainName)
+	s.mu.RLock()
+	prev, w := s.snapshots[chainName], s.windows[chainName]
+	s.mu.RUnlock()
+	s.setWindow(chainName, nil) // until it is consistent again
+
+	snap := &snapshot{at: now, version: v}
+	if prev != nil && w != nil && prev.version == v { // w is nil after a read a rollback may have spoiled
+		snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
+	} else if err := s.readMarket(ctx, chainName, snap); err != nil {
+		return nil, err
+	}
+	switch {
+	case w != nil && w.version == v:
+	case w != nil && w.version.Rollbacks == v.Rollbacks && w.version.Block <= v.Block:
+		err = s.grow(ctx, chainName, w, v)
+	default:
+		w, err = s.loadWindow(ctx, chainName, v, now.Unix())
+	}
 	if err != nil {
 		return nil, err
 	}
-	addrs := make([]string, 0, 2*len(pools))
-	poolAddrs := make([]string, len(pools))
-	for i, p := range pools {
-		addrs = append(addrs, p.Token0, p.Token1)
-		poolAddrs[i] = p.Address
+	w.trim(now.Unix())
+	snap.figures = w.figures(now.Unix())
+
+	// A rollback while reading may have taken back what was read: serve it for now, reload it next.
+	if after, _, err := s.index.Version(ctx, chainName); err == nil && after.Rollbacks == v.Rollbacks {
+		s.setWindow(chainName, w)
 	}
-	tokens, err := s.tokens(ctx, chainName, addrs...)
-	if err != nil {
-		return nil, err
-	}
-	figures, err := s.figures(ctx, chainName, poolAddrs, now)
-	if err != nil {
-		return nil, err
-	}
-	snap := &snapshot{at: now, market: m, pools: pools, tokens: tokens, figures: figures}
 	s.mu.Lock()
 	s.snapshots[chainName] = snap
 	s.mu.Unlock()
 	return snap, nil
 }
 
-// figures computes each pool's 24-hour figures from its swaps, in the base token's terms.
-func (s *Service) figures(ctx context.Context, chainName string, pools []string, now time.Time) (map[string]*Figures, error) {
-	out := make(map[string]*Figures, len(pools))
-	if len(pools) == 0 {
-		return out, nil
+// readMarket reads the chain's pools, their tokens and reserves into snap.
+func (s *Service) readMarket(ctx context.Context, chainName string, snap *snapshot) error {
+	var err error
+	if snap.market, err = s.index.LoadMarket(ctx, chainName); err != nil {
+		return err
 	}
-	swaps, err := s.index.Swaps(ctx, chainName, pools, now.Unix()-windows[3])
-	if err != nil {
-		return nil, err
+	if snap.pools, err = s.index.Pools(ctx, chainName); err != nil {
+		return err
 	}
-	byPool := map[string][]index.Event{}
-	for _, e := range swaps {
-		byPool[e.Pool] = append(byPool[e.Pool], e)
+	addrs := make([]string, 0, 2*len(snap.pools))
+	for _, p := range snap.pools {
+		addrs = append(addrs, p.Token0, p.Token1)
 	}
-	for _, p := range pools {
-		var before index.Event
-		if len(byPool[p]) > 0 { // an idle pool's figures are zero whatever its earlier price: no query
-			if before, _, err = s.index.LastEventBefore(ctx, chainName, p, now.Unix()-windows[3]); err != nil {
-				return nil, err
-			}
-		}
-		out[p] = activity(byPool[p], before.PriceUSD, now.Unix(), false)
-	}
-	return out, nil
+	snap.tokens, err = s.tokens(ctx, chainName, addrs...)
+	return err
 }
 
-// activity sums swaps (oldest first) into figures. startPrice is the price before the first swap
-// (0 when unknown); quoteSide flips buys and sells for a token that is the pools' quote.
-func activity(swaps []index.Event, startPrice float64, now int64, quoteSide bool) *Figures {
+func (s *Service) setWindow(chainName string, w *dayWindow) {
+	s.mu.Lock()
+	s.windows[chainName] = w
+	s.mu.Unlock()
+}
+
+// activity sums a pool's events (oldest first, of every kind) into figures as of now. startPrice
+// is the price before the first event (0 when unknown). An event before a window sets its opening
+// price; within it, only swaps count, as trades and volume, and the last one's price closes it.
+// quoteSide flips buys and sells for a token that is the pools' quote.
+func activity(events []index.Event, startPrice float64, now int64, quoteSide bool) *Figures {
 	f := &Figures{}
 	for w, span := range windows {
 		since := now - span
-		open, last := startPrice, startPrice
-		for _, e := range swaps {
+		open, last := startPrice, 0.0
+		for _, e := range events {
 			if e.Time < since {
 				open = e.PriceUSD
+				continue
+			}
+			if e.Kind != "swap" {
 				continue
 			}
 			if open == 0 {
@@ -119,9 +135,6 @@ func activity(swaps []index.Event, startPrice float64, now int64, quoteSide bool
 			} else {
 				f.Sells[w]++
 			}
-		}
-		if len(swaps) > 0 {
-			last = swaps[len(swaps)-1].PriceUSD
 		}
 		if open > 0 && last > 0 {
 			f.PriceChange[w] = (last - open) / open * 100

@@ -21,6 +21,8 @@ const (
 	FieldBlockHash = "block_hash"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
 	FieldUpdatedAt = "updated_at"
+	// FieldRollbacks holds the string denoting the rollbacks field in the database.
+	FieldRollbacks = "rollbacks"
 	// Table holds the table name of the indexcursor in the database.
 	Table = "index_cursors"
 )
@@ -33,6 +35,7 @@ var Columns = []string{
 	FieldBlock,
 	FieldBlockHash,
 	FieldUpdatedAt,
+	FieldRollbacks,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -52,6 +55,8 @@ var (
 	GenesisHashValidator func(string) error
 	// BlockHashValidator is a validator for the "block_hash" field. It is called by the builders before save.
 	BlockHashValidator func(string) error
+	// DefaultRollbacks holds the default value on creation for the "rollbacks" field.
+	DefaultRollbacks int64
 )
 
 // OrderOption defines the ordering options for the IndexCursor queries.
@@ -85,4 +90,9 @@ func ByBlockHash(opts ...sql.OrderTermOption) OrderOption {
 // ByUpdatedAt orders the results by the updated_at field.
 func ByUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUpdatedAt, opts...).ToFunc()
+}
+
+// ByRollbacks orders the results by the rollbacks field.
+func ByRollbacks(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRollbacks, opts...).ToFunc()
 }

@@ -77,6 +77,11 @@ func UpdatedAt(v int64) predicate.IndexCursor {
 	return predicate.IndexCursor(sql.FieldEQ(FieldUpdatedAt, v))
 }
 
+// Rollbacks applies equality check predicate on the "rollbacks" field. It's identical to RollbacksEQ.
+func Rollbacks(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldEQ(FieldRollbacks, v))
+}
+
 // ChainEQ applies the EQ predicate on the "chain" field.
 func ChainEQ(v string) predicate.IndexCursor {
 	return predicate.IndexCursor(sql.FieldEQ(FieldChain, v))
@@ -350,6 +355,46 @@ func UpdatedAtLT(v int64) predicate.IndexCursor {
 // UpdatedAtLTE applies the LTE predicate on the "updated_at" field.
 func UpdatedAtLTE(v int64) predicate.IndexCursor {
 	return predicate.IndexCursor(sql.FieldLTE(FieldUpdatedAt, v))
+}
+
+// RollbacksEQ applies the EQ predicate on the "rollbacks" field.
+func RollbacksEQ(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldEQ(FieldRollbacks, v))
+}
+
+// RollbacksNEQ applies the NEQ predicate on the "rollbacks" field.
+func RollbacksNEQ(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldNEQ(FieldRollbacks, v))
+}
+
+// RollbacksIn applies the In predicate on the "rollbacks" field.
+func RollbacksIn(vs ...int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldIn(FieldRollbacks, vs...))
+}
+
+// RollbacksNotIn applies the NotIn predicate on the "rollbacks" field.
+func RollbacksNotIn(vs ...int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldNotIn(FieldRollbacks, vs...))
+}
+
+// RollbacksGT applies the GT predicate on the "rollbacks" field.
+func RollbacksGT(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldGT(FieldRollbacks, v))
+}
+
+// RollbacksGTE applies the GTE predicate on the "rollbacks" field.
+func RollbacksGTE(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldGTE(FieldRollbacks, v))
+}
+
+// RollbacksLT applies the LT predicate on the "rollbacks" field.
+func RollbacksLT(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldLT(FieldRollbacks, v))
+}
+
+// RollbacksLTE applies the LTE predicate on the "rollbacks" field.
+func RollbacksLTE(v int64) predicate.IndexCursor {
+	return predicate.IndexCursor(sql.FieldLTE(FieldRollbacks, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -221,6 +221,7 @@ var (
 		{Name: "block", Type: field.TypeInt64},
 		{Name: "block_hash", Type: field.TypeString, Size: 66},
 		{Name: "updated_at", Type: field.TypeInt64},
+		{Name: "rollbacks", Type: field.TypeInt64, Default: 0},
 	}
 	// IndexCursorsTable holds the schema information for the "index_cursors" table.
 	IndexCursorsTable = &schema.Table{

@@ -20,6 +20,7 @@ func (IndexCursor) Fields() []ent.Field {
 		field.Int64("block").Comment("last block indexed"),
 		field.String("block_hash").MaxLen(66).Comment("hash of that block, to notice a reorg"),
 		field.Int64("updated_at").Comment("unix seconds"),
+		field.Int64("rollbacks").Default(0).Comment("how many reorgs the index rolled back: a reader holding index data reloads it when this changes"),
 	}
 }
 

@@ -1,0 +1,101 @@
+package market
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/partner-platform/partnerd/store"
+	"github.com/partner-platform/partnerd/store/storetest"
+)
+
+// TestRefreshIsIncremental: a refresh reads nothing of the pool events when the index has not
+// moved, only the new blocks' events when it moved forward, and the whole day again after a
+// rollback, even one the index has grown past; after every step, including the day sliding past old swaps, its figures are exactly
+// those a new service computes from scratch.
+func TestRefreshIsIncremental(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) { testRefreshIsIncremental(t, st) })
+}
+
+func testRefreshIsIncremental(t *testing.T, st *store.Store) {
+	now := time.Unix(1_790_000_000, 0)
+	c := newTestChain(t, st, 12, now.Add(-25*time.Hour).Unix())
+	c.swap(300, c.created, now.Unix(), 0, 1, 2, 3, 4, 5, 6, 7) // 25 hours of swaps; pools 8..11 stay idle for now
+	s := c.service(&now)
+
+	// step refreshes s and checks its figures against a new service's, and that it made
+	// wantQueries queries of the pool events (-1: any number).
+	step := func(name string, wantQueries int64) {
+		t.Helper()
+		before := c.eventQueries.Load()
+		got, err := s.refresh(t.Context(), "base")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := c.eventQueries.Load() - before; wantQueries >= 0 && n != wantQueries {
+			t.Errorf("%s: %d queries of the pool events, want %d", name, n, wantQueries)
+		}
+		fresh := now
+		want, err := c.service(&fresh).refresh(t.Context(), "base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := 0
+		for i := range c.pools {
+			p := c.pool(i)
+			if g, w := figuresOf(got, p), figuresOf(want, p); g != w {
+				t.Errorf("%s: pool %d figures\n got %+v\nwant %+v", name, i, g, w)
+			}
+			if f := figuresOf(want, p); f.Buys[3]+f.Sells[3] > 0 {
+				active++
+			}
+		}
+		t.Logf("%s: %d pools traded in the day", name, active)
+	}
+
+	step("first load", -1)
+	now = now.Add(time.Second)
+	step("idle", 0)
+	c.swap(4, now.Unix()-4, now.Unix(), 1, 2)
+	now = now.Add(time.Second)
+	step("a block in active pools", 1) // the block's events
+	c.swap(2, now.Unix()-2, now.Unix(), 9)
+	step("a block with a pool's first swap of the day", 2) // and that pool's price before the day
+	now = now.Add(15 * time.Minute)
+	step("the day slid past old swaps", 0)
+	now = now.Add(20 * time.Hour)
+	step("most of the day's swaps are older than a day", 0)
+
+	fork := c.block
+	c.swap(6, now.Unix()-6, now.Unix(), 3, 10)
+	step("swaps about to be rolled back", -1)
+	if err := c.ix.Rollback(t.Context(), "base", fork, fmt.Sprint("0xh", fork)); err != nil {
+		t.Fatal(err)
+	}
+	c.block = fork
+	c.swap(2, now.Unix()-2, now.Unix(), 4) // the new chain's blocks take the index past its old head
+	c.swap(2, now.Unix()-2, now.Unix(), 4)
+	step("after a rollback, the index past its old head", -1)
+	if f := figuresOf(mustRefresh(t, s), c.pool(10)); f.Buys[3] != 0 {
+		t.Errorf("the rolled back swaps still count: %+v", f)
+	}
+	c.swap(3, now.Unix()-3, now.Unix(), 10)
+	now = now.Add(time.Second)
+	step("growing again after the rollback", 2)
+}
+
+func figuresOf(snap *snapshot, pool string) Figures {
+	if f := snap.figures[pool]; f != nil {
+		return *f
+	}
+	return Figures{}
+}
+
+func mustRefresh(t *testing.T, s *Service) *snapshot {
+	t.Helper()
+	snap, err := s.refresh(t.Context(), "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -87,6 +89,27 @@ func (m *Market) AddPool(p *PoolState) {
 	m.pools[p.Address] = p
 	m.byToken[p.Token0] = append(m.byToken[p.Token0], p)
 	m.byToken[p.Token1] = append(m.byToken[p.Token1], p)
+}
+
+// With returns a copy of the market with the tokens' decimals and the pools added, a pool replacing
+// the one at its address. m itself is unchanged, so its readers may go on reading it.
+func (m *Market) With(decimals map[string]int, pools []*PoolState) *Market {
+	out := &Market{pricing: m.pricing, decimals: maps.Clone(m.decimals), pools: maps.Clone(m.pools), byToken: maps.Clone(m.byToken)}
+	maps.Copy(out.decimals, decimals)
+	for _, p := range pools {
+		old := out.pools[p.Address]
+		out.pools[p.Address] = p
+		for _, token := range []string{p.Token0, p.Token1} {
+			list := slices.Clone(out.byToken[token])
+			if i := slices.Index(list, old); old != nil && i >= 0 {
+				list[i] = p
+			} else {
+				list = append(list, p)
+			}
+			out.byToken[token] = list
+		}
+	}
+	return out
 }
 
 // Pool returns the pool at address.

@@ -88,6 +88,12 @@ func token(t *ent.MarketToken) Token {
 	return Token{Address: t.Address, Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals, LP: t.Lp}
 }
 
+// State is the pool as the market prices it.
+func (p Pool) State() *PoolState {
+	return &PoolState{Address: p.Address, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
+		Reserve0: parseInt(p.Reserve0), Reserve1: parseInt(p.Reserve1)}
+}
+
 func pool(p *ent.MarketPool) Pool {
 	return Pool{Address: p.Address, Venue: p.Venue, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
 		FeeBps: p.FeeBps, CreatedAt: p.CreatedAt, Reserve0: p.Reserve0, Reserve1: p.Reserve1, StateBlock: p.StateBlock}
@@ -187,6 +193,21 @@ func (s *Store) Pools(ctx context.Context, chainName string) ([]Pool, error) {
 		Order(ent.Asc(marketpool.FieldCreatedBlock), ent.Asc(marketpool.FieldAddress)).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("pools on %s: %w", chainName, err)
+	}
+	out := make([]Pool, len(rows))
+	for i, p := range rows {
+		out[i] = pool(p)
+	}
+	return out, nil
+}
+
+// PoolsChangedAfter returns the pools created, or whose reserves changed, after block, oldest first.
+func (s *Store) PoolsChangedAfter(ctx context.Context, chainName string, block int64) ([]Pool, error) {
+	rows, err := s.db.MarketPool.Query().
+		Where(marketpool.Chain(chainName), marketpool.Or(marketpool.CreatedBlockGT(block), marketpool.StateBlockGT(block))).
+		Order(ent.Asc(marketpool.FieldCreatedBlock), ent.Asc(marketpool.FieldAddress)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("pools changed on %s: %w", chainName, err)
 	}
 	out := make([]Pool, len(rows))
 	for i, p := range rows {

@@ -192,14 +192,9 @@ func (s *Store) LoadMarket(ctx context.Context, chainName string) (*Market, erro
 		return nil, fmt.Errorf("load market of %s: %w", chainName, err)
 	}
 	for _, p := range pools {
-		m.AddPool(poolState(p))
+		m.AddPool(pool(p).State())
 	}
 	return m, nil
-}
-
-func poolState(p *ent.MarketPool) *PoolState {
-	return &PoolState{Address: p.Address, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
-		Reserve0: parseInt(p.Reserve0), Reserve1: parseInt(p.Reserve1)}
 }
 
 // market returns the writer's view of a chain, loading it on first use.

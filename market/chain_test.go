@@ -63,6 +63,23 @@ func newTestChain(tb testing.TB, st *store.Store, pools int, created int64) *tes
 	return c
 }
 
+// addPool creates, in the next block at time t, one more pool of a new token with liquidity.
+func (c *testChain) addPool(t int64) {
+	c.tb.Helper()
+	c.block++
+	i := c.pools
+	c.pools++
+	token := fmt.Sprintf("0x%040x", 0x200000+i)
+	bt := chain.Batch{Chain: "base", Genesis: "0xg", From: c.block, To: c.block, ToHash: fmt.Sprint("0xh", c.block),
+		Tokens: []chain.IndexedToken{{Address: token, Symbol: fmt.Sprint("T", i), Name: "Token", Decimals: 9, Block: c.block}},
+		Pools:  []chain.IndexedPool{{Address: c.pool(i), Venue: "uniswap-v2", Token0: testUSD, Token1: token, FeeBps: 30, Block: c.block, Time: t}},
+		Events: []chain.PoolEvent{{Pool: c.pool(i), Kind: chain.EventSync, Block: c.block, LogIndex: 0, TxHash: "0xnew", Time: t,
+			Reserve0: units(500, 6), Reserve1: units(100, 9)}}}
+	if err := c.ix.Apply(c.tb.Context(), bt); err != nil {
+		c.tb.Fatal(err)
+	}
+}
+
 func (c *testChain) pool(i int) string { return fmt.Sprintf("0x%040x", 0x100000+i) }
 
 func units(n int64, decimals int) *big.Int {
@@ -70,7 +87,7 @@ func units(n int64, decimals int) *big.Int {
 }
 
 // swap applies, in the next block, n swaps spread evenly over [from, to) in the given pools (round
-// robin), each moving its pool's price a little.
+// robin), each moving its pool's price and liquidity a little, up or down.
 func (c *testChain) swap(n int, from, to int64, pools ...int) {
 	c.tb.Helper()
 	c.block++
@@ -79,7 +96,7 @@ func (c *testChain) swap(n int, from, to int64, pools ...int) {
 		p, t := c.pool(pools[i%len(pools)]), from+int64(i)*(to-from)/int64(n)
 		c.swaps++
 		tx := fmt.Sprintf("0x%064x", c.swaps)
-		r0 := new(big.Int).Add(units(2000, 6), big.NewInt(int64(c.swaps)*1_000_000)) // USD in: the token's price rises
+		r0 := new(big.Int).Add(units(2000, 6), big.NewInt(int64(c.swaps%7)*1_000_000)) // the USD side goes up and down
 		bt.Events = append(bt.Events,
 			chain.PoolEvent{Pool: p, Kind: chain.EventSync, Block: c.block, LogIndex: uint(2 * i), TxHash: tx, Time: t, Reserve0: r0, Reserve1: units(999, 18)},
 			chain.PoolEvent{Pool: p, Kind: chain.EventSwap, Block: c.block, LogIndex: uint(2*i + 1), TxHash: tx, Time: t, Trader: "0x00000000000000000000000000000000000000bb",

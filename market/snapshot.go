@@ -2,6 +2,7 @@ package market
 
 import (
 	"context"
+	"maps"
 	"math/big"
 	"slices"
 	"time"
@@ -57,17 +58,17 @@ func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, err
 	s.setWindow(chainName, nil) // until it is consistent again
 
 	snap := &snapshot{at: now, version: v}
-	if prev != nil && w != nil && prev.version == v { // w is nil after a read a rollback may have spoiled
+	switch { // w is nil after a refresh a rollback may have spoiled; otherwise it and prev hold the same version
+	case w != nil && w.version == v: // the index has not moved: only time passed
 		snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
-	} else if err := s.readMarket(ctx, chainName, snap); err != nil {
-		return nil, err
-	}
-	switch {
-	case w != nil && w.version == v:
-	case w != nil && w.version.Rollbacks == v.Rollbacks && w.version.Block <= v.Block:
-		err = s.grow(ctx, chainName, w, v)
-	default:
-		w, err = s.loadWindow(ctx, chainName, v, now.Unix())
+	case w != nil && w.version.Rollbacks == v.Rollbacks && w.version.Block <= v.Block: // it moved forward
+		if err = s.grow(ctx, chainName, w, v); err == nil {
+			err = s.readChanges(ctx, chainName, prev, snap)
+		}
+	default: // the first refresh, or the index rolled back
+		if w, err = s.loadWindow(ctx, chainName, v, now.Unix()); err == nil {
+			err = s.readMarket(ctx, chainName, snap)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -100,6 +101,52 @@ func (s *Service) readMarket(ctx context.Context, chainName string, snap *snapsh
 	}
 	snap.tokens, err = s.tokens(ctx, chainName, addrs...)
 	return err
+}
+
+// readChanges makes snap the previous snapshot with the pools created, or whose reserves changed,
+// after it, and the tokens of the new ones.
+func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap *snapshot) error {
+	changed, err := s.index.PoolsChangedAfter(ctx, chainName, prev.version.Block)
+	if err != nil {
+		return err
+	}
+	snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
+	if len(changed) == 0 {
+		return nil
+	}
+	updated := map[string]index.Pool{}
+	states := make([]*index.PoolState, len(changed))
+	var added []index.Pool
+	var addedTokens []string
+	for i, p := range changed {
+		states[i] = p.State()
+		if _, known := prev.market.Pool(p.Address); known {
+			updated[p.Address] = p
+		} else {
+			added = append(added, p)
+			addedTokens = append(addedTokens, p.Token0, p.Token1)
+		}
+	}
+	pools := make([]index.Pool, len(prev.pools), len(prev.pools)+len(added))
+	for i, p := range prev.pools {
+		if u, ok := updated[p.Address]; ok {
+			p = u
+		}
+		pools[i] = p
+	}
+	tokens, decimals := prev.tokens, map[string]int{}
+	if len(addedTokens) > 0 {
+		found, err := s.tokens(ctx, chainName, addedTokens...)
+		if err != nil {
+			return err
+		}
+		tokens = maps.Clone(prev.tokens)
+		for a, t := range found {
+			tokens[a], decimals[a] = t, t.Decimals
+		}
+	}
+	snap.market, snap.pools, snap.tokens = prev.market.With(decimals, states), append(pools, added...), tokens
+	return nil
 }
 
 func (s *Service) setWindow(chainName string, w *dayWindow) {

@@ -23,34 +23,32 @@ func testRefreshIsIncremental(t *testing.T, st *store.Store) {
 	c.swap(300, c.created, now.Unix(), 0, 1, 2, 3, 4, 5, 6, 7) // 25 hours of swaps; pools 8..11 stay idle for now
 	s := c.service(&now)
 
-	// step refreshes s and checks its figures against a new service's, and that it made
-	// wantQueries queries of the pool events (-1: any number).
+	// step refreshes s and checks its pools (figures, reserves, prices, tokens, order) against a new
+	// service's, and that it made wantQueries queries of the pool events (-1: any number).
 	step := func(name string, wantQueries int64) {
 		t.Helper()
 		before := c.eventQueries.Load()
-		got, err := s.refresh(t.Context(), "base")
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		got := mustRefresh(t, s)
 		if n := c.eventQueries.Load() - before; wantQueries >= 0 && n != wantQueries {
 			t.Errorf("%s: %d queries of the pool events, want %d", name, n, wantQueries)
 		}
 		fresh := now
-		want, err := c.service(&fresh).refresh(t.Context(), "base")
-		if err != nil {
-			t.Fatal(err)
+		f := c.service(&fresh)
+		want := mustRefresh(t, f)
+		if len(got.pools) != len(want.pools) {
+			t.Fatalf("%s: %d pools, want %d", name, len(got.pools), len(want.pools))
 		}
 		active := 0
-		for i := range c.pools {
-			p := c.pool(i)
-			if g, w := figuresOf(got, p), figuresOf(want, p); g != w {
-				t.Errorf("%s: pool %d figures\n got %+v\nwant %+v", name, i, g, w)
+		for i := range want.pools {
+			g, w := s.summary("base", got, got.pools[i]), f.summary("base", want, want.pools[i])
+			if g != w {
+				t.Errorf("%s: pool %d\n got %+v\nwant %+v", name, i, g, w)
 			}
-			if f := figuresOf(want, p); f.Buys[3]+f.Sells[3] > 0 {
+			if w.Figures.Buys[3]+w.Figures.Sells[3] > 0 {
 				active++
 			}
 		}
-		t.Logf("%s: %d pools traded in the day", name, active)
+		t.Logf("%s: %d of %d pools traded in the day", name, active, len(want.pools))
 	}
 
 	step("first load", -1)
@@ -61,6 +59,11 @@ func testRefreshIsIncremental(t *testing.T, st *store.Store) {
 	step("a block in active pools", 1) // the block's events
 	c.swap(2, now.Unix()-2, now.Unix(), 9)
 	step("a block with a pool's first swap of the day", 2) // and that pool's price before the day
+	c.addPool(now.Unix())
+	step("a new pool", 2) // its liquidity event is its first of the day
+	c.swap(2, now.Unix()-1, now.Unix(), 12)
+	now = now.Add(time.Second)
+	step("the new pool's first swap", 1)
 	now = now.Add(15 * time.Minute)
 	step("the day slid past old swaps", 0)
 	now = now.Add(20 * time.Hour)
@@ -84,6 +87,7 @@ func testRefreshIsIncremental(t *testing.T, st *store.Store) {
 	step("growing again after the rollback", 2)
 }
 
+// figuresOf is a pool's figures in snap (zero when it has none).
 func figuresOf(snap *snapshot, pool string) Figures {
 	if f := snap.figures[pool]; f != nil {
 		return *f

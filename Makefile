@@ -56,11 +56,13 @@ migrate-diff:
 
 ## bench: policy decision, key verification, a cached price read through the full pipeline against the bare handler; then the
 ## console's 30-day usage page for a consumer with 1,000,000 recorded calls (seeding takes ~20 s); then
-## the market index's ingest rate of swap logs on SQLite and PostgreSQL
+## the market index's ingest rate of swap logs on SQLite and PostgreSQL; then the market snapshot's refresh
+## (from scratch, idle, after a block) at up to 10,000 pools
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDecide$$|BenchmarkVerifyWarm$$|BenchmarkPipeline$$' -benchmem -benchtime 2s ./policy/ ./access/ ./api/
 	$(GO) test -run '^$$' -bench 'BenchmarkUsagePage1M$$' -benchtime 20x ./console/
 	$(GO) test -run '^$$' -bench 'BenchmarkIngest' -benchtime 50x ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkRefresh' -benchmem -benchtime 5x ./market/
 
 clean:
 	rm -rf bin data

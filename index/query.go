@@ -173,41 +173,27 @@ func (s *Store) Pool(ctx context.Context, chainName, address string) (Pool, erro
 	return pool(p), nil
 }
 
-// PoolsOf returns the pools trading a token.
+// PoolsOf returns the pools trading a token, oldest first.
 func (s *Store) PoolsOf(ctx context.Context, chainName, token string) ([]Pool, error) {
-	rows, err := s.db.MarketPool.Query().Where(marketpool.Chain(chainName), marketpool.Or(marketpool.Token0(token), marketpool.Token1(token))).
-		Order(ent.Asc(marketpool.FieldCreatedBlock), ent.Asc(marketpool.FieldAddress)).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("pools of %s on %s: %w", token, chainName, err)
-	}
-	out := make([]Pool, len(rows))
-	for i, p := range rows {
-		out[i] = pool(p)
-	}
-	return out, nil
+	return s.pools(ctx, chainName, marketpool.Or(marketpool.Token0(token), marketpool.Token1(token)))
 }
 
 // Pools returns every indexed pool of a chain, oldest first.
 func (s *Store) Pools(ctx context.Context, chainName string) ([]Pool, error) {
-	rows, err := s.db.MarketPool.Query().Where(marketpool.Chain(chainName)).
-		Order(ent.Asc(marketpool.FieldCreatedBlock), ent.Asc(marketpool.FieldAddress)).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("pools on %s: %w", chainName, err)
-	}
-	out := make([]Pool, len(rows))
-	for i, p := range rows {
-		out[i] = pool(p)
-	}
-	return out, nil
+	return s.pools(ctx, chainName)
 }
 
 // PoolsChangedAfter returns the pools created, or whose reserves changed, after block, oldest first.
 func (s *Store) PoolsChangedAfter(ctx context.Context, chainName string, block int64) ([]Pool, error) {
-	rows, err := s.db.MarketPool.Query().
-		Where(marketpool.Chain(chainName), marketpool.Or(marketpool.CreatedBlockGT(block), marketpool.StateBlockGT(block))).
+	return s.pools(ctx, chainName, marketpool.Or(marketpool.CreatedBlockGT(block), marketpool.StateBlockGT(block)))
+}
+
+// pools returns the chain's pools that match every predicate, oldest first.
+func (s *Store) pools(ctx context.Context, chainName string, where ...predicate.MarketPool) ([]Pool, error) {
+	rows, err := s.db.MarketPool.Query().Where(append(where, marketpool.Chain(chainName))...).
 		Order(ent.Asc(marketpool.FieldCreatedBlock), ent.Asc(marketpool.FieldAddress)).All(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("pools changed on %s: %w", chainName, err)
+		return nil, fmt.Errorf("pools on %s: %w", chainName, err)
 	}
 	out := make([]Pool, len(rows))
 	for i, p := range rows {
@@ -258,21 +244,11 @@ func (s *Store) Swaps(ctx context.Context, chainName string, pools []string, sin
 	return events(rows), nil
 }
 
-// EventsSince returns the chain's pool events of every kind from time since on, in blocks up to
-// upTo, in chain order.
-func (s *Store) EventsSince(ctx context.Context, chainName string, since, upTo int64) ([]Event, error) {
-	rows, err := s.db.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.TimeGTE(since), poolevent.BlockLTE(upTo)).
-		Order(ent.Asc(poolevent.FieldBlock), ent.Asc(poolevent.FieldLogIndex)).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("events on %s: %w", chainName, err)
-	}
-	return events(rows), nil
-}
-
-// EventsBetween returns the chain's pool events of every kind in blocks after `after` up to upTo,
-// in chain order.
-func (s *Store) EventsBetween(ctx context.Context, chainName string, after, upTo int64) ([]Event, error) {
-	rows, err := s.db.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.BlockGT(after), poolevent.BlockLTE(upTo)).
+// ChainEvents returns the chain's pool events of every kind in the blocks after `after` up to upTo
+// that happened from time since on, in chain order.
+func (s *Store) ChainEvents(ctx context.Context, chainName string, after, upTo, since int64) ([]Event, error) {
+	rows, err := s.db.PoolEvent.Query().
+		Where(poolevent.Chain(chainName), poolevent.BlockGT(after), poolevent.BlockLTE(upTo), poolevent.TimeGTE(since)).
 		Order(ent.Asc(poolevent.FieldBlock), ent.Asc(poolevent.FieldLogIndex)).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("events on %s: %w", chainName, err)

@@ -20,22 +20,24 @@ type dayWindow struct {
 	version index.Version            // the index the window holds, up to its Block
 	since   int64                    // events from this time on are held
 	events  map[string][]index.Event // by pool, every kind, in chain order
-	before  map[string]float64       // by pool: the price of its last event before since (0: none)
+	before  map[string]float64       // by pool with events: the price of its last event before since (0: none)
 }
 
 // loadWindow reads the day before now from the index at version v.
 func (s *Service) loadWindow(ctx context.Context, chainName string, v index.Version, now int64) (*dayWindow, error) {
 	w := &dayWindow{version: v, since: now - windows[3], events: map[string][]index.Event{}, before: map[string]float64{}}
-	events, err := s.index.EventsSince(ctx, chainName, w.since, v.Block)
+	events, err := s.index.ChainEvents(ctx, chainName, -1, v.Block, w.since)
 	if err != nil {
 		return nil, err
 	}
 	return w, s.add(ctx, chainName, w, events)
 }
 
-// grow adds the index's events after the window's version up to v.
+// grow adds the index's events after the window's version up to v. Events older than the window
+// (the indexer backfilling) are left out: a pool's opening price is read with its first event in
+// the window.
 func (s *Service) grow(ctx context.Context, chainName string, w *dayWindow, v index.Version) error {
-	events, err := s.index.EventsBetween(ctx, chainName, w.version.Block, v.Block)
+	events, err := s.index.ChainEvents(ctx, chainName, w.version.Block, v.Block, w.since)
 	if err != nil {
 		return err
 	}
@@ -43,16 +45,12 @@ func (s *Service) grow(ctx context.Context, chainName string, w *dayWindow, v in
 	return s.add(ctx, chainName, w, events)
 }
 
-// add appends events (in chain order) to their pools. A pool new to the window gets its opening
-// price from the index: one query per pool that had nothing in the window yet. An event older
-// than the window (the indexer backfilling) only moves its pool's opening price.
+// add appends events (in chain order, none older than the window) to their pools. A pool new to
+// the window gets its opening price from the index: one query per pool that had nothing in the
+// window yet.
 func (s *Service) add(ctx context.Context, chainName string, w *dayWindow, events []index.Event) error {
 	for _, e := range events {
-		if e.Time < w.since {
-			w.before[e.Pool] = e.PriceUSD
-			continue
-		}
-		if _, known := w.before[e.Pool]; !known {
+		if _, held := w.events[e.Pool]; !held {
 			before, _, err := s.index.LastEventBefore(ctx, chainName, e.Pool, w.since)
 			if err != nil {
 				return err

@@ -38,7 +38,7 @@ type MarketPool struct {
 	Reserve0 string `json:"reserve0,omitempty"`
 	// Reserve1 holds the value of the "reserve1" field.
 	Reserve1 string `json:"reserve1,omitempty"`
-	// block of the reserves
+	// block of the reserves; never below created_block
 	StateBlock   int64 `json:"state_block,omitempty"`
 	selectValues sql.SelectValues
 }

@@ -184,8 +184,10 @@ func (s *Store) Pools(ctx context.Context, chainName string) ([]Pool, error) {
 }
 
 // PoolsChangedAfter returns the pools created, or whose reserves changed, after block, oldest first.
+// A pool's state block is never below its creation block: it is set at creation, moved by every
+// change of reserves, and a rollback sets it back no further than the creation.
 func (s *Store) PoolsChangedAfter(ctx context.Context, chainName string, block int64) ([]Pool, error) {
-	return s.pools(ctx, chainName, marketpool.Or(marketpool.CreatedBlockGT(block), marketpool.StateBlockGT(block)))
+	return s.pools(ctx, chainName, marketpool.StateBlockGT(block))
 }
 
 // pools returns the chain's pools that match every predicate, oldest first.

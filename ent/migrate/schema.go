@@ -278,6 +278,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[9]},
 			},
+			{
+				Name:    "marketpool_chain_state_block",
+				Unique:  false,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[12]},
+			},
 		},
 	}
 	// MarketTokensColumns holds the columns for the "market_tokens" table.

@@ -26,7 +26,7 @@ func (MarketPool) Fields() []ent.Field {
 		field.Int64("created_at").Comment("unix seconds"),
 		field.String("reserve0").MaxLen(80).Comment("base units, decimal"),
 		field.String("reserve1").MaxLen(80),
-		field.Int64("state_block").Comment("block of the reserves"),
+		field.Int64("state_block").Comment("block of the reserves; never below created_block"),
 	}
 }
 
@@ -37,5 +37,6 @@ func (MarketPool) Indexes() []ent.Index {
 		index.Fields("chain", "token0"),
 		index.Fields("chain", "token1"),
 		index.Fields("chain", "created_at"),
+		index.Fields("chain", "state_block"), // what changed after a block: the market snapshot, rollbacks
 	}
 }

@@ -96,17 +96,20 @@ func (m *Market) AddPool(p *PoolState) {
 func (m *Market) With(decimals map[string]int, pools []*PoolState) *Market {
 	out := &Market{pricing: m.pricing, decimals: maps.Clone(m.decimals), pools: maps.Clone(m.pools), byToken: maps.Clone(m.byToken)}
 	maps.Copy(out.decimals, decimals)
+	copied := map[string]bool{} // tokens whose pool list out owns already
 	for _, p := range pools {
 		old := out.pools[p.Address]
 		out.pools[p.Address] = p
 		for _, token := range []string{p.Token0, p.Token1} {
-			list := slices.Clone(out.byToken[token])
+			if !copied[token] {
+				out.byToken[token], copied[token] = slices.Clone(out.byToken[token]), true
+			}
+			list := out.byToken[token]
 			if i := slices.Index(list, old); old != nil && i >= 0 {
 				list[i] = p
 			} else {
-				list = append(list, p)
+				out.byToken[token] = append(list, p)
 			}
-			out.byToken[token] = list
 		}
 	}
 	return out

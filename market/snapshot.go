@@ -65,9 +65,9 @@ func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, err
 		if err = s.grow(ctx, chainName, w, v); err == nil {
 			err = s.readChanges(ctx, chainName, prev, snap)
 		}
-	default: // the first refresh, or the index rolled back
+	default: // the first refresh, or the index rolled back: read everything, as changes to nothing
 		if w, err = s.loadWindow(ctx, chainName, v, now.Unix()); err == nil {
-			err = s.readMarket(ctx, chainName, snap)
+			err = s.readChanges(ctx, chainName, s.emptySnapshot(chainName), snap)
 		}
 	}
 	if err != nil {
@@ -86,21 +86,14 @@ func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, err
 	return snap, nil
 }
 
-// readMarket reads the chain's pools, their tokens and reserves into snap.
-func (s *Service) readMarket(ctx context.Context, chainName string, snap *snapshot) error {
-	var err error
-	if snap.market, err = s.index.LoadMarket(ctx, chainName); err != nil {
-		return err
+// emptySnapshot is a snapshot of no pools from before the chain's first block: every pool changed
+// after it.
+func (s *Service) emptySnapshot(chainName string) *snapshot {
+	var pricing index.Pricing // a chain the service does not serve prices nothing
+	if c := s.chains[chainName]; c != nil {
+		pricing = c.Pricing
 	}
-	if snap.pools, err = s.index.Pools(ctx, chainName); err != nil {
-		return err
-	}
-	addrs := make([]string, 0, 2*len(snap.pools))
-	for _, p := range snap.pools {
-		addrs = append(addrs, p.Token0, p.Token1)
-	}
-	snap.tokens, err = s.tokens(ctx, chainName, addrs...)
-	return err
+	return &snapshot{version: index.Version{Block: -1}, market: index.NewMarket(pricing), tokens: map[string]index.Token{}}
 }
 
 // readChanges makes snap the previous snapshot with the pools created, or whose reserves changed,

@@ -2,7 +2,6 @@ package market
 
 import (
 	"context"
-	"maps"
 	"slices"
 
 	"github.com/partner-platform/partnerd/index"
@@ -69,8 +68,7 @@ func (w *dayWindow) trim(now int64) {
 	if cutoff-w.since < trimSlack {
 		return
 	}
-	for _, pool := range slices.Collect(maps.Keys(w.events)) {
-		events := w.events[pool]
+	for pool, events := range w.events {
 		old := 0
 		for old < len(events) && events[old].Time < cutoff {
 			old++

@@ -38,8 +38,18 @@ func testRefreshIsIncremental(t *testing.T, st *store.Store) {
 		if len(got.pools) != len(want.pools) {
 			t.Fatalf("%s: %d pools, want %d", name, len(got.pools), len(want.pools))
 		}
+		indexed, err := c.ix.LoadMarket(t.Context(), "base") // the index writer's own view of prices
+		if err != nil {
+			t.Fatal(err)
+		}
 		active := 0
 		for i := range want.pools {
+			base := got.pools[i].Base()
+			gp, _, gl, _ := got.market.PriceUSD(base)
+			ip, _, il, _ := indexed.PriceUSD(base)
+			if gp != ip || gl != il {
+				t.Errorf("%s: pool %d base price %v (liquidity %v), the index's %v (%v)", name, i, gp, gl, ip, il)
+			}
 			g, w := s.summary("base", got, got.pools[i]), f.summary("base", want, want.pools[i])
 			if g != w {
 				t.Errorf("%s: pool %d\n got %+v\nwant %+v", name, i, g, w)

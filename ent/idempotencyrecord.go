@@ -29,6 +29,8 @@ type IdempotencyRecord struct {
 	Status int `json:"status,omitempty"`
 	// Response holds the value of the "response" field.
 	Response []byte `json:"response,omitempty"`
+	// the finished call's request id, sent as Original-Request-Id on replays
+	RequestID string `json:"request_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// the replay window ends
@@ -49,7 +51,7 @@ func (*IdempotencyRecord) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case idempotencyrecord.FieldID, idempotencyrecord.FieldKeyID, idempotencyrecord.FieldStatus:
 			values[i] = new(sql.NullInt64)
-		case idempotencyrecord.FieldIdempotencyKey:
+		case idempotencyrecord.FieldIdempotencyKey, idempotencyrecord.FieldRequestID:
 			values[i] = new(sql.NullString)
 		case idempotencyrecord.FieldCreatedAt, idempotencyrecord.FieldExpiresAt, idempotencyrecord.FieldLeaseUntil:
 			values[i] = new(sql.NullTime)
@@ -109,6 +111,12 @@ func (_m *IdempotencyRecord) assignValues(columns []string, values []any) error 
 				return fmt.Errorf("unexpected type %T for field response", values[i])
 			} else if value != nil {
 				_m.Response = *value
+			}
+		case idempotencyrecord.FieldRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field request_id", values[i])
+			} else if value.Valid {
+				_m.RequestID = value.String
 			}
 		case idempotencyrecord.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -181,6 +189,9 @@ func (_m *IdempotencyRecord) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("response=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Response))
+	builder.WriteString(", ")
+	builder.WriteString("request_id=")
+	builder.WriteString(_m.RequestID)
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

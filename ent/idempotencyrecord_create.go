@@ -74,6 +74,20 @@ func (_c *IdempotencyRecordCreate) SetResponse(v []byte) *IdempotencyRecordCreat
 	return _c
 }
 
+// SetRequestID sets the "request_id" field.
+func (_c *IdempotencyRecordCreate) SetRequestID(v string) *IdempotencyRecordCreate {
+	_c.mutation.SetRequestID(v)
+	return _c
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_c *IdempotencyRecordCreate) SetNillableRequestID(v *string) *IdempotencyRecordCreate {
+	if v != nil {
+		_c.SetRequestID(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *IdempotencyRecordCreate) SetCreatedAt(v time.Time) *IdempotencyRecordCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -176,6 +190,11 @@ func (_c *IdempotencyRecordCreate) check() error {
 	if _, ok := _c.mutation.Status(); !ok {
 		return &ValidationError{Name: "status", err: errors.New(`ent: missing required field "IdempotencyRecord.status"`)}
 	}
+	if v, ok := _c.mutation.RequestID(); ok {
+		if err := idempotencyrecord.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyRecord.request_id": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "IdempotencyRecord.created_at"`)}
 	}
@@ -235,6 +254,10 @@ func (_c *IdempotencyRecordCreate) createSpec() (*IdempotencyRecord, *sqlgraph.C
 	if value, ok := _c.mutation.Response(); ok {
 		_spec.SetField(idempotencyrecord.FieldResponse, field.TypeBytes, value)
 		_node.Response = value
+	}
+	if value, ok := _c.mutation.RequestID(); ok {
+		_spec.SetField(idempotencyrecord.FieldRequestID, field.TypeString, value)
+		_node.RequestID = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(idempotencyrecord.FieldCreatedAt, field.TypeTime, value)
@@ -387,6 +410,24 @@ func (u *IdempotencyRecordUpsert) UpdateResponse() *IdempotencyRecordUpsert {
 // ClearResponse clears the value of the "response" field.
 func (u *IdempotencyRecordUpsert) ClearResponse() *IdempotencyRecordUpsert {
 	u.SetNull(idempotencyrecord.FieldResponse)
+	return u
+}
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyRecordUpsert) SetRequestID(v string) *IdempotencyRecordUpsert {
+	u.Set(idempotencyrecord.FieldRequestID, v)
+	return u
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyRecordUpsert) UpdateRequestID() *IdempotencyRecordUpsert {
+	u.SetExcluded(idempotencyrecord.FieldRequestID)
+	return u
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (u *IdempotencyRecordUpsert) ClearRequestID() *IdempotencyRecordUpsert {
+	u.SetNull(idempotencyrecord.FieldRequestID)
 	return u
 }
 
@@ -561,6 +602,27 @@ func (u *IdempotencyRecordUpsertOne) UpdateResponse() *IdempotencyRecordUpsertOn
 func (u *IdempotencyRecordUpsertOne) ClearResponse() *IdempotencyRecordUpsertOne {
 	return u.Update(func(s *IdempotencyRecordUpsert) {
 		s.ClearResponse()
+	})
+}
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyRecordUpsertOne) SetRequestID(v string) *IdempotencyRecordUpsertOne {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.SetRequestID(v)
+	})
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyRecordUpsertOne) UpdateRequestID() *IdempotencyRecordUpsertOne {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.UpdateRequestID()
+	})
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (u *IdempotencyRecordUpsertOne) ClearRequestID() *IdempotencyRecordUpsertOne {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.ClearRequestID()
 	})
 }
 
@@ -905,6 +967,27 @@ func (u *IdempotencyRecordUpsertBulk) UpdateResponse() *IdempotencyRecordUpsertB
 func (u *IdempotencyRecordUpsertBulk) ClearResponse() *IdempotencyRecordUpsertBulk {
 	return u.Update(func(s *IdempotencyRecordUpsert) {
 		s.ClearResponse()
+	})
+}
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyRecordUpsertBulk) SetRequestID(v string) *IdempotencyRecordUpsertBulk {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.SetRequestID(v)
+	})
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyRecordUpsertBulk) UpdateRequestID() *IdempotencyRecordUpsertBulk {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.UpdateRequestID()
+	})
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (u *IdempotencyRecordUpsertBulk) ClearRequestID() *IdempotencyRecordUpsertBulk {
+	return u.Update(func(s *IdempotencyRecordUpsert) {
+		s.ClearRequestID()
 	})
 }
 

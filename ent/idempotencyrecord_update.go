@@ -116,6 +116,26 @@ func (_u *IdempotencyRecordUpdate) ClearResponse() *IdempotencyRecordUpdate {
 	return _u
 }
 
+// SetRequestID sets the "request_id" field.
+func (_u *IdempotencyRecordUpdate) SetRequestID(v string) *IdempotencyRecordUpdate {
+	_u.mutation.SetRequestID(v)
+	return _u
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_u *IdempotencyRecordUpdate) SetNillableRequestID(v *string) *IdempotencyRecordUpdate {
+	if v != nil {
+		_u.SetRequestID(*v)
+	}
+	return _u
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (_u *IdempotencyRecordUpdate) ClearRequestID() *IdempotencyRecordUpdate {
+	_u.mutation.ClearRequestID()
+	return _u
+}
+
 // SetExpiresAt sets the "expires_at" field.
 func (_u *IdempotencyRecordUpdate) SetExpiresAt(v time.Time) *IdempotencyRecordUpdate {
 	_u.mutation.SetExpiresAt(v)
@@ -188,6 +208,11 @@ func (_u *IdempotencyRecordUpdate) check() error {
 			return &ValidationError{Name: "body_hash", err: fmt.Errorf(`ent: validator failed for field "IdempotencyRecord.body_hash": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RequestID(); ok {
+		if err := idempotencyrecord.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyRecord.request_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -229,6 +254,12 @@ func (_u *IdempotencyRecordUpdate) sqlSave(ctx context.Context) (_node int, err 
 	}
 	if _u.mutation.ResponseCleared() {
 		_spec.ClearField(idempotencyrecord.FieldResponse, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.RequestID(); ok {
+		_spec.SetField(idempotencyrecord.FieldRequestID, field.TypeString, value)
+	}
+	if _u.mutation.RequestIDCleared() {
+		_spec.ClearField(idempotencyrecord.FieldRequestID, field.TypeString)
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencyrecord.FieldExpiresAt, field.TypeTime, value)
@@ -344,6 +375,26 @@ func (_u *IdempotencyRecordUpdateOne) ClearResponse() *IdempotencyRecordUpdateOn
 	return _u
 }
 
+// SetRequestID sets the "request_id" field.
+func (_u *IdempotencyRecordUpdateOne) SetRequestID(v string) *IdempotencyRecordUpdateOne {
+	_u.mutation.SetRequestID(v)
+	return _u
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_u *IdempotencyRecordUpdateOne) SetNillableRequestID(v *string) *IdempotencyRecordUpdateOne {
+	if v != nil {
+		_u.SetRequestID(*v)
+	}
+	return _u
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (_u *IdempotencyRecordUpdateOne) ClearRequestID() *IdempotencyRecordUpdateOne {
+	_u.mutation.ClearRequestID()
+	return _u
+}
+
 // SetExpiresAt sets the "expires_at" field.
 func (_u *IdempotencyRecordUpdateOne) SetExpiresAt(v time.Time) *IdempotencyRecordUpdateOne {
 	_u.mutation.SetExpiresAt(v)
@@ -429,6 +480,11 @@ func (_u *IdempotencyRecordUpdateOne) check() error {
 			return &ValidationError{Name: "body_hash", err: fmt.Errorf(`ent: validator failed for field "IdempotencyRecord.body_hash": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RequestID(); ok {
+		if err := idempotencyrecord.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyRecord.request_id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -487,6 +543,12 @@ func (_u *IdempotencyRecordUpdateOne) sqlSave(ctx context.Context) (_node *Idemp
 	}
 	if _u.mutation.ResponseCleared() {
 		_spec.ClearField(idempotencyrecord.FieldResponse, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.RequestID(); ok {
+		_spec.SetField(idempotencyrecord.FieldRequestID, field.TypeString, value)
+	}
+	if _u.mutation.RequestIDCleared() {
+		_spec.ClearField(idempotencyrecord.FieldRequestID, field.TypeString)
 	}
 	if value, ok := _u.mutation.ExpiresAt(); ok {
 		_spec.SetField(idempotencyrecord.FieldExpiresAt, field.TypeTime, value)

@@ -4763,6 +4763,7 @@ type IdempotencyRecordMutation struct {
 	status          *int
 	addstatus       *int
 	response        *[]byte
+	request_id      *string
 	created_at      *time.Time
 	expires_at      *time.Time
 	lease_until     *time.Time
@@ -5139,6 +5140,55 @@ func (m *IdempotencyRecordMutation) ResetResponse() {
 	delete(m.clearedFields, idempotencyrecord.FieldResponse)
 }
 
+// SetRequestID sets the "request_id" field.
+func (m *IdempotencyRecordMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *IdempotencyRecordMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the IdempotencyRecord entity.
+// If the IdempotencyRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyRecordMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ClearRequestID clears the value of the "request_id" field.
+func (m *IdempotencyRecordMutation) ClearRequestID() {
+	m.request_id = nil
+	m.clearedFields[idempotencyrecord.FieldRequestID] = struct{}{}
+}
+
+// RequestIDCleared returns if the "request_id" field was cleared in this mutation.
+func (m *IdempotencyRecordMutation) RequestIDCleared() bool {
+	_, ok := m.clearedFields[idempotencyrecord.FieldRequestID]
+	return ok
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *IdempotencyRecordMutation) ResetRequestID() {
+	m.request_id = nil
+	delete(m.clearedFields, idempotencyrecord.FieldRequestID)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *IdempotencyRecordMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -5281,7 +5331,7 @@ func (m *IdempotencyRecordMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IdempotencyRecordMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.key_id != nil {
 		fields = append(fields, idempotencyrecord.FieldKeyID)
 	}
@@ -5299,6 +5349,9 @@ func (m *IdempotencyRecordMutation) Fields() []string {
 	}
 	if m.response != nil {
 		fields = append(fields, idempotencyrecord.FieldResponse)
+	}
+	if m.request_id != nil {
+		fields = append(fields, idempotencyrecord.FieldRequestID)
 	}
 	if m.created_at != nil {
 		fields = append(fields, idempotencyrecord.FieldCreatedAt)
@@ -5329,6 +5382,8 @@ func (m *IdempotencyRecordMutation) Field(name string) (ent.Value, bool) {
 		return m.Status()
 	case idempotencyrecord.FieldResponse:
 		return m.Response()
+	case idempotencyrecord.FieldRequestID:
+		return m.RequestID()
 	case idempotencyrecord.FieldCreatedAt:
 		return m.CreatedAt()
 	case idempotencyrecord.FieldExpiresAt:
@@ -5356,6 +5411,8 @@ func (m *IdempotencyRecordMutation) OldField(ctx context.Context, name string) (
 		return m.OldStatus(ctx)
 	case idempotencyrecord.FieldResponse:
 		return m.OldResponse(ctx)
+	case idempotencyrecord.FieldRequestID:
+		return m.OldRequestID(ctx)
 	case idempotencyrecord.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case idempotencyrecord.FieldExpiresAt:
@@ -5412,6 +5469,13 @@ func (m *IdempotencyRecordMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetResponse(v)
+		return nil
+	case idempotencyrecord.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
 		return nil
 	case idempotencyrecord.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -5494,6 +5558,9 @@ func (m *IdempotencyRecordMutation) ClearedFields() []string {
 	if m.FieldCleared(idempotencyrecord.FieldResponse) {
 		fields = append(fields, idempotencyrecord.FieldResponse)
 	}
+	if m.FieldCleared(idempotencyrecord.FieldRequestID) {
+		fields = append(fields, idempotencyrecord.FieldRequestID)
+	}
 	return fields
 }
 
@@ -5510,6 +5577,9 @@ func (m *IdempotencyRecordMutation) ClearField(name string) error {
 	switch name {
 	case idempotencyrecord.FieldResponse:
 		m.ClearResponse()
+		return nil
+	case idempotencyrecord.FieldRequestID:
+		m.ClearRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyRecord nullable field %s", name)
@@ -5536,6 +5606,9 @@ func (m *IdempotencyRecordMutation) ResetField(name string) error {
 		return nil
 	case idempotencyrecord.FieldResponse:
 		m.ResetResponse()
+		return nil
+	case idempotencyrecord.FieldRequestID:
+		m.ResetRequestID()
 		return nil
 	case idempotencyrecord.FieldCreatedAt:
 		m.ResetCreatedAt()

@@ -316,8 +316,12 @@ func init() {
 	idempotencyrecordDescStatus := idempotencyrecordFields[4].Descriptor()
 	// idempotencyrecord.DefaultStatus holds the default value on creation for the status field.
 	idempotencyrecord.DefaultStatus = idempotencyrecordDescStatus.Default.(int)
+	// idempotencyrecordDescRequestID is the schema descriptor for request_id field.
+	idempotencyrecordDescRequestID := idempotencyrecordFields[6].Descriptor()
+	// idempotencyrecord.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	idempotencyrecord.RequestIDValidator = idempotencyrecordDescRequestID.Validators[0].(func(string) error)
 	// idempotencyrecordDescCreatedAt is the schema descriptor for created_at field.
-	idempotencyrecordDescCreatedAt := idempotencyrecordFields[6].Descriptor()
+	idempotencyrecordDescCreatedAt := idempotencyrecordFields[7].Descriptor()
 	// idempotencyrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencyrecord.DefaultCreatedAt = idempotencyrecordDescCreatedAt.Default.(func() time.Time)
 	indexblockFields := schema.IndexBlock{}.Fields()

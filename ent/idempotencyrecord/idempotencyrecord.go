@@ -25,6 +25,8 @@ const (
 	FieldStatus = "status"
 	// FieldResponse holds the string denoting the response field in the database.
 	FieldResponse = "response"
+	// FieldRequestID holds the string denoting the request_id field in the database.
+	FieldRequestID = "request_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldExpiresAt holds the string denoting the expires_at field in the database.
@@ -44,6 +46,7 @@ var Columns = []string{
 	FieldDone,
 	FieldStatus,
 	FieldResponse,
+	FieldRequestID,
 	FieldCreatedAt,
 	FieldExpiresAt,
 	FieldLeaseUntil,
@@ -68,6 +71,8 @@ var (
 	DefaultDone bool
 	// DefaultStatus holds the default value on creation for the "status" field.
 	DefaultStatus int
+	// RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	RequestIDValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
 )
@@ -98,6 +103,11 @@ func ByDone(opts ...sql.OrderTermOption) OrderOption {
 // ByStatus orders the results by the status field.
 func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
+}
+
+// ByRequestID orders the results by the request_id field.
+func ByRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequestID, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

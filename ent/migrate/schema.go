@@ -171,6 +171,7 @@ var (
 		{Name: "done", Type: field.TypeBool, Default: false},
 		{Name: "status", Type: field.TypeInt, Default: 0},
 		{Name: "response", Type: field.TypeBytes, Nullable: true},
+		{Name: "request_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "expires_at", Type: field.TypeTime},
 		{Name: "lease_until", Type: field.TypeTime},
@@ -189,7 +190,7 @@ var (
 			{
 				Name:    "idempotencyrecord_expires_at",
 				Unique:  false,
-				Columns: []*schema.Column{IdempotencyRecordsColumns[8]},
+				Columns: []*schema.Column{IdempotencyRecordsColumns[9]},
 			},
 		},
 	}

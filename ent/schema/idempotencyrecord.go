@@ -22,6 +22,7 @@ func (IdempotencyRecord) Fields() []ent.Field {
 		field.Bool("done").Default(false),
 		field.Int("status").Default(0),
 		field.Bytes("response").Optional(),
+		field.String("request_id").Optional().MaxLen(64).Comment("the finished call's request id, sent as Original-Request-Id on replays"),
 		field.Time("created_at").Default(time.Now).Immutable(),
 		field.Time("expires_at").Comment("the replay window ends"),
 		field.Time("lease_until").Comment("an unfinished record older than this was abandoned"),

@@ -82,6 +82,7 @@ func TestIdempotency(t *testing.T) {
 	if replay.status != 200 || replay.rawBody != first.rawBody || replay.header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("replay: %d %q %s, want %s", replay.status, replay.header.Get("Idempotent-Replayed"), replay.rawBody, first.rawBody)
 	}
+	checkReplayIDs(t, first, replay)
 	// Identical JSON with other bytes is a different body.
 	if r := call("k1", `{"chain": "base"}`); r.status != 409 || r.code() != string(CodeIdempotencyConflict) {
 		t.Fatalf("changed bytes: %d %s", r.status, r.rawBody)
@@ -119,8 +120,23 @@ func TestIdempotencyReplaysClientErrors(t *testing.T) {
 		t.Fatalf("first: %d %s", first.status, first.rawBody)
 	}
 	again := call()
-	if again.rawBody != first.rawBody || again.header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("replay of a 400: %s (replayed=%q), want %s", again.rawBody, again.header.Get("Idempotent-Replayed"), first.rawBody)
+	// The replay is its own request: its body names its own id, as its header does.
+	want := strings.Replace(first.rawBody, first.header.Get("X-Request-Id"), again.header.Get("X-Request-Id"), 1)
+	if again.status != first.status || again.rawBody != want || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay of a 400: %d %s (replayed=%q), want %s", again.status, again.rawBody, again.header.Get("Idempotent-Replayed"), want)
+	}
+	if again.body["requestId"] != again.header.Get("X-Request-Id") {
+		t.Fatalf("replayed body's requestId %v, header %s", again.body["requestId"], again.header.Get("X-Request-Id"))
+	}
+	checkReplayIDs(t, first, again)
+}
+
+// checkReplayIDs checks that a replay has a request id of its own and names the original call's.
+func checkReplayIDs(t *testing.T, original, replay response) {
+	t.Helper()
+	id, orig := replay.header.Get("X-Request-Id"), replay.header.Get("Original-Request-Id")
+	if id == "" || id == original.header.Get("X-Request-Id") || orig != original.header.Get("X-Request-Id") {
+		t.Fatalf("replay X-Request-Id %q, Original-Request-Id %q; the original call's id is %q", id, orig, original.header.Get("X-Request-Id"))
 	}
 }
 

@@ -53,10 +53,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 		s.writeError(ctx, Errorf(CodeIdempotencyConflict, "this Idempotency-Key was used with a different body"))
 		return
 	case idempotency.Replay:
-		ctx.SetHeader("Content-Type", "application/json")
-		ctx.SetHeader("Idempotent-Replayed", "true")
-		ctx.SetStatus(out.Status)
-		_, _ = ctx.BodyWriter().Write(out.Body)
+		s.replay(ctx, out.Response)
 		return
 	}
 
@@ -71,12 +68,29 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) {
 		err = s.deps.Idempotency.Release(storeCtx, req)
 	} else {
-		err = s.deps.Idempotency.Finish(storeCtx, req, status, rec.response.Bytes(), time.Now())
+		res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}
+		err = s.deps.Idempotency.Finish(storeCtx, req, res, time.Now())
 	}
 	if err != nil {
 		// The record's lease ends on its own; a retry then runs the call again.
 		s.log.Warn("settle idempotency record", "requestId", requestIDOf(ctx), "err", err)
 	}
+}
+
+// replay answers with a finished call's stored status and body. The replay is a request of its own:
+// its X-Request-Id is new, an error body's requestId is rewritten to agree with it, and the original
+// call's id is sent as Original-Request-Id.
+func (s *Server) replay(ctx huma.Context, res idempotency.Response) {
+	id := requestIDOf(ctx)
+	body := res.Body
+	if res.RequestID != "" {
+		ctx.SetHeader("Original-Request-Id", res.RequestID)
+		body = bytes.Replace(body, []byte(`"requestId":"`+res.RequestID+`"`), []byte(`"requestId":"`+id+`"`), 1)
+	}
+	ctx.SetHeader("Content-Type", "application/json")
+	ctx.SetHeader("Idempotent-Replayed", "true")
+	ctx.SetStatus(res.Status)
+	_, _ = ctx.BodyWriter().Write(body)
 }
 
 // checkIdempotencyKey validates the header: 1..128 printable ASCII characters.

@@ -31,9 +31,17 @@ const (
 
 // Outcome is Begin's answer.
 type Outcome struct {
-	State  State
-	Status int    // Replay only
-	Body   []byte // Replay only
+	State    State
+	Response Response // Replay only
+}
+
+// Response is a finished call's answer, kept for replay.
+type Response struct {
+	Status int
+	Body   []byte
+	// RequestID is the finished call's own request id: a replay is a new request with an id of its
+	// own, and names the original one.
+	RequestID string
 }
 
 // Request names one builder call.
@@ -53,8 +61,8 @@ type Store interface {
 	// Begin claims the request's key, holding it until lease ends; a record still pending after its
 	// lease was abandoned by a crashed call and is taken over.
 	Begin(ctx context.Context, r Request, now time.Time, lease time.Duration) (Outcome, error)
-	// Finish stores the call's final status and body for replay until the window ends.
-	Finish(ctx context.Context, r Request, status int, body []byte, now time.Time) error
+	// Finish stores the call's final response for replay until the window ends.
+	Finish(ctx context.Context, r Request, res Response, now time.Time) error
 	// Release forgets a call that must not be replayed (it failed in a retryable way), so a retry runs again.
 	Release(ctx context.Context, r Request) error
 	// Sweep deletes records whose window ended before now and returns how many.

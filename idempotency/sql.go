@@ -51,7 +51,7 @@ func (s *SQLStore) Begin(ctx context.Context, r Request, now time.Time, lease ti
 			n, err := s.db.IdempotencyRecord.Update().
 				Where(idempotencyrecord.ID(rec.ID), idempotencyrecord.ExpiresAtLTE(now),
 					idempotencyrecord.Or(idempotencyrecord.Done(true), idempotencyrecord.LeaseUntilLTE(now))).
-				SetBodyHash(r.BodyHash[:]).SetDone(false).SetStatus(0).ClearResponse().
+				SetBodyHash(r.BodyHash[:]).SetDone(false).SetStatus(0).ClearResponse().ClearRequestID().
 				SetExpiresAt(now.Add(Window)).SetLeaseUntil(now.Add(lease)).
 				Save(ctx)
 			if err != nil {
@@ -63,7 +63,7 @@ func (s *SQLStore) Begin(ctx context.Context, r Request, now time.Time, lease ti
 		case !bytes.Equal(rec.BodyHash, r.BodyHash[:]):
 			return Outcome{State: Conflict}, nil
 		case rec.Done:
-			return Outcome{State: Replay, Status: rec.Status, Body: rec.Response}, nil
+			return Outcome{State: Replay, Response: Response{Status: rec.Status, Body: rec.Response, RequestID: rec.RequestID}}, nil
 		case rec.LeaseUntil.After(now):
 			return Outcome{State: Pending}, nil
 		default:
@@ -84,10 +84,10 @@ func (s *SQLStore) Begin(ctx context.Context, r Request, now time.Time, lease ti
 }
 
 // Finish implements Store. The replay window runs for Window from now.
-func (s *SQLStore) Finish(ctx context.Context, r Request, status int, body []byte, now time.Time) error {
+func (s *SQLStore) Finish(ctx context.Context, r Request, res Response, now time.Time) error {
 	n, err := s.db.IdempotencyRecord.Update().
 		Where(s.held(r)...).
-		SetDone(true).SetStatus(status).SetResponse(body).SetExpiresAt(now.Add(Window)).
+		SetDone(true).SetStatus(res.Status).SetResponse(res.Body).SetRequestID(res.RequestID).SetExpiresAt(now.Add(Window)).
 		Save(ctx)
 	if err != nil {
 		return fmt.Errorf("finish idempotent call: %w", err)

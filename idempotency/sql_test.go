@@ -47,26 +47,30 @@ func (h idem) beginLease(r idempotency.Request, now time.Time, l time.Duration, 
 	if out.State != want {
 		h.t.Fatalf("Begin(%s) at t0+%v = %s, want %s", r.Key, now.Sub(t0), stateNames[out.State], stateNames[want])
 	}
-	if want != idempotency.Replay && (out.Status != 0 || out.Body != nil) {
-		h.t.Fatalf("Begin(%s) = %s with status %d and body %q: only Replay carries them", r.Key, stateNames[out.State], out.Status, out.Body)
+	if want != idempotency.Replay && (out.Response.Status != 0 || out.Response.Body != nil || out.Response.RequestID != "") {
+		h.t.Fatalf("Begin(%s) = %s with response %+v: only Replay carries one", r.Key, stateNames[out.State], out.Response)
 	}
 	return out
 }
 
 func (h idem) replay(r idempotency.Request, now time.Time, status int, body []byte) {
 	h.t.Helper()
-	out := h.begin(r, now, idempotency.Replay)
-	if out.Status != status || !bytes.Equal(out.Body, body) {
-		h.t.Fatalf("Replay = %d %q, want %d %q", out.Status, out.Body, status, body)
+	out := h.begin(r, now, idempotency.Replay).Response
+	if out.Status != status || !bytes.Equal(out.Body, body) || out.RequestID != requestID(r) {
+		h.t.Fatalf("Replay = %d %q (request %s), want %d %q (request %s)", out.Status, out.Body, out.RequestID, status, body, requestID(r))
 	}
 }
 
 func (h idem) finish(r idempotency.Request, status int, body []byte, now time.Time, want error) {
 	h.t.Helper()
-	if err := h.s.Finish(h.t.Context(), r, status, body, now); !errors.Is(err, want) || (want == nil && err != nil) {
+	res := idempotency.Response{Status: status, Body: body, RequestID: requestID(r)}
+	if err := h.s.Finish(h.t.Context(), r, res, now); !errors.Is(err, want) || (want == nil && err != nil) {
 		h.t.Fatalf("Finish(%s) = %v, want %v", r.Key, err, want)
 	}
 }
+
+// requestID is the request id the tests finish r's call with.
+func requestID(r idempotency.Request) string { return "req_" + r.Key }
 
 func (h idem) release(r idempotency.Request, want error) {
 	h.t.Helper()
@@ -111,7 +115,7 @@ func TestSQLStore(t *testing.T) {
 			empty := req(k, "empty", "")
 			h.begin(empty, t0, idempotency.Started)
 			h.finish(empty, 422, nil, t0, nil)
-			if out := h.begin(empty, t0.Add(time.Second), idempotency.Replay); out.Status != 422 || len(out.Body) != 0 {
+			if out := h.begin(empty, t0.Add(time.Second), idempotency.Replay).Response; out.Status != 422 || len(out.Body) != 0 {
 				h.t.Fatalf("replay of an empty body = %d %q", out.Status, out.Body)
 			}
 		}},
@@ -175,8 +179,8 @@ func TestSQLStore(t *testing.T) {
 			h.begin(r, t0.Add(lease+time.Second), idempotency.Started) // call 2 takes over
 			// The store cannot tell the two calls apart (same key, same body): whichever finishes
 			// first stores its result, the other gets ErrNotOwned, and nothing is overwritten.
-			err1 := h.s.Finish(h.t.Context(), r, 200, []byte("one"), t0.Add(lease+2*time.Second))
-			err2 := h.s.Finish(h.t.Context(), r, 200, []byte("two"), t0.Add(lease+3*time.Second))
+			err1 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("one")}, t0.Add(lease+2*time.Second))
+			err2 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("two")}, t0.Add(lease+3*time.Second))
 			if err1 != nil || !errors.Is(err2, idempotency.ErrNotOwned) {
 				h.t.Fatalf("Finish, Finish = %v, %v; want nil, ErrNotOwned", err1, err2)
 			}

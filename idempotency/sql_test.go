@@ -179,8 +179,8 @@ func TestSQLStore(t *testing.T) {
 			h.begin(r, t0.Add(lease+time.Second), idempotency.Started) // call 2 takes over
 			// The store cannot tell the two calls apart (same key, same body): whichever finishes
 			// first stores its result, the other gets ErrNotOwned, and nothing is overwritten.
-			err1 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("one")}, t0.Add(lease+2*time.Second))
-			err2 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("two")}, t0.Add(lease+3*time.Second))
+			err1 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("one"), RequestID: requestID(r)}, t0.Add(lease+2*time.Second))
+			err2 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("two"), RequestID: requestID(r)}, t0.Add(lease+3*time.Second))
 			if err1 != nil || !errors.Is(err2, idempotency.ErrNotOwned) {
 				h.t.Fatalf("Finish, Finish = %v, %v; want nil, ErrNotOwned", err1, err2)
 			}

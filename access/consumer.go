@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -68,7 +69,7 @@ func (s *Service) CreateConsumer(ctx context.Context, a Actor, name string, ch C
 			SetCreatedAt(s.now()).SetUpdatedAt(s.now()).
 			Save(ctx)
 		if ent.IsConstraintError(err) {
-			return fmt.Errorf("%w: a consumer named %q exists", ErrConflict, name)
+			return nameTaken(name)
 		}
 		if err != nil {
 			return err
@@ -126,7 +127,7 @@ func (s *Service) UpdateConsumer(ctx context.Context, a Actor, id int, ch Consum
 			u.SetAccessEnabled(*ch.AccessEnabled)
 		}
 		if err := u.Exec(ctx); ent.IsConstraintError(err) {
-			return fmt.Errorf("%w: a consumer named %q exists", ErrConflict, *ch.Name)
+			return nameTaken(*ch.Name)
 		} else if err != nil {
 			return err
 		}
@@ -142,6 +143,11 @@ func (s *Service) UpdateConsumer(ctx context.Context, a Actor, id int, ch Consum
 		return Consumer{}, fmt.Errorf("update consumer %d: %w", id, notFound(err, "consumer", id))
 	}
 	return out, nil
+}
+
+// nameTaken is the error of a name another consumer has.
+func nameTaken(name string) error {
+	return &FieldError{Field: FieldName, Problem: fmt.Sprintf("a consumer named %q exists", strings.TrimSpace(name)), err: ErrConflict}
 }
 
 // SetAccess switches a consumer's API access on or off, with a reason for the audit log.
@@ -250,44 +256,102 @@ func replaceGrants(ctx context.Context, tx *ent.Tx, id int, ch ConsumerChange) e
 	return nil
 }
 
-// validate checks a change before anything is written.
+// Fields of a consumer named by a FieldError: the JSON names of Consumer.
+const (
+	FieldName               = "name"
+	FieldScopes             = "scopes"
+	FieldRatePerMinute      = "ratePerMinute"
+	FieldBurst              = "burst"
+	FieldAllow              = "allow"
+	FieldDisabledOperations = "disabledOperations"
+	FieldPrice              = "price"
+)
+
+// FieldError is what is wrong with one field of a change, in words for people ("burst must be 0
+// to 1000000"). It matches ErrInvalid, or ErrConflict for a name another consumer has.
+type FieldError struct {
+	Field   string // one of the Field constants
+	Problem string
+	err     error // ErrInvalid or ErrConflict
+}
+
+func (e *FieldError) Error() string { return e.err.Error() + ": " + e.Problem }
+
+// Unwrap makes errors.Is(err, ErrInvalid) (or ErrConflict) hold.
+func (e *FieldError) Unwrap() error { return e.err }
+
+func invalidField(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...), err: ErrInvalid}
+}
+
+// FieldErrors returns every *FieldError in err's tree (a change can have several), in order.
+func FieldErrors(err error) []*FieldError {
+	var out []*FieldError
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case nil:
+		case *FieldError:
+			out = append(out, e)
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				walk(inner)
+			}
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}
+
+// CheckConsumerChange reports every invalid field of a change, each as a *FieldError (joined), or
+// nil. It reads nothing: a name another consumer has is found only when the change is made.
+func (s *Service) CheckConsumerChange(ch ConsumerChange) error { return s.validate(ch) }
+
+// validate checks a change before anything is written: every invalid field, in the order of
+// ConsumerChange, each a *FieldError.
 func (s *Service) validate(ch ConsumerChange) error {
+	var errs []error
 	if ch.Name != nil {
 		if n := strings.TrimSpace(*ch.Name); n == "" || len(n) > 200 {
-			return fmt.Errorf("%w: name must be 1 to 200 characters", ErrInvalid)
+			errs = append(errs, invalidField(FieldName, "name must be 1 to 200 characters"))
 		}
 	}
 	if ch.Scopes != nil {
 		for _, sc := range *ch.Scopes {
 			if !slices.Contains(Scopes, sc) {
-				return fmt.Errorf("%w: unknown scope %q (want %s)", ErrInvalid, sc, strings.Join(Scopes, ", "))
+				errs = append(errs, invalidField(FieldScopes, "unknown scope %q (want %s)", sc, strings.Join(Scopes, ", ")))
+				break
 			}
 		}
 	}
 	if ch.RatePerMinute != nil && (*ch.RatePerMinute < 0 || *ch.RatePerMinute > 1_000_000) {
-		return fmt.Errorf("%w: rate per minute must be 0 to 1000000", ErrInvalid)
+		errs = append(errs, invalidField(FieldRatePerMinute, "rate per minute must be 0 to 1000000"))
 	}
 	if ch.Burst != nil && (*ch.Burst < 0 || *ch.Burst > 1_000_000) {
-		return fmt.Errorf("%w: burst must be 0 to 1000000", ErrInvalid)
-	}
-	if ch.Price != nil && len(*ch.Price) > 500 {
-		return fmt.Errorf("%w: price must be at most 500 characters", ErrInvalid)
+		errs = append(errs, invalidField(FieldBurst, "burst must be 0 to 1000000"))
 	}
 	if ch.Allow != nil {
 		for _, p := range *ch.Allow {
 			if !p.IsValid() || p.Addr().Zone() != "" {
-				return fmt.Errorf("%w: source %q is not a CIDR prefix", ErrInvalid, p)
+				errs = append(errs, invalidField(FieldAllow, "source %q is not a CIDR prefix", p))
+				break
 			}
 		}
 	}
 	if ch.DisabledOperations != nil {
 		for _, op := range *ch.DisabledOperations {
 			if !s.operations[op] {
-				return fmt.Errorf("%w: unknown operation %q", ErrInvalid, op)
+				errs = append(errs, invalidField(FieldDisabledOperations, "unknown operation %q", op))
+				break
 			}
 		}
 	}
-	return nil
+	if ch.Price != nil && len(*ch.Price) > 500 {
+		errs = append(errs, invalidField(FieldPrice, "price must be at most 500 characters"))
+	}
+	return errors.Join(errs...)
 }
 
 // canonicalPrefix is p as the allowlist stores it, the form policy.ParseCIDRs gives: masked, and an

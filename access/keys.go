@@ -95,9 +95,30 @@ func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int
 	return IssuedKey{KeyInfo: info, Key: k.String()}, nil
 }
 
+// AlreadyRotatedError is the error of rotating a key that already has a successor: a key is rotated
+// once, and its successor is the key to rotate next. The old key keeps working until Until unless
+// its grace is ended (EndGrace). It matches ErrConflict.
+type AlreadyRotatedError struct {
+	KeyID       int
+	SuccessorID int
+	Until       time.Time // when the old key stops working (zero if unknown)
+}
+
+func (e *AlreadyRotatedError) Error() string {
+	msg := fmt.Sprintf("%s: key %d was already rotated: its successor is key %d", ErrConflict, e.KeyID, e.SuccessorID)
+	if !e.Until.IsZero() {
+		msg += fmt.Sprintf(" and key %d works until %s", e.KeyID, e.Until.UTC().Format(time.RFC3339))
+	}
+	return msg + fmt.Sprintf("; rotate key %d instead, or end key %d's grace", e.SuccessorID, e.KeyID)
+}
+
+// Is makes errors.Is(err, ErrConflict) hold.
+func (e *AlreadyRotatedError) Is(target error) bool { return target == ErrConflict }
+
 // RotateKey issues a successor of the key, with the same name. The old key keeps working for grace
-// (default 24h when negative, at most 7 days; 0 ends it at once). Errors: ErrNotFound, ErrInvalid
-// (grace out of range, key revoked or expired).
+// (default 24h when negative, at most 7 days; 0 ends it at once). A key is rotated once: a key that
+// already has a successor is refused, also when two rotations race. Errors: ErrNotFound,
+// ErrInvalid (grace out of range, key revoked or expired), *AlreadyRotatedError (matches ErrConflict).
 func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.Duration) (IssuedKey, KeyInfo, error) {
 	if grace < 0 {
 		grace = DefaultRotationGrace
@@ -115,11 +136,25 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.
 		if st := s.status(k); st == KeyRevoked || st == KeyExpired {
 			return fmt.Errorf("%w: key is %s", ErrInvalid, st)
 		}
-		end := s.now().Add(grace)
-		if k.ExpiresAt == nil || end.Before(*k.ExpiresAt) {
-			if k, err = tx.APIKey.UpdateOne(k).SetExpiresAt(end).Save(ctx); err != nil {
+		if err := s.notRotated(ctx, tx, k); err != nil {
+			return err
+		}
+		// The grace starts only on a key without an end, guarded in the update itself: of two
+		// rotations racing past the check above, the second updates nothing (PostgreSQL rechecks
+		// the condition on the row the first changed; SQLite lets one writer through).
+		n, err := tx.APIKey.Update().Where(apikey.ID(k.ID), apikey.ExpiresAtIsNil(), apikey.RevokedAtIsNil()).
+			SetExpiresAt(s.now().Add(grace)).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			if err := s.notRotated(ctx, tx, k); err != nil {
 				return err
 			}
+			return fmt.Errorf("%w: key %d changed while it was being rotated", ErrConflict, k.ID)
+		}
+		if k, err = tx.APIKey.Get(ctx, k.ID); err != nil {
+			return err
 		}
 		old = s.keyInfo(k)
 		issued, err = s.issue(ctx, tx, a, k.ConsumerID, k.Name, k)
@@ -129,6 +164,48 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.
 		return IssuedKey{}, KeyInfo{}, fmt.Errorf("rotate key %d: %w", keyID, err)
 	}
 	return issued, old, nil
+}
+
+// notRotated returns an *AlreadyRotatedError when k has a successor.
+func (s *Service) notRotated(ctx context.Context, tx *ent.Tx, k *ent.APIKey) error {
+	next, err := tx.APIKey.Query().Where(apikey.RotatedFromID(k.ID)).Order(ent.Asc(apikey.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	e := &AlreadyRotatedError{KeyID: k.ID, SuccessorID: next.ID}
+	if k.ExpiresAt != nil {
+		e.Until = *k.ExpiresAt
+	}
+	return e
+}
+
+// EndGrace ends a rotated key's grace at once: the old key stops working now instead of at the
+// end of the grace chosen when it was rotated. The change is audited as key.end_grace. Errors:
+// ErrNotFound, ErrInvalid (the key is in no grace: never rotated, expired or revoked).
+func (s *Service) EndGrace(ctx context.Context, a Actor, keyID int) (KeyInfo, error) {
+	var out KeyInfo
+	err := s.inTx(ctx, func(tx *ent.Tx) error {
+		k, err := s.ownKey(ctx, tx.Client(), a, keyID)
+		if err != nil {
+			return err
+		}
+		if st := s.status(k); st != KeyExpiring {
+			return fmt.Errorf("%w: key is %s, not in a rotation grace", ErrInvalid, st)
+		}
+		before := s.keyInfo(k)
+		if k, err = tx.APIKey.UpdateOne(k).SetExpiresAt(s.now()).Save(ctx); err != nil {
+			return err
+		}
+		out = s.keyInfo(k)
+		return s.audit(ctx, tx, a, "key.end_grace", k.ConsumerID, fmt.Sprintf("key %d", k.ID), "", before, out)
+	})
+	if err != nil {
+		return KeyInfo{}, fmt.Errorf("end grace of key %d: %w", keyID, err)
+	}
+	return out, nil
 }
 
 // RevokeKey revokes a key at once. Revoking a revoked key changes nothing. Errors: ErrNotFound.

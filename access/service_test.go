@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -569,22 +570,204 @@ func TestRotateKey(t *testing.T) {
 			}
 		})
 
-		t.Run("second rotation keeps the earlier end", func(t *testing.T) {
+		t.Run("a rotated key is not rotated again", func(t *testing.T) {
 			e := *e
 			e.t = t
 			k := e.key(c.ID, "twice")
-			_, first, err := e.svc.RotateKey(t.Context(), e.op, k.ID, time.Hour)
+			issued, first, err := e.svc.RotateKey(t.Context(), e.op, k.ID, time.Hour)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, second, err := e.svc.RotateKey(t.Context(), e.op, k.ID, 48*time.Hour)
-			if err != nil {
-				t.Fatal(err)
+			keysBefore := countKeys(t, e.svc, c.ID)
+			e.clk.Add(10 * time.Minute)
+			for _, grace := range []time.Duration{0, time.Hour, 48 * time.Hour, -1} {
+				var err error
+				e.noChange("RotateKey of a key in its grace", access.ErrConflict, func() error {
+					_, _, err = e.svc.RotateKey(t.Context(), e.op, k.ID, grace)
+					return err
+				})
+				var rotated *access.AlreadyRotatedError
+				if !errors.As(err, &rotated) || rotated.KeyID != k.ID || rotated.SuccessorID != issued.ID || !rotated.Until.Equal(*first.ExpiresAt) {
+					t.Fatalf("RotateKey(grace %v) of a rotated key = %v (%+v), want an AlreadyRotatedError naming successor %d until %v",
+						grace, err, rotated, issued.ID, first.ExpiresAt)
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("its successor is key %d", issued.ID)) {
+					t.Fatalf("error %q does not name the successor", err)
+				}
 			}
-			if !second.ExpiresAt.Equal(*first.ExpiresAt) {
-				t.Fatalf("a longer grace extended the old key: %v, then %v", first.ExpiresAt, second.ExpiresAt)
+			if n := countKeys(t, e.svc, c.ID); n != keysBefore {
+				t.Fatalf("refused rotations issued %d keys", n-keysBefore)
+			}
+			if rec := lookup(t, e.svc, k.Key); !rec.ExpiresAt.Equal(*first.ExpiresAt) {
+				t.Fatalf("refused rotation moved the old key's end: %v, want %v", rec.ExpiresAt, first.ExpiresAt)
+			}
+			// The successor is the key to rotate next.
+			if _, _, err := e.svc.RotateKey(t.Context(), e.op, issued.ID, time.Hour); err != nil {
+				t.Fatalf("RotateKey(successor) = %v", err)
 			}
 		})
+
+		t.Run("racing rotations issue one successor", func(t *testing.T) {
+			e := *e
+			e.t = t
+			k := e.key(c.ID, "raced")
+			const racers = 8
+			errs := make(chan error, racers)
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			for range racers {
+				wg.Go(func() {
+					<-start
+					_, _, err := e.svc.RotateKey(context.Background(), e.op, k.ID, time.Hour)
+					errs <- err
+				})
+			}
+			close(start)
+			wg.Wait()
+			close(errs)
+			ok := 0
+			for err := range errs {
+				switch {
+				case err == nil:
+					ok++
+				case !errors.Is(err, access.ErrConflict):
+					t.Errorf("a losing rotation failed with %v, want a conflict", err)
+				}
+			}
+			successors := 0
+			keys, err := e.svc.ListKeys(t.Context(), e.op, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range keys {
+				if s.RotatedFromID != nil && *s.RotatedFromID == k.ID {
+					successors++
+				}
+			}
+			if ok != 1 || successors != 1 {
+				t.Fatalf("%d racing rotations: %d succeeded, %d successors; want 1 and 1", racers, ok, successors)
+			}
+		})
+	})
+}
+
+func TestEndGrace(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newSvcEnv(t, st)
+		c := e.consumer("acme", access.ConsumerChange{AccessEnabled: ptr(true)})
+		verifier := access.NewVerifier(e.svc.LookupKey, access.WithTTL(0), access.WithClock(e.clk.Now))
+		old := e.key(c.ID, "old")
+		issued, _, err := e.svc.RotateKey(t.Context(), e.op, old.ID, 24*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := verifier.Verify(t.Context(), old.Key); err != nil {
+			t.Fatalf("Verify(old key in its grace) = %v", err)
+		}
+		e.clk.Add(time.Minute)
+		var info access.KeyInfo
+		entry := e.oneAudit("key.end_grace", func() (err error) {
+			info, err = e.svc.EndGrace(t.Context(), e.op, old.ID)
+			return err
+		})
+		if info.ID != old.ID || info.Status != access.KeyExpired || info.ExpiresAt == nil || !info.ExpiresAt.Equal(e.clk.Now()) {
+			t.Fatalf("EndGrace = %+v, want expired now (%v)", info, e.clk.Now())
+		}
+		if entry.ConsumerID != c.ID || entry.Target != fmt.Sprintf("key %d", old.ID) || entry.Actor != e.op.Name ||
+			entry.Before["status"] != access.KeyExpiring || entry.After["status"] != access.KeyExpired {
+			t.Fatalf("key.end_grace audit entry %+v", entry)
+		}
+		if _, err := verifier.Verify(t.Context(), old.Key); !errors.Is(err, access.ErrExpiredKey) {
+			t.Fatalf("Verify(old key after EndGrace) = %v, want ErrExpiredKey", err)
+		}
+		if _, err := verifier.Verify(t.Context(), issued.Key); err != nil {
+			t.Fatalf("Verify(successor after EndGrace) = %v", err)
+		}
+
+		revoked := e.key(c.ID, "revoked")
+		if _, err := e.svc.RevokeKey(t.Context(), e.op, revoked.ID); err != nil {
+			t.Fatal(err)
+		}
+		inGrace := e.key(c.ID, "in grace")
+		if _, _, err := e.svc.RotateKey(t.Context(), e.op, inGrace.ID, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		other := e.consumer("other", access.ConsumerChange{})
+		for _, tc := range []struct {
+			name  string
+			actor access.Actor
+			id    int
+			want  error
+		}{
+			{"ended already", e.op, old.ID, access.ErrInvalid},
+			{"never rotated", e.op, issued.ID, access.ErrInvalid},
+			{"revoked", e.op, revoked.ID, access.ErrInvalid},
+			{"unknown key", e.op, 424_242, access.ErrNotFound},
+			{"another consumer's key", access.Actor{Name: "user:x@other.example", ConsumerID: other.ID}, inGrace.ID, access.ErrNotFound},
+		} {
+			e.noChange("EndGrace "+tc.name, tc.want, func() error {
+				_, err := e.svc.EndGrace(t.Context(), tc.actor, tc.id)
+				return err
+			})
+		}
+		if _, err := verifier.Verify(t.Context(), inGrace.Key); err != nil {
+			t.Fatalf("a refused EndGrace ended the grace: %v", err)
+		}
+		// The consumer's own user ends its own key's grace.
+		own := access.Actor{Name: "user:x@acme.example", ConsumerID: c.ID}
+		if _, err := e.svc.EndGrace(t.Context(), own, inGrace.ID); err != nil {
+			t.Fatalf("EndGrace by the consumer's user = %v", err)
+		}
+	})
+}
+
+func TestConsumerFieldErrors(t *testing.T) {
+	svc := access.NewService(nil, access.WithOperations(testOperations))
+	if err := svc.CheckConsumerChange(access.ConsumerChange{Name: ptr("ok"), RatePerMinute: ptr(0), Burst: ptr(0)}); err != nil {
+		t.Fatalf("CheckConsumerChange(valid) = %v", err)
+	}
+	err := svc.CheckConsumerChange(access.ConsumerChange{
+		Name:               ptr(" "),
+		Scopes:             ptr([]string{"market:read", "admin"}),
+		RatePerMinute:      ptr(-1),
+		Burst:              ptr(1_000_001),
+		Allow:              ptr([]netip.Prefix{{}}),
+		DisabledOperations: ptr([]string{"dropTables"}),
+		Price:              ptr(strings.Repeat("p", 501)),
+	})
+	if !errors.Is(err, access.ErrInvalid) {
+		t.Fatalf("CheckConsumerChange(all invalid) = %v, want ErrInvalid", err)
+	}
+	got := map[string]string{}
+	for _, fe := range access.FieldErrors(fmt.Errorf("update consumer 1: %w", err)) {
+		got[fe.Field] = fe.Problem
+	}
+	want := map[string]string{
+		access.FieldName:               "name must be 1 to 200 characters",
+		access.FieldScopes:             `unknown scope "admin" (want market:read, portfolio:read, quote:read, tx:build)`,
+		access.FieldRatePerMinute:      "rate per minute must be 0 to 1000000",
+		access.FieldBurst:              "burst must be 0 to 1000000",
+		access.FieldAllow:              `source "invalid Prefix" is not a CIDR prefix`,
+		access.FieldDisabledOperations: `unknown operation "dropTables"`,
+		access.FieldPrice:              "price must be at most 500 characters",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("FieldErrors = %q\nwant %q", got, want)
+	}
+
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newSvcEnv(t, st)
+		e.consumer("taken", access.ConsumerChange{})
+		mine := e.consumer("mine", access.ConsumerChange{})
+		_, err := e.svc.UpdateConsumer(t.Context(), e.op, mine.ID, access.ConsumerChange{Name: ptr(" taken ")}, "")
+		fes := access.FieldErrors(err)
+		if !errors.Is(err, access.ErrConflict) || len(fes) != 1 || fes[0].Field != access.FieldName || fes[0].Problem != `a consumer named "taken" exists` {
+			t.Fatalf("UpdateConsumer(taken name) = %v, field errors %+v", err, fes)
+		}
+		_, err = e.svc.CreateConsumer(t.Context(), e.op, "taken", access.ConsumerChange{})
+		if fes := access.FieldErrors(err); !errors.Is(err, access.ErrConflict) || len(fes) != 1 || fes[0].Field != access.FieldName {
+			t.Fatalf("CreateConsumer(taken name) = %v, field errors %+v", err, fes)
+		}
 	})
 }
 

@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run build test lint generate contracts check-generated bench migrate-diff clean
+.PHONY: run build test lint generate contracts vendor check-generated bench migrate-diff clean
 
 ## run: build and start the service on the embedded default (SQLite under ./data, in-process stores)
 run:
@@ -40,6 +40,12 @@ contracts:
 	node chain/devnet/contracts/build.mjs
 	$(GO) generate ./chain/devnet/bindings
 	$(GO) generate ./chain/evm
+
+## vendor: copy the docs page's renderer (Stoplight Elements' web component, pinned in web/elements/package-lock.json)
+## into web/static/elements: fetches that one tarball with npm pack, checks the lockfile's integrity, records each
+## file's SHA-256 in web/elements/vendored.json (web's TestVendoredElements checks the copy against it; needs npm)
+vendor:
+	$(GO) run ./web/elements/vendor.go
 
 ## check-generated: regenerate everything and fail if the committed code or migrations drifted
 ## (the devnet bindings and chain/evm's AuditProbe copy are regenerated from the committed artifacts: no node needed)

@@ -10,6 +10,7 @@ package devnet
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"math/big"
@@ -63,8 +64,19 @@ func ChainConfig() *params.ChainConfig {
 }
 
 // NewBackend starts a simulated chain with ChainConfig's fork rules and the given genesis balances.
+//
+// Every chain it starts is a new chain with a genesis block of its own: block 0 carries the start
+// time and 32 random bytes of extra data, so its hash differs from any other devnet's (as anvil's
+// genesis, stamped with its start time, does). go-ethereum's simulated genesis is otherwise the same
+// on every start, and an indexer that remembers a previous devnet's chain could not tell the new one
+// from a reorganised old one.
 func NewBackend(alloc types.GenesisAlloc, options ...func(*node.Config, *ethconfig.Config)) *simulated.Backend {
-	pin := func(_ *node.Config, ec *ethconfig.Config) { ec.Genesis.Config = ChainConfig() }
+	pin := func(_ *node.Config, ec *ethconfig.Config) {
+		ec.Genesis.Config = ChainConfig()
+		ec.Genesis.Timestamp = uint64(time.Now().Unix())
+		ec.Genesis.ExtraData = make([]byte, 32)
+		_, _ = rand.Read(ec.Genesis.ExtraData) // never fails (crypto/rand)
+	}
 	return simulated.NewBackend(alloc, append([]func(*node.Config, *ethconfig.Config){pin}, options...)...)
 }
 
@@ -193,14 +205,14 @@ func waitPendingNonce(ctx context.Context, client simulated.Client, addr common.
 // Addresses of the core devnet contracts.
 type Addresses struct {
 	USD           common.Address // USD stablecoin, 6 decimals, owned by the deployer
-	WrappedNative common.Address
+	WrappedNative common.Address // the official WETH9 ("Wrapped Ether", WETH)
 	Factory       common.Address
 	Router        common.Address
 	Multicall3    common.Address
 }
 
 // Deploy deploys the core contracts from the deployer key: the USD stablecoin, the wrapped native
-// token, the factory, the router and Multicall3. One block per transaction.
+// token (the official WETH9), the factory, the router and Multicall3. One block per transaction.
 func Deploy(ctx context.Context, b Backend, deployer *ecdsa.PrivateKey) (Addresses, error) {
 	acct, err := NewAccount(ctx, b.Client(), deployer)
 	if err != nil {
@@ -222,8 +234,7 @@ func (a *Account) DeployCore(ctx context.Context, b Backend) (Addresses, error) 
 		}
 	}
 	step(&out.USD, "USD", &bindings.TokenMetaData, bindings.NewToken().PackConstructor("Devnet USD", "USDD", 6))
-	step(&out.WrappedNative, "wrapped native", &bindings.WrappedNativeMetaData,
-		bindings.NewWrappedNative().PackConstructor("Wrapped Ether", "WETH"))
+	step(&out.WrappedNative, "WETH9", &bindings.WETH9MetaData, nil)
 	step(&out.Factory, "factory", &bindings.UniswapV2FactoryMetaData, nil)
 	if err == nil {
 		step(&out.Router, "router", &bindings.UniswapV2Router02MetaData,

@@ -94,7 +94,6 @@ var (
 
 var (
 	bToken     = bindings.NewToken()
-	bWETH      = bindings.NewWrappedNative()
 	bFactory   = bindings.NewUniswapV2Factory()
 	bPair      = bindings.NewUniswapV2Pair()
 	bRouter    = bindings.NewUniswapV2Router02()
@@ -144,7 +143,7 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 		return at
 	}
 	m.Core.USD = deploy("USD", &bindings.TokenMetaData, bToken.PackConstructor("Devnet USD", usdSymbol, 6))
-	m.Core.WrappedNative = deploy("wrapped native", &bindings.WrappedNativeMetaData, bWETH.PackConstructor("Wrapped Ether", wethSymbol))
+	m.Core.WrappedNative = deploy("WETH9", &bindings.WETH9MetaData, nil)
 	m.Core.Factory = deploy("factory", &bindings.UniswapV2FactoryMetaData, nil)
 	m.Core.Router = deploy("router", &bindings.UniswapV2Router02MetaData, bRouter.PackConstructor(m.Core.Factory, m.Core.WrappedNative))
 	m.Core.Multicall3 = deploy("Multicall3", &bindings.Multicall3MetaData, nil)

@@ -486,7 +486,7 @@ func TestHasPush4(t *testing.T) {
 	}{
 		{"Token", runtime("Token"), true},
 		{"TaxToken", runtime("TaxToken"), true},
-		{"WrappedNative", runtime("WrappedNative"), false},
+		{"WETH9", runtime("WETH9"), false},
 		{"UniswapV2Pair (mint(address) only)", runtime("UniswapV2Pair"), false},
 		{"Multicall3", runtime("Multicall3"), false},
 		{"PUSH4 mint", []byte{0x60, 0x00, 0x63, 0x40, 0xc1, 0x0f, 0x19, 0x14}, true},

@@ -3,7 +3,7 @@
 package bindings
 
 //go:generate go tool abigen --v2 --combined-json ../artifacts/Token.json --pkg bindings --out token.go
-//go:generate go tool abigen --v2 --combined-json ../artifacts/WrappedNative.json --pkg bindings --out wrapped_native.go
+//go:generate go tool abigen --v2 --combined-json ../artifacts/WETH9.json --pkg bindings --out weth9.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Factory.json --pkg bindings --out uniswap_v2_factory.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Pair.json --pkg bindings --out uniswap_v2_pair.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Router02.json --pkg bindings --out uniswap_v2_router02.go

@@ -1,5 +1,7 @@
 // Compiles the devnet contracts with the pinned solc npm package (standard JSON, optimizer on,
-// evmVersion cancun) and writes one artifact per contract to ../artifacts/<Name>.json.
+// evmVersion cancun) and writes one artifact per contract to ../artifacts/<Name>.json; then copies
+// the official compiled contracts the devnet deploys (see `official`) from their pinned npm packages
+// into artifacts of the same shape, ABI and bytecode unchanged.
 // Each artifact has the shape of `solc --combined-json abi,bin,bin-runtime`, so abigen reads it with
 // --combined-json. Run through `make contracts`.
 import fs from "node:fs";
@@ -15,7 +17,6 @@ const outDir = path.join(here, "..", "artifacts");
 // of its artifact (go generate ./chain/evm) and runs its runtime code in eth_call with a state override.
 const contracts = [
   "Token",
-  "WrappedNative",
   "UniswapV2Factory",
   "UniswapV2Pair",
   "UniswapV2Router02",
@@ -68,4 +69,29 @@ for (const name of contracts) {
   };
   fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + "\n");
   console.log(`artifacts/${name}.json: ${c.evm.bytecode.object.length / 2} bytes of init code`);
+}
+
+// Official compiled contracts, deployed as they are: the artifact in the npm package (pinned in
+// package.json and package-lock.json) has the ABI and the bytecode solc gave Uniswap.
+const official = [
+  // WETH9, the wrapped native token: Deposit/Withdrawal on wrap/unwrap, Transfer on transfers only.
+  { name: "WETH9", pkg: "@uniswap/v2-periphery", file: "build/WETH9.json" },
+];
+
+for (const { name, pkg, file } of official) {
+  const dir = path.join(here, "node_modules", ...pkg.split("/"));
+  const version = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version;
+  const built = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+  const bin = built.evm?.bytecode?.object ?? built.bytecode;
+  const runtime = built.evm?.deployedBytecode?.object;
+  if (!Array.isArray(built.abi) || !bin || !runtime) {
+    console.error(`build.mjs: ${pkg}/${file} has no ABI, bytecode or runtime bytecode`);
+    process.exit(1);
+  }
+  const artifact = {
+    contracts: { [`${name}.sol:${name}`]: { abi: built.abi, bin, "bin-runtime": runtime } },
+    source: `${pkg}@${version} ${file}`,
+  };
+  fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + "\n");
+  console.log(`artifacts/${name}.json: ${bin.length / 2} bytes of init code, from ${pkg}@${version}`);
 }

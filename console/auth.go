@@ -3,14 +3,12 @@ package console
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -77,11 +75,11 @@ func (c *Console) require(role string) func(http.Handler) http.Handler {
 			if v == nil {
 				// Back to the page after signing in; a form post cannot be replayed by a redirect
 				// (it would GET a post-only route: 405), so it goes to the console's home instead.
-				to := "/console/login"
+				next := ""
 				if r.Method == http.MethodGet || r.Method == http.MethodHead {
-					to += "?next=" + url.QueryEscape(r.URL.RequestURI())
+					next = r.URL.RequestURI()
 				}
-				http.Redirect(w, r, to, http.StatusSeeOther)
+				c.toSignIn(w, r, next)
 				return
 			}
 			if v.Role != role {
@@ -97,7 +95,7 @@ func (c *Console) home(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	switch {
 	case v == nil:
-		http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+		c.toSignIn(w, r, "")
 	case v.Role == roleOperator:
 		http.Redirect(w, r, "/console/operator/consumers", http.StatusSeeOther)
 	default:
@@ -105,12 +103,60 @@ func (c *Console) home(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Why the sign-in page is shown, in its query (?why=...).
+const (
+	whySignedOut = "signed-out" // the user signed out
+	whyEnded     = "ended"      // the session expired or was ended
+)
+
+// toSignIn sends a visitor without a (live) session to the sign-in page, with the page to return
+// to (next, may be empty) and, when the request carried a session that has ended, a word about it.
+func (c *Console) toSignIn(w http.ResponseWriter, r *http.Request, next string) {
+	q := url.Values{}
+	if next != "" {
+		q.Set("next", next)
+	}
+	if c.sessionEnded(r) {
+		q.Set("why", whyEnded)
+		// Forget the dead token, so that later visits are not told again.
+		http.SetCookie(w, &http.Cookie{Name: c.sessions.Cookie.Name, Path: c.sessions.Cookie.Path, MaxAge: -1,
+			HttpOnly: true, Secure: c.sessions.Cookie.Secure, SameSite: c.sessions.Cookie.SameSite})
+	}
+	to := "/console/login"
+	if len(q) > 0 {
+		to += "?" + q.Encode()
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// sessionEnded reports whether the request carried a session cookie that no longer names a live
+// session: it expired, was signed out elsewhere, or its user set a new password (loadUser dropped
+// it). Whether an account exists plays no part.
+func (c *Console) sessionEnded(r *http.Request) bool {
+	_, err := r.Cookie(c.sessions.Cookie.Name)
+	return err == nil && c.sessions.Token(r.Context()) == ""
+}
+
 func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 	if viewerOf(r) != nil {
 		c.home(w, r)
 		return
 	}
-	c.render(w, r, http.StatusOK, loginPage(c.page(r, "Sign in"), "", safeNext(r.URL.Query().Get("next"))))
+	q := r.URL.Query()
+	next := safeNext(q.Get("next"))
+	p := c.page(r, "Sign in")
+	switch q.Get("why") {
+	case whySignedOut:
+		p.Notice = "You have been signed out."
+	case whyEnded:
+		p.FlashWarn = "Your session has ended: sessions end after 30 minutes without activity, after 12 hours, " +
+			"and when the password is changed. Sign in again to continue."
+	default:
+		if next != "" {
+			p.Notice = "Sign in to continue."
+		}
+	}
+	c.render(w, r, http.StatusOK, loginPage(p, "", next))
 }
 
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
@@ -119,9 +165,8 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	var throttled *access.Throttled
 	switch {
 	case errors.As(err, &throttled):
-		secs := int(math.Ceil(throttled.RetryAfter.Seconds()))
-		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		msg := fmt.Sprintf("Too many failed sign-ins. Try again in %s.", time.Duration(secs)*time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
+		msg := "Too many failed sign-ins. Try again in " + humanDuration(throttled.RetryAfter) + "."
 		c.render(w, r, http.StatusTooManyRequests, loginPage(c.page(r, "Sign in"), msg, next))
 		return
 	case errors.Is(err, access.ErrBadCredentials):
@@ -149,7 +194,7 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+	http.Redirect(w, r, "/console/login?why="+whySignedOut, http.StatusSeeOther)
 }
 
 func (c *Console) setPasswordForm(w http.ResponseWriter, r *http.Request) {
@@ -216,12 +261,4 @@ func clientAddr(r *http.Request) netip.Addr {
 		return netip.Addr{}
 	}
 	return ap.Addr().Unmap()
-}
-
-// flash keeps a one-time message for the next page.
-func (c *Console) flash(r *http.Request, msg string) { c.sessions.Put(r.Context(), "flash", msg) }
-
-// flashError keeps a one-time error message for the next page.
-func (c *Console) flashError(r *http.Request, msg string) {
-	c.sessions.Put(r.Context(), "flashError", msg)
 }

@@ -76,7 +76,8 @@ func New(d Deps) *Console {
 	c.sessions.Cookie.Path = "/console"
 	c.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		c.log.Error("console session", "err", err)
-		http.Error(w, "The console is temporarily unavailable.", http.StatusServiceUnavailable)
+		c.render(w, r, http.StatusServiceUnavailable, errorPage(c.bare(r, "Temporarily unavailable"),
+			"The console is temporarily unavailable. Please try again in a moment."))
 	}
 	c.routes()
 	return c
@@ -94,7 +95,9 @@ func (c *Console) SweepSessions(ctx context.Context) (int, error) { return c.sto
 
 func (c *Console) routes() {
 	r := chi.NewRouter()
-	r.Use(securityHeaders, http.NewCrossOriginProtection().Handler, c.sessions.LoadAndSave, c.loadUser)
+	csrf := http.NewCrossOriginProtection()
+	csrf.SetDenyHandler(http.HandlerFunc(c.crossOrigin))
+	r.Use(securityHeaders, csrf.Handler, c.sessions.LoadAndSave, c.loadUser)
 	r.NotFound(c.notFound)
 	r.Get("/", c.home)
 	r.Get("/login", c.loginForm)
@@ -107,11 +110,14 @@ func (c *Console) routes() {
 		r.Use(c.require(roleConsumer))
 		r.Get("/keys", c.keys)
 		r.Post("/keys", c.createKey)
+		r.Get("/keys/issued", c.issued)
 		r.Post("/keys/{id}/rename", c.renameKey)
 		r.Get("/keys/{id}/rotate", c.rotateForm)
 		r.Post("/keys/{id}/rotate", c.rotateKey)
 		r.Get("/keys/{id}/revoke", c.revokeForm)
 		r.Post("/keys/{id}/revoke", c.revokeKey)
+		r.Get("/keys/{id}/end-grace", c.endGraceForm)
+		r.Post("/keys/{id}/end-grace", c.endGrace)
 		r.Get("/usage", c.usage)
 		r.Get("/plan", c.plan)
 	})
@@ -126,6 +132,7 @@ func (c *Console) routes() {
 		r.Get("/consumers/{id}", c.opConsumer)
 		r.Post("/consumers/{id}", c.opUpdateConsumer)
 		r.Post("/consumers/{id}/access", c.opSetAccess)
+		r.Get("/consumers/{id}/keys/{keyID}/revoke", c.opRevokeForm)
 		r.Post("/consumers/{id}/keys/{keyID}/revoke", c.opRevokeKey)
 		r.Post("/consumers/{id}/users", c.opCreateUser)
 		r.Get("/consumers/{id}/usage", c.opUsage)
@@ -169,6 +176,14 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	c.log.Error("console", "path", r.URL.Path, "err", err)
 	c.render(w, r, http.StatusInternalServerError, errorPage(c.page(r, "Something went wrong"), "Something went wrong on our side. Please try again."))
+}
+
+// crossOrigin answers a state-changing request that came from another site (refused by
+// http.CrossOriginProtection before the session is loaded, so the page shows no user).
+func (c *Console) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	c.render(w, r, http.StatusForbidden, errorPage(c.bare(r, "Request refused"),
+		"This form was sent from another website, so nothing was changed: the console accepts changes only from its own pages, "+
+			"to protect your account. If you meant to make this change, go back to the console, reload the page and try again."))
 }
 
 func (c *Console) notFound(w http.ResponseWriter, r *http.Request) {

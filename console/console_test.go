@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -71,7 +72,11 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 	// Throttled now, even with the right password.
 	r := b.post("/console/login", url.Values{"email": {"dave@c.example"}, "password": {password}})
 	wantStatus(t, r, http.StatusTooManyRequests)
-	wantContains(t, r.body, "Too many failed sign-ins.")
+	wantContains(t, r.body, "Too many failed sign-ins. Try again in 15 minutes.") // the clock stood still: the whole window
+	h.clock.Advance(10*time.Minute + 30*time.Second)
+	r = b.post("/console/login", url.Values{"email": {"dave@c.example"}, "password": {password}})
+	wantStatus(t, r, http.StatusTooManyRequests)
+	wantContains(t, r.body, "Too many failed sign-ins. Try again in 5 minutes.") // 4 min 30 s, rounded up
 	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
 	if err != nil || secs <= 0 || secs > int(access.SignInWindow/time.Second) {
 		t.Errorf("Retry-After %q, want 1..%d seconds", r.Header.Get("Retry-After"), int(access.SignInWindow/time.Second))
@@ -114,6 +119,49 @@ func TestSignInThrottledPerSource(t *testing.T) {
 	}
 }
 
+// TestSignInPageSaysWhy: the sign-in page tells people why they are there: signed out, their
+// session ended, or the page they opened needs them signed in. It says nothing about accounts.
+func TestSignInPageSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	c := h.consumer("Carrot")
+	h.consumerUser(c.ID, "ivy@c.example", password)
+	const (
+		signedOut = `<p class="flash" role="status">You have been signed out.</p>`
+		ended     = `<p class="flash warn" role="status">Your session has ended: sessions end after 30 minutes without activity, ` +
+			`after 12 hours, and when the password is changed. Sign in again to continue.</p>`
+		toContinue = `<p class="flash" role="status">Sign in to continue.</p>`
+	)
+
+	b := h.signedIn("ivy@c.example", password)
+	page := b.follow(b.post("/console/logout", nil))
+	wantStatus(t, page, http.StatusOK)
+	wantContains(t, page.body, signedOut)
+	wantNotContains(t, page.body, ended, toContinue)
+
+	// A session that timed out: the next page says so, once (the dead cookie is dropped).
+	b = h.signedIn("ivy@c.example", password)
+	h.clock.Advance(sessionIdle + time.Minute)
+	r := b.get("/console/usage")
+	wantRedirect(t, r, "/console/login?next=%2Fconsole%2Fusage&why=ended")
+	page = b.follow(r)
+	wantContains(t, page.body, ended, `<input type="hidden" name="next" value="/console/usage">`)
+	wantNotContains(t, page.body, signedOut, toContinue)
+	if b.cookie() != "" {
+		t.Error("the ended session's cookie was kept")
+	}
+	wantRedirect(t, b.get("/console/usage"), "/console/login?next=%2Fconsole%2Fusage")
+
+	// Never signed in, or an unknown account: no word of sessions or accounts.
+	anon := h.browser()
+	page = anon.follow(anon.get("/console/keys"))
+	wantContains(t, page.body, toContinue)
+	wantNotContains(t, page.body, signedOut, ended)
+	page = anon.get("/console/login")
+	wantNotContains(t, page.body, signedOut, ended, toContinue)
+	wrong := anon.post("/console/login", url.Values{"email": {"nobody@c.example"}, "password": {"whatever it is"}})
+	wantNotContains(t, wrong.body, signedOut, ended, toContinue)
+}
+
 func TestSignInRenewsSessionToken(t *testing.T) {
 	h := newHarness(t)
 	c := h.consumer("Carrot")
@@ -143,7 +191,7 @@ func TestSignInRenewsSessionToken(t *testing.T) {
 	// The old token (say, one an attacker planted) is worth nothing.
 	planted := h.browser()
 	planted.setCookie(before)
-	wantRedirect(t, planted.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+	wantRedirect(t, planted.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys&why=ended")
 }
 
 // TestNewPasswordEndsOlderSessions: once a user sets a new password (say, through a reset link
@@ -164,13 +212,13 @@ func TestNewPasswordEndsOlderSessions(t *testing.T) {
 	wantRedirect(t, h.browser().post("/console/set-password/"+link.Token, url.Values{"password": {newPassword}, "confirm": {newPassword}}), "/console/login")
 
 	for name, b := range map[string]*browser{"laptop": laptop, "thief": thief} {
-		if r := b.get("/console/keys"); r.StatusCode != http.StatusSeeOther || r.location() != "/console/login?next=%2Fconsole%2Fkeys" {
+		if r := b.get("/console/keys"); r.StatusCode != http.StatusSeeOther || r.location() != "/console/login?next=%2Fconsole%2Fkeys&why=ended" {
 			t.Errorf("%s after the new password: %d %q, want a redirect to sign in", name, r.StatusCode, r.location())
 		}
 	}
 	replay := h.browser()
 	replay.setCookie(stolen)
-	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys&why=ended")
 	wantStatus(t, h.browser().post("/console/login", url.Values{"email": {"hal@c.example"}, "password": {password}}), http.StatusUnauthorized)
 	fresh := h.signedIn("hal@c.example", newPassword)
 	wantStatus(t, fresh.get("/console/keys"), http.StatusOK)
@@ -192,7 +240,7 @@ func TestSignOutDestroysSession(t *testing.T) {
 		t.Fatal("the raw session token is stored")
 	}
 	r := b.post("/console/logout", nil)
-	wantRedirect(t, r, "/console/login")
+	wantRedirect(t, r, "/console/login?why=signed-out")
 	if b.cookie() != "" {
 		t.Error("the session cookie survived sign-out")
 	}
@@ -201,7 +249,7 @@ func TestSignOutDestroysSession(t *testing.T) {
 	}
 	replay := h.browser()
 	replay.setCookie(token)
-	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+	wantRedirect(t, replay.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys&why=ended")
 }
 
 // TestIdleTimeoutInjectedClock advances the console's injected clock. The session store compares
@@ -217,7 +265,7 @@ func TestIdleTimeoutInjectedClock(t *testing.T) {
 
 	b2 := h.signedIn("hal@c.example", password)
 	h.clock.Advance(31 * time.Minute)
-	wantRedirect(t, b2.get("/console/usage"), "/console/login?next=%2Fconsole%2Fusage")
+	wantRedirect(t, b2.get("/console/usage"), "/console/login?next=%2Fconsole%2Fusage&why=ended")
 	// Expired sessions are swept.
 	if n, err := h.c.SweepSessions(context.Background()); err != nil || n == 0 {
 		t.Errorf("SweepSessions: %d, %v; want the expired sessions deleted", n, err)
@@ -507,11 +555,24 @@ func TestKeysCreateShownOnce(t *testing.T) {
 	h := tn.h
 	alice := h.signedIn(tn.userA, password)
 	ops := h.signedIn(tn.operator, password)
+	keysBefore := len(h.keys(tn.a.ID))
 
-	r := alice.post("/console/keys", url.Values{"name": {"production backend"}})
-	wantStatus(t, r, http.StatusOK)
-	wantContains(t, r.body, "It will not be shown again.", "production backend", `data-copy="new-key"`)
-	secret := secretOf(t, r.body)
+	// Post/redirect/get: the POST creates the key and redirects; the secret is on the GET.
+	post := alice.post("/console/keys", url.Values{"name": {"production backend"}})
+	wantRedirect(t, post, revealPath)
+	sealedSessions := h.sessionRows() // what the database holds between the POST and the GET
+	var reveal *http.Cookie
+	for _, ck := range post.Cookies() {
+		if ck.Name == revealCookie {
+			reveal = ck
+		}
+	}
+	if reveal == nil || !reveal.HttpOnly || reveal.Path != revealPath || reveal.SameSite != http.SameSiteStrictMode ||
+		reveal.MaxAge <= 0 || reveal.MaxAge > int(revealTTL/time.Second) {
+		t.Fatalf("the POST sets the reveal cookie %+v, want HttpOnly, Path %s, SameSite=Strict, Max-Age up to %v", reveal, revealPath, revealTTL)
+	}
+	r, secret := alice.issued(post)
+	wantContains(t, r.body, "<h1>Key created</h1>", "It will not be shown again.", "production backend", `data-copy="new-key"`)
 	k, err := access.ParseKey(secret)
 	if err != nil {
 		t.Fatalf("the page shows %q: %v", secret, err)
@@ -525,6 +586,47 @@ func TestKeysCreateShownOnce(t *testing.T) {
 		t.Errorf("key %+v", info)
 	}
 	secretPart := secret[len(info.Prefix):] // what the display prefix does not show
+	for _, data := range sealedSessions {
+		if strings.Contains(string(data), secretPart) {
+			t.Error("between the POST and the page, a stored session holds the secret in the clear")
+		}
+	}
+	if strings.Contains(reveal.Value, secretPart) || strings.Contains(post.location(), secretPart) {
+		t.Error("the redirect carries the secret")
+	}
+
+	// Reloading the page creates nothing and shows no secret: the keys list, with a note.
+	reload := alice.get(revealPath)
+	wantRedirect(t, reload, "/console/keys")
+	list := alice.get("/console/keys")
+	wantContains(t, list.body, `<p class="flash warn" role="status">A new key is shown only once`)
+	wantNotContains(t, list.body, secretPart)
+	if n := len(h.keys(tn.a.ID)); n != keysBefore+1 {
+		t.Errorf("%d keys after creating one and reloading, want %d", n, keysBefore+1)
+	}
+	// The sealed secret has left the session; the browser is told to drop the cookie.
+	for _, data := range h.sessionRows() {
+		if strings.Contains(string(data), revealBoxKey) {
+			t.Error("a stored session still holds the sealed key after it was shown")
+		}
+	}
+
+	t.Run("sealed key expires", func(t *testing.T) {
+		wantRedirect(t, alice.post("/console/keys", url.Values{"name": {"late"}}), revealPath)
+		h.clock.Advance(revealTTL + time.Second)
+		wantRedirect(t, alice.get(revealPath), "/console/keys")
+	})
+	t.Run("the session alone does not reveal it", func(t *testing.T) {
+		wantRedirect(t, alice.post("/console/keys", url.Values{"name": {"split"}}), revealPath)
+		thief := h.browser()
+		thief.setCookie(alice.cookie()) // the session, without the reveal cookie
+		r := thief.get(revealPath)
+		wantRedirect(t, r, "/console/keys")
+	})
+	t.Run("another user sees nothing", func(t *testing.T) {
+		bob := h.signedIn(tn.userB, password)
+		wantRedirect(t, bob.get(revealPath), "/console/keys")
+	})
 
 	pages := []response{
 		alice.get("/console/keys"),
@@ -618,14 +720,17 @@ func TestKeysRotateEachGrace(t *testing.T) {
 			old := h.key(tn.a.ID, "rotate "+g.value)
 			applied := h.applied.Load()
 			now := h.clock.Now()
-			r := alice.post(fill("/keys/{id}/rotate", old.ID, 0), url.Values{"grace": {g.value}})
-			wantStatus(t, r, http.StatusOK)
-			secret := secretOf(t, r.body)
+			r, secret := alice.issued(alice.post(fill("/keys/{id}/rotate", old.ID, 0), url.Values{"grace": {g.value}}))
 			if secret == old.Key {
 				t.Fatal("rotation showed the old key")
 			}
-			wantContains(t, r.body, "It will not be shown again.",
+			wantContains(t, r.body, "<h1>Key rotated</h1>", "It will not be shown again.",
 				"The old key <code>"+old.Prefix+"…</code> stops working at <strong>"+when(now.Add(g.grace))+"</strong>.")
+			if endGrace := `href="` + fill("/keys/{id}/end-grace", old.ID, 0) + `"`; g.grace > 0 {
+				wantContains(t, r.body, endGrace)
+			} else {
+				wantNotContains(t, r.body, endGrace)
+			}
 			if got := h.applied.Load(); got != applied+1 {
 				t.Errorf("Applied called %d times, want 1", got-applied)
 			}
@@ -643,27 +748,78 @@ func TestKeysRotateEachGrace(t *testing.T) {
 				!strings.HasPrefix(secret, successor.Prefix) {
 				t.Fatalf("successor %+v", successor)
 			}
-			// The keys list shows when the old key stops, and never the new secret.
+			// Reloading the page rotates nothing again: the keys list, with a note, and never the
+			// new secret. It shows when the old key stops, and offers to end its grace, not to
+			// rotate it again.
+			keys := len(h.keys(tn.a.ID))
+			wantRedirect(t, alice.get(revealPath), "/console/keys")
 			list := alice.get("/console/keys").body
-			wantNotContains(t, list, secret[len(successor.Prefix):])
+			wantContains(t, list, "A new key is shown only once")
+			wantNotContains(t, list, secret[len(successor.Prefix):], fill("/keys/{id}/rotate", old.ID, 0))
+			if n := len(h.keys(tn.a.ID)); n != keys {
+				t.Errorf("reloading the rotated page made %d keys", n-keys)
+			}
 			if g.grace > 0 {
-				wantContains(t, list, "expiring "+when(now.Add(g.grace)))
+				wantContains(t, list, "expiring "+when(now.Add(g.grace)), fill("/keys/{id}/end-grace", old.ID, 0))
 			}
 		})
 	}
-	t.Run("expiring key keeps its earlier end", func(t *testing.T) {
-		k := h.key(tn.a.ID, "expiring")
-		if _, _, err := h.acc.RotateKey(context.Background(), operatorActor, k.ID, time.Hour); err != nil {
+	t.Run("a key in its grace is not rotated again", func(t *testing.T) {
+		k := h.key(tn.a.ID, "in grace")
+		successor, _, err := h.acc.RotateKey(context.Background(), operatorActor, k.ID, time.Hour)
+		if err != nil {
 			t.Fatal(err)
 		}
 		end := h.clock.Now().Add(time.Hour)
 		h.clock.Advance(10 * time.Minute)
-		r := alice.post(fill("/keys/{id}/rotate", k.ID, 0), url.Values{"grace": {"168h"}})
-		wantStatus(t, r, http.StatusOK)
-		wantContains(t, r.body, "stops working at <strong>"+when(end)+"</strong>")
+		rotate, endGrace := fill("/keys/{id}/rotate", k.ID, 0), fill("/keys/{id}/end-grace", k.ID, 0)
+		before := tn.snapshot(t)
+		// Submitting the rotate form again (back, then submit) issues nothing: it offers to end
+		// the grace instead.
+		r := alice.post(rotate, url.Values{"grace": {"168h"}})
+		wantRedirect(t, r, endGrace)
+		page := alice.follow(r)
+		wantStatus(t, page, http.StatusOK)
+		if msg := flashError(page.body); msg != "“in grace” ("+k.Prefix+"…) was already rotated: its successor is "+successor.Prefix+"…. "+
+			"It keeps working until "+when(end)+". A key is rotated once: rotate its successor, or end this key's grace now." {
+			t.Errorf("flash error %q", msg)
+		}
+		wantContains(t, page.body, "<h1>End the grace</h1>", `<form class="row" method="post">`, "End the grace now")
+		// So does the rotate page.
+		wantRedirect(t, alice.get(rotate), endGrace)
+		tn.wantUnchanged(t, before, "rotating a key in its grace")
 		if o := h.keyInfo(tn.a.ID, k.ID); o.ExpiresAt == nil || !o.ExpiresAt.Equal(end) {
 			t.Errorf("old key expires %v, want %v", o.ExpiresAt, end)
 		}
+
+		// Ending the grace stops the old key now; its successor keeps working.
+		wantRedirect(t, alice.post(endGrace, nil), "/console/keys")
+		if got := h.applied.Load(); got != before.applied+1 {
+			t.Errorf("Applied called %d times, want 1", got-before.applied)
+		}
+		if o := h.keyInfo(tn.a.ID, k.ID); o.Status != access.KeyExpired || o.ExpiresAt == nil || !o.ExpiresAt.Equal(h.clock.Now()) {
+			t.Errorf("old key after ending its grace: %+v", o)
+		}
+		v := access.NewVerifier(h.acc.LookupKey, access.WithClock(h.clock.Now))
+		if _, err := v.Verify(context.Background(), k.Key); !errors.Is(err, access.ErrExpiredKey) {
+			t.Errorf("the old key verifies after its grace ended: %v", err)
+		}
+		if _, err := v.Verify(context.Background(), successor.Key); err != nil {
+			t.Errorf("the successor no longer verifies: %v", err)
+		}
+		wantContains(t, alice.get("/console/keys").body, "Ended the grace of “in grace” ("+k.Prefix+"…). Calls with it now get 401; its successor keeps working.")
+		entries, err := h.acc.Audit(context.Background(), operatorActor, tn.a.ID, 1)
+		if err != nil || len(entries) != 1 || entries[0].Action != "key.end_grace" || entries[0].Actor != "user:"+tn.userA {
+			t.Errorf("newest audit entry %+v, %v; want key.end_grace by user:%s", entries, err, tn.userA)
+		}
+		// Nothing is left to end.
+		again := tn.snapshot(t)
+		wantRedirect(t, alice.get(endGrace), "/console/keys")
+		wantRedirect(t, alice.post(endGrace, nil), "/console/keys")
+		if msg := flashError(alice.get("/console/keys").body); !strings.Contains(msg, "is not in a rotation grace (it is expired)") {
+			t.Errorf("flash error %q", msg)
+		}
+		tn.wantUnchanged(t, again, "ending a grace that has ended")
 	})
 	t.Run("bad grace", func(t *testing.T) {
 		before := tn.snapshot(t)
@@ -682,6 +838,7 @@ func TestKeysRotateEachGrace(t *testing.T) {
 		before := tn.snapshot(t)
 		wantRedirect(t, alice.post(fill("/keys/{id}/rotate", k.ID, 0), url.Values{"grace": {"1h"}}), "/console/keys")
 		wantContains(t, alice.get("/console/keys").body, "That key can no longer be rotated: it is revoked or expired.")
+		wantRedirect(t, alice.get(fill("/keys/{id}/end-grace", k.ID, 0)), "/console/keys")
 		tn.wantUnchanged(t, before, "rotating a revoked key")
 	})
 }
@@ -757,11 +914,12 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 
 	t.Run("duplicate name", func(t *testing.T) {
 		before := tn.snapshot(t)
-		r := ops.post("/console/operator/consumers", url.Values{"name": {"Carrot Inc"}, "rpm": {"1"}, "burst": {"1"}})
-		wantRedirect(t, r, "/console/operator/consumers/new")
-		if msg := flashError(ops.get("/console/operator/consumers/new").body); !strings.Contains(msg, "Carrot Inc") {
-			t.Errorf("flash error %q", msg)
-		}
+		r := ops.post("/console/operator/consumers", url.Values{"name": {"Carrot Inc"}, "rpm": {"1"}, "burst": {"7"}, "enabled": {"on"}})
+		wantStatus(t, r, http.StatusBadRequest)
+		wantContains(t, r.body, "<h1>New consumer</h1>", "The consumer was not created: one field needs attention; it is marked below.",
+			`name="name" value="Carrot Inc"`, `aria-describedby="name-problem" aria-invalid="true"`,
+			`<span class="field-problem" id="name-problem">A consumer named &#34;Carrot Inc&#34; exists.</span>`,
+			`value="7"`, `name="enabled" checked`)
 		tn.wantUnchanged(t, before, "a duplicate consumer")
 	})
 
@@ -793,19 +951,25 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 	})
 
 	bad := []struct {
-		name, field, value, message string
+		name, field, value string
+		problems           map[string]string // by form field: the message beside it
 	}{
-		{"IPv4 prefix too long", "allow", "10.0.0.0/8\n10.1.0.0/33", "Allowlist:"},
-		{"IPv6 prefix too long", "allow", "2001:db8::/129", "Allowlist:"},
-		{"not an address", "allow", "10.0.0.0/8 office", "Allowlist:"},
-		{"zoned IPv6", "allow", "fe80::1%eth0/64", "Allowlist:"},
-		{"rpm not a number", "rpm", "fast", "Rate per minute must be a whole number."},
-		{"rpm negative", "rpm", "-1", "Rate per minute must be 0 to 1000000."},
-		{"burst too high", "burst", "1000001", "Burst must be 0 to 1000000."},
-		{"unknown scope", "scopes", "admin", "Unknown scope"},
-		{"unknown operation", "disabled", "dropTables", "Unknown operation \"dropTables\"."},
-		{"empty name", "name", " ", "Name must be 1 to 200 characters."},
-		{"taken name", "name", "Acme", "A consumer named \"Acme\" exists."},
+		{"IPv4 prefix too long", "allow", "10.0.0.0/8\n10.1.0.0/33", map[string]string{
+			"allow": "10.1.0.0/33 is not a CIDR range: the prefix length after the / must be 0 to 32 for IPv4."}},
+		{"IPv6 prefix too long", "allow", "2001:db8::/129", map[string]string{
+			"allow": "2001:db8::/129 is not a CIDR range: the prefix length after the / must be 0 to 128 for IPv6."}},
+		{"not an address", "allow", "10.0.0.0/8 office", map[string]string{
+			"allow": "office is not an IP address or CIDR range (like 192.0.2.0/24 or 2001:db8::/48)."}},
+		{"zoned IPv6", "allow", "fe80::1%eth0/64", map[string]string{
+			"allow": "fe80::1%eth0/64 names a network interface (after the %): write the address without it."}},
+		{"rpm not a number", "rpm", "fast", map[string]string{"rpm": "Rate per minute must be a whole number from 0 to 1000000."}},
+		{"rpm negative", "rpm", "-1", map[string]string{"rpm": "Rate per minute must be 0 to 1000000."}},
+		{"burst too high", "burst", "1000001", map[string]string{"burst": "Burst must be 0 to 1000000."}},
+		{"unknown scope", "scopes", "admin", map[string]string{
+			"scopes": `Unknown scope "admin" (want market:read, portfolio:read, quote:read, tx:build).`}},
+		{"unknown operation", "disabled", "dropTables", map[string]string{"disabled": `Unknown operation "dropTables".`}},
+		{"empty name", "name", " ", map[string]string{"name": "Name must be 1 to 200 characters."}},
+		{"taken name", "name", "Acme", map[string]string{"name": `A consumer named "Acme" exists.`}},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
@@ -816,9 +980,34 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 				f[k] = v
 			}
 			f.Set(c.field, c.value)
-			wantRedirect(t, ops.post(path, f), path)
-			if msg := flashError(ops.get(path).body); !strings.HasPrefix(msg, c.message) {
-				t.Errorf("flash error %q, want it to start with %q", msg, c.message)
+			f.Set("burst", "31") // an edit beside the invalid field: shown back, not saved
+			if c.field == "burst" {
+				f.Set("burst", c.value)
+			}
+			r := ops.post(path, f)
+			wantStatus(t, r, http.StatusBadRequest)
+			if got := fieldProblems(r.body); !reflect.DeepEqual(got, c.problems) {
+				t.Errorf("field problems %q\nwant %q", got, c.problems)
+			}
+			wantContains(t, r.body, "The plan was not saved: one field needs attention; it is marked below.",
+				`aria-describedby="`+c.field+`-problem" aria-invalid="true"`, `value="`+html.EscapeString(f.Get("burst"))+`"`)
+			if focused := reAutofocus.FindAllStringSubmatch(r.body, -1); len(focused) != 1 || focused[0][1] != c.field {
+				t.Errorf("focused fields %q, want the invalid %s only", focused, c.field)
+			}
+			wantNotContains(t, r.body, "parse cidrs", "netip.", "invalid:", "conflict:")
+			// What was typed is shown back.
+			switch c.field {
+			case "allow":
+				wantContains(t, r.body, ">"+html.EscapeString(c.value)+"</textarea>")
+			case "scopes":
+				wantNotContains(t, r.body, `name="scopes" value="quote:read" checked`)
+			case "disabled":
+				wantContains(t, r.body, `name="scopes" value="quote:read" checked`, `<details open>`)
+			case "rpm":
+				wantContains(t, r.body, `name="rpm" min="0" max="1000000" value="`+c.value+`"`)
+			case "burst":
+			default:
+				wantContains(t, r.body, `name="name" value="`+html.EscapeString(c.value)+`"`)
 			}
 			if after := h.consumerNow(id); !reflect.DeepEqual(after, cons) {
 				t.Errorf("consumer changed:\n%+v\n%+v", cons, after)
@@ -826,6 +1015,59 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 			tn.wantUnchanged(t, before, c.name)
 		})
 	}
+	t.Run("every invalid field at once", func(t *testing.T) {
+		before := tn.snapshot(t)
+		r := ops.post(path, url.Values{"name": {""}, "rpm": {"many"}, "burst": {"-3"}, "allow": {"10.0.0.0/33, 2001:db8::/48, nope"},
+			"scopes": {"root"}, "price": {strings.Repeat("€", 200)}})
+		wantStatus(t, r, http.StatusBadRequest)
+		want := map[string]string{
+			"name":   "Name must be 1 to 200 characters.",
+			"scopes": `Unknown scope "root" (want market:read, portfolio:read, quote:read, tx:build).`,
+			"rpm":    "Rate per minute must be a whole number from 0 to 1000000.",
+			"burst":  "Burst must be 0 to 1000000.",
+			"allow": "10.0.0.0/33 is not a CIDR range: the prefix length after the / must be 0 to 32 for IPv4. " +
+				"nope is not an IP address or CIDR range (like 192.0.2.0/24 or 2001:db8::/48).",
+			"price": "Price must be at most 500 characters.",
+		}
+		if got := fieldProblems(r.body); !reflect.DeepEqual(got, want) {
+			t.Errorf("field problems %q\nwant %q", got, want)
+		}
+		wantContains(t, r.body, "The plan was not saved: 6 fields need attention; they are marked below.")
+		if n := strings.Count(r.body, " autofocus"); n != 1 {
+			t.Errorf("%d fields have autofocus, want the first invalid one only", n)
+		}
+		tn.wantUnchanged(t, before, "a plan with every field invalid")
+	})
+	t.Run("zero rate or burst is saved with a warning", func(t *testing.T) {
+		for _, tc := range []struct {
+			rpm, burst, field, warning string
+		}{
+			{"0", "30", "rpm", "Rate per minute is 0: the allowance never refills, so once its burst of 30 calls is used, every call gets 429 rate_limited."},
+			{"120", "0", "burst", "Burst is 0: no call ever fits, so every call of this consumer gets 429 rate_limited."},
+			{"0", "0", "burst", "Burst is 0: no call ever fits, so every call of this consumer gets 429 rate_limited."},
+		} {
+			f := url.Values{}
+			for k, v := range plan {
+				f[k] = v
+			}
+			f.Set("rpm", tc.rpm)
+			f.Set("burst", tc.burst)
+			wantRedirect(t, ops.post(path, f), path)
+			if got := h.consumerNow(id); strconv.Itoa(got.RatePerMinute) != tc.rpm || strconv.Itoa(got.Burst) != tc.burst {
+				t.Errorf("saved rate %d burst %d, want %s %s", got.RatePerMinute, got.Burst, tc.rpm, tc.burst)
+			}
+			page := ops.get(path).body
+			wantContains(t, page, "Saved the plan. It applies to the next call.", `<p class="flash warn" role="status">`+tc.warning+`</p>`,
+				`<span class="field-warning" id="`+tc.field+`-hint">`+tc.warning+`</span>`)
+			if tc.rpm == "0" && tc.burst == "0" {
+				wantNotContains(t, page, "Rate per minute is 0")
+			}
+			// The warning stays beside the field, not on later pages.
+			wantNotContains(t, ops.get(path).body, `class="flash warn"`)
+		}
+		wantRedirect(t, ops.post(path, plan), path)
+		wantNotContains(t, ops.get(path).body, "field-warning")
+	})
 
 	t.Run("access off needs a reason", func(t *testing.T) {
 		before := tn.snapshot(t)
@@ -886,21 +1128,44 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 		}
 	})
 
-	t.Run("revoke a key", func(t *testing.T) {
+	t.Run("revoke a key with confirmation", func(t *testing.T) {
 		k := h.key(id, "carrot prod")
+		revoke := fill("/operator/consumers/{id}/keys/{keyID}/revoke", id, k.ID)
+		page := ops.get(path).body
+		wantContains(t, page, `<a class="button danger" href="`+revoke+`">Revoke</a>`)
+		before := tn.snapshot(t)
+		confirm := ops.get(revoke)
+		wantStatus(t, confirm, http.StatusOK)
+		wantContains(t, confirm.body, "<h1>Revoke key</h1>", "Revoke <strong>carrot prod</strong> (<code>"+k.Prefix+"…</code>)?",
+			"This cannot be undone.", `<form class="row" method="post">`, `<a class="button secondary" href="`+path+`">Cancel</a>`)
+		tn.wantUnchanged(t, before, "the revoke confirmation page")
 		applied := h.applied.Load()
-		wantRedirect(t, ops.post(fill("/operator/consumers/{id}/keys/{keyID}/revoke", id, k.ID), nil), path)
+		wantRedirect(t, ops.post(revoke, nil), path)
 		if got := h.keyInfo(id, k.ID); got.Status != access.KeyRevoked {
 			t.Errorf("key %s", got.Status)
 		}
 		if h.applied.Load() != applied+1 {
 			t.Error("Applied not called after revoking")
 		}
-		page := ops.get(path).body
+		page = ops.get(path).body
 		wantContains(t, page, "Revoked “carrot prod” ("+k.Prefix+"…).")
-		wantNotContains(t, page, k.Key[len(k.Prefix):])
+		wantNotContains(t, page, k.Key[len(k.Prefix):], revoke)
 	})
 }
+
+// fieldProblems returns the messages beside the fields of a form, by field name.
+func fieldProblems(body string) map[string]string {
+	out := map[string]string{}
+	for _, m := range reFieldProblem.FindAllStringSubmatch(body, -1) {
+		out[m[1]] = html.UnescapeString(m[2])
+	}
+	return out
+}
+
+// reAutofocus finds the controls with autofocus, by name.
+var reAutofocus = regexp.MustCompile(`<(?:input|textarea)[^>]* name="([a-z]+)"[^>]* autofocus[ >/]`)
+
+var reFieldProblem = regexp.MustCompile(`<span class="field-problem" id="([a-z]+)-problem">([^<]*)</span>`)
 
 func TestOperatorCreatesConsoleUser(t *testing.T) {
 	tn := newTenants(t)
@@ -1239,7 +1504,7 @@ func TestDeletedUserSessionIsDropped(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatal(n, err)
 	}
-	wantRedirect(t, alice.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+	wantRedirect(t, alice.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys&why=ended")
 	if _, ok := tn.h.sessionRows()[token]; ok {
 		t.Error("the session of a deleted user is still stored")
 	}
@@ -1302,7 +1567,9 @@ func TestNamesAreEscaped(t *testing.T) {
 	wantRedirect(t, eve.post(fill("/keys/{id}/rename", k.ID, 0), url.Values{"name": {"renamed " + payload}}), "/console/keys")
 	for _, r := range []response{
 		eve.get("/console/keys"), // with the rename flash
-		eve.post("/console/keys", url.Values{"name": {"new " + payload}}),
+		eve.follow(eve.post("/console/keys", url.Values{"name": {"new " + payload}})), // the key shown once
+		eve.get(fill("/keys/{id}/revoke", k.ID, 0)),
+		ops.get(fill("/operator/consumers/{id}/keys/{keyID}/revoke", c.ID, k.ID)),
 		eve.get("/console/usage"),
 		eve.get("/console/usage?requestId=" + url.QueryEscape("req "+payload)),
 		eve.get("/console/plan"),
@@ -1317,6 +1584,18 @@ func TestNamesAreEscaped(t *testing.T) {
 		wantStatus(t, r, http.StatusOK)
 		wantNotContains(t, r.body, "<script>alert", "<img src=x")
 	}
+	// A plan form refused comes back with what was typed, escaped.
+	refused := ops.post(consumerPath(c.ID), url.Values{"name": {"Evil " + payload}, "rpm": {payload}, "burst": {"1"},
+		"allow": {payload}, "price": {payload}, "scopes": {payload}})
+	wantStatus(t, refused, http.StatusBadRequest)
+	wantNotContains(t, refused.body, "<script>alert", "<img src=x")
+	// So does the page of a key in its grace.
+	if _, _, err := h.acc.RotateKey(context.Background(), operatorActor, k.ID, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	grace := eve.follow(eve.get(fill("/keys/{id}/rotate", k.ID, 0)))
+	wantStatus(t, grace, http.StatusOK)
+	wantNotContains(t, grace.body, "<script>alert", "<img src=x")
 	// Shown, escaped.
 	wantContains(t, eve.get("/console/keys").body, `value="renamed `+html.EscapeString(payload)+`"`)
 	wantContains(t, ops.get("/console/operator/consumers").body, ">Evil "+html.EscapeString(payload)+"</a>")
@@ -1367,6 +1646,15 @@ func TestHelpers(t *testing.T) {
 		"//evil.example": "", "/console//evil": "/console//evil", "/console/\\evil": "", "https://x/console/": ""} {
 		if got := safeNext(in); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		0: "1 second", time.Second: "1 second", 1500 * time.Millisecond: "2 seconds", 45 * time.Second: "45 seconds",
+		time.Minute: "1 minute", 61 * time.Second: "2 minutes", 15 * time.Minute: "15 minutes", 59*time.Minute + time.Second: "1 hour",
+		time.Hour: "1 hour", 65 * time.Minute: "1 hour 5 minutes", 2*time.Hour + time.Minute: "2 hours 1 minute", 24 * time.Hour: "24 hours",
+	} {
+		if got := humanDuration(d); got != want {
+			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 	if got := userMessage(fmt.Errorf("update consumer 3: %w: rate per minute must be 0 to 1000000", access.ErrInvalid)); got != "Rate per minute must be 0 to 1000000." {

@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,4 +93,30 @@ func searchSuffix(q string) string {
 		return ""
 	}
 	return " matching “" + q + "”"
+}
+
+// humanDuration says how long d is for people, rounded up: "45 seconds", "15 minutes",
+// "1 hour 5 minutes".
+func humanDuration(d time.Duration) string {
+	secs := int64(math.Ceil(d.Seconds()))
+	if secs < 60 {
+		return plural(max(secs, 1), "second")
+	}
+	mins := (secs + 59) / 60
+	if mins < 60 {
+		return plural(mins, "minute")
+	}
+	out := plural(mins/60, "hour")
+	if mins%60 != 0 {
+		out += " " + plural(mins%60, "minute")
+	}
+	return out
+}
+
+// plural is "1 minute" or "n minutes".
+func plural(n int64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.FormatInt(n, 10) + " " + unit + "s"
 }

@@ -333,6 +333,23 @@ func (b *browser) post(path string, form url.Values, headers ...string) response
 	return b.do(req)
 }
 
+// follow GETs where a 303 leads, failing unless r is one.
+func (b *browser) follow(r response) response {
+	b.h.t.Helper()
+	wantStatus(b.h.t, r, http.StatusSeeOther)
+	return b.get(r.location())
+}
+
+// issued follows the redirect of a POST that created or rotated a key to the page that shows it
+// once, and returns that page and the secret on it.
+func (b *browser) issued(r response) (response, string) {
+	b.h.t.Helper()
+	wantRedirect(b.h.t, r, revealPath)
+	page := b.follow(r)
+	wantStatus(b.h.t, page, http.StatusOK)
+	return page, secretOf(b.h.t, page.body)
+}
+
 func (b *browser) request(method, path string, form url.Values) response {
 	b.h.t.Helper()
 	if method == http.MethodPost {

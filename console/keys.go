@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/partner-platform/partnerd/access"
@@ -42,8 +43,24 @@ func (c *Console) createKey(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	// The secret is rendered into this one response and kept nowhere else (not in the session).
-	c.render(w, r, http.StatusOK, keyCreatedPage(c.page(r, "Key created"), issued))
+	c.seal(w, r, issuedView{Key: issued})
+}
+
+// issued shows a key just created or rotated, once (see seal). Any later visit lands on the keys
+// list with a note.
+func (c *Console) issued(w http.ResponseWriter, r *http.Request) {
+	v, ok := c.unseal(w, r)
+	if !ok {
+		c.flashWarn(r, "A new key is shown only once, on the page right after it is created or rotated, and cannot be shown again. "+
+			"If you did not copy it, rotate the key to get a new one.")
+		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
+		return
+	}
+	title := "Key created"
+	if v.Old != nil {
+		title = "Key rotated"
+	}
+	c.render(w, r, http.StatusOK, keyIssuedPage(c.page(r, title), v))
 }
 
 func (c *Console) renameKey(w http.ResponseWriter, r *http.Request) {
@@ -65,31 +82,57 @@ func (c *Console) renameKey(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 }
 
-// ownKey returns one of the viewer's keys, or false (then it has answered 404 or 500).
-func (c *Console) ownKey(w http.ResponseWriter, r *http.Request) (access.KeyInfo, bool) {
+// ownKey returns one of the viewer's keys and all of them, or false (then it has answered 404 or
+// 500).
+func (c *Console) ownKey(w http.ResponseWriter, r *http.Request) (access.KeyInfo, []access.KeyInfo, bool) {
 	v := viewerOf(r)
 	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		return access.KeyInfo{}, false
+		return access.KeyInfo{}, nil, false
 	}
 	keys, err := c.deps.Access.ListKeys(r.Context(), v.actor, v.ConsumerID)
 	if err != nil {
 		c.fail(w, r, err)
-		return access.KeyInfo{}, false
+		return access.KeyInfo{}, nil, false
 	}
 	for _, k := range keys {
 		if k.ID == id {
-			return k, true
+			return k, keys, true
 		}
 	}
 	c.notFound(w, r)
-	return access.KeyInfo{}, false
+	return access.KeyInfo{}, nil, false
+}
+
+// keyPath is the path of an action on one of the viewer's keys.
+func keyPath(id int, action string) string { return "/console/keys/" + strconv.Itoa(id) + "/" + action }
+
+// keyLabel names a key for people: “name” (pk_live_ab…).
+func keyLabel(k access.KeyInfo) string { return "“" + k.Name + "” (" + k.Prefix + "…)" }
+
+// alreadyRotated explains why a key in its grace is not rotated again.
+func alreadyRotated(k access.KeyInfo, keys []access.KeyInfo) string {
+	msg := keyLabel(k) + " was already rotated"
+	for _, s := range keys {
+		if s.RotatedFromID != nil && *s.RotatedFromID == k.ID {
+			msg += ": its successor is " + s.Prefix + "…"
+		}
+	}
+	return msg + ". It keeps working until " + whenPtr(k.ExpiresAt, "the end of its grace") +
+		". A key is rotated once: rotate its successor, or end this key's grace now."
 }
 
 func (c *Console) rotateForm(w http.ResponseWriter, r *http.Request) {
-	if k, ok := c.ownKey(w, r); ok {
-		c.render(w, r, http.StatusOK, rotatePage(c.page(r, "Rotate key"), k))
+	k, keys, ok := c.ownKey(w, r)
+	if !ok {
+		return
 	}
+	if k.Status == access.KeyExpiring {
+		c.flashError(r, alreadyRotated(k, keys))
+		http.Redirect(w, r, keyPath(k.ID, "end-grace"), http.StatusSeeOther)
+		return
+	}
+	c.render(w, r, http.StatusOK, rotatePage(c.page(r, "Rotate key"), k))
 }
 
 func (c *Console) rotateKey(w http.ResponseWriter, r *http.Request) {
@@ -105,17 +148,28 @@ func (c *Console) rotateKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	issued, old, err := c.deps.Access.RotateKey(r.Context(), v.actor, id, grace)
-	if errors.Is(err, access.ErrInvalid) {
+	var rotated *access.AlreadyRotatedError
+	switch {
+	case errors.As(err, &rotated):
+		// A second submission of the rotate form (back and submit again, or two tabs): the key
+		// already has a successor. Offer to end its grace instead.
+		k, keys, ok := c.ownKey(w, r)
+		if !ok {
+			return
+		}
+		c.flashError(r, alreadyRotated(k, keys))
+		http.Redirect(w, r, keyPath(id, "end-grace"), http.StatusSeeOther)
+		return
+	case errors.Is(err, access.ErrInvalid):
 		c.flashError(r, "That key can no longer be rotated: it is revoked or expired.")
 		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 		return
-	}
-	if err != nil {
+	case err != nil:
 		c.fail(w, r, err)
 		return
 	}
 	c.applied(r.Context())
-	c.render(w, r, http.StatusOK, keyRotatedPage(c.page(r, "Key rotated"), issued, old))
+	c.seal(w, r, issuedView{Key: issued, Old: &old})
 }
 
 func parseGrace(s string) (time.Duration, bool) {
@@ -127,9 +181,15 @@ func parseGrace(s string) (time.Duration, bool) {
 	return 0, false
 }
 
+// revokeConfirmation is the question before revoking a key, for consumers and operators alike.
+func revokeConfirmation(cancel string) confirmation {
+	return confirmation{Title: "Revoke key", Verb: "Revoke", Button: "Revoke key", Cancel: cancel,
+		Consequence: "Every call with it gets 401 from then on. This cannot be undone."}
+}
+
 func (c *Console) revokeForm(w http.ResponseWriter, r *http.Request) {
-	if k, ok := c.ownKey(w, r); ok {
-		c.render(w, r, http.StatusOK, revokePage(c.page(r, "Revoke key"), k))
+	if k, _, ok := c.ownKey(w, r); ok {
+		c.confirmKey(w, r, k, revokeConfirmation("/console/keys"))
 	}
 }
 
@@ -145,7 +205,58 @@ func (c *Console) revokeKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.applied(r.Context())
-	c.flash(r, "Revoked “"+k.Name+"” ("+k.Prefix+"…). Calls with it now get 401.")
+	c.flash(r, "Revoked "+keyLabel(k)+". Calls with it now get 401.")
+	http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
+}
+
+// noGrace is the message for ending the grace of a key that has none.
+func noGrace(k access.KeyInfo) string {
+	return keyLabel(k) + " is not in a rotation grace (it is " + k.Status + "): there is nothing to end."
+}
+
+func (c *Console) endGraceForm(w http.ResponseWriter, r *http.Request) {
+	k, _, ok := c.ownKey(w, r)
+	if !ok {
+		return
+	}
+	if k.Status != access.KeyExpiring {
+		c.flashError(r, noGrace(k))
+		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
+		return
+	}
+	c.confirmKey(w, r, k, confirmation{
+		Title: "End the grace", Verb: "End the grace of", Button: "End the grace now", Cancel: "/console/keys",
+		Consequence: "It was rotated and would keep working until " + whenPtr(k.ExpiresAt, "") +
+			". Ending its grace stops it now: every call with it gets 401, and only its successor works. This cannot be undone.",
+	})
+}
+
+// confirmKey shows the question before an irreversible change to a key.
+func (c *Console) confirmKey(w http.ResponseWriter, r *http.Request, k access.KeyInfo, cf confirmation) {
+	c.render(w, r, http.StatusOK, confirmKeyPage(c.page(r, cf.Title), k, cf))
+}
+
+func (c *Console) endGrace(w http.ResponseWriter, r *http.Request) {
+	v := viewerOf(r)
+	id, ok := c.pathID(w, r, "id")
+	if !ok {
+		return
+	}
+	k, err := c.deps.Access.EndGrace(r.Context(), v.actor, id)
+	switch {
+	case errors.Is(err, access.ErrInvalid):
+		k, _, ok := c.ownKey(w, r)
+		if !ok {
+			return
+		}
+		c.flashError(r, noGrace(k))
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	default:
+		c.applied(r.Context())
+		c.flash(r, "Ended the grace of "+keyLabel(k)+". Calls with it now get 401; its successor keeps working.")
+	}
 	http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 }
 

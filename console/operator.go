@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/metering"
-	"github.com/partner-platform/partnerd/policy"
 )
 
 // consumerRow is one line of the operators' consumer list.
@@ -43,62 +43,36 @@ func (c *Console) opConsumers(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) opNewConsumerForm(w http.ResponseWriter, r *http.Request) {
-	c.render(w, r, http.StatusOK, newConsumerPage(c.page(r, "New consumer"), c.deps.Operations))
-}
-
-// planForm reads the plan fields of a consumer form; problems come back as one message.
-func (c *Console) planForm(r *http.Request) (access.ConsumerChange, string) {
-	if err := r.ParseForm(); err != nil {
-		return access.ConsumerChange{}, "The form could not be read."
-	}
-	var ch access.ConsumerChange
-	name := r.PostForm.Get("name")
-	ch.Name = &name
-	scopes := r.PostForm["scopes"]
-	ch.Scopes = &scopes
-	disabled := r.PostForm["disabled"]
-	ch.DisabledOperations = &disabled
-	price := r.PostForm.Get("price")
-	ch.Price = &price
-	rpm, err := strconv.Atoi(r.PostForm.Get("rpm"))
-	if err != nil {
-		return ch, "Rate per minute must be a whole number."
-	}
-	burst, err := strconv.Atoi(r.PostForm.Get("burst"))
-	if err != nil {
-		return ch, "Burst must be a whole number."
-	}
-	ch.RatePerMinute, ch.Burst = &rpm, &burst
-	allow, err := policy.ParseCIDRs(strings.Join(strings.Fields(strings.ReplaceAll(r.PostForm.Get("allow"), ",", " ")), ","))
-	if err != nil {
-		return ch, "Allowlist: " + err.Error()
-	}
-	ch.Allow = &allow
-	return ch, ""
+	in := planInput{RPM: strconv.Itoa(access.DefaultRatePerMinute), Burst: strconv.Itoa(access.DefaultBurst)}
+	c.render(w, r, http.StatusOK, newConsumerPage(c.page(r, "New consumer"), in, c.deps.Operations))
 }
 
 func (c *Console) opCreateConsumer(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	ch, problem := c.planForm(r)
-	if problem != "" {
-		c.flashError(r, problem)
-		http.Redirect(w, r, "/console/operator/consumers/new", http.StatusSeeOther)
+	in, ch, ok := c.readPlan(w, r)
+	if !ok {
 		return
 	}
-	enabled := r.PostForm.Get("enabled") == "on"
-	ch.AccessEnabled = &enabled
-	cons, err := c.deps.Access.CreateConsumer(r.Context(), v.actor, *ch.Name, ch)
-	if errors.Is(err, access.ErrInvalid) || errors.Is(err, access.ErrConflict) {
-		c.flashError(r, userMessage(err))
-		http.Redirect(w, r, "/console/operator/consumers/new", http.StatusSeeOther)
-		return
+	in.Enabled = r.PostForm.Get("enabled") == "on"
+	var cons access.Consumer
+	var err error
+	if len(in.Problems) == 0 {
+		ch.AccessEnabled = &in.Enabled
+		cons, err = c.deps.Access.CreateConsumer(r.Context(), v.actor, in.Name, ch)
+		if err != nil && !in.addProblems(err) {
+			c.fail(w, r, err)
+			return
+		}
 	}
-	if err != nil {
-		c.fail(w, r, err)
+	if len(in.Problems) > 0 {
+		p := c.page(r, "New consumer")
+		p.FlashError = "The consumer was not created: " + in.summary()
+		c.render(w, r, http.StatusBadRequest, newConsumerPage(p, in, c.deps.Operations))
 		return
 	}
 	c.applied(r.Context())
 	c.flash(r, "Created consumer “"+cons.Name+"”.")
+	c.warnLimits(r, cons)
 	http.Redirect(w, r, consumerPath(cons.ID), http.StatusSeeOther)
 }
 
@@ -107,64 +81,93 @@ func consumerPath(id int) string { return "/console/operator/consumers/" + strco
 // consumerView is the operators' page of one consumer.
 type consumerView struct {
 	Consumer   access.Consumer
+	Plan       planInput // the plan form: the consumer's plan, or what was typed when it was refused
 	Summary    metering.Summary
 	Keys       []access.KeyInfo
 	Users      []access.User
 	Operations []string
 }
 
+// consumerView reads everything the operators' page of a consumer shows.
+func (c *Console) consumerView(ctx context.Context, a access.Actor, id int) (consumerView, error) {
+	cons, err := c.deps.Access.Consumer(ctx, a, id)
+	if err != nil {
+		return consumerView{}, err
+	}
+	view := consumerView{Consumer: cons, Plan: planInputOf(cons), Operations: c.deps.Operations}
+	sums, err := c.deps.Usage.Summaries(ctx, []int{id}, c.now())
+	if err != nil {
+		return consumerView{}, err
+	}
+	view.Summary = sums[id]
+	if view.Keys, err = c.deps.Access.ListKeys(ctx, a, id); err != nil {
+		return consumerView{}, err
+	}
+	if view.Users, err = c.deps.Access.ListUsers(ctx, a, id); err != nil {
+		return consumerView{}, err
+	}
+	return view, nil
+}
+
 func (c *Console) opConsumer(w http.ResponseWriter, r *http.Request) {
-	v := viewerOf(r)
 	id, ok := c.pathID(w, r, "id")
 	if !ok {
 		return
 	}
-	ctx := r.Context()
-	cons, err := c.deps.Access.Consumer(ctx, v.actor, id)
+	view, err := c.consumerView(r.Context(), viewerOf(r).actor, id)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	view := consumerView{Consumer: cons, Operations: c.deps.Operations}
-	sums, err := c.deps.Usage.Summaries(ctx, []int{id}, c.now())
-	if err == nil {
-		view.Summary = sums[id]
-		view.Keys, err = c.deps.Access.ListKeys(ctx, v.actor, id)
-	}
-	if err == nil {
-		view.Users, err = c.deps.Access.ListUsers(ctx, v.actor, id)
-	}
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	c.render(w, r, http.StatusOK, consumerPage(c.page(r, cons.Name), view))
+	c.render(w, r, http.StatusOK, consumerPage(c.page(r, view.Consumer.Name), view))
 }
 
+// opUpdateConsumer saves the plan form. A form with any invalid field saves nothing: the page
+// comes back (400) with what was typed and a message beside each invalid field. A rate or burst of
+// 0 is saved, with a warning of what it does.
 func (c *Console) opUpdateConsumer(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	id, ok := c.pathID(w, r, "id")
 	if !ok {
 		return
 	}
-	ch, problem := c.planForm(r)
-	if problem == "" {
-		_, err := c.deps.Access.UpdateConsumer(r.Context(), v.actor, id, ch, "")
-		switch {
-		case errors.Is(err, access.ErrInvalid) || errors.Is(err, access.ErrConflict):
-			problem = userMessage(err)
-		case err != nil:
+	in, ch, ok := c.readPlan(w, r)
+	if !ok {
+		return
+	}
+	var cons access.Consumer
+	var err error
+	if len(in.Problems) == 0 {
+		cons, err = c.deps.Access.UpdateConsumer(r.Context(), v.actor, id, ch, "")
+		if err != nil && !in.addProblems(err) {
 			c.fail(w, r, err)
 			return
 		}
 	}
-	if problem != "" {
-		c.flashError(r, problem)
-	} else {
-		c.applied(r.Context())
-		c.flash(r, "Saved the plan. It applies to the next call.")
+	if len(in.Problems) > 0 {
+		view, err := c.consumerView(r.Context(), v.actor, id)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		view.Plan = in
+		p := c.page(r, view.Consumer.Name)
+		p.FlashError = "The plan was not saved: " + in.summary()
+		c.render(w, r, http.StatusBadRequest, consumerPage(p, view))
+		return
 	}
+	c.applied(r.Context())
+	c.flash(r, "Saved the plan. It applies to the next call.")
+	c.warnLimits(r, cons)
 	http.Redirect(w, r, consumerPath(id), http.StatusSeeOther)
+}
+
+// warnLimits warns, on the next page, about limits that refuse calls.
+func (c *Console) warnLimits(r *http.Request, cons access.Consumer) {
+	rate, burst := limitWarnings(cons.RatePerMinute, cons.Burst)
+	if msg := strings.TrimSpace(burst + " " + rate); msg != "" {
+		c.flashWarn(r, msg)
+	}
 }
 
 func (c *Console) opSetAccess(w http.ResponseWriter, r *http.Request) {
@@ -193,32 +196,49 @@ func (c *Console) opSetAccess(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, consumerPath(id), http.StatusSeeOther)
 }
 
-func (c *Console) opRevokeKey(w http.ResponseWriter, r *http.Request) {
-	v := viewerOf(r)
+// consumerKey returns the consumer id and the key of an operator's key route, or false (then it
+// has answered 404 or 500): a key of another consumer is not found.
+func (c *Console) consumerKey(w http.ResponseWriter, r *http.Request) (int, access.KeyInfo, bool) {
 	id, ok := c.pathID(w, r, "id")
 	if !ok {
-		return
+		return 0, access.KeyInfo{}, false
 	}
 	keyID, ok := c.pathID(w, r, "keyID")
 	if !ok {
-		return
+		return 0, access.KeyInfo{}, false
 	}
-	keys, err := c.deps.Access.ListKeys(r.Context(), v.actor, id)
+	keys, err := c.deps.Access.ListKeys(r.Context(), viewerOf(r).actor, id)
 	if err != nil {
 		c.fail(w, r, err)
-		return
+		return 0, access.KeyInfo{}, false
 	}
-	if !slices.ContainsFunc(keys, func(k access.KeyInfo) bool { return k.ID == keyID }) {
+	i := slices.IndexFunc(keys, func(k access.KeyInfo) bool { return k.ID == keyID })
+	if i < 0 {
 		c.notFound(w, r) // the key is not this consumer's
+		return 0, access.KeyInfo{}, false
+	}
+	return id, keys[i], true
+}
+
+// opRevokeForm asks before revoking, as the consumers' side does.
+func (c *Console) opRevokeForm(w http.ResponseWriter, r *http.Request) {
+	if id, k, ok := c.consumerKey(w, r); ok {
+		c.confirmKey(w, r, k, revokeConfirmation(consumerPath(id)))
+	}
+}
+
+func (c *Console) opRevokeKey(w http.ResponseWriter, r *http.Request) {
+	id, k, ok := c.consumerKey(w, r)
+	if !ok {
 		return
 	}
-	k, err := c.deps.Access.RevokeKey(r.Context(), v.actor, keyID)
+	k, err := c.deps.Access.RevokeKey(r.Context(), viewerOf(r).actor, k.ID)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	c.applied(r.Context())
-	c.flash(r, "Revoked “"+k.Name+"” ("+k.Prefix+"…).")
+	c.flash(r, "Revoked "+keyLabel(k)+".")
 	http.Redirect(w, r, consumerPath(id), http.StatusSeeOther)
 }
 
@@ -292,5 +312,5 @@ func userMessage(err error) string {
 	if msg == "" {
 		return "The change was not valid."
 	}
-	return strings.ToUpper(msg[:1]) + msg[1:] + "."
+	return sentence(msg)
 }

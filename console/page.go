@@ -13,21 +13,53 @@ type page struct {
 	Title      string
 	User       *viewer
 	Path       string
-	Flash      string
-	FlashError string
+	Notice     string // for information
+	Flash      string // done
+	FlashWarn  string // done, but mind this
+	FlashError string // not done
 	CSS, JS    string // asset URLs
 }
 
-// page builds a page for r, taking its one-time messages.
+// page builds a page for r, taking its one-time messages from the session.
 func (c *Console) page(r *http.Request, title string) page {
-	p := page{Title: title, User: viewerOf(r), Path: r.URL.Path, CSS: c.assets.URL("app.css"), JS: c.assets.URL("app.js")}
-	if c.sessions.Exists(r.Context(), "flash") {
-		p.Flash = c.sessions.PopString(r.Context(), "flash")
-	}
-	if c.sessions.Exists(r.Context(), "flashError") {
-		p.FlashError = c.sessions.PopString(r.Context(), "flashError")
-	}
+	p := c.bare(r, title)
+	p.Flash = c.popFlash(r, flashKey)
+	p.FlashWarn = c.popFlash(r, flashWarnKey)
+	p.FlashError = c.popFlash(r, flashErrorKey)
 	return p
+}
+
+// bare builds a page without touching the session: for answers given before the session is loaded
+// (a refused cross-origin request) or when it cannot be (the session store failing).
+func (c *Console) bare(r *http.Request, title string) page {
+	return page{Title: title, User: viewerOf(r), Path: r.URL.Path, CSS: c.assets.URL("app.css"), JS: c.assets.URL("app.js")}
+}
+
+// Session keys of the one-time messages.
+const (
+	flashKey      = "flash"
+	flashWarnKey  = "flashWarn"
+	flashErrorKey = "flashError"
+)
+
+func (c *Console) popFlash(r *http.Request, key string) string {
+	if !c.sessions.Exists(r.Context(), key) {
+		return ""
+	}
+	return c.sessions.PopString(r.Context(), key)
+}
+
+// flash keeps a one-time message for the next page: the change is done.
+func (c *Console) flash(r *http.Request, msg string) { c.sessions.Put(r.Context(), flashKey, msg) }
+
+// flashWarn keeps a one-time warning for the next page: done, but something needs attention.
+func (c *Console) flashWarn(r *http.Request, msg string) {
+	c.sessions.Put(r.Context(), flashWarnKey, msg)
+}
+
+// flashError keeps a one-time error message for the next page: nothing was done.
+func (c *Console) flashError(r *http.Request, msg string) {
+	c.sessions.Put(r.Context(), flashErrorKey, msg)
 }
 
 // render writes a component as an HTML page with the given status.
@@ -48,4 +80,15 @@ func (c *Console) pathID(w http.ResponseWriter, r *http.Request, name string) (i
 		return 0, false
 	}
 	return id, true
+}
+
+// confirmation is the step before a change that cannot be undone, rendered by the server so that it
+// works without JavaScript: a GET shows the question, and its form posts to the same path. Consumers
+// and operators confirm with it alike.
+type confirmation struct {
+	Title       string // the page's title
+	Verb        string // the question is "<Verb> name (prefix…)?"
+	Consequence string // what happens, in a sentence or two
+	Button      string // the confirming button's label
+	Cancel      string // where Cancel leads
 }

@@ -25,11 +25,14 @@ type route struct {
 var protectedRoutes = []route{
 	{"GET", "/keys", roleConsumer},
 	{"POST", "/keys", roleConsumer},
+	{"GET", "/keys/issued", roleConsumer},
 	{"POST", "/keys/{id}/rename", roleConsumer},
 	{"GET", "/keys/{id}/rotate", roleConsumer},
 	{"POST", "/keys/{id}/rotate", roleConsumer},
 	{"GET", "/keys/{id}/revoke", roleConsumer},
 	{"POST", "/keys/{id}/revoke", roleConsumer},
+	{"GET", "/keys/{id}/end-grace", roleConsumer},
+	{"POST", "/keys/{id}/end-grace", roleConsumer},
 	{"GET", "/usage", roleConsumer},
 	{"GET", "/plan", roleConsumer},
 	{"GET", "/operator/", roleOperator},
@@ -39,6 +42,7 @@ var protectedRoutes = []route{
 	{"GET", "/operator/consumers/{id}", roleOperator},
 	{"POST", "/operator/consumers/{id}", roleOperator},
 	{"POST", "/operator/consumers/{id}/access", roleOperator},
+	{"GET", "/operator/consumers/{id}/keys/{keyID}/revoke", roleOperator},
 	{"POST", "/operator/consumers/{id}/keys/{keyID}/revoke", roleOperator},
 	{"POST", "/operator/consumers/{id}/users", roleOperator},
 	{"GET", "/operator/consumers/{id}/usage", roleOperator},
@@ -65,6 +69,8 @@ var isolationRoutes = []struct {
 	{"GET", "/keys/{id}/revoke", nil},
 	{"POST", "/keys/{id}/revoke", nil},
 	{"POST", "/keys/{id}/rename", url.Values{"name": {"taken over"}}},
+	{"GET", "/keys/{id}/end-grace", nil},
+	{"POST", "/keys/{id}/end-grace", nil},
 	{"GET", "/usage?key={id}", nil}, // the key id is a query parameter
 }
 
@@ -276,7 +282,7 @@ func TestWithoutSessionRedirectsToSignIn(t *testing.T) {
 	})
 	t.Run("unknown session token", func(t *testing.T) {
 		anon.setCookie("not-a-session-token")
-		wantRedirect(t, anon.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys")
+		wantRedirect(t, anon.get("/console/keys"), "/console/login?next=%2Fconsole%2Fkeys&why=ended")
 	})
 	t.Run("home", func(t *testing.T) {
 		wantRedirect(t, tn.h.browser().get("/console/"), "/console/login")
@@ -342,6 +348,12 @@ func TestCrossOriginPostsRefused(t *testing.T) {
 				sessions := len(tn.h.sessionRows())
 				r := p.b.post(p.path, p.form, a.headers...)
 				wantStatus(t, r, http.StatusForbidden)
+				// A page for people, in the console's layout, with a way back.
+				wantContains(t, r.body, "<h1>Request refused</h1>", "This form was sent from another website, so nothing was changed",
+					`<link rel="stylesheet" href="/static/`, `<a href="/console/">Back to the console</a>`)
+				if ct, csp := r.Header.Get("Content-Type"), r.Header.Get("Content-Security-Policy"); ct != "text/html; charset=utf-8" || csp != contentSecurityPolicy {
+					t.Errorf("Content-Type %q, Content-Security-Policy %q", ct, csp)
+				}
 				tn.wantUnchanged(t, before, "cross-origin POST "+p.path)
 				if n := len(tn.h.sessionRows()); n != sessions {
 					t.Errorf("sessions: %d, want %d", n, sessions)
@@ -352,5 +364,5 @@ func TestCrossOriginPostsRefused(t *testing.T) {
 	// Still signed in (the refused logout did nothing), and a same-origin POST goes through.
 	wantStatus(t, alice.get("/console/keys"), http.StatusOK)
 	r := alice.post("/console/keys", url.Values{"name": {"same origin"}}, "Origin", tn.h.ts.URL, "Sec-Fetch-Site", "same-origin")
-	wantStatus(t, r, http.StatusOK)
+	wantRedirect(t, r, revealPath)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -27,10 +28,13 @@ import (
 )
 
 // The browser tests drive the console in real headless Chromium (DESIGN.md section 9): a consumer
-// sets a password, signs in, creates a key and sees it once, calls the API with it, finds the call
-// in usage, rotates and revokes the key; an operator switches a consumer's access off and on and
-// the API follows at once; signing out ends the session. Screenshots of the main pages go to
-// $PARTNER_TEST_OUTPUT (default <repo>/testout/screenshots) for a look by eye.
+// sets a password, signs in, creates a key and sees it once (a reload shows it no more and creates
+// nothing), calls the API with it, finds the call in usage, rotates it (once: the old key offers
+// to end its grace instead) and revokes it; an operator has a plan form with a bad field come back
+// as typed, switches a consumer's access off and on and the API follows at once, and revokes a key
+// after confirming; signing out ends the session and says so; a form posted from another site is
+// refused with a console page. Screenshots of the main pages go to $PARTNER_TEST_OUTPUT (default
+// <repo>/testout/screenshots) for a look by eye.
 
 // browserStepTimeout bounds one browser step, so that a page that never shows what a step waits
 // for fails that step by name instead of hanging the test.
@@ -124,9 +128,11 @@ func TestBrowserConsole(t *testing.T) {
 		b.expectHeading("keys page", "API keys")
 		b.expectSessionCookie()
 
-		// Create a key: shown once, with the warning.
+		// Create a key: shown once, with the warning, on the page the form redirects to.
+		keyRows := b.keyRowCount("keys before creating one")
 		b.fill("create key: name", `form[action="/console/keys"] input[name="name"]`, "backend")
 		b.submit("create key: submit", `form[action="/console/keys"] button[type="submit"]`)
+		b.expectPath("key created page", "/console/keys/issued")
 		b.expectHeading("key created page", "Key created")
 		key := strings.TrimSpace(b.text("key created page: #new-key", "#new-key"))
 		issued = append(issued, key)
@@ -137,6 +143,18 @@ func TestBrowserConsole(t *testing.T) {
 			t.Errorf("key created page: the secret box says %q, want the warning that it will not be shown again", warn)
 		}
 		b.screenshot("keys-created")
+
+		// Reloading shows the keys list with a note, creates no second key, and shows no secret.
+		b.reload("reload the key created page")
+		b.expectPath("key created page reloaded", "/console/keys")
+		b.expectNote("key created page reloaded", "shown only once")
+		if n := b.keyRowCount("keys after the reload"); n != keyRows+1 {
+			t.Errorf("reloading the key created page: %d key rows, want %d (one new key)", n, keyRows+1)
+		}
+		if strings.Contains(b.html(), key) {
+			t.Errorf("key created page reloaded: the whole key appears in the page HTML")
+		}
+		b.screenshot("keys-shown-once")
 
 		// The keys list shows the prefix only.
 		b.open("open the keys list", "/console/keys", http.StatusOK)
@@ -186,12 +204,16 @@ func TestBrowserConsole(t *testing.T) {
 		}
 		b.screenshot("plan")
 
-		// Rotate with no grace: a new key is shown once; the old one stops at once.
+		// Rotate with a grace of 1 hour: a new key is shown once; the old one keeps working.
 		b.open("open the keys list to rotate", "/console/keys", http.StatusOK)
-		b.submit("keys list: open Rotate", b.keyRowAction("keys list", key, "rotate"))
+		keyRows = b.keyRowCount("keys before rotating")
+		rotateForm := b.keyRowAction("keys list", key, "rotate")
+		b.submit("keys list: open Rotate", rotateForm)
 		b.expectHeading("rotate page", "Rotate key")
-		b.click("rotate page: choose None", `input[name="grace"][value="0"]`)
+		rotatePath := b.location("rotate page").Path
+		b.click("rotate page: choose 1 hour", `input[name="grace"][value="1h"]`)
 		b.submit("rotate page: submit", `main form button[type="submit"]`)
+		b.expectPath("key rotated page", "/console/keys/issued")
 		b.expectHeading("key rotated page", "Key rotated")
 		rotated := strings.TrimSpace(b.text("key rotated page: #new-key", "#new-key"))
 		issued = append(issued, rotated)
@@ -201,8 +223,38 @@ func TestBrowserConsole(t *testing.T) {
 		if warn := b.text("key rotated page: warning", ".secret"); !strings.Contains(warn, "will not be shown again") {
 			t.Errorf("key rotated page: the secret box says %q, want the warning that it will not be shown again", warn)
 		}
-		expectAPI(t, "GET trending with the rotated-away key", apiGet(t, base, key), http.StatusUnauthorized, "")
+		b.screenshot("key-rotated")
+		expectAPI(t, "GET trending with the old key in its grace", apiGet(t, base, key), http.StatusOK, "")
 		expectAPI(t, "GET trending with the rotated key", apiGet(t, base, rotated), http.StatusOK, "")
+
+		// Reloading rotates nothing again.
+		b.reload("reload the key rotated page")
+		b.expectPath("key rotated page reloaded", "/console/keys")
+		b.expectNote("key rotated page reloaded", "shown only once")
+		if n := b.keyRowCount("keys after reloading the rotated page"); n != keyRows+1 {
+			t.Errorf("reloading the key rotated page: %d key rows, want %d (one successor)", n, keyRows+1)
+		}
+
+		// The old key is not rotated twice: its row offers to end the grace, and its rotate page
+		// (say, from the history) explains and leads there.
+		if html := b.html(); strings.Contains(html, `href="`+rotatePath+`"`) {
+			t.Errorf("keys list: the rotated key still has a Rotate link")
+		}
+		endGrace := b.keyRowAction("keys list", key, "end-grace")
+		b.open("open the old key's rotate page again", rotatePath, http.StatusOK)
+		b.expectHeading("old key's rotate page", "End the grace")
+		if msg := b.text("old key's rotate page: message", "main .flash.error"); !strings.Contains(msg, "was already rotated") {
+			t.Errorf("old key's rotate page says %q, want that the key was already rotated", msg)
+		}
+		b.screenshot("end-grace")
+		b.open("open the keys list to end the grace", "/console/keys", http.StatusOK)
+		b.submit("keys list: open End grace now", endGrace)
+		b.expectHeading("end grace confirmation page", "End the grace")
+		b.submit("end grace: confirm", `main form button.danger`)
+		b.expectPath("after ending the grace", "/console/keys")
+		b.expectFlash("after ending the grace", "Ended the grace")
+		expectAPI(t, "GET trending with the old key after its grace ended", apiGet(t, base, key), http.StatusUnauthorized, "")
+		expectAPI(t, "GET trending with the rotated key after the old one's grace ended", apiGet(t, base, rotated), http.StatusOK, "")
 
 		// Revoke the new key through the confirmation page.
 		b.open("open the keys list to revoke", "/console/keys", http.StatusOK)
@@ -232,9 +284,41 @@ func TestBrowserConsole(t *testing.T) {
 		b.screenshot("operator-consumers")
 
 		b.submit("consumers list: open the consumer", link)
-		b.expectPath("consumer page", fmt.Sprintf("/console/operator/consumers/%d", seed.consumerID))
+		consumerPath := fmt.Sprintf("/console/operator/consumers/%d", seed.consumerID)
+		b.expectPath("consumer page", consumerPath)
 		b.expectHeading("consumer page", seed.consumerName)
 		b.screenshot("operator-consumer")
+
+		// A plan with one bad field comes back as typed, with a message beside the field and the
+		// focus on it; nothing is saved.
+		rpm := b.value("plan form: rate per minute", `input[name="rpm"]`)
+		b.fill("plan form: rate per minute", `input[name="rpm"]`, "90")
+		b.typeInto("plan form: allowlist (empty)", `textarea[name="allow"]`, "192.0.2.0/24\n10.0.0.0/33")
+		b.expectRefusal(b.base + consumerPath)
+		if resp := b.submit("plan form: save", `form:has(textarea[name="allow"]) button[type="submit"]`); resp == nil || resp.Status != http.StatusBadRequest {
+			t.Errorf("plan form with a bad CIDR: response %v, want 400", resp)
+		}
+		b.expectHeading("plan form refused", seed.consumerName)
+		if msg := b.text("plan form refused: allowlist message", "#allow-problem"); !strings.Contains(msg, "10.0.0.0/33 is not a CIDR range: the prefix length after the / must be 0 to 32 for IPv4.") {
+			t.Errorf("plan form refused: the allowlist says %q", msg)
+		}
+		if got := b.value("plan form refused: rate per minute", `input[name="rpm"]`); got != "90" {
+			t.Errorf("plan form refused: rate per minute shows %q, want what was typed (90)", got)
+		}
+		if got := b.value("plan form refused: allowlist", `textarea[name="allow"]`); got != "192.0.2.0/24\n10.0.0.0/33" {
+			t.Errorf("plan form refused: allowlist shows %q, want what was typed", got)
+		}
+		if focused := browserRun(b, "plan form refused: focus", chromedp.Evaluate[string](`document.activeElement.name || ''`)); focused != "allow" {
+			t.Errorf("plan form refused: the focus is on %q, want the allowlist", focused)
+		}
+		if html := b.html(); strings.Contains(html, "netip") || strings.Contains(html, "parse cidrs") {
+			t.Errorf("plan form refused: the page shows a Go error")
+		}
+		b.screenshot("operator-plan-refused")
+		b.open("open the consumer page after the refused plan", consumerPath, http.StatusOK)
+		if got := b.value("consumer page: rate per minute", `input[name="rpm"]`); got != rpm {
+			t.Errorf("after a refused plan the rate per minute is %q, want it unchanged (%q)", got, rpm)
+		}
 
 		// Switch access off: the very next call is refused.
 		const offReason = "Unpaid invoice INV-0042"
@@ -268,6 +352,17 @@ func TestBrowserConsole(t *testing.T) {
 		b.submit("consumer page: switch access on", `form[action$="/access"] button[type="submit"]`)
 		b.expectFlash("after switching access on", "Access is on")
 		expectAPI(t, "GET trending right after access was switched on", apiGet(t, base, seed.opsKey), http.StatusOK, "")
+
+		// Revoking a key asks first, as on the consumers' side.
+		revoke := fmt.Sprintf(`main a[href="%s/keys/%d/revoke"]`, consumerPath, seed.opsKeyID)
+		b.submit("consumer page: open Revoke", revoke)
+		b.expectHeading("operator revoke confirmation page", "Revoke key")
+		b.screenshot("operator-revoke")
+		expectAPI(t, "GET trending while the revoke waits for confirmation", apiGet(t, base, seed.opsKey), http.StatusOK, "")
+		b.submit("operator revoke: confirm", `main form button.danger`)
+		b.expectPath("after the operator revoked", consumerPath)
+		b.expectFlash("after the operator revoked", "Revoked")
+		expectAPI(t, "GET trending with the key the operator revoked", apiGet(t, base, seed.opsKey), http.StatusUnauthorized, "revoked_api_key")
 	})
 
 	t.Run("SignOut", func(t *testing.T) {
@@ -277,12 +372,42 @@ func TestBrowserConsole(t *testing.T) {
 		b.expectPath("after signing in", "/console/keys")
 		b.submit("sign out", `form[action="/console/logout"] button[type="submit"]`)
 		b.expectPath("after signing out", "/console/login")
+		b.expectNote("after signing out", "You have been signed out.")
+		b.screenshot("signed-out")
 		b.open("open the keys page signed out", "/console/keys", http.StatusOK)
 		b.expectPath("keys page signed out", "/console/login")
 		if next := b.query("keys page signed out").Get("next"); next != "/console/keys" {
 			t.Errorf("keys page signed out: redirected with next=%q, want /console/keys", next)
 		}
+		b.expectNote("keys page signed out", "Sign in to continue.")
 		b.waitVisible("login form after signing out", `input[name="password"]`)
+	})
+
+	t.Run("CrossOrigin", func(t *testing.T) {
+		// Another site (another origin) with a form that posts to the console.
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><title>Elsewhere</title><link rel="icon" href="data:,"></head>`+
+				`<body><form method="post" action="%s/console/logout"><button type="submit">Win a prize</button></form></body></html>`, base)
+		}))
+		t.Cleanup(other.Close)
+		b := newTab(t, browserCtx, base, shots)
+		b.open("open the login page", "/console/login", http.StatusOK)
+		b.signIn(seed.leadEmail, browserLeadPassword)
+		b.expectPath("after signing in", "/console/keys")
+		b.visit("open the other site", other.URL, http.StatusOK)
+		b.expectRefusal(base + "/console/logout")
+		resp := b.submit("other site: post the form", `form button[type="submit"]`)
+		if resp == nil || resp.Status != http.StatusForbidden {
+			t.Errorf("cross-origin post: response %v, want 403", resp)
+		}
+		b.expectHeading("cross-origin refusal", "Request refused")
+		if msg := b.text("cross-origin refusal: message", "main p"); !strings.Contains(msg, "sent from another website") {
+			t.Errorf("cross-origin refusal says %q", msg)
+		}
+		b.screenshot("cross-origin-refused")
+		b.submit("cross-origin refusal: back to the console", `main a[href="/console/"]`)
+		b.expectPath("back in the console, still signed in", "/console/keys")
 	})
 }
 
@@ -339,6 +464,7 @@ type consoleSeed struct {
 	link          string // set-password token of consumerEmail
 	leadEmail     string // a second user of the consumer, password already set
 	opsKey        string // a live key of the consumer, for the operator flow
+	opsKeyID      int
 }
 
 func seedConsole(t *testing.T, databaseURL string) consoleSeed {
@@ -383,7 +509,7 @@ func seedConsole(t *testing.T, databaseURL string) consoleSeed {
 	if err != nil {
 		t.Fatalf("seed: create key: %v", err)
 	}
-	s.opsKey = k.Key
+	s.opsKey, s.opsKeyID = k.Key, k.ID
 	return s
 }
 
@@ -437,7 +563,8 @@ type tab struct {
 	shots string
 
 	mu      sync.Mutex
-	console []string // errors and exceptions the pages wrote to the console
+	console []string        // errors and exceptions the pages wrote to the console
+	refused map[string]bool // URLs whose error status a step expects (Chromium logs it as an error)
 }
 
 func newTab(t *testing.T, browserCtx context.Context, base, shots string) *tab {
@@ -462,7 +589,9 @@ func newTab(t *testing.T, browserCtx context.Context, base, shots string) *tab {
 			}
 			if msg.Type == chromedp.ConsoleError || msg.IsException() {
 				b.mu.Lock()
-				b.console = append(b.console, fmt.Sprintf("%s (%s)", msg, msg.URL))
+				if !b.refused[msg.URL] || !strings.HasPrefix(msg.Text, "Failed to load resource: the server responded with a status of") {
+					b.console = append(b.console, fmt.Sprintf("%s (%s)", msg, msg.URL))
+				}
 				b.mu.Unlock()
 			}
 		}
@@ -537,18 +666,60 @@ func (b *tab) submit(step, sel string) *network.Response {
 	return resp
 }
 
+// expectRefusal tells the tab that a page at url is answered with an error status on purpose, so
+// that Chromium's log entry about it is not taken for a broken page.
+func (b *tab) expectRefusal(url string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.refused == nil {
+		b.refused = map[string]bool{}
+	}
+	b.refused[url] = true
+}
+
+// visit navigates to any URL (another site's, say) and checks the final document's status.
+func (b *tab) visit(step, url string, status int) {
+	b.t.Helper()
+	resp := browserRun(b, step, chromedp.NavigateResponse(url))
+	if resp == nil || int(resp.Status) != status {
+		b.fatalf(step, fmt.Errorf("GET %s: response %v, want %d", url, resp, status))
+	}
+}
+
+// reload reloads the current page, as a person pressing F5 does.
+func (b *tab) reload(step string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, browserStepTimeout)
+	defer cancel()
+	if _, err := chromedp.RunResponse(ctx, chromedp.Reload()); err != nil {
+		b.fatalf(step, err)
+	}
+}
+
+// value is the current value of a form control.
+func (b *tab) value(step, sel string) string {
+	b.t.Helper()
+	return browserRun(b, step, chromedp.Value(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
 func (b *tab) click(step, sel string) {
 	b.t.Helper()
 	browserRun(b, step, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
-// fill types a value into an empty field.
+// fill types a value into a field, emptying it first.
 func (b *tab) fill(step, sel, value string) {
 	b.t.Helper()
 	browserRun(b, step, chromedp.Steps(
 		chromedp.Clear(chromedp.CSS(sel), chromedp.NodeVisible),
 		chromedp.SendKeys(chromedp.CSS(sel), value, chromedp.NodeVisible),
 	))
+}
+
+// typeInto types a value into an empty field (Chromium's Clear needs text in a textarea).
+func (b *tab) typeInto(step, sel, value string) {
+	b.t.Helper()
+	browserRun(b, step, chromedp.SendKeys(chromedp.CSS(sel), value, chromedp.NodeVisible))
 }
 
 func (b *tab) waitVisible(step, sel string) {
@@ -598,6 +769,20 @@ func (b *tab) expectFlash(step, want string) {
 	if got := b.text(step+": flash message", "main .flash.ok"); !strings.Contains(got, want) {
 		b.fatalf(step, fmt.Errorf("flash message %q, want it to contain %q", got, want))
 	}
+}
+
+// expectNote checks the page's notice or warning (not an error, not a success).
+func (b *tab) expectNote(step, want string) {
+	b.t.Helper()
+	if got := b.text(step+": notice", "main .flash:not(.ok):not(.error)"); !strings.Contains(got, want) {
+		b.fatalf(step, fmt.Errorf("notice %q, want it to contain %q", got, want))
+	}
+}
+
+// keyRowCount is the number of rows of the keys table.
+func (b *tab) keyRowCount(step string) int {
+	b.t.Helper()
+	return browserRun(b, step+": key rows", chromedp.Evaluate[int](`document.querySelectorAll('main tbody tr').length`))
 }
 
 // signIn fills and submits the login form on the current page.

@@ -64,7 +64,9 @@ type PoolEvent struct {
 	Reserve0, Reserve1                           *big.Int
 }
 
-// Transfer is one ERC-20 Transfer of an indexed token.
+// Transfer is one ERC-20 Transfer of an indexed token, or a balance change the token reports with
+// another event: the wrapped native token's Deposit (wrap) is a Transfer from the zero address (a
+// mint) and its Withdrawal (unwrap) a Transfer to it (a burn).
 type Transfer struct {
 	Token    string
 	From     string

@@ -63,7 +63,9 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWorld {
+// newChainWorld deploys the core contracts and ALPHA, runs early (if any) before anything else
+// happens on the chain, then mints, approves and pools ALPHA/USD and WETH/USD.
+func newChainWorld(t *testing.T, st *store.Store, confirmations uint64, early ...func(w *chainWorld)) *chainWorld {
 	t.Helper()
 	ctx := t.Context()
 	w := &chainWorld{t: t, ctx: ctx, st: st}
@@ -84,6 +86,9 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 		t.Fatal(err)
 	}
 	w.accounts()
+	for _, f := range early {
+		f(w)
+	}
 	if w.alpha, err = w.deployer.Deploy(ctx, w.sim, &bindings.TokenMetaData, tokenABI.PackConstructor("Alpha", "ALPHA", 18)); err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +120,7 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64) *chainWo
 	w.ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": {
 		Stablecoins: map[string]bool{lowerHex(w.addrs.USD): true}, WrappedNative: lowerHex(w.addrs.WrappedNative)}})
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: reader, Sink: w.ix, Confirmations: confirmations,
+		WrappedNative: w.addrs.WrappedNative,
 		MaxRange:    7, // small ranges: the test crosses many batches
 		Interval:    50 * time.Millisecond,
 		StepTimeout: 300 * time.Millisecond, // so that Run gets over a hung RPC quickly

@@ -54,19 +54,24 @@ func (s *Store) Cursor(ctx context.Context, chainName string) (chain.Cursor, boo
 	if err != nil {
 		return chain.Cursor{}, false, fmt.Errorf("index cursor of %s: %w", chainName, err)
 	}
+	if c.GenesisHash == "" { // reset: nothing indexed
+		return chain.Cursor{}, false, nil
+	}
 	return chain.Cursor{Genesis: c.GenesisHash, Block: c.Block, Hash: c.BlockHash}, true, nil
 }
 
-// Version is how far a chain's index has come: its cursor, and how many rollbacks it has had. A
-// reader that holds index data up to one Version can read only what came after it as long as
-// Rollbacks is unchanged; when it changed, data it holds may be gone.
+// Version is how far a chain's index has come: its cursor, and how many rollbacks it has had (a
+// Reset, which takes everything back, counts as one). A reader that holds index data up to one
+// Version can read only what came after it as long as Rollbacks is unchanged; when it changed, data
+// it holds may be gone.
 type Version struct {
 	Block     int64
 	Hash      string
 	Rollbacks int64
 }
 
-// Version returns the chain's index version; ok is false when the chain has no index yet.
+// Version returns the chain's index version; ok is false when the chain has nothing indexed (never
+// started, or reset: then Rollbacks still counts the reset).
 func (s *Store) Version(ctx context.Context, chainName string) (v Version, ok bool, err error) {
 	c, err := s.db.IndexCursor.Query().Where(indexcursor.Chain(chainName)).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -75,13 +80,19 @@ func (s *Store) Version(ctx context.Context, chainName string) (v Version, ok bo
 	if err != nil {
 		return Version{}, false, fmt.Errorf("index version of %s: %w", chainName, err)
 	}
-	return Version{Block: c.Block, Hash: c.BlockHash, Rollbacks: c.Rollbacks}, true, nil
+	return Version{Block: c.Block, Hash: c.BlockHash, Rollbacks: c.Rollbacks}, c.GenesisHash != "", nil
 }
 
-// Start implements chain.Sink.
+// Start implements chain.Sink. After a Reset it reuses the chain's cursor row, which keeps counting
+// the rollbacks.
 func (s *Store) Start(ctx context.Context, chainName string, c chain.Cursor) error {
-	err := s.db.IndexCursor.Create().SetChain(chainName).SetGenesisHash(c.Genesis).SetBlock(c.Block).
-		SetBlockHash(c.Hash).SetUpdatedAt(time.Now().Unix()).Exec(ctx)
+	now := time.Now().Unix()
+	n, err := s.db.IndexCursor.Update().Where(indexcursor.Chain(chainName), indexcursor.GenesisHash("")).
+		SetGenesisHash(c.Genesis).SetBlock(c.Block).SetBlockHash(c.Hash).SetUpdatedAt(now).Save(ctx)
+	if err == nil && n == 0 {
+		err = s.db.IndexCursor.Create().SetChain(chainName).SetGenesisHash(c.Genesis).SetBlock(c.Block).
+			SetBlockHash(c.Hash).SetUpdatedAt(now).Exec(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("start index of %s: %w", chainName, err)
 	}
@@ -113,7 +124,9 @@ func (s *Store) RecentBlocks(ctx context.Context, chainName string, below int64,
 	return out, nil
 }
 
-// Reset implements chain.Sink.
+// Reset implements chain.Sink. The cursor row stays, emptied (Cursor then reports nothing indexed),
+// with the reset counted in Rollbacks, so that readers holding index data (the market snapshot)
+// notice it and read the index anew.
 func (s *Store) Reset(ctx context.Context, chainName string) error {
 	err := s.inTx(ctx, chainName, func(tx *ent.Tx) error {
 		deletes := []func() error{
@@ -135,8 +148,12 @@ func (s *Store) Reset(ctx context.Context, chainName string) error {
 				return err
 			},
 			func() error {
-				_, err := tx.IndexCursor.Delete().Where(indexcursor.Chain(chainName)).Exec(ctx)
+				_, err := tx.IndexBlock.Delete().Where(indexblock.Chain(chainName)).Exec(ctx)
 				return err
+			},
+			func() error {
+				return tx.IndexCursor.Update().Where(indexcursor.Chain(chainName)).SetGenesisHash("").SetBlock(-1).
+					SetBlockHash("").SetUpdatedAt(time.Now().Unix()).AddRollbacks(1).Exec(ctx)
 			},
 		}
 		for _, d := range deletes {
@@ -146,6 +163,7 @@ func (s *Store) Reset(ctx context.Context, chainName string) error {
 		}
 		return nil
 	})
+	s.forget(chainName) // the writer's view holds the pools that are gone
 	if err != nil {
 		return fmt.Errorf("reset index of %s: %w", chainName, err)
 	}

@@ -182,6 +182,32 @@ func TestApplyAndRollback(t *testing.T) {
 		if got := balance(t, s, alpha, alice); got != "0" {
 			t.Fatalf("alice after full rollback = %s", got)
 		}
+
+		// A reset (a new chain) empties the index and counts as a rollback, so readers reload.
+		if err := ix.Reset(ctx, "base"); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := ix.Cursor(ctx, "base"); err != nil || ok {
+			t.Fatalf("cursor after a reset: ok %v (%v), want nothing indexed", ok, err)
+		}
+		if v, ok, err := ix.Version(ctx, "base"); err != nil || ok || v.Rollbacks != 3 {
+			t.Fatalf("version after a reset = %+v, ok %v (%v); want 3 rollbacks and nothing indexed", v, ok, err)
+		}
+		if blocks, err := ix.RecentBlocks(ctx, "base", 1<<40, 10); err != nil || len(blocks) != 0 {
+			t.Fatalf("kept blocks after a reset: %v (%v)", blocks, err)
+		}
+		if err := ix.Start(ctx, "base", chain.Cursor{Genesis: "0xg2", Block: -1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.Apply(ctx, chain.Batch{Chain: "base", Genesis: "0xg2", From: 0, To: 1, ToHash: "0xn1"}); err != nil {
+			t.Fatal(err)
+		}
+		if c, ok, err := ix.Cursor(ctx, "base"); err != nil || !ok || c != (chain.Cursor{Genesis: "0xg2", Block: 1, Hash: "0xn1"}) {
+			t.Fatalf("cursor on the new chain = %+v, ok %v (%v)", c, ok, err)
+		}
+		if v, _, _ := ix.Version(ctx, "base"); v.Rollbacks != 3 {
+			t.Fatalf("rollbacks on the new chain = %d, want 3", v.Rollbacks)
+		}
 	})
 }
 

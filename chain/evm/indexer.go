@@ -27,7 +27,13 @@ var (
 	topicMint        = crypto.Keccak256Hash([]byte("Mint(address,uint256,uint256)"))
 	topicBurn        = crypto.Keccak256Hash([]byte("Burn(address,uint256,uint256,address)"))
 	topicTransfer    = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+	// WETH9's wrap and unwrap: they mint and burn without a Transfer event.
+	topicDeposit    = crypto.Keccak256Hash([]byte("Deposit(address,uint256)"))
+	topicWithdrawal = crypto.Keccak256Hash([]byte("Withdrawal(address,uint256)"))
 )
+
+// tokenTopics are the events that move the balances of a watched token.
+var tokenTopics = []common.Hash{topicTransfer, topicDeposit, topicWithdrawal}
 
 // Factory is a Uniswap V2 factory whose pairs the indexer follows.
 type Factory struct {
@@ -42,6 +48,7 @@ type FollowerConfig struct {
 	Reader        *Reader // its RPC client is the one the follower reads logs with
 	Sink          chain.Sink
 	Factories     []Factory
+	WrappedNative common.Address // its Deposit and Withdrawal events count as mints and burns; zero: none
 	StartBlock    uint64
 	Confirmations uint64        // blocks within this depth of the head may still reorg
 	MaxRange      uint64        // most blocks read per batch; default 2,000
@@ -53,9 +60,14 @@ type FollowerConfig struct {
 // Follower indexes one EVM chain: from the start block it reads, in bounded block ranges, the
 // PairCreated events of the configured factories, then the Sync, Swap, Mint, Burn and Transfer
 // events of their pairs and Transfer events of the pairs' tokens, and hands each range to the Sink
-// as one batch. It reads up to the head (reads are fresh) but treats only blocks deeper than the
+// as one batch. The configured wrapped native token (WETH9 and its kind) wraps and unwraps without
+// a Transfer: its Deposit(dst, wad) is read as a mint to dst and its Withdrawal(src, wad) as a burn
+// from src. It reads up to the head (reads are fresh) but treats only blocks deeper than the
 // confirmation depth as final: when the block at the cursor is no longer canonical, it walks the
 // kept block hashes back to the newest canonical one and rolls the index back to it.
+//
+// An index is of one chain, told by the hash of its block 0: when the RPC serves a chain with
+// another genesis block (a devnet started anew), the index starts over on the new chain.
 type Follower struct {
 	cfg     FollowerConfig
 	rpc     RPC
@@ -135,8 +147,8 @@ func (f *Follower) Step(ctx context.Context) (caughtUp bool, err error) {
 		return false, err
 	}
 	if ok && cur.Genesis != f.genesis {
-		f.log.Warn("the RPC serves a different chain than the index holds (new genesis): starting the index over",
-			"indexed_genesis", cur.Genesis, "genesis", f.genesis)
+		f.log.Info("the RPC serves a new chain, not the one indexed (its block 0 differs, as when a devnet starts anew): indexing the new chain from the start",
+			"indexed_genesis", cur.Genesis, "genesis", f.genesis, "start_block", f.cfg.StartBlock)
 		if err := f.cfg.Sink.Reset(ctx, f.cfg.Chain); err != nil {
 			return false, err
 		}
@@ -201,8 +213,9 @@ func (f *Follower) loadWatched(ctx context.Context) error {
 }
 
 // checkReorg compares the cursor's block with the canonical chain. When it differs (or the chain is
-// now shorter), it finds the newest kept block that is still canonical and rolls back to it; with
-// none left, the chain is indexed over from the start.
+// now shorter), it first checks that the chain is still the same one: when block 0 changed, the
+// next step starts the index over on the new chain. Otherwise it finds the newest kept block that
+// is still canonical and rolls back to it; with none left, the chain is indexed over from the start.
 func (f *Follower) checkReorg(ctx context.Context, cur chain.Cursor, head uint64) (bool, error) {
 	if cur.Block < 0 || cur.Hash == "" {
 		return false, nil
@@ -216,6 +229,14 @@ func (f *Follower) checkReorg(ctx context.Context, cur chain.Cursor, head uint64
 			return false, nil
 		}
 	}
+	genesis, err := f.header(ctx, 0)
+	if err != nil {
+		return false, err
+	}
+	if genesis.Hash != f.genesis { // the RPC switched chains while we followed it
+		f.genesis = genesis.Hash
+		return true, nil
+	}
 	below := cur.Block
 	for {
 		kept, err := f.cfg.Sink.RecentBlocks(ctx, f.cfg.Chain, below, 64)
@@ -223,8 +244,8 @@ func (f *Follower) checkReorg(ctx context.Context, cur chain.Cursor, head uint64
 			return true, err
 		}
 		if len(kept) == 0 {
-			f.log.Error("reorg deeper than the kept block hashes (the confirmation depth is too small): indexing the chain over",
-				"cursor", cur.Block)
+			f.log.Warn("none of the block hashes the index kept is on the chain any more (a reorg deeper than they reach, or another chain with the same block 0): indexing the chain over",
+				"cursor", cur.Block, "confirmations", f.cfg.Confirmations)
 			return true, f.cfg.Sink.Reset(ctx, f.cfg.Chain)
 		}
 		numbers := make([]uint64, 0, len(kept))
@@ -272,15 +293,16 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 	watch = append(watch, newTokens...)
 	slices.SortFunc(watch, func(a, b common.Address) int { return a.Cmp(b) })
 	watch = slices.Compact(watch)
-	events, err := f.logs(ctx, from, to, watch, []common.Hash{topicSync, topicSwap, topicMint, topicBurn, topicTransfer})
+	events, err := f.logs(ctx, from, to, watch, append([]common.Hash{topicSync, topicSwap, topicMint, topicBurn}, tokenTopics...))
 	if err != nil {
 		return chain.Batch{}, err
 	}
-	// Transfers of newly found tokens before this range: their balances start with the index.
+	// Transfers (and the wrapped native's wraps and unwraps) of newly found tokens before this range:
+	// their balances start with the index.
 	var earlier []types.Log
 	if len(newTokens) > 0 && from > f.cfg.StartBlock {
 		for lo := f.cfg.StartBlock; lo < from; lo += f.cfg.MaxRange {
-			logs, err := f.logs(ctx, lo, min(from-1, lo+f.cfg.MaxRange-1), newTokens, []common.Hash{topicTransfer})
+			logs, err := f.logs(ctx, lo, min(from-1, lo+f.cfg.MaxRange-1), newTokens, tokenTopics)
 			if err != nil {
 				return chain.Batch{}, err
 			}
@@ -341,6 +363,10 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 		switch {
 		case l.Topics[0] == topicTransfer && tokens[l.Address]:
 			if t, ok := decodeTransfer(l); ok {
+				b.Transfers = append(b.Transfers, t)
+			}
+		case (l.Topics[0] == topicDeposit || l.Topics[0] == topicWithdrawal) && tokens[l.Address]:
+			if t, ok := f.decodeWrap(l); ok {
 				b.Transfers = append(b.Transfers, t)
 			}
 		case pools[l.Address]:
@@ -454,6 +480,20 @@ func decodeTransfer(l types.Log) (chain.Transfer, bool) {
 	}
 	return chain.Transfer{Token: lower(l.Address), From: lower(common.BytesToAddress(l.Topics[1].Bytes())),
 		To: lower(common.BytesToAddress(l.Topics[2].Bytes())), Value: dataWord(l.Data, 0), Block: l.BlockNumber, LogIndex: l.Index}, true
+}
+
+// decodeWrap reads a Deposit or Withdrawal of the wrapped native token as a Transfer from or to
+// the zero address (a mint or a burn); the same events of any other contract are not balances.
+func (f *Follower) decodeWrap(l types.Log) (chain.Transfer, bool) {
+	if l.Address != f.cfg.WrappedNative || f.cfg.WrappedNative == (common.Address{}) || len(l.Topics) != 2 || len(l.Data) != 32 {
+		return chain.Transfer{}, false
+	}
+	holder, zero := lower(common.BytesToAddress(l.Topics[1].Bytes())), lower(common.Address{})
+	t := chain.Transfer{Token: lower(l.Address), From: zero, To: holder, Value: dataWord(l.Data, 0), Block: l.BlockNumber, LogIndex: l.Index}
+	if l.Topics[0] == topicWithdrawal {
+		t.From, t.To = holder, zero
+	}
+	return t, true
 }
 
 func decodePoolEvent(l types.Log, time int64, sender string) (chain.PoolEvent, bool) {

@@ -59,7 +59,7 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Si
 	return &Adapter{
 		Source: NewSource(reader, cfg.WrappedNative, v2.Factory),
 		Follower: NewFollower(FollowerConfig{Chain: name, Reader: reader, Sink: sink, Factories: factories,
-			StartBlock: cfg.StartBlock, Confirmations: uint64(cfg.Confirmations), Interval: interval, Logger: log}),
+			WrappedNative: common.HexToAddress(cfg.WrappedNative), StartBlock: cfg.StartBlock, Confirmations: uint64(cfg.Confirmations), Interval: interval, Logger: log}),
 		client: client,
 	}, nil
 }

@@ -121,10 +121,10 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64, early ..
 		Stablecoins: map[string]bool{lowerHex(w.addrs.USD): true}, WrappedNative: lowerHex(w.addrs.WrappedNative)}})
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: reader, Sink: w.ix, Confirmations: confirmations,
 		WrappedNative: w.addrs.WrappedNative,
-		MaxRange:    7, // small ranges: the test crosses many batches
-		Interval:    50 * time.Millisecond,
-		StepTimeout: 300 * time.Millisecond, // so that Run gets over a hung RPC quickly
-		Factories:   []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
+		MaxRange:      7, // small ranges: the test crosses many batches
+		Interval:      50 * time.Millisecond,
+		StepTimeout:   300 * time.Millisecond, // so that Run gets over a hung RPC quickly
+		Factories:     []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
 	return w
 }
 

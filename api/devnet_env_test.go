@@ -68,7 +68,7 @@ func withDevnet(d *devnetChain) envOption {
 		refreshing := make(chan struct{})
 		go func() { defer close(refreshing); mkt.Run(ctx) }()
 		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run
-		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: "base", Source: reads.Source, NativeSymbol: "ETH", WrappedNative: pricing.WrappedNative}})
+		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: "base", Source: reads.Source, NativeSymbol: "ETH", Pricing: pricing}})
 		chains, err := chain.NewRegistry(map[string]chain.Served{"base": {Network: chain.Devnet, ChainID: devnet.ChainID}})
 		if err != nil {
 			t.Fatal(err)

@@ -26,13 +26,14 @@ type TokenResolution struct {
 	Pools       []string `json:"pools" doc:"Known pools holding the token." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C,0xd0b53D9277642d899DF5C87A3966A349A798F224"`
 }
 
-// TokenPrice is a token's current price.
+// TokenPrice is a token's current price: the token's own, one for all its pools (a pool's price of
+// it is in the pool's summary).
 type TokenPrice struct {
 	OK          bool     `json:"ok" example:"true"`
 	Token       TokenRef `json:"token"`
-	PriceUsd    string   `json:"priceUsd" example:"0.9998"`
-	PriceNative string   `json:"priceNative" example:"0.000328"`
-	Pool        string   `json:"pool" doc:"The pool the price comes from." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	PriceUsd    string   `json:"priceUsd" doc:"The token's USD price: 1 for a configured USD stablecoin; otherwise its price in the pool named by pool, its deepest pool against a stablecoin or the wrapped native token." example:"0.9998"`
+	PriceNative string   `json:"priceNative" doc:"The token's price in the chain's native coin: priceUsd over the native coin's USD price." example:"0.000328"`
+	Pool        string   `json:"pool" doc:"The pool the price comes from; empty for a USD stablecoin." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
 	UpdatedAt   int64    `json:"updatedAt" example:"1763798400"`
 }
 
@@ -54,10 +55,10 @@ type PriceHistoryResponse struct {
 type TokenStatsResponse struct {
 	OK             bool       `json:"ok" example:"true"`
 	Token          TokenRef   `json:"token"`
-	PriceUsd       string     `json:"priceUsd" example:"0.9998"`
-	LiquidityUsd   string     `json:"liquidityUsd" example:"7624921.5"`
+	PriceUsd       string     `json:"priceUsd" doc:"The token's USD price, as /v1/tokens/{mint}/price gives it: the same for all its pools." example:"0.9998"`
+	LiquidityUsd   string     `json:"liquidityUsd" doc:"The sum of liquidityUsd over the token's indexed pools: both reserves of each, in USD." example:"7624921.5"`
 	VolumeUsd      Windows    `json:"volumeUsd"`
-	PriceChangePct Windows    `json:"priceChangePct" example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
+	PriceChangePct Windows    `json:"priceChangePct" doc:"Change of priceUsd over each window, percent." example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
 	Txns           TxnWindows `json:"txns"`
 	Buyers24h      int        `json:"buyers24h" example:"1843"`
 	Sellers24h     int        `json:"sellers24h" example:"1712"`
@@ -131,7 +132,7 @@ type PoolReserves struct {
 	Quote       string `json:"quote" example:"0x4200000000000000000000000000000000000006"`
 	BaseAmount  string `json:"baseAmount" example:"3812460.75"`
 	QuoteAmount string `json:"quoteAmount" example:"1250.5"`
-	Block       int64  `json:"block" example:"38512345"`
+	Block       int64  `json:"block" doc:"The block the reserves were read at: they are the pool's reserves after it." example:"38512345"`
 }
 
 // Bin is one liquidity bin.
@@ -518,7 +519,7 @@ func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[P
 		return nil, readError(err)
 	}
 	return &output[PoolReserves]{Body: PoolReserves{OK: true, Pool: r.Pool, Base: r.Base.Address, Quote: r.Quote.Address,
-		BaseAmount: r.BaseAmount, QuoteAmount: r.QuoteAmount}}, nil
+		BaseAmount: r.BaseAmount, QuoteAmount: r.QuoteAmount, Block: r.Block}}, nil
 }
 
 func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsResult], error) {

@@ -45,14 +45,16 @@ type PoolRef struct {
 	Reserves   []string `json:"reserves" doc:"Base then quote reserve, in token units." example:"3812460.75,1250.5"`
 }
 
-// PoolSummary is a pool with its market figures, as trending, hot and new list them.
+// PoolSummary is a pool with its market figures, as trending, hot and new list them. Its prices are
+// the pool's own, as on DexScreener and GeckoTerminal: a token's price across its pools is on
+// /v1/tokens/{mint}/price.
 type PoolSummary struct {
 	PoolRef
-	PriceUsd       string     `json:"priceUsd" example:"0.9998"`
-	PriceNative    string     `json:"priceNative" example:"0.000328"`
-	LiquidityUsd   string     `json:"liquidityUsd" example:"7624921.5"`
+	PriceUsd       string     `json:"priceUsd" doc:"The base token's USD price in this pool: priceNative times the quote token's USD price. Empty when the quote token has no USD price." example:"0.9998"`
+	PriceNative    string     `json:"priceNative" doc:"The base token's price in the quote token (not in the chain's native coin), from this pool's reserves: quote reserve over base reserve." example:"0.000328"`
+	LiquidityUsd   string     `json:"liquidityUsd" doc:"Both reserves in USD, each at its price in this pool: twice the quote reserve at the quote token's USD price (twice the base reserve at the base token's when only that one has a USD price); 0 when neither has one." example:"7624921.5"`
 	VolumeUsd      Windows    `json:"volumeUsd"`
-	PriceChangePct Windows    `json:"priceChangePct" example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
+	PriceChangePct Windows    `json:"priceChangePct" doc:"Change of the base token's USD price in this pool over each window, percent." example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
 	Txns           TxnWindows `json:"txns"`
 }
 
@@ -64,7 +66,7 @@ type Trade struct {
 	Trader      string `json:"trader" doc:"The transaction's sender." example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
 	TokenAmount string `json:"tokenAmount" doc:"Amount of the requested token, in token units." example:"1520.5"`
 	OtherAmount string `json:"otherAmount" doc:"Amount of the pool's other token, in token units." example:"0.49876"`
-	PriceUsd    string `json:"priceUsd" doc:"The requested token's USD price after the trade." example:"0.9998"`
+	PriceUsd    string `json:"priceUsd" doc:"The requested token's USD price in the trade's pool after the trade." example:"0.9998"`
 	VolumeUsd   string `json:"volumeUsd" example:"1520.2"`
 	Block       int64  `json:"block" example:"38512345"`
 	Time        int64  `json:"time" example:"1763798400"`

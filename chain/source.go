@@ -38,6 +38,7 @@ type PairState struct {
 	Reserve0, Reserve1 *big.Int
 	TotalSupply        *big.Int
 	OK                 bool
+	Block              uint64 // the block the state was read at
 }
 
 // AuditFacts is what the chain says about a pool's token for an audit.
@@ -67,10 +68,11 @@ type Simulation struct {
 type EVMSource interface {
 	// TokenMetadata reads the ERC-20 metadata of tokens, one entry per token.
 	TokenMetadata(ctx context.Context, tokens []string) ([]TokenMeta, error)
-	// Balances reads the native balance of each owner and its balance of each token at one block;
-	// erc20[i][j] is nil when tokens[j] did not answer balanceOf.
-	Balances(ctx context.Context, owners, tokens []string) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error)
-	// PairStates reads Uniswap V2 pairs.
+	// Balances reads, at one block, the native balance of each owner and owners[i]'s balance of
+	// each of tokens[i] (a token list per owner); erc20[i][j] is nil when tokens[i][j] did not
+	// answer balanceOf.
+	Balances(ctx context.Context, owners []string, tokens [][]string) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error)
+	// PairStates reads Uniswap V2 pairs, all at one block.
 	PairStates(ctx context.Context, pairs []string) ([]PairState, error)
 	// Audit reads a pool token's audit facts.
 	Audit(ctx context.Context, pair, token string) (AuditFacts, error)

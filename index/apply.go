@@ -23,8 +23,8 @@ import (
 
 // Apply implements chain.Sink: one transaction moves the cursor from From-1 to To (or returns
 // chain.ErrCursorMoved), stores the new tokens and pools, the pool events priced in USD at the
-// reserves they left, the pools' latest reserves, the Transfer events (until final) and the holder
-// balances they change.
+// reserves they left (the base token's price in that pool, Market.PoolPriceUSD), the pools' latest
+// reserves, the Transfer events (until final) and the holder balances they change.
 func (s *Store) Apply(ctx context.Context, b chain.Batch) error {
 	m, err := s.market(ctx, b.Chain)
 	if err != nil {
@@ -191,13 +191,13 @@ func eventRow(m *Market, p *PoolState, e *chain.PoolEvent) []any {
 	default:
 		base, quote = new(big.Int), new(big.Int)
 	}
-	priceUSD, _, _, _ := m.PriceUSD(p.Base())
+	priceUSD, _ := m.PoolPriceUSD(p) // the base token's price in this pool, 0 when its quote is unpriced
 	var volume float64
 	if e.Kind == chain.EventSwap {
 		if quoteUSD, _, _, ok := m.PriceUSD(p.Quote()); ok {
 			volume = m.Human(p.Quote(), quote) * quoteUSD
-		} else {
-			volume = m.Human(p.Base(), base) * priceUSD
+		} else if baseUSD, _, _, ok := m.PriceUSD(p.Base()); ok {
+			volume = m.Human(p.Base(), base) * baseUSD
 		}
 	}
 	return []any{e.Pool, int64(e.Block), int(e.LogIndex), e.TxHash, string(e.Kind), side, e.Trader, base.String(), quote.String(),

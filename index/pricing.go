@@ -180,8 +180,22 @@ func (m *Market) PoolPrice(p *PoolState) float64 {
 	return quote / base
 }
 
-// LiquidityUSD is the USD value of both sides of a pool (twice the priced side), 0 when neither side
-// has a price.
+// PoolPriceUSD returns the base token's USD price in this pool: its price in the quote token
+// (PoolPrice) times the quote token's USD price. It is the pool's own price, not the token's
+// (PriceUSD), which comes from the token's deepest priced pool. ok is false when the quote token has
+// no USD price or the pool no reserves.
+func (m *Market) PoolPriceUSD(p *PoolState) (float64, bool) {
+	quoteUSD, _, _, ok := m.PriceUSD(p.Quote())
+	price := m.PoolPrice(p)
+	if !ok || price <= 0 {
+		return 0, false
+	}
+	return price * quoteUSD, true
+}
+
+// LiquidityUSD is the USD value of both sides of a pool, each valued at its price in this pool:
+// twice the quote reserve at the quote token's USD price, or, when the quote has none, twice the
+// base reserve at the base token's; 0 when neither side has a price.
 func (m *Market) LiquidityUSD(p *PoolState) float64 {
 	for _, t := range []string{p.Quote(), p.Base()} {
 		if usd, _, _, ok := m.PriceUSD(t); ok {

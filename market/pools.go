@@ -69,13 +69,13 @@ func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary
 	return out, nil
 }
 
-// Reserves are a pool's live reserves in a base/quote orientation.
+// Reserves are a pool's live reserves in a base/quote orientation, as of the end of Block.
 type Reserves struct {
 	Pool        string
 	Base, Quote Token
 	BaseAmount  string
 	QuoteAmount string
-	Block       int64
+	Block       int64 // the block the reserves were read at
 }
 
 // Reserves reads a Uniswap V2 pair's reserves live, oriented as base/quote. ErrInvalid when base
@@ -111,7 +111,8 @@ func (s *Service) Reserves(ctx context.Context, chainName, pool, base, quote str
 		return Token{Chain: chainName, Address: checksum(metas[m].Address), Symbol: metas[m].Symbol, Name: metas[m].Name, Decimals: metas[m].Decimals}
 	}
 	b, q := tok(0), tok(1)
-	return Reserves{Pool: checksum(pool), Base: b, Quote: q, BaseAmount: Units(baseAmount, b.Decimals), QuoteAmount: Units(quoteAmount, q.Decimals)}, nil
+	return Reserves{Pool: checksum(pool), Base: b, Quote: q, BaseAmount: Units(baseAmount, b.Decimals), QuoteAmount: Units(quoteAmount, q.Decimals),
+		Block: int64(st.Block)}, nil
 }
 
 // Candle is one OHLCV interval of a token's USD price.

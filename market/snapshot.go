@@ -193,9 +193,9 @@ type PoolSummary struct {
 	FeeBps       int
 	BaseReserve  string // token units
 	QuoteReserve string
-	PriceUSD     string // base token
-	PriceNative  string // base token in the quote token
-	LiquidityUSD string
+	PriceUSD     string // the base token's USD price in this pool (index.Market.PoolPriceUSD); empty when the quote has none
+	PriceNative  string // the base token's price in the quote token, from this pool's reserves
+	LiquidityUSD string // both reserves in USD, each at its price in this pool (index.Market.LiquidityUSD)
 	Figures      Figures
 }
 
@@ -207,7 +207,7 @@ func (s *Service) summary(chainName string, snap *snapshot, p index.Pool) PoolSu
 	if st != nil {
 		out.BaseReserve = Units(reserve(st, p.Base()), base.Decimals)
 		out.QuoteReserve = Units(reserve(st, p.Quote()), quote.Decimals)
-		if usd, _, _, ok := snap.market.PriceUSD(p.Base()); ok {
+		if usd, ok := snap.market.PoolPriceUSD(st); ok {
 			out.PriceUSD = Decimal(usd)
 		}
 		out.PriceNative = Decimal(snap.market.PoolPrice(st))

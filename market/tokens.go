@@ -175,7 +175,8 @@ func (s *Service) History(ctx context.Context, chainName, addr, poolAddr string,
 	return t, points, nil
 }
 
-// tokenPrice is the USD price of one of the pool's tokens after an event.
+// tokenPrice is the USD price of one of the pool's tokens in the pool after an event: the event's
+// price of the base, or for the quote that price over the base's price in the quote.
 func tokenPrice(p index.Pool, token string, e index.Event) float64 {
 	if token == p.Base() {
 		return e.PriceUSD
@@ -341,7 +342,11 @@ func (s *Service) Holders(ctx context.Context, chainName, addr string) (Token, [
 		return Token{}, nil, err
 	}
 	supply := metas[0].TotalSupply
-	_, balances, _, err := c.Source.Balances(ctx, owners, []string{addr})
+	each := make([][]string, len(owners))
+	for i := range each {
+		each[i] = []string{addr}
+	}
+	_, balances, _, err := c.Source.Balances(ctx, owners, each)
 	if err != nil {
 		return Token{}, nil, err
 	}
@@ -375,7 +380,7 @@ type Trade struct {
 	Trader      string
 	TokenAmount string // the token, in token units
 	OtherAmount string // the pool's other token, in token units
-	PriceUSD    string // the token's price after the trade
+	PriceUSD    string // the token's USD price in the trade's pool after the trade
 	VolumeUSD   string
 	Block       int64
 	Time        int64

@@ -3,11 +3,16 @@
 //
 // Discovery is limited to the tokens and pools the index follows, so every result says so in its
 // sources: the chain source is complete for the native coin, the index source is never complete.
+//
+// An owner's result depends on the owner alone, never on who else is in a batch: each owner's
+// balances are read for the tokens the index says that owner holds, plus the chain's configured
+// wrapped native token and USD stablecoins, which are read for every owner.
 package portfolio
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -19,10 +24,22 @@ import (
 
 // Chain is an EVM chain the service reads.
 type Chain struct {
-	Name          string
-	Source        chain.EVMSource
-	NativeSymbol  string
-	WrappedNative string // canonical; its USD price prices the native coin
+	Name         string
+	Source       chain.EVMSource
+	NativeSymbol string
+	// Pricing is the chain's configured wrapped native token (its USD price prices the native coin)
+	// and USD stablecoins: holdings read them for every owner.
+	Pricing index.Pricing
+}
+
+// alwaysRead returns the tokens whose balances holdings read for every owner, sorted.
+func (c *Chain) alwaysRead() []string {
+	out := slices.Collect(maps.Keys(c.Pricing.Stablecoins))
+	if c.Pricing.WrappedNative != "" {
+		out = append(out, c.Pricing.WrappedNative)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Service answers portfolio reads. It is safe for concurrent use.
@@ -90,28 +107,43 @@ func canonical(owners []string) []string {
 	return out
 }
 
-// Holdings reads the holdings of owners on one chain with one live read for all of them: the
-// native balance and the balances of every indexed token any of them holds.
+// Holdings reads the holdings of owners on one chain with one live read for all of them: each
+// owner's native balance and its balances of the indexed tokens (not LP tokens) the index says it
+// holds, of the wrapped native token and of the stablecoins. An owner's result is the same alone
+// as in any batch.
 func (s *Service) Holdings(ctx context.Context, chainName string, owners []string) ([]Holdings, error) {
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
 	}
 	owners = canonical(owners)
-	tokens, err := s.held(ctx, chainName, owners, false)
+	held, err := s.held(ctx, chainName, owners, false)
 	if err != nil {
 		return nil, err
 	}
-	info, err := s.market.TokenInfo(ctx, chainName, tokens)
+	always := c.alwaysRead()
+	tokens := make([][]string, len(owners)) // per owner, sorted
+	var all []string
+	for i, o := range owners {
+		list := append(slices.Clone(held[o]), always...)
+		slices.Sort(list)
+		tokens[i] = slices.Compact(list)
+		all = append(all, tokens[i]...)
+	}
+	all = distinct(all)
+	info, err := s.market.TokenInfo(ctx, chainName, all)
 	if err != nil {
 		return nil, err
 	}
-	prices, err := s.market.PricesUSD(ctx, chainName, append(slices.Clone(tokens), c.WrappedNative))
+	prices, err := s.market.PricesUSD(ctx, chainName, append(slices.Clone(all), c.Pricing.WrappedNative))
 	if err != nil {
 		return nil, err
 	}
 	native, balances, _, err := c.Source.Balances(ctx, owners, tokens)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.describeHeld(ctx, c, info, tokens, balances); err != nil {
 		return nil, err
 	}
 	out := make([]Holdings, len(owners))
@@ -128,10 +160,10 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 			h.Holdings = append(h.Holdings, row)
 		}
 		if native[i] != nil && native[i].Sign() > 0 {
-			p, ok := prices[c.WrappedNative]
+			p, ok := prices[c.Pricing.WrappedNative]
 			add(market.Token{Chain: chainName, Address: "native", Symbol: c.NativeSymbol, Name: c.NativeSymbol, Decimals: 18}, native[i], p, ok, true)
 		}
-		for j, t := range tokens {
+		for j, t := range tokens[i] {
 			if b := balances[i][j]; b != nil && b.Sign() > 0 {
 				p, ok := prices[t]
 				add(info[t], b, p, ok, false)
@@ -143,9 +175,33 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 	return out, nil
 }
 
-// held returns the indexed tokens any of the owners holds: the pools' LP tokens when lp is set, the
+// describeHeld adds to info the tokens someone holds that the index does not describe (an
+// always-read token with no indexed pool yet): their metadata is read live, only then.
+func (s *Service) describeHeld(ctx context.Context, c *Chain, info map[string]market.Token, tokens [][]string, balances [][]*big.Int) error {
+	var missing []string
+	for i := range tokens {
+		for j, t := range tokens[i] {
+			if _, ok := info[t]; !ok && balances[i][j] != nil && balances[i][j].Sign() > 0 && !slices.Contains(missing, t) {
+				missing = append(missing, t)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	metas, err := c.Source.TokenMetadata(ctx, missing)
+	if err != nil {
+		return err
+	}
+	for _, m := range metas {
+		info[m.Address] = market.Token{Chain: c.Name, Address: chain.EVMChecksum(m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+	}
+	return nil
+}
+
+// held returns, per owner, the indexed tokens it holds: the pools' LP tokens when lp is set, the
 // other tokens otherwise.
-func (s *Service) held(ctx context.Context, chainName string, owners []string, lp bool) ([]string, error) {
+func (s *Service) held(ctx context.Context, chainName string, owners []string, lp bool) (map[string][]string, error) {
 	byOwner, err := s.index.HeldBy(ctx, chainName, owners)
 	if err != nil {
 		return nil, err
@@ -155,12 +211,14 @@ func (s *Service) held(ctx context.Context, chainName string, owners []string, l
 		candidates = append(candidates, tokens...)
 	}
 	slices.Sort(candidates)
-	candidates = slices.Compact(candidates)
-	known, err := s.index.Tokens(ctx, chainName, candidates)
+	known, err := s.index.Tokens(ctx, chainName, slices.Compact(candidates))
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(candidates, func(t string) bool { return known[t].LP != lp }), nil
+	for o, tokens := range byOwner {
+		byOwner[o] = slices.DeleteFunc(tokens, func(t string) bool { return known[t].LP != lp })
+	}
+	return byOwner, nil
 }
 
 // Position is an LP position in a Uniswap V2 pool.
@@ -182,43 +240,48 @@ type Positions struct {
 	Sources   []Source
 }
 
-// Positions reads the LP positions of owners on one chain: their balances of every indexed pool's
-// LP token any of them holds, and those pools' live reserves and supply.
+// Positions reads the LP positions of owners on one chain: each owner's balances of the indexed
+// pools' LP tokens the index says it holds, and those pools' live reserves and supply. An owner's
+// result is the same alone as in any batch.
 func (s *Service) Positions(ctx context.Context, chainName string, owners []string) ([]Positions, error) {
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
 	}
 	owners = canonical(owners)
-	pairs, err := s.held(ctx, chainName, owners, true)
+	held, err := s.held(ctx, chainName, owners, true)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Positions, len(owners))
+	pairsOf := make([][]string, len(owners))
+	var all []string
 	for i, o := range owners {
 		out[i] = Positions{Owner: chain.EVMChecksum(o), Chain: chainName, Positions: []Position{}, ValueUSD: "0", Sources: sources(chainName)}
+		pairsOf[i] = held[o]
+		all = append(all, held[o]...)
 	}
-	if len(pairs) == 0 {
+	all = distinct(all)
+	if len(all) == 0 {
 		return out, nil
 	}
-	states, err := c.Source.PairStates(ctx, pairs)
+	states, err := c.Source.PairStates(ctx, all)
 	if err != nil {
 		return nil, err
 	}
-	_, balances, _, err := c.Source.Balances(ctx, owners, pairs)
+	_, balances, _, err := c.Source.Balances(ctx, owners, pairsOf)
 	if err != nil {
 		return nil, err
 	}
 	summaries := map[string]market.PoolSummary{}
-	for _, p := range pairs {
+	stateOf := map[string]chain.PairState{}
+	var sideTokens []string
+	for i, p := range all {
 		if summaries[p], err = s.market.Summary(ctx, chainName, p); err != nil { // reserves come from states
-
 			return nil, err
 		}
-	}
-	var sideTokens []string
-	for _, st := range states {
-		sideTokens = append(sideTokens, st.Token0, st.Token1)
+		stateOf[p] = states[i]
+		sideTokens = append(sideTokens, states[i].Token0, states[i].Token1)
 	}
 	prices, err := s.market.PricesUSD(ctx, chainName, sideTokens)
 	if err != nil {
@@ -226,12 +289,12 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 	}
 	for i := range owners {
 		var total float64
-		for j, st := range states {
-			b := balances[i][j]
+		for j, pair := range pairsOf[i] {
+			b, st := balances[i][j], stateOf[pair]
 			if b == nil || b.Sign() == 0 || !st.OK || st.TotalSupply == nil || st.TotalSupply.Sign() == 0 {
 				continue
 			}
-			sum := summaries[pairs[j]]
+			sum := summaries[pair]
 			share := func(reserve *big.Int) *big.Int { return new(big.Int).Div(new(big.Int).Mul(reserve, b), st.TotalSupply) }
 			baseReserve, quoteReserve := st.Reserve0, st.Reserve1
 			if strings.ToLower(sum.Base.Address) != st.Token0 {
@@ -252,4 +315,10 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 		out[i].ValueUSD = market.Decimal(total)
 	}
 	return out, nil
+}
+
+// distinct returns the distinct addresses of list, sorted.
+func distinct(list []string) []string {
+	slices.Sort(list)
+	return slices.Compact(list)
 }

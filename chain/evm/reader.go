@@ -290,19 +290,31 @@ func (r *Reader) TokenMetadata(ctx context.Context, tokens []common.Address) ([]
 // block is the block the balances are read at. Errors are *Error: KindUnavailable, KindTimeout,
 // KindCanceled or KindBadResponse (which includes getEthBalance failing: no Multicall3 there).
 func (r *Reader) Balances(ctx context.Context, owners, tokens []common.Address) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error) {
+	each := make([][]common.Address, len(owners))
+	for i := range each {
+		each[i] = tokens
+	}
+	return r.BalancesOf(ctx, owners, each)
+}
+
+// BalancesOf is Balances with a token list per owner: it reads owners[i]'s balances of tokens[i]
+// only, so erc20[i][j] is owners[i]'s balance of tokens[i][j]. Same block, round trips and errors.
+func (r *Reader) BalancesOf(ctx context.Context, owners []common.Address, tokens [][]common.Address) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error) {
 	const op = "balances"
 	if len(owners) == 0 {
 		return nil, nil, 0, nil
+	}
+	if len(tokens) != len(owners) {
+		return nil, nil, 0, newError(op, KindInvalidInput, fmt.Errorf("%d token lists for %d owners", len(tokens), len(owners)))
 	}
 	block, err = r.blockNumber(ctx, op)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	stride := 1 + len(tokens)
-	calls := make([]call, 0, len(owners)*stride)
-	for _, o := range owners {
+	var calls []call
+	for i, o := range owners {
 		calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getEthBalance", o)})
-		for _, t := range tokens {
+		for _, t := range tokens[i] {
 			calls = append(calls, call{Target: t, AllowFailure: true, CallData: pack(erc20ABI, "balanceOf", o)})
 		}
 	}
@@ -313,13 +325,14 @@ func (r *Reader) Balances(ctx context.Context, owners, tokens []common.Address) 
 	native = make([]*big.Int, len(owners))
 	erc20 = make([][]*big.Int, len(owners))
 	for i := range owners {
-		rs := res[i*stride : (i+1)*stride]
+		rs := res[:1+len(tokens[i])]
+		res = res[len(rs):]
 		var ok bool
 		if native[i], ok = word(rs[0]); !ok {
 			return nil, nil, 0, badResponse(op, "getEthBalance failed at %s: is Multicall3 deployed there?", r.multicall)
 		}
-		erc20[i] = make([]*big.Int, len(tokens))
-		for j := range tokens {
+		erc20[i] = make([]*big.Int, len(tokens[i]))
+		for j := range tokens[i] {
 			erc20[i][j], _ = word(rs[1+j])
 		}
 	}
@@ -333,6 +346,7 @@ type PairState struct {
 	Reserve0, Reserve1 *big.Int
 	BlockTimestampLast uint32
 	TotalSupply        *big.Int // LP tokens
+	Block              uint64   // the block the state was read at (the same for every pair of one read)
 	// Failed lists the getters that reverted or returned undecodable data ("token0", "token1",
 	// "getReserves", "totalSupply"); their fields are zero. Empty when everything decoded.
 	Failed []string
@@ -342,19 +356,24 @@ type PairState struct {
 func (p PairState) OK() bool { return len(p.Failed) == 0 }
 
 // PairStates reads token0, token1, getReserves and totalSupply of many Uniswap V2 pairs in one
-// aggregate3 eth_call at the latest block. Beyond MaxCalldataPerCall it first pins the block
+// aggregate3 eth_call at the latest block, with Multicall3's getBlockNumber in the same call, so
+// each state says the block it was read at. Beyond MaxCalldataPerCall it first pins the block
 // number so every chunk reads the same block. An address that is not a pair is reported in its
 // entry's Failed list. Errors are *Error: KindUnavailable, KindTimeout, KindCanceled or
-// KindBadResponse.
+// KindBadResponse (which includes getBlockNumber failing: no Multicall3 there).
 func (r *Reader) PairStates(ctx context.Context, pairs []common.Address) ([]PairState, error) {
 	const op = "pair states"
+	if len(pairs) == 0 {
+		return nil, nil
+	}
 	getters := []string{"token0", "token1", "getReserves", "totalSupply"}
-	calls := make([]call, 0, len(pairs)*len(getters))
+	calls := make([]call, 0, len(pairs)*len(getters)+1)
 	for _, p := range pairs {
 		for _, g := range getters {
 			calls = append(calls, call{Target: p, AllowFailure: true, CallData: pack(pairABI, g)})
 		}
 	}
+	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 	var block *uint64
 	if len(chunk(calls)) > 1 {
 		n, err := r.blockNumber(ctx, op)
@@ -367,11 +386,14 @@ func (r *Reader) PairStates(ctx context.Context, pairs []common.Address) ([]Pair
 	if err != nil {
 		return nil, err
 	}
+	at, ok := word(res[len(res)-1])
+	if !ok || !at.IsUint64() {
+		return nil, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
+	}
 	out := make([]PairState, len(pairs))
 	for i, p := range pairs {
 		rs := res[i*len(getters):]
-		s := PairState{Address: p}
-		var ok bool
+		s := PairState{Address: p, Block: at.Uint64()}
 		if s.Token0, ok = address(rs[0]); !ok {
 			s.Failed = append(s.Failed, "token0")
 		}

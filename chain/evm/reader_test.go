@@ -304,6 +304,14 @@ func TestPairStates(t *testing.T) {
 	if trips := w.rt.n.Load() - before; trips != 1 {
 		t.Fatalf("PairStates took %d round trips, want 1", trips)
 	}
+	// Every state says the block it was read at, from the same eth_call: the head.
+	head, err := w.sim.Client().BlockNumber(w.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Block != head || got[1].Block != head {
+		t.Errorf("states read at blocks %d and %d, the head is %d", got[0].Block, got[1].Block, head)
+	}
 	s := got[0]
 	if !s.OK() {
 		t.Fatalf("pair state failed: %v", s.Failed)

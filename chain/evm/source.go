@@ -50,8 +50,12 @@ func (s *Source) TokenMetadata(ctx context.Context, tokens []string) ([]chain.To
 }
 
 // Balances implements chain.EVMSource.
-func (s *Source) Balances(ctx context.Context, owners, tokens []string) ([]*big.Int, [][]*big.Int, uint64, error) {
-	return s.reader.Balances(ctx, addresses(owners), addresses(tokens))
+func (s *Source) Balances(ctx context.Context, owners []string, tokens [][]string) ([]*big.Int, [][]*big.Int, uint64, error) {
+	each := make([][]common.Address, len(tokens))
+	for i, t := range tokens {
+		each[i] = addresses(t)
+	}
+	return s.reader.BalancesOf(ctx, addresses(owners), each)
 }
 
 // PairStates implements chain.EVMSource.
@@ -63,7 +67,7 @@ func (s *Source) PairStates(ctx context.Context, pairs []string) ([]chain.PairSt
 	out := make([]chain.PairState, len(states))
 	for i, p := range states {
 		out[i] = chain.PairState{Address: canonical(p.Address), Token0: canonical(p.Token0), Token1: canonical(p.Token1),
-			Reserve0: p.Reserve0, Reserve1: p.Reserve1, TotalSupply: p.TotalSupply, OK: p.OK()}
+			Reserve0: p.Reserve0, Reserve1: p.Reserve1, TotalSupply: p.TotalSupply, OK: p.OK(), Block: p.Block}
 	}
 	return out, nil
 }

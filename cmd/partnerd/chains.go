@@ -72,7 +72,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name]})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
-			WrappedNative: pricing[info.Name].WrappedNative})
+			Pricing: pricing[info.Name]})
 	}
 	var err error
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {

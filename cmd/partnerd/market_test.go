@@ -29,6 +29,7 @@ import (
 
 var (
 	tokenABI   = bindings.NewToken()
+	wethABI    = bindings.NewWETH9()
 	routerABI  = bindings.NewUniswapV2Router02()
 	factoryABI = bindings.NewUniswapV2Factory()
 	noDeadline = big.NewInt(math.MaxInt64)
@@ -144,7 +145,9 @@ func startMarketWorld(t *testing.T, chains chain.Config) *marketWorld {
 	return &marketWorld{t: t, ctx: t.Context(), m: m, key: c.createKey(cons.ID, "k").Key}
 }
 
-// tradeZeta deploys ZETA from users[0], pools it against USD and has users[1..3] trade it.
+// tradeZeta deploys ZETA from users[0], pools it against USD and has users[1..3] trade it. Before
+// the trades, users[1..3] wrap 1, 2 and 3 ETH with WETH9's deposit() (a Deposit event, no Transfer)
+// and users[2] unwraps 1 of them (a Withdrawal).
 func (w *marketWorld) tradeZeta(users []*devnet.Account) {
 	t := w.t
 	t.Helper()
@@ -164,6 +167,10 @@ func (w *marketWorld) tradeZeta(users []*devnet.Account) {
 		w.tx(u, w.usd, nil, tokenABI.PackApprove(router, abiMax))
 		w.tx(u, w.zeta, nil, tokenABI.PackApprove(router, abiMax))
 	}
+	for i, u := range w.users {
+		w.tx(u, w.market.Core.WrappedNative, units(int64(i+1), 18), wethABI.PackDeposit())
+	}
+	w.tx(w.users[1], w.market.Core.WrappedNative, nil, wethABI.PackWithdraw(units(1, 18)))
 	z, d := units(200_000, 18), units(10_000, 6) // 0.05 USD
 	w.tx(w.owner, router, nil, routerABI.PackAddLiquidity(w.zeta, w.usd, z, d, big.NewInt(0), big.NewInt(0), w.owner.Address, noDeadline))
 	w.pool = w.call(w.market.Core.Factory, factoryABI.PackGetPair(w.zeta, w.usd), factoryABI.UnpackGetPair)
@@ -384,10 +391,17 @@ func checkMarket(t *testing.T, w *marketWorld) {
 		t.Errorf("trending on base filtered to a Solana venue: %+v, want none", raydium.Pools)
 	}
 
-	var reserves struct{ BaseAmount, QuoteAmount string }
+	var reserves struct {
+		BaseAmount, QuoteAmount string
+		Block                   uint64
+	}
 	w.get("/v1/pools/"+pool+"/reserves?chain=base&amm=uniswap-v2&base="+zeta+"&quote="+w.usd.Hex(), &reserves)
-	if reserves.BaseAmount != human(zetaReserve, 18) || reserves.QuoteAmount != human(usdReserve, 6) {
-		t.Errorf("reserves %+v, pool holds %s ZETA and %s USD", reserves, human(zetaReserve, 18), human(usdReserve, 6))
+	head, err := w.chain.Client().BlockNumber(w.ctx) // nothing is sent meanwhile: the head stays
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reserves.BaseAmount != human(zetaReserve, 18) || reserves.QuoteAmount != human(usdReserve, 6) || reserves.Block != head {
+		t.Errorf("reserves %+v, pool holds %s ZETA and %s USD at the head, block %d", reserves, human(zetaReserve, 18), human(usdReserve, 6), head)
 	}
 
 	holderSet := []common.Address{w.owner.Address, w.pool, w.users[0].Address, w.users[1].Address, w.users[2].Address}
@@ -432,6 +446,8 @@ func checkMarket(t *testing.T, w *marketWorld) {
 		!near(stats.VolumeUsd.H24, volume) || !near(stats.PriceUsd, price) {
 		t.Errorf("stats %+v; want %d buys, %d sells, %d holders, 3 buyers, 2 sellers, volume %v, price %v", stats, buys, sells, len(holderSet), volume, price)
 	}
+
+	checkWETH(t, w)
 
 	var top struct {
 		Traders []struct {
@@ -480,7 +496,9 @@ func checkMarket(t *testing.T, w *marketWorld) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"native": human(native, 18), zeta: human(w.balance(w.zeta, u.Address), 18), w.usd.Hex(): human(w.balance(w.usd, u.Address), 6)}
+	weth := w.market.Core.WrappedNative
+	want := map[string]string{"native": human(native, 18), zeta: human(w.balance(w.zeta, u.Address), 18), w.usd.Hex(): human(w.balance(w.usd, u.Address), 6),
+		weth.Hex(): human(w.balance(weth, u.Address), 18)}
 	got := map[string]string{}
 	for _, h := range holdings.Holdings {
 		got[h.Token.Address] = h.Amount
@@ -554,6 +572,47 @@ func checkMarket(t *testing.T, w *marketWorld) {
 		if status != c.status || !strings.Contains(string(body), `"code":"`+c.code+`"`) {
 			t.Errorf("GET %s: %d %s, want %d %s", c.path, status, body, c.status, c.code)
 		}
+	}
+}
+
+// checkWETH compares WETH's holders (list and count) with balanceOf: the users who wrapped ETH
+// with deposit() hold WETH although no Transfer ever reached them.
+func checkWETH(t *testing.T, w *marketWorld) {
+	t.Helper()
+	weth := w.market.Core.WrappedNative
+	candidates := []common.Address{w.owner.Address, w.market.Core.Router, w.pool}
+	for _, u := range w.users {
+		candidates = append(candidates, u.Address)
+	}
+	for _, p := range w.market.Pools {
+		candidates = append(candidates, p.Address)
+	}
+	want := map[string]string{}
+	for _, c := range candidates {
+		if b := w.balance(weth, c); b.Sign() > 0 {
+			want[c.Hex()] = human(b, 18)
+		}
+	}
+	for _, u := range w.users {
+		if _, ok := want[u.Address.Hex()]; !ok {
+			t.Fatalf("user %s holds no WETH after wrapping", u.Address)
+		}
+	}
+	var holders struct {
+		Holders []struct{ Address, Amount string }
+	}
+	w.get("/v1/tokens/"+weth.Hex()+"/holders?chain=base", &holders)
+	got := map[string]string{}
+	for _, h := range holders.Holders {
+		got[h.Address] = h.Amount
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("WETH holders %v, balanceOf says %v", got, want)
+	}
+	var stats struct{ Holders int }
+	w.get("/v1/tokens/"+weth.Hex()+"/stats?chain=base", &stats)
+	if stats.Holders != len(want) {
+		t.Errorf("WETH stats: %d holders, balanceOf says %d", stats.Holders, len(want))
 	}
 }
 

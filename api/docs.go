@@ -16,7 +16,7 @@ import (
 // the next, so a list of hashes cannot replace it). TestDocsBrowser opens every operation's page
 // under it in Chromium.
 const docsCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-	"font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
 <html lang="en">

@@ -22,11 +22,39 @@ import (
 var stdin io.Reader = os.Stdin
 
 // userLink is a console user with a one-time set-password link, as `user create` and
-// `user link` print it.
+// `user link` print it, with the base URL the link assumes and where that base came from.
 type userLink struct {
 	access.User
 	SetPasswordURL string    `json:"setPasswordUrl"`
 	ExpiresAt      time.Time `json:"expiresAt"`
+	linkBase
+	// Note, when the base was not configured (PARTNER_PUBLIC_URL unset), says which base the
+	// link assumes and how to set it.
+	Note string `json:"note,omitempty"`
+}
+
+// linkBase is the console's base URL in set-password links.
+type linkBase struct {
+	URL string `json:"publicUrl"`
+	// From is where URL came from: PARTNER_PUBLIC_URL, PARTNER_ADDR (http:// and the listen
+	// address) or default (http:// and the default listen address).
+	From string `json:"publicUrlFrom"`
+}
+
+// newUserLink is u with its set-password link on base.
+func newUserLink(u access.User, base linkBase, link access.PasswordLink) userLink {
+	out := userLink{User: u, SetPasswordURL: base.URL + "/console/set-password/" + link.Token, // base64url needs no escaping
+		ExpiresAt: link.ExpiresAt, linkBase: base}
+	if base.From != "PARTNER_PUBLIC_URL" {
+		how := "PARTNER_ADDR"
+		if base.From == "default" {
+			how = "the default listen address; PARTNER_ADDR is unset"
+		}
+		out.Note = fmt.Sprintf("The link assumes that people reach the console at %s (from %s). If not, set "+
+			"PARTNER_PUBLIC_URL to its base URL (e.g. PARTNER_PUBLIC_URL=https://partners.example.com) "+
+			"and run partnerd user link %d for a new link.", base.URL, how, u.ID)
+	}
+	return out
 }
 
 func operatorCommand(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) error {
@@ -100,7 +128,7 @@ func userCommand(ctx context.Context, args []string, stdout io.Writer, getenv fu
 			if err != nil {
 				return nil, err
 			}
-			return userLink{u, setPasswordURL(base, link), link.ExpiresAt}, nil
+			return newUserLink(u, base, link), nil
 		})
 	case "link":
 		fs.StringVar(&ttl, "ttl", "72h", "how long the set-password link is valid: up to 7d")
@@ -121,7 +149,7 @@ func userCommand(ctx context.Context, args []string, stdout io.Writer, getenv fu
 			if err != nil {
 				return nil, err
 			}
-			return userLink{u, setPasswordURL(base, link), link.ExpiresAt}, nil
+			return newUserLink(u, base, link), nil
 		})
 	case "list":
 		fs.IntVar(&consumerID, "consumer", 0, "consumer id (default: every user, operators included)")
@@ -137,38 +165,37 @@ func userCommand(ctx context.Context, args []string, stdout io.Writer, getenv fu
 }
 
 // linkSettings parses --ttl and finds the public base URL.
-func linkSettings(ttl string, getenv func(string) string) (time.Duration, string, error) {
+func linkSettings(ttl string, getenv func(string) string) (time.Duration, linkBase, error) {
 	d, err := parseTTL(ttl)
 	if err != nil {
-		return 0, "", err
+		return 0, linkBase{}, err
 	}
 	base, err := publicBaseURL(getenv)
 	if err != nil {
-		return 0, "", err
+		return 0, linkBase{}, err
 	}
 	return d, base, nil
-}
-
-func setPasswordURL(base string, link access.PasswordLink) string {
-	return base + "/console/set-password/" + link.Token // base64url needs no escaping
 }
 
 // publicBaseURL is where people reach the console: PARTNER_PUBLIC_URL, else http:// and
 // PARTNER_ADDR (default 127.0.0.1:8080), with an unspecified host (":8080", "0.0.0.0:8080")
 // replaced by the loopback address.
-func publicBaseURL(getenv func(string) string) (string, error) {
+func publicBaseURL(getenv func(string) string) (linkBase, error) {
 	if v := getenv("PARTNER_PUBLIC_URL"); v != "" {
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 			u.RawQuery != "" || u.Fragment != "" {
-			return "", fmt.Errorf("PARTNER_PUBLIC_URL: want an http:// or https:// URL without query, got %q", v)
+			return linkBase{}, fmt.Errorf("PARTNER_PUBLIC_URL: want an http:// or https:// URL without query, got %q", v)
 		}
-		return strings.TrimRight(v, "/"), nil
+		return linkBase{strings.TrimRight(v, "/"), "PARTNER_PUBLIC_URL"}, nil
 	}
-	addr := envOr(getenv, "PARTNER_ADDR", defaultAddr)
+	from, addr := "PARTNER_ADDR", getenv("PARTNER_ADDR")
+	if addr == "" {
+		from, addr = "default", defaultAddr
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("PARTNER_ADDR: want HOST:PORT, got %q (or set PARTNER_PUBLIC_URL)", addr)
+		return linkBase{}, fmt.Errorf("PARTNER_ADDR: want HOST:PORT, got %q (or set PARTNER_PUBLIC_URL)", addr)
 	}
 	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"
@@ -176,7 +203,7 @@ func publicBaseURL(getenv func(string) string) (string, error) {
 			host = "::1"
 		}
 	}
-	return "http://" + net.JoinHostPort(host, port), nil
+	return linkBase{"http://" + net.JoinHostPort(host, port), from}, nil
 }
 
 // parseTTL parses a link lifetime: a Go duration, or whole days as "3d"; from 1m to 7d.

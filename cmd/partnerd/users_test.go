@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/netip"
 	"regexp"
@@ -35,6 +36,9 @@ type userLinkOut struct {
 	access.User
 	SetPasswordURL string    `json:"setPasswordUrl"`
 	ExpiresAt      time.Time `json:"expiresAt"`
+	PublicURL      string    `json:"publicUrl"`
+	PublicURLFrom  string    `json:"publicUrlFrom"`
+	Note           string    `json:"note"`
 }
 
 var linkURL = regexp.MustCompile(`^(.*)/console/set-password/([A-Za-z0-9_-]{43})$`)
@@ -170,23 +174,49 @@ func TestUserCreate(t *testing.T) {
 	}
 }
 
+// TestUserCreateBaseURL: the link's base comes from PARTNER_PUBLIC_URL, else PARTNER_ADDR, else the
+// default listen address; user create and user link say which base they used and where it came
+// from, and, when PARTNER_PUBLIC_URL is unset, that setting it changes the base and how to get a
+// new link.
 func TestUserCreateBaseURL(t *testing.T) {
 	t.Parallel()
 	c := sqliteCLI(t)
 	acme := c.createConsumer("Acme")
-	for i, tc := range []struct{ publicURL, addr, base string }{
-		{"", "0.0.0.0:9090", "http://127.0.0.1:9090"},
-		{"", ":9091", "http://127.0.0.1:9091"},
-		{"", "[::]:9092", "http://[::1]:9092"},
-		{"", "partners.internal:80", "http://partners.internal:80"},
-		{"https://console.example.com", "0.0.0.0:1", "https://console.example.com"},
+	for i, tc := range []struct{ publicURL, addr, base, from string }{
+		{"", "", "http://127.0.0.1:8080", "default"},
+		{"", "0.0.0.0:9090", "http://127.0.0.1:9090", "PARTNER_ADDR"},
+		{"", ":9091", "http://127.0.0.1:9091", "PARTNER_ADDR"},
+		{"", "[::]:9092", "http://[::1]:9092", "PARTNER_ADDR"},
+		{"", "partners.internal:80", "http://partners.internal:80", "PARTNER_ADDR"},
+		{"https://console.example.com", "0.0.0.0:1", "https://console.example.com", "PARTNER_PUBLIC_URL"},
 	} {
 		c.env["PARTNER_PUBLIC_URL"], c.env["PARTNER_ADDR"] = tc.publicURL, tc.addr
-		out := as[userLinkOut](t, c.ok("user", "create", "--consumer", id(acme.ID), "--email", "u"+id(i)+"@acme.example", "--ttl", "1h"))
-		token(t, out, tc.base)
-		if d := time.Until(out.ExpiresAt); d < 59*time.Minute || d > time.Hour {
-			t.Errorf("--ttl 1h: expires in %v", d)
+		what := fmt.Sprintf("PARTNER_PUBLIC_URL=%q PARTNER_ADDR=%q", tc.publicURL, tc.addr)
+		check := func(cmd string, raw json.RawMessage) userLinkOut {
+			t.Helper()
+			hasFields(t, raw, "publicUrl", "publicUrlFrom")
+			out := as[userLinkOut](t, raw)
+			token(t, out, tc.base)
+			if out.PublicURL != tc.base || out.PublicURLFrom != tc.from {
+				t.Errorf("%s, %s: publicUrl %q from %q, want %q from %q", what, cmd, out.PublicURL, out.PublicURLFrom, tc.base, tc.from)
+			}
+			switch {
+			case tc.from == "PARTNER_PUBLIC_URL" && out.Note != "":
+				t.Errorf("%s, %s: note %q, want none (the base is configured)", what, cmd, out.Note)
+			case tc.from != "PARTNER_PUBLIC_URL":
+				for _, w := range []string{tc.base, "PARTNER_PUBLIC_URL=", "partnerd user link " + id(out.ID)} {
+					if !strings.Contains(out.Note, w) {
+						t.Errorf("%s, %s: note %q does not mention %q", what, cmd, out.Note, w)
+					}
+				}
+			}
+			if d := time.Until(out.ExpiresAt); d < 59*time.Minute || d > time.Hour {
+				t.Errorf("%s, %s: --ttl 1h: expires in %v", what, cmd, d)
+			}
+			return out
 		}
+		u := check("user create", c.ok("user", "create", "--consumer", id(acme.ID), "--email", "u"+id(i)+"@acme.example", "--ttl", "1h"))
+		check("user link", c.ok("user", "link", id(u.ID), "--ttl", "1h"))
 	}
 }
 

@@ -669,3 +669,88 @@ func TestPostgresFlow(t *testing.T) {
 	}
 	c.failWith("--days", "usage", "--consumer", cid, "--days", "31")
 }
+
+// TestCLIGlobalFlags: --database-url (every command) and --addr (serve) work before the command as
+// well as after it; after it they win; anything else before the command fails clearly.
+func TestCLIGlobalFlags(t *testing.T) {
+	t.Parallel()
+	c := sqliteCLI(t) // PARTNER_DATABASE_URL: a database that must stay empty
+	other := "sqlite:" + filepath.Join(t.TempDir(), "other.db")
+	third := "sqlite:" + filepath.Join(t.TempDir(), "third.db")
+
+	acme := as[access.Consumer](t, c.ok("--database-url", other, "consumer", "create", "--name", "Acme"))
+	c.ok("--database-url="+other, "key", "create", "--consumer", id(acme.ID), "--name", "backend")
+	keys := func(args ...string) []access.KeyInfo {
+		t.Helper()
+		return as[map[string][]access.KeyInfo](t, c.ok(args...))["keys"]
+	}
+	if k := keys("--database-url="+other, "key", "list", "--consumer", id(acme.ID)); len(k) != 1 {
+		t.Errorf("key list with --database-url before the command: %d keys, want 1", len(k))
+	}
+	consumers := func(args ...string) []access.Consumer {
+		t.Helper()
+		return as[map[string][]access.Consumer](t, c.ok(args...))["consumers"]
+	}
+	for _, args := range [][]string{
+		{"--database-url", other, "consumer", "list"},
+		{"-database-url", other, "consumer", "list"},
+		{"consumer", "list", "--database-url", other},
+		{"--database-url", third, "consumer", "list", "--database-url", other}, // after the command wins
+	} {
+		if l := consumers(args...); len(l) != 1 || l[0].Name != "Acme" {
+			t.Errorf("partnerd %s: %+v, want Acme", strings.Join(args, " "), l)
+		}
+	}
+	if l := consumers("consumer", "list"); len(l) != 0 {
+		t.Errorf("PARTNER_DATABASE_URL's database has consumers: %+v", l)
+	}
+	c.ok("--database-url", third, "migrate")
+	if l := consumers("--database-url", third, "consumer", "list"); len(l) != 0 {
+		t.Errorf("the third database has consumers: %+v", l)
+	}
+	if code, out, errs := c.exec("--database-url", other, "--help"); code != 0 || !strings.Contains(out, "Global flags") || errs != "" {
+		t.Errorf("partnerd --database-url X --help: exit %d, stdout %q, stderr %q; want usage", code, out, errs)
+	}
+
+	c.failWith("flag provided but not defined: -verbose", "--verbose", "consumer", "list")
+	c.failWith("flag provided but not defined: -name", "--name", "Acme", "consumer", "create")
+	c.failWith("flag needs an argument", "--database-url")
+	c.failWith("--database-url: want a value", "--database-url=", "consumer", "list")
+	c.failWith("no command", "--database-url", other)
+	c.failWith("--addr is a flag of serve", "--addr", "127.0.0.1:0", "consumer", "list")
+	c.failWith("PARTNER_PUBLIC_URL", "--addr", "127.0.0.1:9", "user", "create", "--consumer", id(acme.ID), "--email", "a@acme.example")
+	c.failWith("unknown command", "--database-url", other, "frobnicate")
+	// Flags before serve reach it: its argument check runs after they are parsed.
+	c.failWith("serve: unexpected argument", "--addr", "127.0.0.1:0", "--database-url", other, "serve", "now")
+}
+
+// TestCLIGlobalFlagsServe: serve's configuration from --addr and --database-url before the command,
+// overridden by the same flags after it.
+func TestCLIGlobalFlagsServe(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"PARTNER_ADDR": "127.0.0.1:1", "PARTNER_DATABASE_URL": "sqlite:env.db"}
+	for _, tc := range []struct {
+		args      []string
+		addr, url string
+	}{
+		{[]string{"serve"}, "127.0.0.1:1", "sqlite:env.db"},
+		{[]string{"--addr", "127.0.0.1:2", "--database-url=sqlite:before.db", "serve"}, "127.0.0.1:2", "sqlite:before.db"},
+		{[]string{"--addr", "127.0.0.1:2", "serve", "--addr", "127.0.0.1:3"}, "127.0.0.1:3", "sqlite:env.db"},
+		{[]string{"--database-url", "sqlite:before.db", "serve", "--database-url", "sqlite:after.db"}, "127.0.0.1:1", "sqlite:after.db"},
+	} {
+		rest, getenv, err := globalFlags(tc.args, func(name string) string { return env[name] })
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if rest[0] != "serve" {
+			t.Fatalf("%v: command %q, want serve", tc.args, rest[0])
+		}
+		cfg, err := serveConfig(rest[1:], getenv)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if cfg.Addr != tc.addr || cfg.DatabaseURL != tc.url {
+			t.Errorf("partnerd %s: addr %s, database %s; want %s, %s", strings.Join(tc.args, " "), cfg.Addr, cfg.DatabaseURL, tc.addr, tc.url)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,11 +51,64 @@ func newFlags(name string, url *string, getenv func(string) string) *flag.FlagSe
 	return fs
 }
 
+// addrFlag binds serve's --addr to *addr.
+func addrFlag(fs *flag.FlagSet, addr *string, getenv func(string) string) {
+	fs.StringVar(addr, "addr", envOr(getenv, "PARTNER_ADDR", defaultAddr), "listen address")
+}
+
+// flagEnv is the environment variable each flag accepted before the command stands for.
+var flagEnv = map[string]string{"database-url": "PARTNER_DATABASE_URL", "addr": "PARTNER_ADDR"}
+
+// globalFlags parses the flags given before the command (partnerd --database-url URL consumer list)
+// with the commands' own flag definitions: --database-url, and --addr before serve. A flag given
+// there acts as its environment variable (flagEnv) for the command, so the command's defaults
+// follow it and the same flag after the command still wins. It returns the command with its
+// arguments and the environment the command sees; flag.ErrHelp for -h or --help.
+func globalFlags(args []string, getenv func(string) string) ([]string, func(string) string, error) {
+	var url, addr string
+	fs := newFlags("partnerd", &url, getenv)
+	addrFlag(fs, &addr, getenv)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%w (before the command partnerd takes --database-url, and --addr for serve; see partnerd help)", err)
+	}
+	set := map[string]string{}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if f.Value.String() == "" {
+			err = fmt.Errorf("--%s: want a value", f.Name)
+		}
+		set[flagEnv[f.Name]] = f.Value.String()
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rest := fs.Args()
+	if len(set) > 0 && len(rest) == 0 {
+		return nil, nil, errors.New("no command after the flags (see partnerd help)")
+	}
+	if _, ok := set["PARTNER_ADDR"]; ok && rest[0] != "serve" {
+		err = fmt.Errorf("--addr is a flag of serve, not of %s", rest[0])
+		if rest[0] == "user" {
+			err = fmt.Errorf("%w; set-password links start with PARTNER_PUBLIC_URL (default http:// and PARTNER_ADDR)", err)
+		}
+		return nil, nil, err
+	}
+	return rest, func(name string) string {
+		if v, ok := set[name]; ok {
+			return v
+		}
+		return getenv(name)
+	}, nil
+}
+
 // serveConfig parses serve's flags and environment.
 func serveConfig(args []string, getenv func(string) string) (Config, error) {
 	var cfg Config
 	fs := newFlags("serve", &cfg.DatabaseURL, getenv)
-	fs.StringVar(&cfg.Addr, "addr", envOr(getenv, "PARTNER_ADDR", defaultAddr), "listen address")
+	addrFlag(fs, &cfg.Addr, getenv)
 	if err := parseFlags(fs, args); err != nil {
 		return Config{}, err
 	}

@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +15,8 @@ import (
 
 const usageText = `partnerd: the partner API platform
 
-Usage:
+Usage: partnerd [GLOBAL FLAGS] COMMAND [ARGUMENTS] [FLAGS]
+
   partnerd serve [--addr HOST:PORT] [--database-url URL]
   partnerd migrate [--database-url URL]
   partnerd consumer create --name NAME [--scopes S,...] [--rpm N] [--burst N] [--allow CIDR,...] [--price TEXT] [--enable]
@@ -32,10 +35,13 @@ Usage:
   partnerd user link ID [--ttl DURATION]
       print the user and a one-time set-password link (valid 72h by default, at most 7d; earlier
       unused links of the user stop working); the link's base is PARTNER_PUBLIC_URL, default
-      http:// and PARTNER_ADDR
+      http:// and PARTNER_ADDR; publicUrl and publicUrlFrom say which base was used
   partnerd user list [--consumer ID]
 
-Every command takes --database-url (env PARTNER_DATABASE_URL, default sqlite:./data/partner.db).
+Global flags, before or after the command (partnerd --database-url URL consumer list):
+  --database-url URL   every command; env PARTNER_DATABASE_URL, default sqlite:./data/partner.db
+  --addr HOST:PORT     serve only: the listen address; env PARTNER_ADDR, default 127.0.0.1:8080
+Flags override environment variables; a flag after the command overrides the same flag before it.
 Admin commands print one JSON object on stdout; errors go to stderr with a non-zero exit.
 `
 
@@ -47,32 +53,38 @@ func main() {
 
 // run executes one command and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	args, getenv, err := globalFlags(args, getenv)
+	if errors.Is(err, flag.ErrHelp) || err == nil && (len(args) == 0 || args[0] == "help") {
 		fmt.Fprint(stdout, usageText)
 		return 0
 	}
-	var err error
-	switch args[0] {
-	case "serve":
-		err = serve(ctx, args[1:], stderr, getenv)
-	case "migrate":
-		err = migrate(ctx, args[1:], stdout, getenv)
-	case "consumer":
-		err = consumerCommand(ctx, args[1:], stdout, getenv)
-	case "key":
-		err = keyCommand(ctx, args[1:], stdout, getenv)
-	case "usage":
-		err = usageCommand(ctx, args[1:], stdout, getenv)
-	case "operator":
-		err = operatorCommand(ctx, args[1:], stdout, getenv)
-	case "user":
-		err = userCommand(ctx, args[1:], stdout, getenv)
-	default:
-		err = fmt.Errorf("unknown command %q (see partnerd help)", args[0])
+	if err == nil {
+		err = command(ctx, args, stdout, stderr, getenv)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "partnerd:", err)
 		return 1
 	}
 	return 0
+}
+
+// command runs the command args[0] with the rest of args.
+func command(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stderr, getenv)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, getenv)
+	case "consumer":
+		return consumerCommand(ctx, args[1:], stdout, getenv)
+	case "key":
+		return keyCommand(ctx, args[1:], stdout, getenv)
+	case "usage":
+		return usageCommand(ctx, args[1:], stdout, getenv)
+	case "operator":
+		return operatorCommand(ctx, args[1:], stdout, getenv)
+	case "user":
+		return userCommand(ctx, args[1:], stdout, getenv)
+	}
+	return fmt.Errorf("unknown command %q (see partnerd help)", args[0])
 }

@@ -148,7 +148,7 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	return nil, notAvailable(ctx, c)
 }
 
 func (s *Server) buildBridge(ctx context.Context, in *buildInput[BuildBridgeRequest]) (*output[BuildResponse], error) {
@@ -156,7 +156,7 @@ func (s *Server) buildBridge(ctx context.Context, in *buildInput[BuildBridgeRequ
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(from)
+	return nil, notAvailable(ctx, from)
 }
 
 func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransferRequest]) (*output[BuildResponse], error) {
@@ -172,7 +172,7 @@ func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransfer
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	return nil, notAvailable(ctx, c)
 }
 
 func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
@@ -216,7 +216,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if c, e = s.resolve(ctx, b.Chain, fields...); e != nil {
 			return nil, e
 		}
-		return nil, noSource(c)
+		return nil, notAvailable(ctx, c)
 	}
 }
 

@@ -238,8 +238,10 @@ type output[T any] struct{ Body T }
 
 func (s *Server) registerMarket() {
 	get := func(id, path, summary, class string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Market", Scope: ScopeMarketRead, Class: class}
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Market", Scope: ScopeMarketRead, Class: class, Serves: s.marketServes}
 	}
+	bins := get("getPoolBins", "/v1/pools/{pool}/bins", "A pool's liquidity bins", ClassProvider)
+	bins.Serves = nil // no venue with bins is read yet
 	register(s, get("searchTokens", "/v1/tokens/search", "Search tokens by name, symbol or address", ClassProvider), s.searchTokens)
 	register(s, get("getToken", "/v1/tokens/{mint}", "Resolve a token", ClassEnriched), s.getToken)
 	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", "A token's price", ClassCached), s.tokenPrice)
@@ -253,23 +255,9 @@ func (s *Server) registerMarket() {
 	register(s, get("getNewPools", "/v1/pools/new", "New pools", ClassCached), s.newPools)
 	register(s, get("getPool", "/v1/pools/{pool}", "A pool's details", ClassEnriched), s.getPool)
 	register(s, get("getPoolReserves", "/v1/pools/{pool}/reserves", "A pool's reserves", ClassProvider), s.poolReserves)
-	register(s, get("getPoolBins", "/v1/pools/{pool}/bins", "A pool's liquidity bins", ClassProvider), s.poolBins)
+	register(s, bins, s.poolBins)
 	register(s, get("getPoolChart", "/v1/pools/{pool}/chart", "A pool's OHLCV candles", ClassProvider), s.poolChart)
 	register(s, get("getPoolAudit", "/v1/pools/{pool}/audit", "A pool's risk audit", ClassEnriched), s.poolAudit)
-}
-
-// noSource answers a read on an enabled chain that has no data source for it. A chain is enabled
-// only with a configured adapter, so this is a configuration gap, reported as such and never papered over.
-func noSource(c chain.Info) *Error {
-	return Errorf(CodeUpstreamUnavailable, "no data source serves this read on %s", c.Name)
-}
-
-// marketOn returns the market service when it serves the chain.
-func (s *Server) marketOn(c chain.Info) (*market.Service, *Error) {
-	if s.deps.Market == nil || !s.deps.Market.Serves(c.Name) {
-		return nil, noSource(c)
-	}
-	return s.deps.Market, nil
 }
 
 func tokenRef(t market.Token) TokenRef {
@@ -305,11 +293,7 @@ func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[Tok
 	}
 	out := &output[TokenSearchResponse]{Body: TokenSearchResponse{OK: true, Chains: names(chains), Results: []TokenRef{}}}
 	for _, c := range chains {
-		m, e := s.marketOn(c)
-		if e != nil {
-			return nil, e
-		}
-		found, err := m.Search(ctx, c.Name, in.Q)
+		found, err := s.deps.Market.Search(ctx, c.Name, in.Q)
 		if err != nil {
 			return nil, readError(err)
 		}
@@ -323,11 +307,10 @@ func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[Tok
 // onMarket resolves a read's chain and addresses and returns the market service serving it.
 func (s *Server) onMarket(ctx context.Context, chainName string, addrs ...field) (chain.Info, *market.Service, *Error) {
 	c, e := s.resolve(ctx, chainName, addrs...)
-	if e != nil {
-		return c, nil, e
+	if e == nil {
+		e = s.serving(ctx, c)
 	}
-	m, e := s.marketOn(c)
-	return c, m, e
+	return c, s.deps.Market, e
 }
 
 func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenResolution], error) {
@@ -469,14 +452,10 @@ func (s *Server) pools(ctx context.Context, chainParam string, list market.List,
 	}
 	out := []PoolSummary{}
 	for _, c := range chains {
-		m, e := s.marketOn(c)
-		if e != nil {
-			return nil, nil, e
-		}
 		if venue != "" && venueOn(c, venue) != nil {
 			continue // a Solana venue has no pools on an EVM chain
 		}
-		pools, err := m.Pools(ctx, c.Name, list, venue)
+		pools, err := s.deps.Market.Pools(ctx, c.Name, list, venue)
 		if err != nil {
 			return nil, nil, readError(err)
 		}
@@ -510,11 +489,10 @@ func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[P
 	if in.AMM != "uniswap-v2" {
 		return nil, Errorf(CodeOperationNotSupported, "reserves are read for uniswap-v2 pools only")
 	}
-	m, e := s.marketOn(c)
-	if e != nil {
+	if e := s.serving(ctx, c); e != nil {
 		return nil, e
 	}
-	r, err := m.Reserves(ctx, c.Name, in.Pool, in.Base, in.Quote)
+	r, err := s.deps.Market.Reserves(ctx, c.Name, in.Pool, in.Base, in.Quote)
 	if err != nil {
 		return nil, readError(err)
 	}
@@ -534,7 +512,7 @@ func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsR
 	if in.AMM != "meteora" {
 		return nil, Errorf(CodeOperationNotSupported, "venue %s has no liquidity bins", in.AMM)
 	}
-	return nil, noSource(c)
+	return nil, notAvailable(ctx, c)
 }
 
 func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {

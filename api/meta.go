@@ -11,13 +11,14 @@ import (
 
 // ChainInfo is one chain of GET /v1/chains.
 type ChainInfo struct {
-	ID          string `json:"id" doc:"The chain parameter value." example:"base"`
-	Kind        string `json:"kind" enum:"evm,solana"`
-	ChainID     int64  `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
-	NativeToken string `json:"nativeToken" example:"ETH"`
-	Enabled     bool   `json:"enabled" doc:"Whether this service serves the chain."`
-	Network     string `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to."`
-	Note        string `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's."`
+	ID          string   `json:"id" doc:"The chain parameter value." example:"base"`
+	Kind        string   `json:"kind" enum:"evm,solana"`
+	ChainID     int64    `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
+	NativeToken string   `json:"nativeToken" example:"ETH"`
+	Enabled     bool     `json:"enabled" doc:"Whether this service serves the chain."`
+	Network     string   `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to."`
+	Note        string   `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's."`
+	Operations  []string `json:"operations" doc:"The operationIds served on this chain (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
 }
 
 // ChainsListResponse lists every supported chain in the contract's order.
@@ -62,9 +63,13 @@ func (s *Server) getOpenAPI() func(context.Context, *struct{}) (*openAPIOutput, 
 func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
 	out := &chainsOutput{Body: ChainsListResponse{OK: true}}
 	for _, c := range s.deps.Chains.List() {
+		ops := []string{}
+		if c.Enabled {
+			ops = s.operationsOn(c.Info)
+		}
 		out.Body.Chains = append(out.Body.Chains, ChainInfo{
 			ID: c.Name, Kind: string(c.Kind), ChainID: c.ChainID, NativeToken: c.NativeToken,
-			Enabled: c.Enabled, Network: string(c.Network), Note: note(c),
+			Enabled: c.Enabled, Network: string(c.Network), Note: note(c), Operations: ops,
 		})
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/policy"
 )
 
@@ -49,6 +50,9 @@ type opSpec struct {
 	Builder bool
 	// Cost returns the call's cost, or an error that refuses the call before admission. Nil means 1.
 	Cost func(huma.Context) (int, *Error)
+	// Serves reports whether the operation is served on an enabled chain (availability.go). Nil: on
+	// no chain (not yet built, or not chain-scoped).
+	Serves func(chain.Info) bool
 }
 
 // deadline is how long a handler of the class may take.

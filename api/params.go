@@ -32,14 +32,24 @@ func (s *Server) requireChain(name string) (chain.Info, *Error) {
 	return c, nil
 }
 
-// chainsFor resolves `chain` with `all`: empty or all means every enabled chain.
+// chainsFor resolves `chain` with `all`: empty or all means every enabled chain that serves the
+// call's operation; a named chain must be enabled and serve it.
 func (s *Server) chainsFor(ctx context.Context, name string) ([]chain.Info, *Error) {
 	if name == "" || name == "all" {
 		noteChain(ctx, "all")
-		return s.deps.Chains.Enabled(), nil
+		var out []chain.Info
+		for _, c := range s.deps.Chains.Enabled() {
+			if s.serving(ctx, c) == nil {
+				out = append(out, c)
+			}
+		}
+		return out, nil
 	}
 	noteChain(ctx, name)
 	c, e := s.requireChain(name)
+	if e == nil {
+		e = s.serving(ctx, c)
+	}
 	if e != nil {
 		return nil, e
 	}

@@ -51,8 +51,8 @@ type PositionsResult struct {
 
 // OwnerFailure is set on a batch entry whose owner could not be read; the other owners are unaffected.
 type OwnerFailure struct {
-	Error string `json:"error,omitempty" example:"no data source serves this read on base"`
-	Code  Code   `json:"code,omitempty" example:"upstream_unavailable"`
+	Error string `json:"error,omitempty" example:"chain bsc is not enabled on this service (see GET /v1/chains)"`
+	Code  Code   `json:"code,omitempty" example:"chain_not_enabled"`
 }
 
 // HoldingsBatchEntry is one owner's entry of a batch holdings call.
@@ -92,21 +92,13 @@ type ownersInput struct {
 
 func (s *Server) registerPortfolio() {
 	get := func(id, path, summary string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Portfolio", Scope: ScopePortfolioRead, Class: ClassEnriched}
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Portfolio", Scope: ScopePortfolioRead, Class: ClassEnriched, Serves: s.portfolioServes}
 	}
 	batch := func(spec opSpec) opSpec { spec.Cost = ownersCost; return spec }
 	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings"), s.holdings)
 	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners")), s.holdingsBatch)
 	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions"), s.positions)
 	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners")), s.positionsBatch)
-}
-
-// portfolioOn returns the portfolio service when it serves the chain.
-func (s *Server) portfolioOn(c chain.Info) (*portfolio.Service, *Error) {
-	if s.deps.Portfolio == nil || !s.deps.Portfolio.Serves(c.Name) {
-		return nil, noSource(c)
-	}
-	return s.deps.Portfolio, nil
 }
 
 func sourceHealth(in []portfolio.Source) []SourceHealth {
@@ -137,11 +129,10 @@ func positionsResult(p portfolio.Positions) *PositionsResult {
 // onPortfolio resolves a single-owner read's chain and owner and returns the service serving it.
 func (s *Server) onPortfolio(ctx context.Context, in *ownerInput) (chain.Info, *portfolio.Service, *Error) {
 	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
-	if e != nil {
-		return c, nil, e
+	if e == nil {
+		e = s.serving(ctx, c)
 	}
-	p, e := s.portfolioOn(c)
-	return c, p, e
+	return c, s.deps.Portfolio, e
 }
 
 func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[HoldingsResult], error) {
@@ -218,7 +209,7 @@ func batch[R any, E any](ctx context.Context, s *Server, owners string,
 	for i, ref := range refs {
 		c, e := s.requireChain(ref.Chain)
 		if e == nil {
-			_, e = s.portfolioOn(c)
+			e = s.serving(ctx, c)
 		}
 		if e != nil {
 			failures[i] = OwnerFailure{Error: e.Message, Code: e.Code}

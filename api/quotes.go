@@ -100,7 +100,7 @@ func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[Swa
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	return nil, notAvailable(ctx, c)
 }
 
 func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
@@ -108,10 +108,11 @@ func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output
 	if e != nil {
 		return nil, e
 	}
-	return nil, noSource(from)
+	return nil, notAvailable(ctx, from)
 }
 
-// resolveBridge validates a bridge request and returns its origin chain.
+// resolveBridge validates a bridge request and returns its origin chain, which must serve the call's
+// operation; the destination must be enabled.
 func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain.Info, *Error) {
 	if b.FromChain == b.ToChain {
 		return chain.Info{}, Errorf(CodeInvalidRequest, "fromChain and toChain must differ")
@@ -120,6 +121,9 @@ func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain
 		return chain.Info{}, e
 	}
 	from, e := s.resolve(ctx, b.FromChain, addr("inputToken", b.InputToken), addr("user", b.User))
+	if e == nil {
+		e = s.serving(ctx, from)
+	}
 	if e != nil {
 		return chain.Info{}, e
 	}
@@ -143,7 +147,7 @@ func (s *Server) transactionStatus(ctx context.Context, in *txStatusInput) (*out
 	if c, e = s.requireChain(in.Chain); e != nil {
 		return nil, e
 	}
-	return nil, noSource(c)
+	return nil, notAvailable(ctx, c)
 }
 
 // amountError maps an amount parser's failure to 400 invalid_amount.

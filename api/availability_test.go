@@ -1,0 +1,114 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/partner-platform/partnerd/access"
+)
+
+// TestAvailabilityPerChain: GET /v1/chains lists the operations each chain serves, and every other
+// chain-scoped operation naming an enabled chain answers 400 operation_not_supported (never a 503
+// that tells a partner to retry). Every keyed operation of the contract is called on base.
+func TestAvailabilityPerChain(t *testing.T) {
+	t.Parallel()
+	var d devnetChain
+	e := newEnv(t, withDevnet(&d))
+	_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
+	m := d.local.Market()
+	token, pool := m.Tokens[0].Address.Hex(), m.Pools[0].Address.Hex()
+	base, quote := m.Pools[0].Token0.Hex(), m.Pools[0].Token1.Hex()
+	user := d.local.Accounts()[0].Address.Hex()
+	lp := func(extra string) string {
+		return `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","pool":"` + pool + `"` + extra + `}`
+	}
+	// One call on base per keyed operation.
+	calls := map[string]request{
+		"searchTokens":         {path: "/v1/tokens/search?chain=base&q=AUR"},
+		"getToken":             {path: "/v1/tokens/" + token + "?chain=base"},
+		"getTokenPrice":        {path: "/v1/tokens/" + token + "/price?chain=base"},
+		"getTokenHistory":      {path: "/v1/tokens/" + token + "/history?chain=base"},
+		"getTokenStats":        {path: "/v1/tokens/" + token + "/stats?chain=base"},
+		"getTokenHolders":      {path: "/v1/tokens/" + token + "/holders?chain=base"},
+		"getTokenTrades":       {path: "/v1/tokens/" + token + "/trades?chain=base"},
+		"getTokenTopTraders":   {path: "/v1/tokens/" + token + "/top-traders?chain=base"},
+		"getTrending":          {path: "/v1/markets/trending?chain=base"},
+		"getHotPools":          {path: "/v1/pools/hot?chain=base"},
+		"getNewPools":          {path: "/v1/pools/new?chain=base"},
+		"getPool":              {path: "/v1/pools/" + pool + "?chain=base"},
+		"getPoolReserves":      {path: "/v1/pools/" + pool + "/reserves?chain=base&amm=uniswap-v2&base=" + base + "&quote=" + quote},
+		"getPoolBins":          {path: "/v1/pools/" + pool + "/bins?chain=base&amm=uniswap-v2"},
+		"getPoolChart":         {path: "/v1/pools/" + pool + "/chart?chain=base"},
+		"getPoolAudit":         {path: "/v1/pools/" + pool + "/audit?chain=base"},
+		"getHoldings":          {path: "/v1/portfolio/" + user + "/holdings?chain=base"},
+		"getHoldingsBatch":     {path: "/v1/portfolio/holdings?owners=base:" + user},
+		"getPositions":         {path: "/v1/portfolio/" + user + "/positions?chain=base"},
+		"getPositionsBatch":    {path: "/v1/portfolio/positions?owners=base:" + user},
+		"getSwapQuote":         {path: "/v1/quotes/swap?chain=base&inputMint=" + base + "&outputMint=" + quote + "&amount=1000&slippageBps=50"},
+		"getBridgeQuote":       {method: http.MethodPost, path: "/v1/quotes/bridge", body: `{"fromChain":"base","toChain":"ethereum","inputToken":"` + base + `","outputToken":"` + quote + `","amount":"1.5","user":"` + user + `"}`},
+		"getTransactionStatus": {path: "/v1/transactions/0x" + strings.Repeat("ab", 32) + "/status?chain=base"},
+		"buildSwap":            {method: http.MethodPost, path: "/v1/build/swap", body: `{"chain":"base","user":"` + user + `","inputMint":"` + base + `","outputMint":"` + quote + `","amount":"1000","slippageBps":50}`},
+		"buildBridge":          {method: http.MethodPost, path: "/v1/build/bridge", body: `{"fromChain":"base","toChain":"ethereum","inputToken":"` + base + `","outputToken":"` + quote + `","amount":"1.5","user":"` + user + `"}`},
+		"buildTransfer":        {method: http.MethodPost, path: "/v1/build/transfer", body: `{"chain":"base","user":"` + user + `","to":"` + evmAddr2 + `","token":"native","amount":"1.5"}`},
+		"buildLPCreate":        {method: http.MethodPost, path: "/v1/build/lp/create", body: `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","tokenA":"` + base + `","tokenB":"` + evmAddr2 + `"}`},
+		"buildLPAdd":           {method: http.MethodPost, path: "/v1/build/lp/add", body: lp(`,"amountA":"1","amountB":"1"`)},
+		"buildLPIncrease":      {method: http.MethodPost, path: "/v1/build/lp/increase", body: lp(`,"amountA":"1"`)},
+		"buildLPRemove":        {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
+		"buildLPHarvest":       {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
+		"buildLPCompound":      {method: http.MethodPost, path: "/v1/build/lp/compound", body: lp("")},
+		"buildLPRebalance":     {method: http.MethodPost, path: "/v1/build/lp/rebalance", body: lp("")},
+		"buildLPMigrate":       {method: http.MethodPost, path: "/v1/build/lp/migrate", body: lp("")},
+		"buildLPFarm":          {method: http.MethodPost, path: "/v1/build/lp/farm", body: lp("")},
+	}
+	// Chain-independent operations: confirm names no chain (a token nobody issued is 404).
+	chainless := map[string]bool{"confirmBuild": true}
+
+	r := e.do(request{path: "/v1/chains"})
+	if r.status != http.StatusOK {
+		t.Fatalf("chains: %d %s", r.status, r.rawBody)
+	}
+	served := map[string][]string{}
+	for _, c := range r.body["chains"].([]any) {
+		c := c.(map[string]any)
+		var ops []string
+		for _, op := range c["operations"].([]any) {
+			ops = append(ops, op.(string))
+		}
+		if c["enabled"] != true && len(ops) > 0 {
+			t.Errorf("chain %v is not enabled but lists operations %v", c["id"], ops)
+		}
+		served[c["id"].(string)] = ops
+	}
+	for _, op := range []string{"getTokenPrice", "getHoldingsBatch", "getPoolReserves"} {
+		if !slices.Contains(served["base"], op) {
+			t.Errorf("base's operations %v lack %s", served["base"], op)
+		}
+	}
+
+	for _, spec := range e.server.specs {
+		if spec.Scope == "" || chainless[spec.ID] {
+			continue
+		}
+		req, ok := calls[spec.ID]
+		if !ok {
+			t.Errorf("operation %s has no call in this test", spec.ID)
+			continue
+		}
+		req.key = key
+		if req.method == http.MethodPost && strings.HasPrefix(req.path, "/v1/build/") {
+			req.headers = map[string]string{"Idempotency-Key": "availability-" + spec.ID}
+		}
+		got := e.do(req)
+		listed := slices.Contains(served["base"], spec.ID)
+		switch {
+		case listed && got.status != http.StatusOK:
+			t.Errorf("%s is listed for base but answered %d %s", spec.ID, got.status, got.rawBody)
+		case !listed && (got.status != http.StatusBadRequest || got.code() != string(CodeOperationNotSupported)):
+			t.Errorf("%s is not listed for base but answered %d %s; want 400 operation_not_supported", spec.ID, got.status, got.rawBody)
+		case !listed && strings.Contains(got.rawBody, "not available") && !strings.Contains(got.rawBody, spec.ID+" is not available on base yet"):
+			t.Errorf("%s: the refusal does not name the chain: %s", spec.ID, got.rawBody)
+		}
+	}
+}

@@ -175,9 +175,10 @@ func consumerCommand(ctx context.Context, args []string, stdout io.Writer, geten
 	return fmt.Errorf("consumer: unknown subcommand %q", args[0])
 }
 
+// keyCommand runs partnerd key create, rotate, end-grace, revoke or list.
 func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) error {
 	if len(args) == 0 {
-		return errors.New("key: want create, rotate, revoke or list")
+		return errors.New("key: want create, rotate, end-grace, revoke or list")
 	}
 	var url, name, grace string
 	var consumerID int
@@ -214,6 +215,14 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 				access.IssuedKey
 				Replaced access.KeyInfo `json:"replaced"`
 			}{issued, old}, nil
+		})
+	case "end-grace":
+		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
+			id, err := oneID(fs)
+			if err != nil {
+				return nil, err
+			}
+			return a.svc.EndGrace(ctx, cliActor, id)
 		})
 	case "revoke":
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {

@@ -474,9 +474,34 @@ func TestKeys(t *testing.T) {
 	if r.Replaced.Status != access.KeyExpiring || r.Name != "production" {
 		t.Errorf("rotate --grace 1h: replaced status %q, new name %q", r.Replaced.Status, r.Name)
 	}
-	if r7 := rotate(r.ID, "7d"); r7.Replaced.Status != access.KeyExpiring {
+	r7 := rotate(r.ID, "7d")
+	if r7.Replaced.Status != access.KeyExpiring {
 		t.Errorf("rotate --grace 7d: replaced status %q", r7.Replaced.Status)
 	}
+	// A key is rotated once: a key in its grace is refused; its successor is the one to rotate.
+	c.failWith("already rotated", "key", "rotate", id(k1.ID))
+	c.failWith("already rotated", "key", "rotate", id(r.ID), "--grace", "0")
+
+	// end-grace: the rotated key stops working now; a key in no grace is refused.
+	before := time.Now()
+	raw = c.ok("key", "end-grace", id(k1.ID))
+	hasFields(t, raw, "id", "consumerId", "name", "prefix", "status", "expiresAt")
+	ended := as[access.KeyInfo](t, raw)
+	if ended.ID != k1.ID || ended.Status != access.KeyExpired || ended.ExpiresAt == nil ||
+		ended.ExpiresAt.Before(before.Add(-time.Second)) || ended.ExpiresAt.After(time.Now().Add(time.Second)) {
+		t.Errorf("key end-grace %d = %+v, want expired now", k1.ID, ended)
+	}
+	if strings.Contains(string(raw), k1.Key) {
+		t.Errorf("key end-grace shows the secret: %s", raw)
+	}
+	if recs := c.audit(cons.ID); len(recs) == 0 || recs[0].Action != "key.end_grace" || recs[0].Actor != "cli" {
+		t.Errorf("newest audit entry after end-grace = %+v, want key.end_grace by cli", recs[:min(len(recs), 1)])
+	}
+	c.failWith("grace", "key", "end-grace", id(k1.ID)) // expired now
+	c.failWith("grace", "key", "end-grace", id(r7.ID)) // active, never rotated
+	c.failWith("not found", "key", "end-grace", "999")
+	c.failWith("ID", "key", "end-grace")
+	c.failWith("ID", "key", "end-grace", "x")
 	if r0 := rotate(k2.ID, "0"); r0.Replaced.Status != access.KeyExpired {
 		t.Errorf("rotate --grace 0: replaced status %q, want expired", r0.Replaced.Status)
 	}
@@ -509,7 +534,8 @@ func TestKeys(t *testing.T) {
 	for _, k := range listKeys() {
 		statuses[k.ID] = k.Status
 	}
-	if statuses[rd.ID] != access.KeyRevoked || statuses[k2.ID] != access.KeyExpired || statuses[k1.ID] != access.KeyExpiring || len(statuses) != 7 {
+	if statuses[rd.ID] != access.KeyRevoked || statuses[k2.ID] != access.KeyExpired || statuses[k1.ID] != access.KeyExpired ||
+		statuses[r.ID] != access.KeyExpiring || len(statuses) != 7 {
 		t.Errorf("statuses after rotations and revoke = %v", statuses)
 	}
 

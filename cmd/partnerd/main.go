@@ -26,6 +26,9 @@ Usage: partnerd [GLOBAL FLAGS] COMMAND [ARGUMENTS] [FLAGS]
   partnerd consumer show ID
   partnerd key create --consumer ID --name NAME
   partnerd key rotate ID [--grace DURATION]
+      the old key works until the grace ends (default 24h, 0 to 7d); a key is rotated once
+  partnerd key end-grace ID
+      a rotated key stops working now instead of when its grace ends
   partnerd key revoke ID
   partnerd key list --consumer ID
   partnerd usage --consumer ID [--days N]

@@ -80,6 +80,10 @@ func (s *Server) logError(ctx context.Context, e *Error) {
 // Public operations skip it and every later stage (stage 2).
 func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	spec := specOf(ctx)
+	entry := accessEntryOf(ctx.Context())
+	if entry != nil {
+		entry.operation = spec.ID
+	}
 	if spec.Scope == "" {
 		next(ctx)
 		return
@@ -96,6 +100,9 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	c := &call{spec: spec, principal: p}
+	if entry != nil {
+		entry.call = c
+	}
 	next(huma.WithValue(ctx, callKey{}, c))
 }
 

@@ -66,7 +66,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix
 	// BodyUploadTimeout bounds a request body's upload (default 15 s, the contract's limit; tests shorten it).
 	BodyUploadTimeout time.Duration
-	Logger            *slog.Logger
+	// AccessLog writes one info line per call (accesslog.go).
+	AccessLog bool
+	Logger    *slog.Logger
 }
 
 // Server serves the partner API.
@@ -89,6 +91,9 @@ func New(deps Deps) *Server {
 	}
 	s := &Server{deps: deps, log: log, router: chi.NewRouter()}
 	s.router.Use(requestID)
+	if deps.AccessLog {
+		s.router.Use(s.accessLog)
+	}
 	s.router.NotFound(s.routerError(Errorf(CodeNotFound, "no such endpoint")))
 	s.router.MethodNotAllowed(s.routerError(Errorf(CodeMethodNotAllowed, "method not allowed on this endpoint")))
 	s.router.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"ok": true}) })

@@ -26,6 +26,9 @@ type Config struct {
 	// InsecureCookies (PARTNER_INSECURE_COOKIES=1) drops the console cookie's Secure attribute, for
 	// plain-HTTP deployments reached by a name other than localhost or 127.0.0.1.
 	InsecureCookies bool
+	// AccessLog (PARTNER_ACCESS_LOG, default 1) logs one info line per API call; 0 turns it off for
+	// the highest throughput.
+	AccessLog bool
 	// Chains (PARTNER_CHAINS: path of a JSON chain configuration, see chain.Config) are the chains
 	// served. Without an EVM chain among them the service runs in local mode: an in-process devnet
 	// backs DevnetChain (PARTNER_DEVNET_CHAIN, default base), serving JSON-RPC on DevnetAddr
@@ -130,12 +133,11 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		}
 	}
 	cfg.PublicURL = getenv("PARTNER_PUBLIC_URL")
-	switch v := getenv("PARTNER_INSECURE_COOKIES"); v {
-	case "", "0", "false":
-	case "1", "true":
-		cfg.InsecureCookies = true
-	default:
-		return Config{}, fmt.Errorf("PARTNER_INSECURE_COOKIES: want 1 or 0, got %q", v)
+	if cfg.InsecureCookies, err = envBool(getenv, "PARTNER_INSECURE_COOKIES", false); err != nil {
+		return Config{}, err
+	}
+	if cfg.AccessLog, err = envBool(getenv, "PARTNER_ACCESS_LOG", true); err != nil {
+		return Config{}, err
 	}
 	if path := getenv("PARTNER_CHAINS"); path != "" {
 		if cfg.Chains, err = chain.LoadConfig(path); err != nil {
@@ -193,4 +195,18 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// envBool reads a 1/0 (or true/false) setting; empty means def.
+func envBool(getenv func(string) string, name string, def bool) (bool, error) {
+	switch v := getenv(name); v {
+	case "":
+		return def, nil
+	case "1", "true":
+		return true, nil
+	case "0", "false":
+		return false, nil
+	default:
+		return false, fmt.Errorf("%s: want 1 or 0, got %q", name, v)
+	}
 }

@@ -475,6 +475,13 @@ func TestEndToEnd(t *testing.T) {
 		e.fatalf("usage after shutdown: %d getTrending calls recorded, want %d (every authenticated call, flushed on shutdown)\nrows: %+v",
 			got, trendingCalls, u.Rows)
 	}
+	// The access log is on by default: one JSON line per call, without the key.
+	if logged := strings.Count(e.stderr.String(), `"msg":"call",`); logged < trendingCalls {
+		t.Errorf("access log: %d call lines, want at least the %d getTrending calls", logged, trendingCalls)
+	}
+	if !strings.Contains(e.stderr.String(), `"operation":"getTrending","consumer":`+cid) || strings.Contains(e.stderr.String(), k2.Key) {
+		t.Errorf("access log lines lack the operation and consumer, or hold a key:\n%s", e.stderr.String())
+	}
 	t.Logf("end-to-end took %v", time.Since(begin).Round(time.Millisecond))
 }
 

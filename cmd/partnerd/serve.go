@@ -93,7 +93,8 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
 		Market: m.chains.market, Portfolio: m.chains.portfolio,
-		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies, Logger: m.Log,
+		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies,
+		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
 	web := console.New(console.Deps{
 		Access: svc, Usage: usageStore, DB: st.Client, Applied: sync.Refresh, Operations: ids,

@@ -1,17 +1,22 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/partner-platform/partnerd/access"
 )
 
 // TestAvailabilityPerChain: GET /v1/chains lists the operations each chain serves, and every other
 // chain-scoped operation naming an enabled chain answers 400 operation_not_supported (never a 503
-// that tells a partner to retry). Every keyed operation of the contract is called on base.
+// that tells a partner to retry). Every keyed operation of the contract is called on base, and every
+// answer must validate against the schema the OpenAPI document gives it (no null where a list is
+// promised, no missing required field).
 func TestAvailabilityPerChain(t *testing.T) {
 	t.Parallel()
 	var d devnetChain
@@ -69,6 +74,7 @@ func TestAvailabilityPerChain(t *testing.T) {
 	if r.status != http.StatusOK {
 		t.Fatalf("chains: %d %s", r.status, r.rawBody)
 	}
+	checkAnswer(t, e.server, e.server.specs[1], r)
 	served := map[string][]string{}
 	for _, c := range r.body["chains"].([]any) {
 		c := c.(map[string]any)
@@ -101,6 +107,7 @@ func TestAvailabilityPerChain(t *testing.T) {
 			req.headers = map[string]string{"Idempotency-Key": "availability-" + spec.ID}
 		}
 		got := e.do(req)
+		checkAnswer(t, e.server, spec, got)
 		listed := slices.Contains(served["base"], spec.ID)
 		switch {
 		case listed && got.status != http.StatusOK:
@@ -110,5 +117,30 @@ func TestAvailabilityPerChain(t *testing.T) {
 		case !listed && strings.Contains(got.rawBody, "not available") && !strings.Contains(got.rawBody, spec.ID+" is not available on base yet"):
 			t.Errorf("%s: the refusal does not name the chain: %s", spec.ID, got.rawBody)
 		}
+	}
+}
+
+// checkAnswer validates a response body against the schema the document gives the operation's
+// answer of that status.
+func checkAnswer(t *testing.T, s *Server, spec *opSpec, r response) {
+	t.Helper()
+	doc := s.api.OpenAPI()
+	schema := &huma.Schema{Ref: "#/components/schemas/Error"}
+	if r.status == http.StatusOK {
+		op := doc.Paths[spec.Path].Get
+		if spec.Method == http.MethodPost {
+			op = doc.Paths[spec.Path].Post
+		}
+		schema = op.Responses["200"].Content["application/json"].Schema
+	}
+	var body any
+	if err := json.Unmarshal([]byte(r.rawBody), &body); err != nil {
+		t.Errorf("%s: %d answer is not JSON: %s", spec.ID, r.status, r.rawBody)
+		return
+	}
+	res := &huma.ValidateResult{}
+	huma.Validate(doc.Components.Schemas, schema, huma.NewPathBuffer(nil, 0), huma.ModeReadFromServer, body, res)
+	for _, e := range res.Errors {
+		t.Errorf("%s: %d answer does not match its schema: %v\n%s", spec.ID, r.status, e, r.rawBody)
 	}
 }

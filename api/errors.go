@@ -34,7 +34,6 @@ const (
 	CodeEndpointUnavailable   Code = "endpoint_unavailable"
 	CodeSourceNotAllowed      Code = "source_not_allowed"
 	CodeNotFound              Code = "not_found"
-	CodeMethodNotAllowed      Code = "method_not_allowed"
 	CodeRequestTimeout        Code = "request_timeout"
 	CodeIdempotencyConflict   Code = "idempotency_conflict"
 	CodeIdempotencyPending    Code = "idempotency_pending"
@@ -72,7 +71,6 @@ var statusOf = map[Code]int{
 	CodeEndpointUnavailable:   http.StatusForbidden,
 	CodeSourceNotAllowed:      http.StatusForbidden,
 	CodeNotFound:              http.StatusNotFound,
-	CodeMethodNotAllowed:      http.StatusMethodNotAllowed,
 	CodeRequestTimeout:        http.StatusRequestTimeout,
 	CodeIdempotencyConflict:   http.StatusConflict,
 	CodeIdempotencyPending:    http.StatusConflict,
@@ -92,14 +90,22 @@ var statusOf = map[Code]int{
 // Error is the failure envelope {ok:false, error, code, requestId} plus optional metadata. Its
 // message is public; cause is logged, never sent.
 type Error struct {
-	OK            bool     `json:"ok" doc:"Always false."`
-	Message       string   `json:"error" doc:"Human-readable message."`
-	Code          Code     `json:"code" doc:"Machine-readable error code." example:"invalid_request"`
-	RequestID     string   `json:"requestId" doc:"The request id, also in the X-Request-Id header."`
-	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes."`
-	Reasons       []string `json:"reasons,omitempty"`
-	EndpointCode  string   `json:"endpointCode,omitempty"`
-	RetryAfterSec *int     `json:"retryAfterSec,omitempty" doc:"Seconds to wait before retrying (429)."`
+	OK            bool     `json:"ok" doc:"Always false." example:"false"`
+	Message       string   `json:"error" doc:"Human-readable message; never an upstream's own text." example:"mint must be an EVM address (0x followed by 40 hex digits)"`
+	Code          Code     `json:"code" doc:"Machine-readable error code; codes are never renamed, new ones may be added." example:"invalid_address"`
+	RequestID     string   `json:"requestId" doc:"The request id, also in the X-Request-Id header." example:"req_4da6ea165f9579dc46991bf53b400a82"`
+	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes (429: cost_exceeds_burst when the call can never be admitted)." example:"cost_exceeds_burst"`
+	Reasons       []string `json:"reasons,omitempty" doc:"Every reason, where several apply." example:"simulation_reverted,insufficient_allowance"`
+	EndpointCode  string   `json:"endpointCode,omitempty" doc:"The code an upstream endpoint gave, where it helps the caller." example:"SLIPPAGE_EXCEEDED"`
+	RetryAfterSec *int     `json:"retryAfterSec,omitempty" doc:"Seconds to wait before retrying (429), as in Retry-After." example:"3"`
+	// Verification says, per transaction, what confirming a build found on the chain.
+	Verification map[string]any `json:"verification,omitempty" doc:"Confirm: what was verified on the chain, per transaction hash or signature." example:"{\"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a\":\"receipt_missing\"}"`
+	// RiskAcknowledgement, ValueLossPpm, HighFeeLastResort and HookAddress describe fresh conditions
+	// that a 409 review_required asks the caller to review; callers never acknowledge them automatically.
+	RiskAcknowledgement string `json:"riskAcknowledgement,omitempty" doc:"409 review_required: the request field a reviewed build must set to go ahead (never set it automatically)." example:"maxValueLossPpm"`
+	ValueLossPpm        *int   `json:"valueLossPpm,omitempty" doc:"409 review_required: the value the build would lose at fresh conditions, parts per million." example:"12500"`
+	HighFeeLastResort   *bool  `json:"highFeeLastResort,omitempty" doc:"409 review_required: the only route left pays an unusually high fee." example:"true"`
+	HookAddress         string `json:"hookAddress,omitempty" doc:"409 review_required: the Uniswap v4 hook whose swap cost must be approved (v4SwapCostApproval)." example:"0x0000000000000000000000000000000000000c40"`
 
 	status  int
 	cause   error
@@ -174,8 +180,11 @@ func fromHuma(status int, msg string, errs ...error) *Error {
 	for _, err := range errs {
 		var d *huma.ErrorDetail
 		if errors.As(err, &d) {
-			if d.Location == "query.chain" {
+			switch _, name, _ := strings.Cut(d.Location, "."); {
+			case name == "chain":
 				code = CodeInvalidChain
+			case strings.HasPrefix(name, "amount"): // amount, amountA, amountB: their patterns
+				code = CodeInvalidAmount
 			}
 			details = append(details, strings.TrimSpace(d.Location+": "+d.Message))
 		} else if err != nil && status < 500 {

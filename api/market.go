@@ -173,8 +173,8 @@ type tokenInput struct {
 }
 
 type searchInput struct {
-	ChainOrAllParam
-	Q string `query:"q" required:"true" minLength:"2" maxLength:"100" doc:"Name, symbol or address."`
+	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc,all" default:"solana" doc:"A chain, or all to search every enabled chain." example:"base"`
+	Q     string `query:"q" required:"true" minLength:"2" maxLength:"100" doc:"Name, symbol or address."`
 }
 
 type historyInput struct {
@@ -237,27 +237,52 @@ type auditInput struct {
 type output[T any] struct{ Body T }
 
 func (s *Server) registerMarket() {
-	get := func(id, path, summary, class string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Market", Scope: ScopeMarketRead, Class: class, Serves: s.marketServes}
+	get := func(id, path, class, summary, description string) opSpec {
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Tag: "Market",
+			Scope: ScopeMarketRead, Class: class, Serves: s.marketServes}
 	}
-	bins := get("getPoolBins", "/v1/pools/{pool}/bins", "A pool's liquidity bins", ClassProvider)
-	bins.Serves = nil // no venue with bins is read yet
-	register(s, get("searchTokens", "/v1/tokens/search", "Search tokens by name, symbol or address", ClassProvider), s.searchTokens)
-	register(s, get("getToken", "/v1/tokens/{mint}", "Resolve a token", ClassEnriched), s.getToken)
-	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", "A token's price", ClassCached), s.tokenPrice)
-	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", "A token's recent prices", ClassProvider), s.tokenHistory)
-	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", "A token's 24-hour figures", ClassProvider), s.tokenStats)
-	register(s, get("getTokenHolders", "/v1/tokens/{mint}/holders", "A token's top holders", ClassProvider), s.tokenHolders)
-	register(s, get("getTokenTrades", "/v1/tokens/{mint}/trades", "A token's trades, newest first", ClassProvider), s.tokenTrades)
-	register(s, get("getTokenTopTraders", "/v1/tokens/{mint}/top-traders", "A token's top traders over 24 hours", ClassProvider), s.tokenTopTraders)
-	register(s, get("getTrending", "/v1/markets/trending", "Trending pools", ClassCached), s.trending)
-	register(s, get("getHotPools", "/v1/pools/hot", "Hot pools", ClassCached), s.hotPools)
-	register(s, get("getNewPools", "/v1/pools/new", "New pools", ClassCached), s.newPools)
-	register(s, get("getPool", "/v1/pools/{pool}", "A pool's details", ClassEnriched), s.getPool)
-	register(s, get("getPoolReserves", "/v1/pools/{pool}/reserves", "A pool's reserves", ClassProvider), s.poolReserves)
+	bins := get("getPoolBins", "/v1/pools/{pool}/bins", ClassProvider, "A pool's liquidity bins",
+		"The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: "+
+			"the call answers 400 operation_not_supported.")
+	bins.Serves = nil
+	register(s, get("searchTokens", "/v1/tokens/search", ClassProvider, "Search tokens by name, symbol or address",
+		"Tokens whose name or symbol contains q, ignoring case, or whose address is q (an address the index does not hold yet is "+
+			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain."), s.searchTokens)
+	register(s, get("getToken", "/v1/tokens/{mint}", ClassEnriched, "Resolve a token",
+		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it."), s.getToken)
+	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", ClassCached, "A token's price",
+		"The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, "+
+			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed."), s.tokenPrice)
+	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", ClassProvider, "A token's recent prices",
+		"The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades."), s.tokenHistory)
+	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", ClassProvider, "A token's 24-hour figures",
+		"Price, liquidity, USD volume and price change over 5 minutes, 1, 6 and 24 hours, buys and sells, distinct buyers and "+
+			"sellers over 24 hours, holders and fully diluted value, across the token's pools."), s.tokenStats)
+	register(s, get("getTokenHolders", "/v1/tokens/{mint}/holders", ClassProvider, "A token's top holders",
+		"The 20 largest holders, with balances read live from the chain and their share of the total supply."), s.tokenHolders)
+	register(s, get("getTokenTrades", "/v1/tokens/{mint}/trades", ClassProvider, "A token's trades, newest first",
+		"Swaps of the token, newest first, seen from the token: buy means the trader bought it. pool keeps one pool's trades; "+
+			"pass nextCursor as cursor for the next, older page."), s.tokenTrades)
+	register(s, get("getTokenTopTraders", "/v1/tokens/{mint}/top-traders", ClassProvider, "A token's top traders over 24 hours",
+		"The 20 traders with the most USD volume in the token over the last 24 hours, with their buys and sells."), s.tokenTopTraders)
+	register(s, get("getTrending", "/v1/markets/trending", ClassCached, "Trending pools",
+		"Up to 50 pools that traded in the last 24 hours, by USD volume over the last hour, then over 24 hours. "+
+			"chain defaults to every enabled chain; amm keeps one venue."), s.trending)
+	register(s, get("getHotPools", "/v1/pools/hot", ClassCached, "Hot pools",
+		"Up to 50 pools that traded in the last 24 hours, by their number of trades over 24 hours, then USD volume. chain defaults to every enabled chain."), s.hotPools)
+	register(s, get("getNewPools", "/v1/pools/new", ClassCached, "New pools",
+		"Up to 50 pools, newest first by creation time. chain defaults to every enabled chain."), s.newPools)
+	register(s, get("getPool", "/v1/pools/{pool}", ClassEnriched, "A pool's details",
+		"A pool's tokens, venue, fee, reserves and its own market figures: price, liquidity, volume, price change and trades."), s.getPool)
+	register(s, get("getPoolReserves", "/v1/pools/{pool}/reserves", ClassProvider, "A pool's reserves",
+		"A pool's reserves read live from the chain, oriented as base and quote, with the block they were read at."), s.poolReserves)
 	register(s, bins, s.poolBins)
-	register(s, get("getPoolChart", "/v1/pools/{pool}/chart", "A pool's OHLCV candles", ClassProvider), s.poolChart)
-	register(s, get("getPoolAudit", "/v1/pools/{pool}/audit", "A pool's risk audit", ClassEnriched), s.poolAudit)
+	register(s, get("getPoolChart", "/v1/pools/{pool}/chart", ClassProvider, "A pool's OHLCV candles",
+		"Candles of the pool's price in USD at resolution minutes, newest last, up to limit, before a time if given; mint picks the "+
+			"token whose price they show (default the pool's base token)."), s.poolChart)
+	register(s, get("getPoolAudit", "/v1/pools/{pool}/audit", ClassEnriched, "A pool's risk audit",
+		"Checks of a pool's token: a simulated buy and sell (taxes, honeypot), code, ownership and mint rights, holder "+
+			"concentration and burned liquidity, with a score from 0 (dangerous) to 100. token picks the token in singleton pools."), s.poolAudit)
 }
 
 func tokenRef(t market.Token) TokenRef {
@@ -283,11 +308,7 @@ func poolSummary(p market.PoolSummary) PoolSummary {
 }
 
 func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[TokenSearchResponse], error) {
-	name := in.Chain
-	if name == "" {
-		name = "solana"
-	}
-	chains, e := s.chainsFor(ctx, name)
+	chains, e := s.chainsFor(ctx, in.Chain)
 	if e != nil {
 		return nil, e
 	}

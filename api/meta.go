@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 
@@ -12,32 +13,34 @@ import (
 // ChainInfo is one chain of GET /v1/chains.
 type ChainInfo struct {
 	ID          string   `json:"id" doc:"The chain parameter value." example:"base"`
-	Kind        string   `json:"kind" enum:"evm,solana"`
+	Kind        string   `json:"kind" enum:"evm,solana" example:"evm"`
 	ChainID     int64    `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
 	NativeToken string   `json:"nativeToken" example:"ETH"`
-	Enabled     bool     `json:"enabled" doc:"Whether this service serves the chain."`
-	Network     string   `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to."`
-	Note        string   `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's."`
+	Enabled     bool     `json:"enabled" doc:"Whether this service serves the chain." example:"true"`
+	Network     string   `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to." example:"mainnet"`
+	Note        string   `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's." example:"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated"`
 	Operations  []string `json:"operations" doc:"The operationIds served on this chain (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
 }
 
 // ChainsListResponse lists every supported chain in the contract's order.
 type ChainsListResponse struct {
-	OK     bool        `json:"ok"`
+	OK     bool        `json:"ok" example:"true"`
 	Chains []ChainInfo `json:"chains"`
 }
 
 type chainsOutput struct{ Body ChainsListResponse }
 
 type openAPIOutput struct {
-	Body map[string]any
+	Body map[string]any `doc:"The OpenAPI 3.1 document." example:"{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"Partner Market, Portfolio, Quote and Unsigned-Transaction API\",\"version\":\"1.0.0\"}}"`
 }
 
 func (s *Server) registerMeta() {
 	register(s, opSpec{ID: "getOpenAPI", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Meta", Class: ClassNone,
-		Summary: "The machine-readable contract (OpenAPI 3.1)"}, s.getOpenAPI())
+		Summary: "The machine-readable contract (OpenAPI 3.1)", Description: "This document. A human-readable rendering is served at /v1/docs."}, s.getOpenAPI())
 	register(s, opSpec{ID: "listChains", Method: http.MethodGet, Path: "/v1/chains", Tag: "Meta", Class: ClassNone,
-		Summary: "Supported chains and which are enabled"}, s.listChains)
+		Summary: "Supported chains and which are enabled", Description: "Every chain of the contract in its order, whether this service serves it, " +
+			"what it is connected to (mainnet, or a devnet with a note saying so), and the operations it serves: any other operation naming " +
+			"the chain answers 400 operation_not_supported."}, s.listChains)
 	s.router.Get("/v1/docs", serveDocs)
 }
 
@@ -47,17 +50,34 @@ func (s *Server) getOpenAPI() func(context.Context, *struct{}) (*openAPIOutput, 
 	var doc map[string]any
 	var err error
 	return func(context.Context, *struct{}) (*openAPIOutput, error) {
-		once.Do(func() {
-			var b []byte
-			if b, err = json.Marshal(s.api.OpenAPI()); err == nil {
-				err = json.Unmarshal(b, &doc)
-			}
-		})
+		once.Do(func() { doc, err = s.document() })
 		if err != nil {
 			return nil, internalError(err)
 		}
 		return &openAPIOutput{Body: doc}, nil
 	}
+}
+
+// document is the OpenAPI document as a JSON object.
+func (s *Server) document() (map[string]any, error) {
+	b, err := json.Marshal(s.api.OpenAPI())
+	if err != nil {
+		return nil, fmt.Errorf("render the OpenAPI document: %w", err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("render the OpenAPI document: %w", err)
+	}
+	return doc, nil
+}
+
+// Document returns the OpenAPI document served at /v1/openapi.json, indented, keys sorted.
+func Document() ([]byte, error) {
+	doc, err := New(Deps{}).document()
+	if err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(doc, "", "  ")
 }
 
 func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {

@@ -25,7 +25,41 @@ func TestOpenAPIDocument(t *testing.T) {
 	if scheme["type"] != "apiKey" || scheme["in"] != "header" || scheme["name"] != "X-API-Key" {
 		t.Errorf("apiKey scheme = %v", scheme)
 	}
+	if servers, _ := doc["servers"].([]any); len(servers) != 1 {
+		t.Errorf("servers = %v", doc["servers"])
+	}
+	declared := map[string]bool{}
+	for _, tag := range doc["tags"].([]any) {
+		declared[tag.(map[string]any)["name"].(string)] = true
+	}
+	for status, doc := range errorDocs {
+		resp, _ := components["responses"].(map[string]any)[doc.name].(map[string]any)
+		media, _ := resp["content"].(map[string]any)["application/json"].(map[string]any)
+		if media["schema"].(map[string]any)["$ref"] != "#/components/schemas/Error" || len(media["examples"].(map[string]any)) == 0 {
+			t.Errorf("response %s (%d): %v", doc.name, status, resp)
+		}
+		headers, _ := resp["headers"].(map[string]any)
+		if headers["X-Request-Id"] == nil || (headers["Retry-After"] != nil) != (status == 429) {
+			t.Errorf("response %s (%d): headers %v", doc.name, status, headers)
+		}
+	}
 	schemas := components["schemas"].(map[string]any)
+	errorFields := schemas["Error"].(map[string]any)["properties"].(map[string]any)
+	for _, f := range []string{"ok", "error", "code", "requestId", "endpointCode", "reasons", "verification", "riskAcknowledgement",
+		"reason", "valueLossPpm", "highFeeLastResort", "hookAddress", "retryAfterSec"} {
+		if errorFields[f] == nil {
+			t.Errorf("the Error schema lacks %s", f)
+		}
+	}
+	// Clients must tolerate fields added later, and lists are never null.
+	walkSchemas(doc, func(where string, s map[string]any) {
+		if s["additionalProperties"] == false {
+			t.Errorf("%s: additionalProperties false", where)
+		}
+		if typ, ok := s["type"].([]any); ok && slices.Contains(typ, any("array")) && slices.Contains(typ, any("null")) {
+			t.Errorf("%s: nullable type %v", where, typ)
+		}
+	})
 	for _, name := range []string{"Error", "ChainsListResponse", "TokenSearchResponse", "TokenResolution", "TokenPrice",
 		"PriceHistoryResponse", "TokenStatsResponse", "TopHoldersResponse", "TradesResponse", "TopTradersResponse",
 		"TrendingResponse", "HotPoolsResult", "PoolDetailsResponse", "PoolReserves", "PoolBinsResult", "PoolChartResponse",
@@ -54,23 +88,47 @@ func TestOpenAPIDocument(t *testing.T) {
 			if !classes[op["x-upstream-class"].(string)] {
 				t.Errorf("%s %s: x-upstream-class %v", method, path, op["x-upstream-class"])
 			}
-			responses := op["responses"].(map[string]any)
-			for _, status := range append([]int{200}, errorStatuses...) {
-				resp, ok := responses[strconv.Itoa(status)].(map[string]any)
-				if !ok {
-					t.Errorf("%s %s: no %d response", method, path, status)
-					continue
-				}
-				if status == 200 {
-					continue
-				}
-				schema := resp["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
-				if schema["$ref"] != "#/components/schemas/Error" {
-					t.Errorf("%s %s %d: schema %v", method, path, status, schema)
-				}
+			if d, _ := op["description"].(string); len(d) < 40 {
+				t.Errorf("%s %s: description %q", method, path, d)
+			}
+			if tags, _ := op["tags"].([]any); len(tags) != 1 || !declared[tags[0].(string)] {
+				t.Errorf("%s %s: tags %v, want one declared tag", method, path, tags)
 			}
 			security, _ := op["security"].([]any)
 			public := path == "/v1/openapi.json" || path == "/v1/chains"
+			responses := op["responses"].(map[string]any)
+			for _, status := range errorStatuses {
+				resp, _ := responses[strconv.Itoa(status)].(map[string]any)
+				if ref, _ := resp["$ref"].(string); ref != "#/components/responses/"+errorDocs[status].name {
+					t.Errorf("%s %s: %d response %v, want the shared one", method, path, status, resp)
+				}
+			}
+			ok, _ := responses["200"].(map[string]any)
+			headers, _ := ok["headers"].(map[string]any)
+			want := []string{"X-Request-Id"}
+			if !public {
+				want = append(want, "Cache-Control", "X-RateLimit-Limit", "X-RateLimit-Remaining", "RateLimit-Policy")
+			}
+			if strings.HasPrefix(path, "/v1/build/") {
+				want = append(want, "Idempotent-Replayed", "Original-Request-Id")
+			}
+			if len(headers) != len(want) {
+				t.Errorf("%s %s: 200 headers %v, want %v", method, path, headers, want)
+			}
+			for _, h := range want {
+				if ref, _ := headers[h].(map[string]any)["$ref"].(string); ref != "#/components/headers/"+h {
+					t.Errorf("%s %s: 200 header %s = %v", method, path, h, headers[h])
+				}
+			}
+			media, _ := ok["content"].(map[string]any)["application/json"].(map[string]any)
+			if media["schema"] == nil || media["example"] == nil {
+				t.Errorf("%s %s: 200 body without schema or example: %v", method, path, media)
+			}
+			if body, _ := op["requestBody"].(map[string]any); body != nil {
+				if media, _ := body["content"].(map[string]any)["application/json"].(map[string]any); media["example"] == nil {
+					t.Errorf("%s %s: request body without an example", method, path)
+				}
+			}
 			if public {
 				if len(security) != 0 {
 					t.Errorf("%s %s: public operation with security %v", method, path, security)
@@ -103,11 +161,11 @@ func TestDocsPage(t *testing.T) {
 	}
 }
 
-// TestOpenAPIResponseExamples checks that the 200 response of every Market and Portfolio operation
-// is documented with examples: every leaf property (string, integer, number, boolean) reachable from
-// the response schema, through $refs, object properties and array items, carries an example of its
-// type (within its enum, if any). An array of leaves counts as documented when the array or its
-// items carry an example.
+// TestOpenAPIResponseExamples checks that the 200 response and the request body of every operation
+// are documented with examples: every leaf property (string, integer, number, boolean) reachable from
+// the schema, through $refs, object properties and array items, carries an example of its type
+// (within its enum, if any). An array of leaves counts as documented when the array or its items
+// carry an example, a free-form object when it carries one.
 func TestOpenAPIResponseExamples(t *testing.T) {
 	e := newEnv(t)
 	r := e.do(request{path: "/v1/openapi.json"})
@@ -120,10 +178,6 @@ func TestOpenAPIResponseExamples(t *testing.T) {
 	for path, item := range r.body["paths"].(map[string]any) {
 		for method, v := range item.(map[string]any) {
 			op := v.(map[string]any)
-			tags, _ := op["tags"].([]any)
-			if !slices.Contains(tags, any("Market")) && !slices.Contains(tags, any("Portfolio")) {
-				continue
-			}
 			operations++
 			where := strings.ToUpper(method) + " " + path
 			resp, _ := op["responses"].(map[string]any)["200"].(map[string]any)
@@ -134,10 +188,14 @@ func TestOpenAPIResponseExamples(t *testing.T) {
 				continue
 			}
 			w.walk(where, "", schema)
+			if body, ok := op["requestBody"].(map[string]any); ok {
+				w.walk(where+" request", "", body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any))
+			}
 		}
 	}
-	if operations != 20 {
-		t.Errorf("%d Market and Portfolio operations walked, want 20", operations)
+	w.walk("Error", "", schemas["Error"].(map[string]any))
+	if operations != 38 {
+		t.Errorf("%d operations walked, want 38", operations)
 	}
 }
 
@@ -168,8 +226,8 @@ func (w *exampleWalker) walk(owner, path string, s map[string]any) {
 	switch typ := schemaType(s); typ {
 	case "object":
 		props, _ := s["properties"].(map[string]any)
-		if len(props) == 0 {
-			w.t.Errorf("%s %s: object without properties", owner, path)
+		if len(props) == 0 && len(examplesOf(s)) == 0 {
+			w.t.Errorf("%s %s: free-form object without an example", owner, path)
 		}
 		names := make([]string, 0, len(props))
 		for name := range props {
@@ -197,6 +255,9 @@ func (w *exampleWalker) walk(owner, path string, s map[string]any) {
 				}
 			}
 			return
+		}
+		if _, structured := items["properties"]; len(examplesOf(s)) > 0 && !structured && items["$ref"] == nil {
+			return // a list of free-form objects or lists, documented by the list's example
 		}
 		w.walk(owner, path+"[]", items)
 	default:
@@ -271,4 +332,27 @@ func joinPath(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// walkSchemas calls f on every schema object of the document: components and inline ones.
+func walkSchemas(node any, f func(where string, s map[string]any)) {
+	var walk func(where string, n any)
+	walk = func(where string, n any) {
+		switch v := n.(type) {
+		case map[string]any:
+			if _, ok := v["type"]; ok {
+				f(where, v)
+			}
+			for k, x := range v {
+				if k != "examples" && k != "example" {
+					walk(where+"/"+k, x)
+				}
+			}
+		case []any:
+			for i, x := range v {
+				walk(where+"/"+strconv.Itoa(i), x)
+			}
+		}
+	}
+	walk("#", node)
 }

@@ -2,9 +2,7 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"reflect"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -44,10 +42,12 @@ type opSpec struct {
 	Method  string
 	Path    string
 	Summary string
-	Tag     string
-	Scope   string // empty for public operations
-	Class   string
-	Builder bool
+	// Description says what the operation answers; register appends its scope, cost and class.
+	Description string
+	Tag         string
+	Scope       string // empty for public operations
+	Class       string
+	Builder     bool
 	// Cost returns the call's cost, or an error that refuses the call before admission. Nil means 1.
 	Cost func(huma.Context) (int, *Error)
 	// Serves reports whether the operation is served on an enabled chain (availability.go). Nil: on
@@ -77,22 +77,19 @@ func specOf(ctx huma.Context) *opSpec {
 }
 
 // register adds one operation to the API with the contract's documentation: scope as the apiKey
-// role, every error status with the Error schema, and x-upstream-class.
+// role, every error status with the shared error responses, the response headers, and
+// x-upstream-class.
 func register[I, O any](s *Server, spec opSpec, handler func(context.Context, *I) (*O, error)) {
 	s.specs = append(s.specs, &spec)
-	errSchema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[Error](), true, "Error")
-	responses := map[string]*huma.Response{}
-	for _, status := range errorStatuses {
-		responses[strconv.Itoa(status)] = &huma.Response{
-			Description: statusDescription(status),
-			Content:     map[string]*huma.MediaType{"application/json": {Schema: errSchema}},
-		}
-	}
+	s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[Error](), true, "Error")
+	responses := errorResponseRefs()
+	responses["200"] = &huma.Response{Description: "OK", Headers: successHeaders(&spec)}
 	op := huma.Operation{
 		OperationID:     spec.ID,
 		Method:          spec.Method,
 		Path:            spec.Path,
 		Summary:         spec.Summary,
+		Description:     spec.describe(),
 		Tags:            []string{spec.Tag},
 		Responses:       responses,
 		Extensions:      map[string]any{"x-upstream-class": spec.Class},
@@ -119,15 +116,26 @@ func Operations() []policy.Operation {
 	return ops
 }
 
-func statusDescription(status int) string {
-	switch status {
-	case StatusClientClosedRequest:
-		return "Client Closed Request: the caller cancelled; its cost is refunded"
-	case http.StatusTooManyRequests:
-		return "Too Many Requests: the consumer's allowance is spent; see Retry-After"
-	case http.StatusServiceUnavailable:
-		return "Service Unavailable: an upstream or the admission store is unavailable"
-	default:
-		return http.StatusText(status)
+// describe is the operation's description: its own, then its scope, cost and upstream class.
+func (o *opSpec) describe() string {
+	d := o.Description + "\n\n"
+	if o.Scope == "" {
+		return d + "Public: no key needed, no cost."
 	}
+	cost := "1 rate-limit unit"
+	if o.Cost != nil {
+		cost = "10 rate-limit units per distinct owner"
+	}
+	d += "Requires scope `" + o.Scope + "`. Costs " + cost + ". "
+	switch o.Class {
+	case ClassCached:
+		d += "Upstream class `cached`: served from data the service keeps warm in the background (5 s deadline)."
+	case ClassProvider:
+		d += "Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504)."
+	case ClassEnriched:
+		d += "Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504)."
+	default:
+		d += "Upstream class `none`: answered from the service's own state."
+	}
+	return d
 }

@@ -214,6 +214,7 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 	h := responseHeader(ctx)
 	h["X-RateLimit-Limit"] = []string{strconv.Itoa(limit.Burst)}
 	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(r.Remaining)}
+	h["RateLimit-Policy"] = []string{rateLimitPolicy(limit)}
 	c.cost = cost
 	next(ctx)
 	refund := cancelled(ctx.Context())
@@ -242,7 +243,14 @@ func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
 	e.RetryAfterSec = &secs
 	return e.WithHeader("Retry-After", strconv.Itoa(secs)).
 		WithHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst)).
-		WithHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining))
+		WithHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining)).
+		WithHeader("RateLimit-Policy", rateLimitPolicy(limit))
+}
+
+// rateLimitPolicy states the consumer's limits as an IETF RateLimit-Policy list
+// (draft-ietf-httpapi-ratelimit-headers): the burst at once, the rate per minute.
+func rateLimitPolicy(l metering.Limit) string {
+	return `"burst";q=` + strconv.Itoa(l.Burst) + `, "rate";q=` + strconv.Itoa(l.RatePerMinute) + `;w=60`
 }
 
 // deadline runs the handler under its class's deadline (stage 7).

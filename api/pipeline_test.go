@@ -203,7 +203,8 @@ func TestParameterRules(t *testing.T) {
 		{name: "swap quote on a disabled chain", req: request{path: "/v1/quotes/swap?chain=base&inputMint=" + evmAddr + "&outputMint=" + evmAddr2 + "&amount=15", key: k}, status: 400, code: CodeChainNotEnabled},
 		{name: "tx status with a bad hash", req: request{path: "/v1/transactions/0x12/status?chain=base", key: k}, status: 400, code: CodeInvalidRequest},
 		{name: "unknown route", req: request{path: "/v1/nope", key: k}, status: 404, code: CodeNotFound},
-		{name: "wrong method", req: request{method: http.MethodDelete, path: "/v1/chains"}, status: 405, code: CodeMethodNotAllowed},
+		{name: "wrong method", req: request{method: http.MethodDelete, path: "/v1/chains"}, status: 404, code: CodeNotFound, headers: map[string]string{"Allow": "GET"}},
+		{name: "GET on a builder", req: request{path: "/v1/build/swap"}, status: 404, code: CodeNotFound, headers: map[string]string{"Allow": "POST"}},
 	})
 }
 

@@ -91,14 +91,22 @@ type ownersInput struct {
 }
 
 func (s *Server) registerPortfolio() {
-	get := func(id, path, summary string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Tag: "Portfolio", Scope: ScopePortfolioRead, Class: ClassEnriched, Serves: s.portfolioServes}
+	get := func(id, path, summary, description string) opSpec {
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Tag: "Portfolio",
+			Scope: ScopePortfolioRead, Class: ClassEnriched, Serves: s.portfolioServes}
 	}
 	batch := func(spec opSpec) opSpec { spec.Cost = ownersCost; return spec }
-	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings"), s.holdings)
-	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners")), s.holdingsBatch)
-	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions"), s.positions)
-	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners")), s.positionsBatch)
+	const holdings = "The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, " +
+		"with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and " +
+		"whether it was complete; HTTP 200 alone does not prove a zero balance."
+	const positions = "Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, " +
+		"and their USD value. sources says how complete discovery was."
+	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
+		"and each owner's answer is the same as alone."
+	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings), s.holdings)
+	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched)), s.holdingsBatch)
+	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions), s.positions)
+	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched)), s.positionsBatch)
 }
 
 func sourceHealth(in []portfolio.Source) []SourceHealth {

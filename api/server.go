@@ -95,7 +95,7 @@ func New(deps Deps) *Server {
 		s.router.Use(s.accessLog)
 	}
 	s.router.NotFound(s.routerError(Errorf(CodeNotFound, "no such endpoint")))
-	s.router.MethodNotAllowed(s.routerError(Errorf(CodeMethodNotAllowed, "method not allowed on this endpoint")))
+	s.router.MethodNotAllowed(s.wrongMethod)
 	s.router.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"ok": true}) })
 	s.router.Get("/readyz", s.readyz)
 
@@ -106,29 +106,12 @@ func New(deps Deps) *Server {
 	s.registerPortfolio()
 	s.registerQuotes()
 	s.registerBuilders()
+	addMediaExamples(s.api.OpenAPI())
 	return s
 }
 
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
-
-func humaConfig() huma.Config {
-	cfg := huma.DefaultConfig("Partner Market, Portfolio, Quote and Unsigned-Transaction API", Version)
-	cfg.CreateHooks = nil // no $schema links in bodies
-	cfg.OpenAPIPath = ""  // served by the getOpenAPI operation, so it is documented like the others
-	cfg.DocsPath = ""
-	cfg.SchemasPath = ""
-	// JSON is the only format, so Huma's negotiation falls back to it whatever the caller accepts:
-	// a caller asking for NDJSON gets JSON, never 406.
-	cfg.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat}
-	cfg.Info.Description = "Server-to-server API for partner backends: market data, portfolio data, quotes and unsigned transactions. " +
-		"Authenticate with the X-API-Key header. Every error has the body {ok:false, error, code, requestId}."
-	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
-		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key", Description: "A live key, pk_live_…; its consumer's scopes are the roles."},
-	}
-	cfg.Transformers = append(cfg.Transformers, stampRequestID)
-	return cfg
-}
 
 // stampRequestID puts the request id into every error body Huma writes.
 func stampRequestID(ctx huma.Context, _ string, v any) (any, error) {
@@ -165,6 +148,19 @@ func (s *Server) routerError(proto *Error) http.HandlerFunc {
 		e.RequestID = w.Header().Get("X-Request-Id")
 		writeJSON(w, e.status, &e)
 	}
+}
+
+// wrongMethod answers a path called with a method it does not serve. The contract's statuses have no
+// 405, so it is a 404 (no such endpoint) that names the path's methods, also in an Allow header.
+func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		if s.router.Match(chi.NewRouteContext(), m, r.URL.Path) {
+			allowed = append(allowed, m)
+		}
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	s.routerError(Errorf(CodeNotFound, "no %s operation at %s; it takes %s", r.Method, r.URL.Path, strings.Join(allowed, " or ")))(w, r)
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {

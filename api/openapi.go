@@ -1,0 +1,261 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// The OpenAPI document, beyond what each operation declares: servers, tags, the response headers
+// and error responses every operation shares, and examples at media-type level. Clients generated
+// from it must see every header we send and tolerate fields added later (contract section 9), so
+// response schemas allow additional properties.
+
+func init() {
+	// Lists this API returns are never null: an empty list is []. Go nil slices must therefore not
+	// reach a response (TestOperationsAnswerTheirSchema validates live answers).
+	huma.DefaultArrayNullable = false
+}
+
+// tags are the capability groups of the contract, in its order.
+var tags = []*huma.Tag{
+	{Name: "Meta", Description: "The contract itself and the supported chains. Public: no key."},
+	{Name: "Market", Description: "Tokens, pools, prices, trades, holders, charts and audits, from the service's chain index and live reads. Scope market:read."},
+	{Name: "Portfolio", Description: "Wallet holdings and liquidity positions, for one owner or up to 24 at once. Scope portfolio:read."},
+	{Name: "Quotes", Description: "Swap and bridge quotes, and the status of a submitted transaction. Scope quote:read."},
+	{Name: "Builders", Description: "Unsigned transactions for the caller's own wallet to sign and send; the service never signs or submits. " +
+		"POST with a JSON body and an Idempotency-Key header. Scope tx:build."},
+}
+
+func humaConfig() huma.Config {
+	cfg := huma.DefaultConfig("Partner Market, Portfolio, Quote and Unsigned-Transaction API", Version)
+	cfg.CreateHooks = nil // no $schema links in bodies
+	cfg.OpenAPIPath = ""  // served by the getOpenAPI operation, so it is documented like the others
+	cfg.DocsPath = ""
+	cfg.SchemasPath = ""
+	// Responses may gain fields at any time (contract section 9). Request bodies accept extra
+	// fields too, as the contract's builders do; a request type that must be strict says so.
+	cfg.AllowAdditionalPropertiesByDefault = true
+	// JSON is the only format, so Huma's negotiation falls back to it whatever the caller accepts:
+	// a caller asking for NDJSON gets JSON, never 406.
+	cfg.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat}
+	cfg.Info.Description = "Server-to-server API for partner backends: market data, portfolio data, quotes and unsigned transactions. " +
+		"Authenticate with the X-API-Key header; GET /v1/chains lists the enabled chains and the operations each serves. " +
+		"Every error has the body {ok:false, error, code, requestId} and the status says what happened. " +
+		"Each call costs rate-limit units (1, or 10 per distinct owner on batch portfolio calls) from the consumer's bucket, " +
+		"shared by all its keys. Responses may gain fields at any time: ignore the ones you do not know."
+	cfg.Info.Contact = &huma.Contact{Name: "The operators of this service (see the console)"}
+	cfg.Info.License = &huma.License{Name: "Proprietary: use under your partner agreement", Identifier: "LicenseRef-Partner-Agreement"}
+	cfg.Servers = []*huma.Server{{URL: "/", Description: "This service: the origin that serves this document."}}
+	cfg.Tags = tags
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key",
+			Description: "A live key, pk_live_…, created in the console; its consumer's scopes are the roles each operation names."},
+	}
+	cfg.Components.Headers = responseHeaders
+	cfg.Components.Responses = errorResponses()
+	cfg.Transformers = append(cfg.Transformers, stampRequestID)
+	return cfg
+}
+
+// Response headers, declared once under components.headers.
+var responseHeaders = map[string]*huma.Header{
+	"X-Request-Id": {Description: "The request's id, new for every response (a replay too); error bodies repeat it as requestId.",
+		Required: true, Schema: &huma.Schema{Type: "string"}, Example: "req_4da6ea165f9579dc46991bf53b400a82"},
+	"Cache-Control": {Description: "private, no-store on every response of an operation that takes a key.",
+		Schema: &huma.Schema{Type: "string"}, Example: "private, no-store"},
+	"X-RateLimit-Limit": {Description: "On admitted calls and 429: the consumer's burst, the most rate-limit units it can spend at once.",
+		Schema: &huma.Schema{Type: "integer"}, Example: 100},
+	"X-RateLimit-Remaining": {Description: "On admitted calls and 429: units left in the consumer's bucket when this call was admitted " +
+		"(a snapshot that concurrent calls may change).", Schema: &huma.Schema{Type: "integer"}, Example: 87},
+	"RateLimit-Policy": {Description: "On admitted calls and 429: the consumer's limits as an IETF RateLimit-Policy list: " +
+		`"burst" allows q units at once, "rate" refills q units per w seconds. Units are rate-limit units, not requests.`,
+		Schema: &huma.Schema{Type: "string"}, Example: `"burst";q=100, "rate";q=600;w=60`},
+	"Retry-After": {Description: "On 429: seconds to wait before retrying (also retryAfterSec in the body).",
+		Schema: &huma.Schema{Type: "integer"}, Example: 3},
+	"Idempotent-Replayed": {Description: "Builders: true when this answer is replayed from an earlier call with the same Idempotency-Key and body.",
+		Schema: &huma.Schema{Type: "string", Enum: []any{"true"}}, Example: "true"},
+	"Original-Request-Id": {Description: "Builders, on a replay: the request id of the call whose answer is replayed.",
+		Schema: &huma.Schema{Type: "string"}, Example: "req_9b1e0c7a2f4d4e8e9c3a6b5d7f8e1a20"},
+}
+
+// headerRefs references the named component headers.
+func headerRefs(names ...string) map[string]*huma.Header {
+	out := make(map[string]*huma.Header, len(names))
+	for _, n := range names {
+		out[n] = &huma.Header{Ref: "#/components/headers/" + n}
+	}
+	return out
+}
+
+// successHeaders are the headers of an operation's 200 answer.
+func successHeaders(spec *opSpec) map[string]*huma.Header {
+	names := []string{"X-Request-Id"}
+	if spec.Scope != "" {
+		names = append(names, "Cache-Control", "X-RateLimit-Limit", "X-RateLimit-Remaining", "RateLimit-Policy")
+	}
+	if spec.Builder {
+		names = append(names, "Idempotent-Replayed", "Original-Request-Id")
+	}
+	return headerRefs(names...)
+}
+
+// errorExample is one documented error of a status: its code and message.
+type errorExample struct {
+	code    Code
+	message string
+	reason  string
+	retry   int
+}
+
+// errorDocs documents each error status: what it means for the caller and example bodies.
+var errorDocs = map[int]struct {
+	name, description string
+	examples          []errorExample
+}{
+	400: {"BadRequest", "Invalid request: JSON, chain, address, amount or an operation not available on the chain. Correct the request.", []errorExample{
+		{code: CodeInvalidChain, message: "unknown chain \"polygon\""},
+		{code: CodeInvalidAddress, message: "mint must be an EVM address (0x followed by 40 hex digits)"},
+		{code: CodeOperationNotSupported, message: "getSwapQuote is not available on base yet; GET /v1/chains lists the operations each chain serves"},
+	}},
+	401: {"Unauthorized", "Invalid, revoked or expired key, or the consumer's access is off. Check the key and access.", []errorExample{
+		{code: CodeInvalidAPIKey, message: "invalid API key"},
+		{code: CodeAccessDisabled, message: "access is switched off for this consumer"},
+	}},
+	403: {"Forbidden", "A missing scope, an operation switched off for the consumer, or a source address off its allowlist.", []errorExample{
+		{code: CodeScopeRequired, message: "this operation requires scope market:read"},
+	}},
+	404: {"NotFound", "No such endpoint (also a path called with another method than its own), or no such resource.", []errorExample{
+		{code: CodeNotFound, message: "token 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 not found on base"},
+	}},
+	408: {"RequestTimeout", "The request body was not uploaded within 15 seconds. Upload faster.", []errorExample{
+		{code: CodeRequestTimeout, message: "request body was not uploaded within 15s"},
+	}},
+	409: {"Conflict", "An Idempotency-Key still in flight or used with another body, or fresh conditions that must be reviewed.", []errorExample{
+		{code: CodeIdempotencyPending, message: "a call with this Idempotency-Key is still in flight"},
+		{code: CodeIdempotencyConflict, message: "this Idempotency-Key was used with a different body"},
+	}},
+	413: {"PayloadTooLarge", "The body is larger than 128 KiB. Shrink it.", []errorExample{
+		{code: CodeBodyTooLarge, message: "request body is larger than 131072 bytes"},
+	}},
+	422: {"UnprocessableEntity", "A simulation or signing prerequisite failed. Inspect, refresh safely.", []errorExample{
+		{code: CodeSimulationFailed, message: "the transaction reverts in simulation"},
+	}},
+	429: {"TooManyRequests", "The consumer's allowance is spent: wait Retry-After seconds, with jitter. The allowance is shared by all the consumer's keys; " +
+		"reason cost_exceeds_burst means the call costs more than the burst and can never be admitted.", []errorExample{
+		{code: CodeRateLimited, message: "rate limit exceeded; retry after 3 s", retry: 3},
+		{code: CodeRateLimited, message: "this call costs 240, more than the consumer's burst of 100: it can never be admitted", reason: "cost_exceeds_burst"},
+	}},
+	StatusClientClosedRequest: {"ClientClosedRequest", "The caller cancelled; its cost is refunded, and a cancelled build never broadcasts.", []errorExample{
+		{code: CodeClientClosedRequest, message: "the caller cancelled the request"},
+	}},
+	502: {"BadGateway", "An upstream failed. Retry with bounded backoff.", []errorExample{
+		{code: CodeUpstreamError, message: "the chain's RPC returned an unusable response"},
+	}},
+	503: {"ServiceUnavailable", "An upstream or this service's store is unavailable (admission fails closed). Retry with bounded backoff, builders with the same key and body.", []errorExample{
+		{code: CodeUpstreamUnavailable, message: "the chain's RPC is unavailable"},
+		{code: CodeUnavailable, message: "admission is temporarily unavailable"},
+	}},
+	504: {"GatewayTimeout", "A read passed its deadline. Retry with bounded backoff.", []errorExample{
+		{code: CodeUpstreamTimeout, message: "the chain did not answer in time"},
+	}},
+}
+
+// errorResponses are the shared error responses, one per status of the contract.
+func errorResponses() map[string]*huma.Response {
+	out := map[string]*huma.Response{}
+	for _, status := range errorStatuses {
+		doc := errorDocs[status]
+		headers := headerRefs("X-Request-Id", "Cache-Control", "X-RateLimit-Limit", "X-RateLimit-Remaining", "RateLimit-Policy",
+			"Idempotent-Replayed", "Original-Request-Id")
+		if status == http.StatusTooManyRequests {
+			headers["Retry-After"] = &huma.Header{Ref: "#/components/headers/Retry-After"}
+		}
+		examples := map[string]*huma.Example{}
+		for _, x := range doc.examples {
+			e := Errorf(x.code, "%s", x.message)
+			e.RequestID, e.Reason = "req_4da6ea165f9579dc46991bf53b400a82", x.reason
+			if x.retry > 0 {
+				e.RetryAfterSec = &x.retry
+			}
+			name := string(x.code)
+			if x.reason != "" {
+				name = x.reason
+			}
+			examples[name] = &huma.Example{Value: e}
+		}
+		out[doc.name] = &huma.Response{
+			Description: doc.description,
+			Headers:     headers,
+			Content:     map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Ref: "#/components/schemas/Error"}, Examples: examples}},
+		}
+	}
+	return out
+}
+
+// errorResponseRefs are an operation's error responses: references to the shared ones.
+func errorResponseRefs() map[string]*huma.Response {
+	out := map[string]*huma.Response{}
+	for _, status := range errorStatuses {
+		out[strconv.Itoa(status)] = &huma.Response{Ref: "#/components/responses/" + errorDocs[status].name}
+	}
+	return out
+}
+
+// addMediaExamples gives every request and response body without an example one composed from its
+// schema's property examples, so that the rendered reference and generated mocks show real values.
+func addMediaExamples(doc *huma.OpenAPI) {
+	reg := doc.Components.Schemas
+	for _, item := range doc.Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Post} {
+			if op == nil {
+				continue
+			}
+			var media []*huma.MediaType
+			if op.RequestBody != nil {
+				media = append(media, op.RequestBody.Content["application/json"])
+			}
+			if r := op.Responses["200"]; r != nil {
+				media = append(media, r.Content["application/json"])
+			}
+			for _, m := range media {
+				if m != nil && m.Example == nil && len(m.Examples) == 0 {
+					m.Example = exampleOf(reg, m.Schema)
+				}
+			}
+		}
+	}
+}
+
+// exampleOf composes an example value of schema s from the examples of its parts.
+func exampleOf(reg huma.Registry, s *huma.Schema) any {
+	switch {
+	case s == nil:
+		return nil
+	case len(s.Examples) > 0:
+		return s.Examples[0]
+	case s.Ref != "":
+		return exampleOf(reg, reg.SchemaFromRef(s.Ref))
+	case len(s.Enum) > 0:
+		return s.Enum[0]
+	}
+	switch s.Type {
+	case huma.TypeObject:
+		out := map[string]any{}
+		for name, p := range s.Properties {
+			if v := exampleOf(reg, p); v != nil {
+				out[name] = v
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case huma.TypeArray:
+		if v := exampleOf(reg, s.Items); v != nil {
+			return []any{v}
+		}
+	}
+	return nil
+}

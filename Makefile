@@ -1,6 +1,8 @@
 # partnerd: the partner API platform. `make run` and `make test` are all a new machine needs.
 GO ?= go
 PKGS := ./...
+# GENERATED is what make generate and make contracts write, and check-generated holds against the commit.
+GENERATED := ent console chain/devnet/bindings chain/evm/abi cmd/partnerd/internal/apiclient
 
 .PHONY: run build test lint generate contracts vendor check-generated bench migrate-diff clean
 
@@ -32,10 +34,12 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) tool staticcheck $(PKGS)
 
-## generate: regenerate the ent client from ent/schema and the console's templ components
+## generate: regenerate the ent client from ent/schema, the console's templ components, and the Go client of the API
+## (cmd/partnerd/internal/apiclient: the served OpenAPI document and oapi-codegen's client of it, used by TestGeneratedClient)
 generate:
 	$(GO) generate ./ent
 	$(GO) tool templ generate -path console
+	$(GO) generate ./cmd/partnerd/internal/apiclient
 
 ## contracts: compile the devnet's Solidity (chain/devnet/contracts) with the pinned solc npm package into
 ## chain/devnet/artifacts, regenerate the abigen v2 bindings in chain/devnet/bindings and chain/evm's copy of
@@ -57,7 +61,7 @@ vendor:
 check-generated: generate
 	$(GO) generate ./chain/devnet/bindings
 	$(GO) generate ./chain/evm
-	@if [ -n "$$(git status --porcelain -- ent console chain/devnet/bindings chain/evm/abi)" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- ent console chain/devnet/bindings chain/evm/abi; exit 1; fi
+	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- $(GENERATED); exit 1; fi
 	$(GO) run ./migrations/diff.go -check
 
 ## migrate-diff NAME=...: write the next versioned migration for both dialects from the ent schema

@@ -203,6 +203,28 @@ func errorResponseRefs() map[string]*huma.Response {
 	return out
 }
 
+// omitOpenAdditionalProperties drops additionalProperties: true from the component schemas: it is
+// JSON Schema's default, and spelled out it makes client generators wrap every type in custom
+// (un)marshalling of an extra-fields map. additionalProperties false never appears (humaConfig).
+func omitOpenAdditionalProperties(doc *huma.OpenAPI) {
+	var walk func(s *huma.Schema)
+	walk = func(s *huma.Schema) {
+		if s == nil {
+			return
+		}
+		if open, ok := s.AdditionalProperties.(bool); ok && open {
+			s.AdditionalProperties = nil
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+	}
+	for _, s := range doc.Components.Schemas.Map() {
+		walk(s)
+	}
+}
+
 // addMediaExamples gives every request and response body without an example one composed from its
 // schema's property examples, so that the rendered reference and generated mocks show real values.
 func addMediaExamples(doc *huma.OpenAPI) {

@@ -106,6 +106,7 @@ func New(deps Deps) *Server {
 	s.registerPortfolio()
 	s.registerQuotes()
 	s.registerBuilders()
+	omitOpenAdditionalProperties(s.api.OpenAPI())
 	addMediaExamples(s.api.OpenAPI())
 	return s
 }

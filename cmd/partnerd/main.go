@@ -1,5 +1,6 @@
 // Command partnerd is the partner platform: the /v1 partner API (serve), database migrations
-// (migrate) and the operators' admin commands (consumer, key, usage, operator, user).
+// (migrate), the operators' admin commands (consumer, key, usage, operator, user) and the contract
+// (openapi).
 package main
 
 import (
@@ -11,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/partner-platform/partnerd/api"
 )
 
 const usageText = `partnerd: the partner API platform
@@ -19,6 +22,8 @@ Usage: partnerd [GLOBAL FLAGS] COMMAND [ARGUMENTS] [FLAGS]
 
   partnerd serve [--addr HOST:PORT] [--database-url URL]
   partnerd migrate [--database-url URL]
+  partnerd openapi
+      print the OpenAPI document that serve publishes at /v1/openapi.json (no database needed)
   partnerd consumer create --name NAME [--scopes S,...] [--rpm N] [--burst N] [--allow CIDR,...] [--price TEXT] [--enable]
   partnerd consumer update ID [--name NAME] [--scopes S,...] [--rpm N] [--burst N] [--allow CIDR,...] [--disable-endpoints OP,...] [--price TEXT]
   partnerd consumer enable|disable ID [--reason TEXT]
@@ -88,6 +93,21 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return operatorCommand(ctx, args[1:], stdout, getenv)
 	case "user":
 		return userCommand(ctx, args[1:], stdout, getenv)
+	case "openapi":
+		return openAPICommand(args[1:], stdout)
 	}
 	return fmt.Errorf("unknown command %q (see partnerd help)", args[0])
+}
+
+// openAPICommand prints the OpenAPI document the API serves.
+func openAPICommand(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return fmt.Errorf("openapi: unexpected argument %q", args[0])
+	}
+	doc, err := api.Document()
+	if err != nil {
+		return fmt.Errorf("openapi: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", doc)
+	return err
 }

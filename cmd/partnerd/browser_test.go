@@ -73,28 +73,7 @@ func TestBrowserConsole(t *testing.T) {
 	seed := seedConsole(t, m.Config.DatabaseURL)
 
 	// One browser for the whole test; each flow gets its own browser context (its own cookies).
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	t.Cleanup(cancelAlloc)
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(browserCtx); err != nil { // starts the browser; no timeout on this first call
-		t.Fatalf("start Chromium (%s): %v", chromium, err)
-	}
+	browserCtx := startChromium(t, chromium)
 
 	var issued []string // every key secret seen, to check that none leaks into the log
 	t.Cleanup(func() {
@@ -883,4 +862,34 @@ func (b *tab) screenshot(name string) {
 	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
 		b.t.Fatalf("screenshot %s: %v", name, err)
 	}
+}
+
+// startChromium starts headless Chromium for one test, with the flags it needs as root and offline,
+// and returns its browser context; it ends with the test.
+func startChromium(t *testing.T, chromium string, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	opts := append([]chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}, extra...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browserCtx); err != nil {
+		t.Fatalf("start Chromium (%s): %v", chromium, err)
+	}
+	return browserCtx
 }

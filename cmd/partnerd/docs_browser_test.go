@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
@@ -157,36 +156,6 @@ func documentedOperations(t *testing.T, base string) (map[string]string, []strin
 		t.Fatalf("/v1/openapi.json has %d operations", len(summaries))
 	}
 	return summaries, tags
-}
-
-// startChromium starts headless Chromium for one test, with the flags it needs as root and offline,
-// and returns its browser context; it ends with the test.
-func startChromium(t *testing.T, chromium string, extra ...chromedp.ExecAllocatorOption) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	opts := append([]chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	}, extra...)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(browserCtx); err != nil {
-		t.Fatalf("start Chromium (%s): %v", chromium, err)
-	}
-	return browserCtx
 }
 
 // awaitText waits until the first element matching sel contains want.

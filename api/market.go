@@ -254,7 +254,8 @@ func (s *Server) registerMarket() {
 		"The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, "+
 			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed."), s.tokenPrice)
 	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", ClassProvider, "A token's recent prices",
-		"The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades."), s.tokenHistory)
+		"The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, "+
+			"then one point per event of one pool (pool, else the pool its price comes from)."), s.tokenHistory)
 	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", ClassProvider, "A token's 24-hour figures",
 		"Price, liquidity, USD volume and price change over 5 minutes, 1, 6 and 24 hours, buys and sells, distinct buyers and "+
 			"sellers over 24 hours, holders and fully diluted value, across the token's pools."), s.tokenStats)

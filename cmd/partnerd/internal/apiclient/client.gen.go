@@ -3234,7 +3234,7 @@ type ClientInterface interface {
 
 	// GetTokenHistory A token's recent prices
 	//
-	// The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades.
+	// The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, then one point per event of one pool (pool, else the pool its price comes from).
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -4209,7 +4209,7 @@ func (c *Client) GetToken(ctx context.Context, mint string, params *GetTokenPara
 
 // GetTokenHistory A token's recent prices
 //
-// The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades.
+// The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, then one point per event of one pool (pool, else the pool its price comes from).
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -7193,7 +7193,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTokenHistoryWithResponse A token's recent prices
 	//
-	// The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades.
+	// The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, then one point per event of one pool (pool, else the pool its price comes from).
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -19948,7 +19948,7 @@ func (c *ClientWithResponses) GetTokenWithResponse(ctx context.Context, mint str
 
 // GetTokenHistoryWithResponse A token's recent prices
 //
-// The token's USD price after each trade in the last window seconds (1 to 300, default 90), oldest first; pool keeps one pool's trades.
+// The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, then one point per event of one pool (pool, else the pool its price comes from).
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //

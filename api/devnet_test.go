@@ -121,16 +121,7 @@ func TestReadsAfterReorg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get := func(path string, out any) {
-		t.Helper()
-		r := e.do(request{path: path, key: apiKey})
-		if r.status != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", path, r.status, r.rawBody)
-		}
-		if err := json.Unmarshal([]byte(r.rawBody), out); err != nil {
-			t.Fatal(err)
-		}
-	}
+	get := func(path string, out any) { t.Helper(); e.getJSON(path, apiKey, out) }
 	var trades TradesResponse
 	var traders TopTradersResponse
 	reads := func() (nTrades, nTraders int) {
@@ -235,16 +226,7 @@ func TestHoldingsSameAloneAndInBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	get := func(path string, out any) {
-		t.Helper()
-		r := e.do(request{path: path, key: key})
-		if r.status != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", path, r.status, r.rawBody)
-		}
-		if err := json.Unmarshal([]byte(r.rawBody), out); err != nil {
-			t.Fatal(err)
-		}
-	}
+	get := func(path string, out any) { t.Helper(); e.getJSON(path, key, out) }
 	ref := func(a *devnet.Account) string { return "base:" + a.Address.Hex() }
 	batches := [][]string{
 		{ref(owner)},
@@ -376,16 +358,7 @@ func TestPoolPricesAreThePoolsOwn(t *testing.T) {
 		f, err := strconv.ParseFloat(got, 64)
 		return err == nil && math.Abs(f-want) <= 1e-9*math.Abs(want)
 	}
-	get := func(path string, out any) {
-		t.Helper()
-		r := e.do(request{path: path, key: key})
-		if r.status != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", path, r.status, r.rawBody)
-		}
-		if err := json.Unmarshal([]byte(r.rawBody), out); err != nil {
-			t.Fatal(err)
-		}
-	}
+	get := func(path string, out any) { t.Helper(); e.getJSON(path, key, out) }
 	checkPool := func(where string, p PoolSummary) {
 		t.Helper()
 		w := want[common.HexToAddress(p.Address)]

@@ -142,6 +142,18 @@ type response struct {
 
 func (r response) code() string { s, _ := r.body["code"].(string); return s }
 
+// getJSON GETs path with key and decodes its 200 answer into out; any other answer fails the test.
+func (e *env) getJSON(path, key string, out any) {
+	e.t.Helper()
+	r := e.do(request{path: path, key: key})
+	if r.status != http.StatusOK {
+		e.t.Fatalf("GET %s: %d %s", path, r.status, r.rawBody)
+	}
+	if err := json.Unmarshal([]byte(r.rawBody), out); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 func (e *env) do(req request) response {
 	e.t.Helper()
 	return e.doCtx(context.Background(), req)

@@ -91,7 +91,7 @@ func checkKind(t *testing.T, err error, want ErrorKind) {
 
 func TestUnavailable(t *testing.T) {
 	r := dialReader(t, "http://127.0.0.1:"+strconv.Itoa(freePort(t))) // nothing listens there
-	_, _, _, err := r.Balances(t.Context(), []common.Address{someone}, []common.Address{someone})
+	_, _, _, err := r.Balances(t.Context(), []common.Address{someone}, [][]common.Address{{someone}})
 	checkKind(t, err, KindUnavailable)
 	if !strings.Contains(err.(*Error).Detail(), "refused") {
 		t.Errorf("Detail (for logs) lost the cause: %s", err.(*Error).Detail())
@@ -118,7 +118,7 @@ func TestDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, _, _, err := r.Balances(ctx, []common.Address{someone}, nil)
+	_, _, _, err := r.Balances(ctx, []common.Address{someone}, [][]common.Address{nil})
 	checkKind(t, err, KindTimeout)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("errors.Is(err, context.DeadlineExceeded) = false: %s", err.(*Error).Detail())
@@ -163,7 +163,7 @@ func TestBadResponse(t *testing.T) {
 	for name, h := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := dialReader(t, fakeRPC(t, h))
-			_, _, _, err := r.Balances(t.Context(), []common.Address{someone, someone}, []common.Address{someone})
+			_, _, _, err := r.Balances(t.Context(), []common.Address{someone, someone}, [][]common.Address{{someone}, {someone}})
 			checkKind(t, err, KindBadResponse)
 		})
 	}

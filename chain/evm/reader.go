@@ -281,25 +281,15 @@ func (r *Reader) TokenMetadata(ctx context.Context, tokens []common.Address) ([]
 }
 
 // Balances reads the native balance of every owner (Multicall3 getEthBalance) and the ERC-20
-// balanceOf of every owner x token, all at one block: it fetches the block number first
+// balanceOf of each owner for its own token list (owners[i] for tokens[i]), all at one block: it fetches the block number first
 // (eth_blockNumber) and then makes one aggregate3 eth_call pinned to it, so it costs two round
 // trips; reads beyond MaxCalldataPerCall are chunked into a single JSON-RPC batch, still two.
 //
-// native[i] is owners[i]'s balance in wei; erc20[i][j] is owners[i]'s balance of tokens[j] in
+// native[i] is owners[i]'s balance in wei; erc20[i][j] is owners[i]'s balance of tokens[i][j] in
 // base units, or nil when that balanceOf reverted or returned undecodable data (not an ERC-20).
 // block is the block the balances are read at. Errors are *Error: KindUnavailable, KindTimeout,
 // KindCanceled or KindBadResponse (which includes getEthBalance failing: no Multicall3 there).
-func (r *Reader) Balances(ctx context.Context, owners, tokens []common.Address) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error) {
-	each := make([][]common.Address, len(owners))
-	for i := range each {
-		each[i] = tokens
-	}
-	return r.BalancesOf(ctx, owners, each)
-}
-
-// BalancesOf is Balances with a token list per owner: it reads owners[i]'s balances of tokens[i]
-// only, so erc20[i][j] is owners[i]'s balance of tokens[i][j]. Same block, round trips and errors.
-func (r *Reader) BalancesOf(ctx context.Context, owners []common.Address, tokens [][]common.Address) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error) {
+func (r *Reader) Balances(ctx context.Context, owners []common.Address, tokens [][]common.Address) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error) {
 	const op = "balances"
 	if len(owners) == 0 {
 		return nil, nil, 0, nil

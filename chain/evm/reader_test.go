@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -216,7 +217,7 @@ func TestBalances(t *testing.T) {
 	owners := append([]common.Address{w.deployer.Address}, w.owners[:23]...)                             // 24 owners
 
 	before := w.rt.n.Load()
-	native, erc20, block, err := w.reader.Balances(w.ctx, owners, tokens)
+	native, erc20, block, err := w.reader.Balances(w.ctx, owners, slices.Repeat([][]common.Address{tokens}, len(owners)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestBalances(t *testing.T) {
 
 	// Pinned to the block: a later transfer does not change what that block says.
 	w.tx(w.addrs.USD, tokenB.PackTransfer(owners[5], units(7, 6)))
-	_, again, block2, err := w.reader.Balances(w.ctx, owners[5:6], tokens[:1])
+	_, again, block2, err := w.reader.Balances(w.ctx, owners[5:6], [][]common.Address{tokens[:1]})
 	if err != nil || block2 <= block {
 		t.Fatalf("second read at %d after %d: %v", block2, block, err)
 	}
@@ -274,7 +275,7 @@ func TestBalances(t *testing.T) {
 		t.Fatalf("%d chunks: the chunking case is not exercised", n)
 	}
 	before = w.rt.n.Load()
-	_, wide, _, err := w.reader.Balances(w.ctx, owners, many)
+	_, wide, _, err := w.reader.Balances(w.ctx, owners, slices.Repeat([][]common.Address{many}, len(owners)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func (s *Source) Balances(ctx context.Context, owners []string, tokens [][]strin
 	for i, t := range tokens {
 		each[i] = addresses(t)
 	}
-	return s.reader.BalancesOf(ctx, addresses(owners), each)
+	return s.reader.Balances(ctx, addresses(owners), each)
 }
 
 // PairStates implements chain.EVMSource.

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"os"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -195,7 +196,7 @@ func TestReaderOnAnvil(t *testing.T) {
 		tokens := []common.Address{w.addrs.USD, w.alpha, w.beta, w.addrs.WrappedNative, w.pair, w.owners[1]} // last: not a token
 		owners := append([]common.Address{w.deployer.Address}, w.owners[:23]...)                             // 24 owners
 		before := w.rt.n.Load()
-		native, erc20, block, err := w.reader.Balances(w.ctx, owners, tokens)
+		native, erc20, block, err := w.reader.Balances(w.ctx, owners, slices.Repeat([][]common.Address{tokens}, len(owners)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +244,7 @@ func TestReaderOnAnvil(t *testing.T) {
 			many = append(many, tokens[:5]...)
 		}
 		before = w.rt.n.Load()
-		_, wide, _, err := w.reader.Balances(w.ctx, owners, many)
+		_, wide, _, err := w.reader.Balances(w.ctx, owners, slices.Repeat([][]common.Address{many}, len(owners)))
 		if err != nil {
 			t.Fatal(err)
 		}

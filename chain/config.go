@@ -45,17 +45,22 @@ type ChainConfig struct {
 // VenueConfig locates one venue on a chain.
 //
 //   - uniswap-v2: factory and router required; feeBps is the pair swap fee (default 30; 25 on
-//     PancakeSwap V2); initCodeHash (0x + 64 hex, optional) lets pair addresses be derived offline.
+//     PancakeSwap V2); initCodeHash (0x + 64 hex, optional) lets pair addresses be derived offline
+//     (UniswapV2PairAddress); stakingRewardsFactory (optional) is the venue's liquidity-mining
+//     StakingRewardsFactory (Uniswap's liquidity-staker), whose StakingRewards farms stake the
+//     venue's LP tokens.
 //   - uniswap-v3: factory and quoter required, router optional; feeBps must be 0 because the fee is
-//     per pool; initCodeHash optional as for V2.
+//     per pool; initCodeHash optional as for V2; stakingRewardsFactory does not apply and must be empty.
 //   - Solana venues (raydium, orca, meteora, pumpswap): factory is the venue's program id and is
-//     required; router, quoter, feeBps and initCodeHash do not apply and must be empty.
+//     required; router, quoter, feeBps, initCodeHash and stakingRewardsFactory do not apply and must
+//     be empty.
 type VenueConfig struct {
-	Factory      string `json:"factory"`
-	Router       string `json:"router,omitempty"`
-	Quoter       string `json:"quoter,omitempty"`
-	FeeBps       int    `json:"feeBps"`
-	InitCodeHash string `json:"initCodeHash,omitempty"`
+	Factory               string `json:"factory"`
+	Router                string `json:"router,omitempty"`
+	Quoter                string `json:"quoter,omitempty"`
+	FeeBps                int    `json:"feeBps"`
+	InitCodeHash          string `json:"initCodeHash,omitempty"`
+	StakingRewardsFactory string `json:"stakingRewardsFactory,omitempty"`
 }
 
 // Stablecoin is a USD reference token. Decimals is required: a wrong value skews every price.
@@ -153,11 +158,12 @@ type (
 		Venues         map[string]fileVenue `json:"venues"`
 	}
 	fileVenue struct {
-		Factory      string `json:"factory"`
-		Router       string `json:"router"`
-		Quoter       string `json:"quoter"`
-		FeeBps       *int   `json:"feeBps"`
-		InitCodeHash string `json:"initCodeHash"`
+		Factory               string `json:"factory"`
+		Router                string `json:"router"`
+		Quoter                string `json:"quoter"`
+		FeeBps                *int   `json:"feeBps"`
+		InitCodeHash          string `json:"initCodeHash"`
+		StakingRewardsFactory string `json:"stakingRewardsFactory"`
 	}
 	fileStablecoin struct {
 		Address  string `json:"address"`
@@ -220,7 +226,8 @@ func ParseConfig(data []byte) (Config, error) {
 			c.Venues = make(map[string]VenueConfig, len(fc.Venues))
 		}
 		for venue, fv := range fc.Venues {
-			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, InitCodeHash: fv.InitCodeHash}
+			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, InitCodeHash: fv.InitCodeHash,
+				StakingRewardsFactory: fv.StakingRewardsFactory}
 			if fv.FeeBps != nil {
 				v.FeeBps = *fv.FeeBps
 			} else if venue == "uniswap-v2" {
@@ -436,6 +443,7 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 			add(vp+".feeBps", "want 0 to %d", maxFeeBps)
 		}
 		checkHash()
+		checkAddr(vp+".stakingRewardsFactory", v.StakingRewardsFactory, false)
 	case "uniswap-v3":
 		checkAddr(vp+".factory", v.Factory, true)
 		checkAddr(vp+".router", v.Router, false)
@@ -444,11 +452,13 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 			add(vp+".feeBps", "not used by uniswap-v3, whose fee is per pool")
 		}
 		checkHash()
+		notUsed("stakingRewardsFactory", v.StakingRewardsFactory)
 	default: // Solana venues: factory is the program id
 		checkAddr(vp+".factory", v.Factory, true)
 		notUsed("router", v.Router)
 		notUsed("quoter", v.Quoter)
 		notUsed("initCodeHash", v.InitCodeHash)
+		notUsed("stakingRewardsFactory", v.StakingRewardsFactory)
 		if v.FeeBps != 0 {
 			add(vp+".feeBps", "not used by %s, whose fee is per pool", venue)
 		}

@@ -131,6 +131,42 @@ func TestParseConfigDefaults(t *testing.T) {
 	}
 }
 
+// TestParseConfigStakingRewardsFactory: uniswap-v2's optional stakingRewardsFactory is read from the
+// file, kept as written, absent by default, and survives a JSON round trip.
+func TestParseConfigStakingRewardsFactory(t *testing.T) {
+	cfg, err := ParseConfig([]byte(validDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := cfg.Chains["base"].Venues["uniswap-v2"].StakingRewardsFactory; f != "" {
+		t.Errorf("stakingRewardsFactory = %q without one in the file", f)
+	}
+	const farms = "0x3032Ab3Fa8C01d786D29dAdE018d7f2017918e12" // an example address
+	m := doc(t)
+	at(m, "chains.base.venues.uniswap-v2")["stakingRewardsFactory"] = farms
+	data, _ := json.Marshal(m)
+	if cfg, err = ParseConfig(data); err != nil {
+		t.Fatal(err)
+	}
+	v2 := cfg.Chains["base"].Venues["uniswap-v2"]
+	if v2.StakingRewardsFactory != farms {
+		t.Fatalf("stakingRewardsFactory = %q, want %s", v2.StakingRewardsFactory, farms)
+	}
+	if data, err = json.Marshal(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"stakingRewardsFactory":"`+farms+`"`) || strings.Count(string(data), "stakingRewardsFactory") != 1 {
+		t.Fatalf("marshalled config: %s", data)
+	}
+	again, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again, cfg) {
+		t.Fatalf("round trip changed the config:\n%+v\n%+v", again, cfg)
+	}
+}
+
 func TestParseConfigErrors(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -235,10 +271,17 @@ func TestParseConfigErrors(t *testing.T) {
 		{"v2 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["feeBps"] = 10000 }, "chains.base.venues.uniswap-v2.feeBps: want 0 to 9999"},
 		{"v2 init code hash", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["initCodeHash"] = "0x96e8" },
 			"chains.base.venues.uniswap-v2.initCodeHash: want 0x followed by 64 hex digits"},
+		{"v2 staking rewards factory", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["stakingRewardsFactory"] = "0x3032" },
+			"chains.base.venues.uniswap-v2.stakingRewardsFactory: not an EVM address (want 0x followed by 40 hex digits)"},
+		{"v2 staking rewards factory zero", func(m map[string]any) {
+			at(m, "chains.base.venues.uniswap-v2")["stakingRewardsFactory"] = "0x" + strings.Repeat("0", 40)
+		}, "chains.base.venues.uniswap-v2.stakingRewardsFactory: the zero address"},
 		{"v3 factory missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v3"), "factory") }, "chains.base.venues.uniswap-v3.factory: required"},
 		{"v3 quoter missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v3"), "quoter") }, "chains.base.venues.uniswap-v3.quoter: required"},
 		{"v3 router", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["router"] = "0x1" }, "chains.base.venues.uniswap-v3.router: not an EVM address (want 0x followed by 40 hex digits)"},
 		{"v3 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["feeBps"] = 5 }, "chains.base.venues.uniswap-v3.feeBps: not used by uniswap-v3, whose fee is per pool"},
+		{"v3 staking rewards factory", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["stakingRewardsFactory"] = evmA },
+			"chains.base.venues.uniswap-v3.stakingRewardsFactory: not used by uniswap-v3"},
 		{"shared factory", func(m map[string]any) {
 			at(m, "chains.base.venues.uniswap-v3")["factory"] = strings.ToLower("0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6")
 		}, "chains.base.venues.uniswap-v3.factory: same as venues.uniswap-v2.factory"},
@@ -249,6 +292,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"solana venue router", func(m map[string]any) { at(m, "chains.solana.venues.orca")["router"] = solA }, "chains.solana.venues.orca.router: not used by orca"},
 		{"solana venue quoter", func(m map[string]any) { at(m, "chains.solana.venues.orca")["quoter"] = solA }, "chains.solana.venues.orca.quoter: not used by orca"},
 		{"solana venue hash", func(m map[string]any) { at(m, "chains.solana.venues.orca")["initCodeHash"] = "x" }, "chains.solana.venues.orca.initCodeHash: not used by orca"},
+		{"solana venue staking rewards factory", func(m map[string]any) { at(m, "chains.solana.venues.orca")["stakingRewardsFactory"] = solA },
+			"chains.solana.venues.orca.stakingRewardsFactory: not used by orca"},
 		{"solana venue fee", func(m map[string]any) { at(m, "chains.solana.venues.orca")["feeBps"] = 30 }, "chains.solana.venues.orca.feeBps: not used by orca, whose fee is per pool"},
 
 		// shape

@@ -49,3 +49,7 @@ func (s *Server) marketServes(c chain.Info) bool {
 func (s *Server) portfolioServes(c chain.Info) bool {
 	return s.deps.Portfolio != nil && s.deps.Portfolio.Serves(c.Name)
 }
+
+func (s *Server) tradeServes(c chain.Info) bool {
+	return s.deps.Trade != nil && s.deps.Trade.Serves(c.Name)
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // Builders (scope tx:build): POST with a JSON body and a required Idempotency-Key header. They
@@ -12,13 +13,67 @@ import (
 
 // BuildResponse is the result of every builder.
 type BuildResponse struct {
-	OK                bool             `json:"ok" example:"true"`
-	Signing           Signing          `json:"signing"`
-	Metadata          map[string]any   `json:"metadata" doc:"May hold poolId, bridgeRequestId, seeded." example:"{\"poolId\":\"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C\"}"`
-	Quote             map[string]any   `json:"quote,omitempty" doc:"The quote the build used." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
-	Fees              []map[string]any `json:"fees" doc:"Fee rows the build charges, besides network fees." example:"[{\"kind\":\"network\",\"amount\":\"0.00012\",\"token\":\"native\"}]"`
-	Transactions      []map[string]any `json:"transactions" doc:"Ordered: Solana entries have encoding base64 and a serialized payload; EVM entries are calls, whose payload.expect may state an allowance expected before the next call." example:"[{\"id\":\"approve\",\"payload\":{\"to\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\",\"data\":\"0x095ea7b3\",\"value\":\"0\"}}]"`
-	ConfirmationToken string           `json:"confirmationToken,omitempty" doc:"Present when the build must be confirmed; valid 15 minutes." example:"ct_3q2Zt9bV7xW1mK8pL4nR6s"`
+	OK                bool           `json:"ok" example:"true"`
+	Signing           Signing        `json:"signing"`
+	Metadata          map[string]any `json:"metadata" doc:"About the build: poolId and seeded for pool creation and liquidity, the venue and router, deadline (Unix seconds), simulatedAtBlock." example:"{\"poolId\":\"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c\",\"simulatedAtBlock\":38512345}"`
+	Quote             map[string]any `json:"quote,omitempty" doc:"The fresh quote the build used (a swap quote's fields)." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
+	Fees              []FeeRow       `json:"fees" doc:"The network fee of each transaction, then the venue's fees."`
+	Transactions      []Transaction  `json:"transactions" doc:"In order: sign and send each, waiting for its receipt (and any payload.expect) before the next."`
+	ConfirmationToken string         `json:"confirmationToken,omitempty" doc:"Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes." example:"ct_Q2hhbmdlIG1lOiBhIHJhbmRvbSB0b2tlbg"`
+}
+
+// Transaction is one transaction of a build. EVM: a call to sign as an EIP-1559 transaction, with
+// its gas limit from the simulation and the fee market's current fees (consecutive nonces from
+// the signer's pending nonce). Solana: encoding base64 and a serialized transaction as payload.
+type Transaction struct {
+	ID                   string   `json:"id" doc:"The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ..." example:"swap"`
+	ChainID              int64    `json:"chainId,omitempty" doc:"EVM: the chain id to sign for." example:"8453"`
+	From                 string   `json:"from,omitempty" doc:"EVM: the signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	To                   string   `json:"to,omitempty" doc:"EVM: the contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
+	Data                 string   `json:"data,omitempty" doc:"EVM: calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
+	Value                string   `json:"value,omitempty" doc:"EVM: wei sent with the call, decimal." example:"0"`
+	Gas                  int64    `json:"gas,omitempty" doc:"EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged)." example:"152000"`
+	MaxFeePerGas         string   `json:"maxFeePerGas,omitempty" doc:"EVM: wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
+	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas,omitempty" doc:"EVM: the tip, wei per gas, decimal." example:"1000000"`
+	Nonce                *int64   `json:"nonce,omitempty" doc:"EVM: the nonce to sign with, if no other transaction of the signer goes first." example:"12"`
+	Encoding             string   `json:"encoding,omitempty" enum:"base64" doc:"Solana: the payload's encoding." example:"base64"`
+	Payload              *Payload `json:"payload,omitempty" doc:"EVM: what to wait for after this call (expect); Solana: the serialized transaction."`
+}
+
+// Payload is a transaction's payload. EVM: expect states a condition the next call needs once this
+// one is mined. Solana: transaction is the serialized transaction, with partial signatures and a
+// blockhash.
+type Payload struct {
+	Expect      *Expect `json:"expect,omitempty"`
+	Transaction string  `json:"transaction,omitempty" doc:"Solana: the serialized transaction, base64." example:"AQABAg=="`
+}
+
+// Expect is what the next call needs once this one is mined.
+type Expect struct {
+	Allowance *AllowanceExpect `json:"allowance,omitempty"`
+}
+
+// AllowanceExpect is an ERC-20 allowance the next call needs: at least amount (base units) of token
+// from owner to spender. Approvals are exact, never unlimited.
+type AllowanceExpect struct {
+	Token   string `json:"token" example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
+	Owner   string `json:"owner" example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	Spender string `json:"spender" example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
+	Amount  string `json:"amount" doc:"Base units." example:"1000000000"`
+}
+
+// FeeRow is one fee of a build: the network fee of a transaction (kind network, in the gas token,
+// estimated at the simulated gas and the current base fee and tip) or a venue's swap fee on one pool
+// (kind venue, in base units of the token the pool receives).
+type FeeRow struct {
+	Kind   string `json:"kind" enum:"network,venue" example:"network"`
+	TxID   string `json:"txId,omitempty" doc:"network: the transaction it pays for." example:"swap"`
+	Venue  string `json:"venue,omitempty" example:"uniswap-v2"`
+	Pool   string `json:"pool,omitempty" example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
+	FeeBps int    `json:"feeBps,omitempty" doc:"venue: the pool's fee, basis points." example:"30"`
+	Token  string `json:"token" doc:"native (the gas token) or the token's address." example:"native"`
+	Amount string `json:"amount" doc:"network: gas token units; venue: base units." example:"0.000012"`
+	USD    string `json:"usd,omitempty" doc:"network: US dollars, when the gas token is priced." example:"0.036"`
 }
 
 // Signing tells the caller how to sign and send.
@@ -32,8 +87,8 @@ type ConfirmResponse struct {
 	OK            bool             `json:"ok" example:"true"`
 	Confirmed     bool             `json:"confirmed" doc:"Every transaction was found on the chain as built." example:"true"`
 	Updated       bool             `json:"updated" doc:"The build's records were updated with what was found." example:"true"`
-	PendingIDs    []string         `json:"pendingIds,omitempty" doc:"Transactions still waiting for a receipt or finality." example:"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"`
-	PendingReason string           `json:"pendingReason,omitempty" doc:"Why confirmation is not complete yet; retry later." example:"receipt_pending"`
+	PendingIDs    []string         `json:"pendingIds,omitempty" doc:"The ids of the build's transactions still waiting to be found, mined or final." example:"swap"`
+	PendingReason string           `json:"pendingReason,omitempty" enum:"transaction_not_found,receipt_pending,finality_pending" doc:"The earliest stage a pending transaction is at; retry later." example:"receipt_pending"`
 	CreateFees    []map[string]any `json:"createFees,omitempty" doc:"Fees charged by a pool creation." example:"[{\"kind\":\"pool_creation\",\"amount\":\"0.15\",\"token\":\"native\"}]"`
 }
 
@@ -113,25 +168,38 @@ var lpOps = []lpOp{
 }
 
 func (s *Server) registerBuilders() {
-	spec := func(id, path, summary, description string) opSpec {
+	spec := func(id, path, summary, description string, serves func(chain.Info) bool) opSpec {
+		where := " GET /v1/chains lists the chains that serve it."
+		if serves == nil {
+			where = " Not available on any chain yet: GET /v1/chains lists each chain's operations."
+		}
 		return opSpec{ID: id, Method: http.MethodPost, Path: path, Summary: summary, Tag: "Builders", Scope: ScopeTxBuild, Class: ClassProvider, Builder: true,
-			Description: description + " Returns unsigned transactions in order, for the caller's wallet to sign and send; " +
-				"a retry with the same Idempotency-Key and body within ten minutes replays the first answer. " +
-				"Not available on any chain yet: GET /v1/chains lists each chain's operations."}
+			Serves: serves,
+			Description: description + " Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated " +
+				"in order before it is returned (a call that would revert is 422 simulation_failed with reasons); " +
+				"a retry with the same Idempotency-Key and body within ten minutes replays the first answer." + where}
 	}
 	register(s, spec("buildSwap", "/v1/build/swap", "Build swap transactions", "Solana: takes back a swap quote's raw object as quoteResponse. "+
-		"EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review "+
-		"the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically."), s.buildSwap)
-	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain."), s.buildBridge)
-	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, from user to to."), s.buildTransfer)
+		"EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when "+
+		"the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. "+
+		"When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required "+
+		"with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. "+
+		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes), s.buildSwap)
+	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil), s.buildBridge)
+	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+
+		"from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is "+
+		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServes), s.buildTransfer)
 	for _, op := range lpOps {
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
-			"venue-specific fields are accepted and checked when the operation runs."), s.buildLP(op.id))
+			"venue-specific fields are accepted and checked when the operation runs.", nil), s.buildLP(op.id))
 	}
-	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "")
+	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServes)
 	confirm.Description = "Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, " +
-		"against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason " +
-		"while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404."
+		"against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least " +
+		"the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: " +
+		"confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with " +
+		"verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or " +
+		"other consumer's token is 404. GET /v1/chains lists the chains that serve it."
 	register(s, confirm, s.confirmBuild)
 }
 
@@ -153,12 +221,45 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 		if e := amountError(chain.ParseBaseUnits(b.Amount)); e != nil {
 			return nil, e
 		}
-		c, e = s.resolve(ctx, b.Chain, addr("user", b.User), addr("inputMint", b.InputMint), addr("outputMint", b.OutputMint))
+		c, e = s.resolve(ctx, b.Chain, addr("user", b.User), mint("inputMint", b.InputMint), mint("outputMint", b.OutputMint))
+	}
+	if e == nil {
+		e = s.serving(ctx, c)
 	}
 	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, c)
+	build, err := s.deps.Trade.BuildSwap(ctx, consumerOf(ctx), trade.SwapRequest{Chain: c.Name, User: b.User, InputMint: b.InputMint,
+		OutputMint: b.OutputMint, Amount: b.Amount, SlippageBps: *b.SlippageBps, MaxValueLossPpm: b.MaxValueLossPpm})
+	return buildOutput(build, err)
+}
+
+// consumerOf is the calling consumer.
+func consumerOf(ctx context.Context) int { return callOf(ctx).principal.ConsumerID }
+
+// buildOutput is a build's answer: sequential signing, the transactions, fees, quote and token.
+func buildOutput(b trade.Build, err error) (*output[BuildResponse], error) {
+	if err != nil {
+		return nil, tradeError(err)
+	}
+	r := BuildResponse{OK: true, Signing: Signing{Mode: "sequential"}, Metadata: b.Metadata, ConfirmationToken: b.ConfirmationToken,
+		Fees: []FeeRow{}, Transactions: []Transaction{}}
+	if b.Quote != nil {
+		r.Quote = asMap(b.Quote)
+	}
+	for _, f := range b.Fees {
+		r.Fees = append(r.Fees, FeeRow(f))
+	}
+	for _, tx := range b.Transactions {
+		nonce := int64(tx.Nonce)
+		t := Transaction{ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value, Gas: int64(tx.Gas),
+			MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: &nonce}
+		if tx.Payload != nil && tx.Payload.Expect != nil && tx.Payload.Expect.Allowance != nil {
+			t.Payload = &Payload{Expect: &Expect{Allowance: (*AllowanceExpect)(tx.Payload.Expect.Allowance)}}
+		}
+		r.Transactions = append(r.Transactions, t)
+	}
+	return &output[BuildResponse]{Body: r}, nil
 }
 
 func (s *Server) buildBridge(ctx context.Context, in *buildInput[BuildBridgeRequest]) (*output[BuildResponse], error) {
@@ -179,10 +280,14 @@ func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransfer
 		fields = append(fields, addr("token", b.Token))
 	}
 	c, e := s.resolve(ctx, b.Chain, fields...)
+	if e == nil {
+		e = s.serving(ctx, c)
+	}
 	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, c)
+	build, err := s.deps.Trade.BuildTransfer(ctx, consumerOf(ctx), trade.TransferRequest{Chain: c.Name, User: b.User, To: b.To, Token: b.Token, Amount: b.Amount})
+	return buildOutput(build, err)
 }
 
 func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
@@ -227,8 +332,15 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 	}
 }
 
-// confirmBuild confirms a build. No builder issues confirmation tokens yet, so every token is
-// unknown: 404, the same answer an expired token gets.
+// confirmBuild confirms a build against the chain its token was issued for.
 func (s *Server) confirmBuild(ctx context.Context, in *buildInput[ConfirmRequest]) (*output[ConfirmResponse], error) {
-	return nil, Errorf(CodeNotFound, "confirmation token not found or expired")
+	if s.deps.Trade == nil {
+		return nil, Errorf(CodeNotFound, "confirmation token not found or expired")
+	}
+	res, err := s.deps.Trade.Confirm(ctx, consumerOf(ctx), in.Body.ConfirmationToken, in.Body.Signatures)
+	if err != nil {
+		return nil, tradeError(err)
+	}
+	return &output[ConfirmResponse]{Body: ConfirmResponse{OK: true, Confirmed: res.Confirmed, Updated: res.Updated, PendingIDs: res.PendingIDs,
+		PendingReason: res.PendingReason}}, nil
 }

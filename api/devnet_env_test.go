@@ -12,6 +12,7 @@ import (
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // devnetChain is base served from a local devnet (seeded, no background trader), indexed up to
@@ -22,6 +23,7 @@ type devnetChain struct {
 	local   *devnet.Local
 	rpc     *rpcproxy.Proxy
 	indexer *evm.Follower
+	config  chain.ChainConfig // the chain's configuration, reads through rpc
 }
 
 // sync indexes the devnet up to its head.
@@ -35,7 +37,7 @@ func (d *devnetChain) sync(t testing.TB) {
 	}
 }
 
-// withDevnet gives the env the market and portfolio services of a devnetChain, described into d.
+// withDevnet gives the env the market, portfolio and trade services of a devnetChain, described into d.
 func withDevnet(d *devnetChain) envOption {
 	return func(e *env) {
 		t := e.t
@@ -73,6 +75,11 @@ func withDevnet(d *devnetChain) envOption {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.edits = append(e.edits, func(deps *Deps) { deps.Market, deps.Portfolio, deps.Chains = mkt, folio, chains })
+		base, _ := chain.Lookup("base")
+		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(base, cc, reads.Source)}, log)
+		d.config = cc
+		e.edits = append(e.edits, func(deps *Deps) {
+			deps.Market, deps.Portfolio, deps.Trade, deps.Chains = mkt, folio, trader, chains
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // Code is a machine-readable error code of the error envelope. Codes are never renamed.
@@ -34,6 +35,7 @@ const (
 	CodeEndpointUnavailable   Code = "endpoint_unavailable"
 	CodeSourceNotAllowed      Code = "source_not_allowed"
 	CodeNotFound              Code = "not_found"
+	CodeNoRoute               Code = "no_route"
 	CodeRequestTimeout        Code = "request_timeout"
 	CodeIdempotencyConflict   Code = "idempotency_conflict"
 	CodeIdempotencyPending    Code = "idempotency_pending"
@@ -41,6 +43,7 @@ const (
 	CodeBodyTooLarge          Code = "body_too_large"
 	CodeSimulationFailed      Code = "simulation_failed"
 	CodePrerequisiteFailed    Code = "prerequisite_failed"
+	CodeVerificationFailed    Code = "verification_failed"
 	CodeRateLimited           Code = "rate_limited"
 	CodeClientClosedRequest   Code = "client_closed_request"
 	CodeInternal              Code = "internal_error"
@@ -71,6 +74,7 @@ var statusOf = map[Code]int{
 	CodeEndpointUnavailable:   http.StatusForbidden,
 	CodeSourceNotAllowed:      http.StatusForbidden,
 	CodeNotFound:              http.StatusNotFound,
+	CodeNoRoute:               http.StatusNotFound,
 	CodeRequestTimeout:        http.StatusRequestTimeout,
 	CodeIdempotencyConflict:   http.StatusConflict,
 	CodeIdempotencyPending:    http.StatusConflict,
@@ -78,6 +82,7 @@ var statusOf = map[Code]int{
 	CodeBodyTooLarge:          http.StatusRequestEntityTooLarge,
 	CodeSimulationFailed:      http.StatusUnprocessableEntity,
 	CodePrerequisiteFailed:    http.StatusUnprocessableEntity,
+	CodeVerificationFailed:    http.StatusUnprocessableEntity,
 	CodeRateLimited:           http.StatusTooManyRequests,
 	CodeClientClosedRequest:   StatusClientClosedRequest,
 	CodeInternal:              http.StatusInternalServerError,
@@ -169,6 +174,41 @@ func readError(err error) *Error {
 		return Errorf(CodeClientClosedRequest, "request canceled").WithCause(err)
 	}
 	return Errorf(CodeUnavailable, "the service's store is unavailable").WithCause(err)
+}
+
+// tradeError maps an error of the trade service (and the chain adapter and store beneath it) to the
+// envelope, with the metadata a 409 review, a 422 simulation or a 422 verification carries.
+func tradeError(err error) *Error {
+	var review *trade.ReviewError
+	var sim *trade.SimulationError
+	var verify *trade.VerificationError
+	switch {
+	case errors.As(err, &review):
+		e := Errorf(CodeReviewRequired, "%s", review.Error())
+		e.ValueLossPpm, e.RiskAcknowledgement = &review.ValueLossPpm, "maxValueLossPpm"
+		return e
+	case errors.As(err, &sim):
+		e := Errorf(CodeSimulationFailed, "the build would revert: %s", strings.Join(sim.Reasons, "; "))
+		e.Reasons = sim.Reasons
+		return e
+	case errors.As(err, &verify):
+		e := Errorf(CodeVerificationFailed, "what was mined is not what was built, or it failed: see verification")
+		e.Verification = verify.Verification
+		return e
+	case errors.Is(err, trade.ErrNoRoute):
+		return Errorf(CodeNoRoute, "%s", err.Error())
+	case errors.Is(err, trade.ErrNotFound):
+		return Errorf(CodeNotFound, "%s", err.Error())
+	case errors.Is(err, trade.ErrInvalidAmount):
+		return Errorf(CodeInvalidAmount, "%s", err.Error())
+	case errors.Is(err, trade.ErrInvalid):
+		return Errorf(CodeInvalidRequest, "%s", err.Error())
+	case errors.Is(err, trade.ErrNotSupported):
+		return Errorf(CodeOperationNotSupported, "%s", err.Error())
+	case errors.Is(err, trade.ErrPrerequisite):
+		return Errorf(CodePrerequisiteFailed, "%s", err.Error())
+	}
+	return readError(err)
 }
 
 // fromHuma turns the errors Huma raises itself (parameter and body validation, body size and upload

@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // ChainParam is `chain` on single-object reads: one chain, default solana.
@@ -97,10 +98,14 @@ func lookupChain(ctx context.Context, name string) (chain.Info, *Error) {
 type field struct {
 	name, value string
 	optional    bool // an empty value is not checked
+	native      bool // "native" (the chain's gas token) is allowed
 }
 
 // addr names a required address parameter.
 func addr(name, value string) field { return field{name: name, value: value} }
+
+// mint names a token parameter that may also be "native", the chain's gas token.
+func mint(name, value string) field { return field{name: name, value: value, native: true} }
 
 // opt names an optional address parameter.
 func opt(name, value string) field { return field{name: name, value: value, optional: true} }
@@ -113,7 +118,7 @@ func (s *Server) resolve(ctx context.Context, chainName string, addrs ...field) 
 		return chain.Info{}, e
 	}
 	for _, a := range addrs {
-		if a.optional && a.value == "" {
+		if (a.optional && a.value == "") || (a.native && a.value == trade.Native) {
 			continue
 		}
 		if e := requireAddress(c, a.name, a.value); e != nil {

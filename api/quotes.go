@@ -2,28 +2,52 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // Quotes and status (scope quote:read).
 
-// SwapQuoteResponse is a swap quote. Raw is the complete provider quote, which the Solana swap
+// SwapQuoteResponse is an exact-input swap quote. Raw is the complete quote, which the Solana swap
 // build takes back unchanged as quoteResponse.
 type SwapQuoteResponse struct {
 	OK             bool           `json:"ok" example:"true"`
 	Chain          string         `json:"chain" example:"base"`
-	InputMint      string         `json:"inputMint" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputMint     string         `json:"outputMint" example:"0x4200000000000000000000000000000000000006"`
+	InputMint      string         `json:"inputMint" doc:"The token sold, or native." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputMint     string         `json:"outputMint" doc:"The token bought, or native." example:"0x4200000000000000000000000000000000000006"`
 	InAmount       string         `json:"inAmount" doc:"Integer base units." example:"1000000000"`
-	OutAmount      string         `json:"outAmount" doc:"Integer base units." example:"304512877301245112"`
-	MinOutAmount   string         `json:"minOutAmount" doc:"Integer base units after slippage." example:"302990312914739086"`
+	OutAmount      string         `json:"outAmount" doc:"Integer base units, exact at the block read (Uniswap V2 integer math with each pool's fee)." example:"304512877301245112"`
+	MinOutAmount   string         `json:"minOutAmount" doc:"Integer base units: outAmount less slippageBps, rounded down; a build reverts below it." example:"302990312914739086"`
 	SlippageBps    int            `json:"slippageBps" example:"50"`
-	PriceImpactPct string         `json:"priceImpactPct" doc:"How far the price moves by this swap, percent." example:"0.013"`
-	Route          []string       `json:"route" doc:"Pools, in order." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	PriceImpactPct string         `json:"priceImpactPct" doc:"How much worse than the route's mid price this swap executes, percent (the pools' fees included)." example:"0.3512"`
+	Route          []RouteHop     `json:"route" doc:"The pools, in order."`
+	Gas            int64          `json:"gas" doc:"Estimated gas of the swap call (a build simulates it exactly)." example:"115000"`
+	NetworkFee     NetworkFee     `json:"networkFee" doc:"Estimated network fee of the swap call at the current base fee and tip."`
+	Block          int64          `json:"block" doc:"The block the reserves were read at." example:"38512345"`
+	ExpiresAt      int64          `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again (30 s)." example:"1763798460"`
 	Raw            map[string]any `json:"raw" doc:"The complete quote; a Solana swap build takes it back unchanged as quoteResponse." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
+}
+
+// RouteHop is one pool of a quote's route.
+type RouteHop struct {
+	Pool      string `json:"pool" example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
+	Venue     string `json:"venue" example:"uniswap-v2"`
+	FeeBps    int    `json:"feeBps" doc:"The pool's swap fee, basis points." example:"30"`
+	TokenIn   string `json:"tokenIn" example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
+	TokenOut  string `json:"tokenOut" example:"0x4200000000000000000000000000000000000006"`
+	AmountIn  string `json:"amountIn" doc:"Integer base units of tokenIn." example:"1000000000"`
+	AmountOut string `json:"amountOut" doc:"Integer base units of tokenOut." example:"304512877301245112"`
+}
+
+// NetworkFee is an amount of the chain's gas token and its USD value.
+type NetworkFee struct {
+	Native string `json:"native" doc:"Gas token units." example:"0.000012"`
+	USD    string `json:"usd,omitempty" doc:"US dollars; absent when the chain has no pool pricing its gas token." example:"0.036"`
 }
 
 // BridgeQuoteResponse is a bridge quote.
@@ -48,9 +72,9 @@ type TransactionStatusResponse struct {
 	OK            bool   `json:"ok" example:"true"`
 	Chain         string `json:"chain" example:"base"`
 	Signature     string `json:"signature" example:"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"`
-	Status        string `json:"status" enum:"unknown,pending,confirmed,finalized,failed" example:"confirmed"`
-	Block         int64  `json:"block,omitempty" example:"38512345"`
-	Confirmations int    `json:"confirmations,omitempty" example:"3"`
+	Status        string `json:"status" enum:"unknown,pending,confirmed,finalized,failed" doc:"unknown: the chain's node does not know it; pending: known, not mined; confirmed: mined and succeeded; finalized: at least the chain's confirmation depth deep; failed: mined and reverted." example:"confirmed"`
+	Block         int64  `json:"block,omitempty" doc:"Mined: its block." example:"38512345"`
+	Confirmations int    `json:"confirmations,omitempty" doc:"Mined: blocks on top of it, its own included." example:"3"`
 	Error         string `json:"error,omitempty" doc:"failed: the revert reason, when it decodes." example:"UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT"`
 }
 
@@ -87,26 +111,66 @@ func (s *Server) registerQuotes() {
 	spec := func(id, method, path, summary, description string) opSpec {
 		return opSpec{ID: id, Method: method, Path: path, Summary: summary, Description: description, Tag: "Quotes", Scope: ScopeQuoteRead, Class: ClassProvider}
 	}
-	const notYet = " Not available on any chain yet: GET /v1/chains lists each chain's operations."
-	register(s, spec("getSwapQuote", http.MethodGet, "/v1/quotes/swap", "A swap quote",
-		"What amount (integer base units) of outputMint sells for, its minimum after slippageBps, the price impact and the route. "+
-			"raw is the complete quote: a Solana swap build takes it back unchanged."+notYet), s.swapQuote)
+	const onChains = " GET /v1/chains lists the chains that serve it."
+	quote := spec("getSwapQuote", http.MethodGet, "/v1/quotes/swap", "A swap quote",
+		"What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, "+
+			"the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes "+
+			"through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 "+
+			"integer math); native names the chain's gas token. No route: 404 no_route. "+
+			"raw is the complete quote: a Solana swap build takes it back unchanged."+onChains)
+	quote.Serves = s.tradeServes
+	register(s, quote, s.swapQuote)
 	register(s, spec("getBridgeQuote", http.MethodPost, "/v1/quotes/bridge", "A bridge quote",
-		"What amount (human token units) moving a token from one chain to another delivers, its fee and expected time."+notYet), s.bridgeQuote)
-	register(s, spec("getTransactionStatus", http.MethodGet, "/v1/transactions/{signature}/status", "Status of a submitted transaction",
-		"Whether a transaction hash or signature is unknown, pending, confirmed, finalized or failed, on its origin chain only "+
-			"(not a bridge's destination)."+notYet), s.transactionStatus)
+		"What amount (human token units) moving a token from one chain to another delivers, its fee and expected time. "+
+			"Not available on any chain yet: GET /v1/chains lists each chain's operations."), s.bridgeQuote)
+	status := spec("getTransactionStatus", http.MethodGet, "/v1/transactions/{signature}/status", "Status of a submitted transaction",
+		"Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) "+
+			"or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination)."+onChains)
+	status.Serves = s.tradeServes
+	register(s, status, s.transactionStatus)
 }
 
 func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[SwapQuoteResponse], error) {
 	if e := amountError(chain.ParseBaseUnits(in.Amount)); e != nil {
 		return nil, e
 	}
-	c, e := s.resolve(ctx, in.Chain, addr("inputMint", in.InputMint), addr("outputMint", in.OutputMint))
+	c, e := s.resolve(ctx, in.Chain, mint("inputMint", in.InputMint), mint("outputMint", in.OutputMint))
+	if e == nil {
+		e = s.serving(ctx, c)
+	}
 	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, c)
+	q, err := s.deps.Trade.QuoteSwap(ctx, c.Name, in.InputMint, in.OutputMint, in.Amount, in.SlippageBps)
+	if err != nil {
+		return nil, tradeError(err)
+	}
+	return &output[SwapQuoteResponse]{Body: swapQuoteResponse(q)}, nil
+}
+
+// swapQuoteResponse is the API form of a quote; raw is all of it.
+func swapQuoteResponse(q trade.SwapQuote) SwapQuoteResponse {
+	r := SwapQuoteResponse{OK: true, Chain: q.Chain, InputMint: q.InputMint, OutputMint: q.OutputMint, InAmount: q.InAmount,
+		OutAmount: q.OutAmount, MinOutAmount: q.MinOutAmount, SlippageBps: q.SlippageBps, PriceImpactPct: q.PriceImpactPct,
+		Gas: int64(q.Gas), NetworkFee: NetworkFee{Native: q.NetworkFee.Native, USD: q.NetworkFee.USD}, Block: int64(q.Block),
+		ExpiresAt: q.ExpiresAt, Raw: asMap(q)}
+	for _, h := range q.Route {
+		r.Route = append(r.Route, RouteHop(h))
+	}
+	return r
+}
+
+// asMap is v's JSON object form.
+func asMap(v any) map[string]any {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("api: marshal %T: %v", v, err)) // plain data types: a bug
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(fmt.Sprintf("api: unmarshal %T: %v", v, err))
+	}
+	return m
 }
 
 func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
@@ -150,10 +214,18 @@ func (s *Server) transactionStatus(ctx context.Context, in *txStatusInput) (*out
 		}
 		return nil, Errorf(CodeInvalidRequest, "signature must be a transaction hash: 0x followed by 64 hex digits")
 	}
-	if c, e = s.requireChain(in.Chain); e != nil {
+	if c, e = s.requireChain(in.Chain); e == nil {
+		e = s.serving(ctx, c)
+	}
+	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, c)
+	st, err := s.deps.Trade.Status(ctx, c.Name, in.Signature)
+	if err != nil {
+		return nil, tradeError(err)
+	}
+	return &output[TransactionStatusResponse]{Body: TransactionStatusResponse{OK: true, Chain: c.Name, Signature: in.Signature, Status: st.Status, Block: int64(st.Block),
+		Confirmations: st.Confirmations, Error: st.Error}}, nil
 }
 
 // amountError maps an amount parser's failure to 400 invalid_amount.

@@ -25,6 +25,7 @@ import (
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
 	"github.com/partner-platform/partnerd/portfolio"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // Version is the contract version declared in the OpenAPI document.
@@ -58,6 +59,8 @@ type Deps struct {
 	// Market and Portfolio serve the market and portfolio reads of the chains they read (nil: none).
 	Market    *market.Service
 	Portfolio *portfolio.Service
+	// Trade serves quotes, builders, confirm and transaction status on the chains it trades on (nil: none).
+	Trade *trade.Service
 	// RefreshPolicy reloads the policy from the store now (for consumers created since the last load).
 	RefreshPolicy func(context.Context) error
 	// Ready reports whether the store answers; /readyz fails while it does not.

@@ -3,6 +3,8 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"math/big"
+	"strings"
 )
 
 // ErrInvalidAmount is returned for an amount that is not a plain non-negative decimal.
@@ -73,4 +75,18 @@ func digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// HumanToBaseUnits converts a token-unit amount ("12.5") to base units of a token with the given
+// decimals, exactly: ParseHumanAmount's checks, with decimals as the most fraction digits allowed.
+func HumanToBaseUnits(s string, decimals int) (*big.Int, error) {
+	if _, err := ParseHumanAmount(s, decimals); err != nil {
+		return nil, err
+	}
+	intPart, frac, _ := cut(s, '.')
+	n, ok := new(big.Int).SetString(intPart+frac+strings.Repeat("0", decimals-len(frac)), 10)
+	if !ok {
+		return nil, fmt.Errorf("%w: want a plain decimal such as 12.5", ErrInvalidAmount)
+	}
+	return n, nil
 }

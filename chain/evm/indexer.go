@@ -532,10 +532,12 @@ type header struct {
 	Time uint64
 }
 
+// rpcHeader is the part of eth_getBlockByNumber's answer the adapter reads.
 type rpcHeader struct {
 	Hash      common.Hash    `json:"hash"`
 	Number    hexutil.Uint64 `json:"number"`
 	Timestamp hexutil.Uint64 `json:"timestamp"`
+	BaseFee   *hexutil.Big   `json:"baseFeePerGas"` // nil before London
 }
 
 func (f *Follower) head(ctx context.Context) (uint64, error) {

@@ -356,12 +356,9 @@ func (r *Reader) PairStates(ctx context.Context, pairs []common.Address) ([]Pair
 	if len(pairs) == 0 {
 		return nil, nil
 	}
-	getters := []string{"token0", "token1", "getReserves", "totalSupply"}
-	calls := make([]call, 0, len(pairs)*len(getters)+1)
+	calls := make([]call, 0, len(pairs)*len(pairGetters)+1)
 	for _, p := range pairs {
-		for _, g := range getters {
-			calls = append(calls, call{Target: p, AllowFailure: true, CallData: pack(pairABI, g)})
-		}
+		calls = append(calls, pairCalls(p)...)
 	}
 	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 	var block *uint64
@@ -382,27 +379,44 @@ func (r *Reader) PairStates(ctx context.Context, pairs []common.Address) ([]Pair
 	}
 	out := make([]PairState, len(pairs))
 	for i, p := range pairs {
-		rs := res[i*len(getters):]
-		s := PairState{Address: p, Block: at.Uint64()}
-		if s.Token0, ok = address(rs[0]); !ok {
-			s.Failed = append(s.Failed, "token0")
-		}
-		if s.Token1, ok = address(rs[1]); !ok {
-			s.Failed = append(s.Failed, "token1")
-		}
-		if vals, err := pairABI.Unpack("getReserves", rs[2].ReturnData); rs[2].Success && err == nil && len(vals) == 3 {
-			s.Reserve0, _ = vals[0].(*big.Int)
-			s.Reserve1, _ = vals[1].(*big.Int)
-			s.BlockTimestampLast, _ = vals[2].(uint32)
-		}
-		if s.Reserve0 == nil || s.Reserve1 == nil {
-			s.Reserve0, s.Reserve1, s.BlockTimestampLast = nil, nil, 0
-			s.Failed = append(s.Failed, "getReserves")
-		}
-		if s.TotalSupply, ok = word(rs[3]); !ok {
-			s.Failed = append(s.Failed, "totalSupply")
-		}
-		out[i] = s
+		out[i] = decodePair(p, res[i*len(pairGetters):], at.Uint64())
 	}
 	return out, nil
+}
+
+// pairGetters are the calls pairCalls makes, in order.
+var pairGetters = []string{"token0", "token1", "getReserves", "totalSupply"}
+
+// pairCalls are the aggregate3 calls that read a pair's state (decodePair decodes their results).
+func pairCalls(p common.Address) []call {
+	calls := make([]call, len(pairGetters))
+	for i, g := range pairGetters {
+		calls[i] = call{Target: p, AllowFailure: true, CallData: pack(pairABI, g)}
+	}
+	return calls
+}
+
+// decodePair decodes the results of pairCalls(p), read at block.
+func decodePair(p common.Address, rs []result, block uint64) PairState {
+	s := PairState{Address: p, Block: block}
+	var ok bool
+	if s.Token0, ok = address(rs[0]); !ok {
+		s.Failed = append(s.Failed, "token0")
+	}
+	if s.Token1, ok = address(rs[1]); !ok {
+		s.Failed = append(s.Failed, "token1")
+	}
+	if vals, err := pairABI.Unpack("getReserves", rs[2].ReturnData); rs[2].Success && err == nil && len(vals) == 3 {
+		s.Reserve0, _ = vals[0].(*big.Int)
+		s.Reserve1, _ = vals[1].(*big.Int)
+		s.BlockTimestampLast, _ = vals[2].(uint32)
+	}
+	if s.Reserve0 == nil || s.Reserve1 == nil {
+		s.Reserve0, s.Reserve1, s.BlockTimestampLast = nil, nil, 0
+		s.Failed = append(s.Failed, "getReserves")
+	}
+	if s.TotalSupply, ok = word(rs[3]); !ok {
+		s.Failed = append(s.Failed, "totalSupply")
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
+	"github.com/partner-platform/partnerd/trade"
 )
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
@@ -19,6 +20,7 @@ type chains struct {
 	index     *index.Store
 	market    *market.Service
 	portfolio *portfolio.Service
+	trade     *trade.Service
 	adapters  []*evm.Adapter
 	devnet    *devnet.Local
 }
@@ -58,6 +60,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	enabled := map[string]chain.Served{}
 	var marketChains []*market.Chain
 	var portfolioChains []*portfolio.Chain
+	var tradeChains []*trade.Chain
 	for _, info := range chain.Supported {
 		cc, ok := cfg.Chains[info.Name]
 		if !ok || info.Kind != chain.KindEVM {
@@ -73,6 +76,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name]})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
 			Pricing: pricing[info.Name]})
+		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source))
 	}
 	var err error
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
@@ -81,7 +85,18 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	}
 	out.market = market.New(out.index, marketChains, m.Log)
 	out.portfolio = portfolio.New(out.index, out.market, portfolioChains)
+	out.trade = trade.New(m.store.Client, tradeChains, m.Log)
 	return out, nil
+}
+
+// tradeChain is a configured EVM chain as the trade service sees it, saying in the log when its
+// uniswap-v2 venue cannot be traded on.
+func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source) *trade.Chain {
+	tc := trade.NewChain(info, cc, src)
+	if _, ok := cc.Venues["uniswap-v2"]; ok && len(tc.Venues) == 0 {
+		m.Log.Warn("uniswap-v2 has no initCodeHash or router: swaps and liquidity are not built there", "chain", info.Name)
+	}
+	return tc
 }
 
 func hasEVM(cfg chain.Config) bool {

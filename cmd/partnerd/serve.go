@@ -92,7 +92,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 
 	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
-		Market: m.chains.market, Portfolio: m.chains.portfolio,
+		Market: m.chains.market, Portfolio: m.chains.portfolio, Trade: m.chains.trade,
 		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies,
 		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
@@ -120,6 +120,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.every(loopCtx, 0, func(ctx context.Context) error { sync.Run(ctx, m.Config.SyncInterval); return nil })
 	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
+	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := m.chains.trade.Sweep(ctx); return err })
 	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
 	m.every(loopCtx, 10*time.Minute, func(ctx context.Context) error { _, err := web.SweepSessions(ctx); return err })
 	m.chains.run(loopCtx, m)

@@ -1,0 +1,109 @@
+package evm
+
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Calldata of the calls the builders return, encoded with the official ABIs (fragments of
+// @uniswap/v2-periphery's IUniswapV2Router02, @uniswap/v2-core's IUniswapV2Factory and
+// @uniswap/liquidity-staker's StakingRewards in abi/). Addresses are 0x hex, amounts base units,
+// deadlines Unix seconds. The caller validates addresses first: a malformed one encodes as zero.
+
+func hexAddr(s string) common.Address { return common.HexToAddress(s) }
+
+func hexAddrs(in []string) []common.Address {
+	out := make([]common.Address, len(in))
+	for i, s := range in {
+		out[i] = hexAddr(s)
+	}
+	return out
+}
+
+// ApproveData is ERC-20 approve(spender, amount).
+func ApproveData(spender string, amount *big.Int) []byte {
+	return pack(erc20ABI, "approve", hexAddr(spender), amount)
+}
+
+// TransferData is ERC-20 transfer(to, amount).
+func TransferData(to string, amount *big.Int) []byte {
+	return pack(erc20ABI, "transfer", hexAddr(to), amount)
+}
+
+// SwapKind is which side of a router swap is the native coin.
+type SwapKind int
+
+// Router swap variants.
+const (
+	TokensForTokens SwapKind = iota // swapExactTokensForTokens
+	NativeForTokens                 // swapExactETHForTokens: the input is the call's value
+	TokensForNative                 // swapExactTokensForETH
+)
+
+// SwapData is the Router02 exact-input swap of kind along path (token addresses, the wrapped native
+// at a native end), paying to. feeOnTransfer selects the ...SupportingFeeOnTransferTokens variant,
+// which checks minOut against what arrives instead of what the pairs computed. For NativeForTokens
+// amountIn is not encoded: it is the call's value.
+func SwapData(kind SwapKind, amountIn, minOut *big.Int, path []string, to string, deadline int64, feeOnTransfer bool) []byte {
+	p, recipient, dl := hexAddrs(path), hexAddr(to), big.NewInt(deadline)
+	method := map[SwapKind]string{TokensForTokens: "swapExactTokensForTokens", NativeForTokens: "swapExactETHForTokens",
+		TokensForNative: "swapExactTokensForETH"}[kind]
+	if feeOnTransfer {
+		method += "SupportingFeeOnTransferTokens"
+	}
+	if kind == NativeForTokens {
+		return pack(routerABI, method, minOut, p, recipient, dl)
+	}
+	return pack(routerABI, method, amountIn, minOut, p, recipient, dl)
+}
+
+// CreatePairData is the factory's createPair(tokenA, tokenB).
+func CreatePairData(tokenA, tokenB string) []byte {
+	return pack(factoryABI, "createPair", hexAddr(tokenA), hexAddr(tokenB))
+}
+
+// AddLiquidityData is Router02's addLiquidity.
+func AddLiquidityData(tokenA, tokenB string, amountA, amountB, minA, minB *big.Int, to string, deadline int64) []byte {
+	return pack(routerABI, "addLiquidity", hexAddr(tokenA), hexAddr(tokenB), amountA, amountB, minA, minB, hexAddr(to), big.NewInt(deadline))
+}
+
+// AddLiquidityNativeData is Router02's addLiquidityETH; the native amount is the call's value.
+func AddLiquidityNativeData(token string, amount, minToken, minNative *big.Int, to string, deadline int64) []byte {
+	return pack(routerABI, "addLiquidityETH", hexAddr(token), amount, minToken, minNative, hexAddr(to), big.NewInt(deadline))
+}
+
+// RemoveLiquidityData is Router02's removeLiquidity.
+func RemoveLiquidityData(tokenA, tokenB string, liquidity, minA, minB *big.Int, to string, deadline int64) []byte {
+	return pack(routerABI, "removeLiquidity", hexAddr(tokenA), hexAddr(tokenB), liquidity, minA, minB, hexAddr(to), big.NewInt(deadline))
+}
+
+// RemoveLiquidityNativeData is Router02's removeLiquidityETH, or its SupportingFeeOnTransferTokens
+// variant for a taxed token.
+func RemoveLiquidityNativeData(token string, liquidity, minToken, minNative *big.Int, to string, deadline int64, feeOnTransfer bool) []byte {
+	method := "removeLiquidityETH"
+	if feeOnTransfer {
+		method += "SupportingFeeOnTransferTokens"
+	}
+	return pack(routerABI, method, hexAddr(token), liquidity, minToken, minNative, hexAddr(to), big.NewInt(deadline))
+}
+
+// StakeData is StakingRewards' stake(amount).
+func StakeData(amount *big.Int) []byte { return pack(stakingABI, "stake", amount) }
+
+// WithdrawData is StakingRewards' withdraw(amount).
+func WithdrawData(amount *big.Int) []byte { return pack(stakingABI, "withdraw", amount) }
+
+// GetRewardData is StakingRewards' getReward().
+func GetRewardData() []byte { return pack(stakingABI, "getReward") }
+
+// DecodeSwapAmounts decodes a Router02 swap's return value (amounts along the path); nil when it
+// does not decode (the fee-on-transfer variants return nothing).
+func DecodeSwapAmounts(ret []byte) []*big.Int {
+	vals, err := routerABI.Unpack("swapExactTokensForTokens", ret)
+	if err != nil || len(vals) != 1 {
+		return nil
+	}
+	amounts, _ := vals[0].([]*big.Int)
+	return amounts
+}

@@ -1,0 +1,271 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// What quotes and builds read from the chain: one ReadTrade call gathers, at one block and in ONE
+// JSON-RPC round trip, the pairs' reserves, the user's balances, allowances, native balance and
+// nonce, token decimals, farms, and the fee market.
+
+var (
+	factoryABI        = mustABI("abi/uniswap_v2_factory.json")
+	routerABI         = mustABI("abi/uniswap_v2_router02.json")
+	stakingABI        = mustABI("abi/staking_rewards.json")
+	stakingFactoryABI = mustABI("abi/staking_rewards_factory.json")
+)
+
+// Allowance names an ERC-20 allowance of the read's owner: token, spender.
+type Allowance struct {
+	Token, Spender string
+}
+
+// TradeRead says what ReadTrade reads. Addresses are 0x hex in any case.
+type TradeRead struct {
+	Pairs      []string    // Uniswap V2 pairs: token0, token1, reserves and LP supply
+	Owner      string      // optional: its native balance, pending nonce, and the rows below
+	Balances   []string    // tokens (pairs too): Owner's balanceOf
+	Allowances []Allowance // Owner's allowances
+	Decimals   []string    // tokens: decimals()
+	Farms      []string    // StakingRewards contracts: Owner's stake and earned rewards, rewardsToken, stakingToken
+	// FarmsOf looks up the StakingRewards farm of each of FarmsOf.Pairs in a StakingRewardsFactory.
+	FarmsOf FarmLookup
+}
+
+// FarmLookup asks a StakingRewardsFactory for the farms of staking tokens.
+type FarmLookup struct {
+	Factory string
+	Pairs   []string
+}
+
+// TradeState is what ReadTrade read. Slices follow TradeRead's; an entry that did not answer is nil
+// (Decimals: -1; pairs and farms: OK false). Addresses are canonical (lower-case 0x hex).
+type TradeState struct {
+	Block      uint64
+	BaseFee    *big.Int // the latest block's base fee per gas, wei
+	Tip        *big.Int // the node's suggested priority fee per gas, wei
+	Pairs      []PoolState
+	Native     *big.Int // Owner's native balance, wei; nil without an owner
+	Nonce      uint64   // Owner's pending nonce
+	Balances   []*big.Int
+	Allowances []*big.Int
+	Decimals   []int
+	Farms      []FarmState
+	FarmsOf    []string // the farm of each looked-up pair; "" when it has none
+}
+
+// PoolState is a Uniswap V2 pair's state in a TradeState; OK is false when the address is not a
+// live pair (no code, or a getter failed).
+type PoolState struct {
+	Address, Token0, Token1 string
+	Reserve0, Reserve1      *big.Int
+	TotalSupply             *big.Int // LP tokens
+	OK                      bool
+}
+
+// FarmState is a StakingRewards farm as the read's owner sees it.
+type FarmState struct {
+	Address      string
+	StakingToken string
+	RewardToken  string
+	Staked       *big.Int // Owner's staked balance (zero without an owner)
+	Earned       *big.Int // Owner's claimable rewards (zero without an owner)
+	OK           bool
+}
+
+// ReadTrade reads what a quote or a build needs in one JSON-RPC batch: one aggregate3 eth_call at
+// the latest block (with Multicall3's getBlockNumber, so the state says its block), the latest
+// header (base fee), eth_maxPriorityFeePerGas and, with an owner, its pending nonce. Reads beyond
+// MaxCalldataPerCall pin the block first (one more round trip). A chain without EIP-1559 reports
+// a zero base fee. Errors are *Error: KindInvalidInput (a malformed address), KindUnavailable,
+// KindTimeout, KindCanceled or KindBadResponse.
+func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error) {
+	const op = "trade read"
+	addrs, err := parseAll(q)
+	if err != nil {
+		return TradeState{}, newError(op, KindInvalidInput, err)
+	}
+	owner := addrs.owner
+	var calls []call
+	for _, p := range addrs.pairs {
+		calls = append(calls, pairCalls(p)...)
+	}
+	if q.Owner != "" {
+		calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getEthBalance", owner)})
+		for _, t := range addrs.balances {
+			calls = append(calls, call{Target: t, AllowFailure: true, CallData: pack(erc20ABI, "balanceOf", owner)})
+		}
+		for _, a := range addrs.allowances {
+			calls = append(calls, call{Target: a[0], AllowFailure: true, CallData: pack(erc20ABI, "allowance", owner, a[1])})
+		}
+	}
+	for _, t := range addrs.decimals {
+		calls = append(calls, call{Target: t, AllowFailure: true, CallData: pack(erc20ABI, "decimals")})
+	}
+	for _, f := range addrs.farms {
+		calls = append(calls,
+			call{Target: f, AllowFailure: true, CallData: pack(stakingABI, "stakingToken")},
+			call{Target: f, AllowFailure: true, CallData: pack(stakingABI, "rewardsToken")},
+			call{Target: f, AllowFailure: true, CallData: pack(stakingABI, "balanceOf", owner)},
+			call{Target: f, AllowFailure: true, CallData: pack(stakingABI, "earned", owner)})
+	}
+	for _, p := range addrs.farmPairs {
+		calls = append(calls, call{Target: addrs.farmFactory, AllowFailure: true, CallData: pack(stakingFactoryABI, "stakingRewardsInfoByStakingToken", p)})
+	}
+	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
+
+	tag := "latest"
+	chunks := chunk(calls)
+	if len(chunks) > 1 {
+		n, err := r.blockNumber(ctx, op)
+		if err != nil {
+			return TradeState{}, err
+		}
+		tag = hexutil.EncodeUint64(n)
+	}
+	raw := make([]hexutil.Bytes, len(chunks))
+	var batch []rpc.BatchElem
+	for i, c := range chunks {
+		data, err := multicall3ABI.Pack("aggregate3", c)
+		if err != nil {
+			return TradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack aggregate3: %w", err))
+		}
+		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: r.multicall, Data: data}, tag}, Result: &raw[i]})
+	}
+	var head rpcHeader
+	var tip hexutil.Big
+	var nonce hexutil.Uint64
+	batch = append(batch,
+		rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{tag, false}, Result: &head},
+		rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip})
+	if q.Owner != "" {
+		batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{owner, "pending"}, Result: &nonce})
+	}
+	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
+		return TradeState{}, classify(ctx, op, err)
+	}
+	for _, b := range batch {
+		if b.Error != nil {
+			return TradeState{}, classify(ctx, op, b.Error)
+		}
+	}
+	var res []result
+	for i, data := range raw {
+		rs, err := decodeAggregate(op, data, len(chunks[i]))
+		if err != nil {
+			return TradeState{}, err
+		}
+		res = append(res, rs...)
+	}
+	at, ok := word(res[len(res)-1])
+	if !ok || !at.IsUint64() {
+		return TradeState{}, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
+	}
+	st := TradeState{Block: at.Uint64(), BaseFee: new(big.Int), Tip: tip.ToInt(), Nonce: uint64(nonce)}
+	if head.BaseFee != nil {
+		st.BaseFee = head.BaseFee.ToInt()
+	}
+	take := func(n int) []result { rs := res[:n]; res = res[n:]; return rs }
+	for _, p := range addrs.pairs {
+		ps := decodePair(p, take(len(pairGetters)), st.Block)
+		st.Pairs = append(st.Pairs, PoolState{Address: canonical(p), Token0: canonical(ps.Token0), Token1: canonical(ps.Token1),
+			Reserve0: ps.Reserve0, Reserve1: ps.Reserve1, TotalSupply: ps.TotalSupply, OK: ps.OK()})
+	}
+	if q.Owner != "" {
+		if st.Native, ok = word(take(1)[0]); !ok {
+			return TradeState{}, badResponse(op, "getEthBalance failed at %s: is Multicall3 deployed there?", r.multicall)
+		}
+		for range addrs.balances {
+			v, _ := word(take(1)[0])
+			st.Balances = append(st.Balances, v)
+		}
+		for range addrs.allowances {
+			v, _ := word(take(1)[0])
+			st.Allowances = append(st.Allowances, v)
+		}
+	}
+	for range addrs.decimals {
+		d := -1
+		if v, ok := word(take(1)[0]); ok && v.IsUint64() && v.Uint64() <= 255 {
+			d = int(v.Uint64())
+		}
+		st.Decimals = append(st.Decimals, d)
+	}
+	for _, f := range addrs.farms {
+		rs := take(4)
+		fs := FarmState{Address: canonical(f)}
+		staking, ok1 := address(rs[0])
+		reward, ok2 := address(rs[1])
+		staked, ok3 := word(rs[2])
+		earned, ok4 := word(rs[3])
+		if fs.OK = ok1 && ok2 && ok3 && ok4; fs.OK {
+			fs.StakingToken, fs.RewardToken, fs.Staked, fs.Earned = canonical(staking), canonical(reward), staked, earned
+		}
+		st.Farms = append(st.Farms, fs)
+	}
+	for range addrs.farmPairs {
+		farm := ""
+		if a, ok := address(take(1)[0]); ok && a != (common.Address{}) {
+			farm = canonical(a)
+		}
+		st.FarmsOf = append(st.FarmsOf, farm)
+	}
+	return st, nil
+}
+
+// tradeAddrs is a TradeRead's addresses, parsed.
+type tradeAddrs struct {
+	owner                            common.Address
+	pairs, balances, decimals, farms []common.Address
+	farmPairs                        []common.Address
+	farmFactory                      common.Address
+	allowances                       [][2]common.Address
+}
+
+func parseAll(q TradeRead) (tradeAddrs, error) {
+	var a tradeAddrs
+	var err error
+	one := func(what, s string) common.Address {
+		if err == nil && !common.IsHexAddress(s) {
+			err = fmt.Errorf("%s %q is not an address", what, s)
+		}
+		return common.HexToAddress(s)
+	}
+	list := func(what string, in []string) []common.Address {
+		out := make([]common.Address, len(in))
+		for i, s := range in {
+			out[i] = one(what, s)
+		}
+		return out
+	}
+	if q.Owner != "" {
+		a.owner = one("owner", q.Owner)
+	}
+	a.pairs, a.balances, a.decimals, a.farms = list("pair", q.Pairs), list("token", q.Balances), list("token", q.Decimals), list("farm", q.Farms)
+	for _, al := range q.Allowances {
+		a.allowances = append(a.allowances, [2]common.Address{one("token", al.Token), one("spender", al.Spender)})
+	}
+	if len(q.FarmsOf.Pairs) > 0 {
+		a.farmFactory, a.farmPairs = one("staking rewards factory", q.FarmsOf.Factory), list("pair", q.FarmsOf.Pairs)
+	}
+	if err == nil && q.Owner == "" && (len(q.Balances) > 0 || len(q.Allowances) > 0) {
+		err = fmt.Errorf("balances and allowances need an owner")
+	}
+	return a, err
+}
+
+// ReadTrade implements trade.EVM.
+func (s *Source) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error) {
+	return s.reader.ReadTrade(ctx, q)
+}
+
+// Simulate implements trade.EVM.
+func (s *Source) Simulate(ctx context.Context, calls []Call) ([]SimResult, error) {
+	return s.reader.Simulate(ctx, calls)
+}

@@ -1,0 +1,161 @@
+package trade
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/market"
+)
+
+// RouterDeadline is how long a built router call stays valid on chain (its deadline argument).
+const RouterDeadline = 20 * time.Minute
+
+// Build is an unsigned build: ordered transactions for the caller's wallet, the fees they pay,
+// the quote used, and a confirmation token.
+type Build struct {
+	Transactions      []Tx           `json:"transactions"`
+	Fees              []Fee          `json:"fees"`
+	Quote             *SwapQuote     `json:"quote,omitempty"`
+	Metadata          map[string]any `json:"metadata"`
+	ConfirmationToken string         `json:"confirmationToken"`
+}
+
+// Tx is one EVM call of a build, to sign and send in order. Amounts are decimal wei strings.
+type Tx struct {
+	ID                   string   `json:"id"`
+	ChainID              int64    `json:"chainId"`
+	From                 string   `json:"from"`
+	To                   string   `json:"to"`
+	Data                 string   `json:"data"`
+	Value                string   `json:"value"`
+	Gas                  uint64   `json:"gas"`
+	MaxFeePerGas         string   `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas"`
+	Nonce                uint64   `json:"nonce"`
+	Payload              *Payload `json:"payload,omitempty"`
+}
+
+// Payload holds what the caller must wait for after sending the call.
+type Payload struct {
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// Expect is a state the next call needs once this one is mined.
+type Expect struct {
+	Allowance *AllowanceExpect `json:"allowance,omitempty"`
+}
+
+// AllowanceExpect is an ERC-20 allowance of owner to spender of at least Amount (base units).
+type AllowanceExpect struct {
+	Token   string `json:"token"`
+	Owner   string `json:"owner"`
+	Spender string `json:"spender"`
+	Amount  string `json:"amount"`
+}
+
+// Fee is one fee row of a build: the network fee of one transaction (kind network, in the gas
+// token) or a venue's fee on one pool of the route (kind venue, in the hop's input token).
+type Fee struct {
+	Kind   string `json:"kind"`
+	TxID   string `json:"txId,omitempty"`
+	Venue  string `json:"venue,omitempty"`
+	Pool   string `json:"pool,omitempty"`
+	FeeBps int    `json:"feeBps,omitempty"`
+	Token  string `json:"token"`
+	Amount string `json:"amount"`
+	USD    string `json:"usd,omitempty"`
+}
+
+// step is one call a builder wants, before simulation.
+type step struct {
+	id     string
+	to     string
+	data   []byte
+	value  *big.Int
+	expect *AllowanceExpect
+}
+
+// assembly is what finish needs besides the steps.
+type assembly struct {
+	c          *Chain
+	consumerID int
+	user       string
+	state      evm.TradeState
+	nativeUSD  *big.Rat
+	venueFees  []Fee
+	quote      *SwapQuote
+	metadata   map[string]any
+}
+
+// finish simulates the steps in order (each seeing the earlier ones' effects) and turns them into
+// the build: gas limits from the simulation, EIP-1559 fees from the fee market read with the
+// request's state, consecutive nonces from the user's pending nonce, network fee rows, and a
+// confirmation token bound to all of it. A step that would revert is a *SimulationError.
+func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, error) {
+	calls := make([]evm.Call, len(steps))
+	for i, st := range steps {
+		calls[i] = evm.Call{From: a.user, To: st.to, Data: st.data, Value: st.value}
+	}
+	sims, err := a.c.Source.Simulate(ctx, calls)
+	if err != nil {
+		return Build{}, fmt.Errorf("simulate: %w", err)
+	}
+	var failed []string
+	for i, r := range sims {
+		if !r.OK {
+			failed = append(failed, fmt.Sprintf("%s: %s", steps[i].id, r.Revert))
+		}
+	}
+	if len(failed) > 0 {
+		return Build{}, &SimulationError{Reasons: failed}
+	}
+	tip := a.state.Tip
+	maxFee := new(big.Int).Add(new(big.Int).Mul(a.state.BaseFee, big.NewInt(2)), tip)
+	b := Build{Quote: a.quote, Metadata: a.metadata, Fees: []Fee{}}
+	if b.Metadata == nil {
+		b.Metadata = map[string]any{}
+	}
+	b.Metadata["simulatedAtBlock"] = a.state.Block
+	for i, st := range steps {
+		value := st.value
+		if value == nil {
+			value = new(big.Int)
+		}
+		tx := Tx{ID: st.id, ChainID: a.c.ChainID, From: a.user, To: st.to, Data: "0x" + hex.EncodeToString(st.data), Value: value.String(),
+			Gas: evm.GasLimit(sims[i].GasUsed), MaxFeePerGas: maxFee.String(), MaxPriorityFeePerGas: tip.String(), Nonce: a.state.Nonce + uint64(i)}
+		if st.expect != nil {
+			tx.Payload = &Payload{Expect: &Expect{Allowance: st.expect}}
+		}
+		b.Transactions = append(b.Transactions, tx)
+		fee := networkFee(sims[i].GasUsed, a.state, a.nativeUSD)
+		b.Fees = append(b.Fees, Fee{Kind: "network", TxID: st.id, Token: Native, Amount: fee.Native, USD: fee.USD})
+	}
+	b.Fees = append(b.Fees, a.venueFees...)
+	if b.ConfirmationToken, err = s.tokens.issue(ctx, a.consumerID, a.c.Info.Name, b, s.now()); err != nil {
+		return Build{}, err
+	}
+	return b, nil
+}
+
+// approval is the approve step a call spending amount of token through spender needs, or nil when
+// the allowance already suffices. It approves exactly amount, never more.
+func approval(token, owner, spender string, allowance, amount *big.Int) *step {
+	if allowance != nil && allowance.Cmp(amount) >= 0 {
+		return nil
+	}
+	return &step{id: "approve", to: token, data: evm.ApproveData(spender, amount),
+		expect: &AllowanceExpect{Token: token, Owner: owner, Spender: spender, Amount: amount.String()}}
+}
+
+// insufficient is the prerequisite error of a balance below what a build spends.
+func insufficient(what string, have, need *big.Int, decimals int) error {
+	if have == nil {
+		return fmt.Errorf("%w: the balance of %s could not be read (is it an ERC-20?)", ErrPrerequisite, what)
+	}
+	return fmt.Errorf("%w: insufficient balance: %s of %s held, %s needed", ErrPrerequisite,
+		market.Units(have, decimals), what, market.Units(need, decimals))
+}

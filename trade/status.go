@@ -1,0 +1,54 @@
+package trade
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Transaction statuses.
+const (
+	StatusUnknown   = "unknown"   // the node does not know the hash
+	StatusPending   = "pending"   // known, not mined
+	StatusConfirmed = "confirmed" // mined and succeeded, within the chain's confirmation depth
+	StatusFinalized = "finalized" // mined and succeeded, at or past the confirmation depth
+	StatusFailed    = "failed"    // mined and reverted
+)
+
+// TxStatus is a submitted transaction's status on its origin chain.
+type TxStatus struct {
+	Status        string
+	Block         uint64 // mined: its block
+	Confirmations int    // mined: blocks on top of it, its own included
+	Error         string // failed: the revert reason, when it decodes
+}
+
+// Status reads a transaction's status (one round trip, two for a revert's reason). Errors: the
+// adapter's.
+func (s *Service) Status(ctx context.Context, chainName, hash string) (TxStatus, error) {
+	c, err := s.chainOf(chainName)
+	if err != nil {
+		return TxStatus{}, err
+	}
+	txs, err := c.Source.Transactions(ctx, []string{strings.ToLower(hash)})
+	if err != nil {
+		return TxStatus{}, fmt.Errorf("status: %w", err)
+	}
+	t := txs[0]
+	switch {
+	case !t.Found:
+		return TxStatus{Status: StatusUnknown}, nil
+	case !t.Mined:
+		return TxStatus{Status: StatusPending}, nil
+	}
+	st := TxStatus{Block: t.Block, Confirmations: int(t.Head - t.Block + 1)}
+	switch {
+	case !t.Succeeded:
+		st.Status, st.Error = StatusFailed, t.RevertReason
+	case st.Confirmations >= c.Confirmations:
+		st.Status = StatusFinalized
+	default:
+		st.Status = StatusConfirmed
+	}
+	return st, nil
+}

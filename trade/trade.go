@@ -1,0 +1,160 @@
+// Package trade serves the quote, builder, confirm and transaction status operations: swap quotes
+// from live Uniswap V2 reserves, unsigned transactions that were simulated before they are
+// returned, confirmation tokens, and the status of submitted transactions. It sits above the chain
+// adapters (chain/evm) and never signs or sends a transaction.
+package trade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/ent"
+)
+
+// Errors of the service, besides the chain adapter's (matching chain.ErrUpstreamUnavailable and its
+// siblings: 503, 504, 502, 499) and the store's (503). The API maps each to its status and code.
+var (
+	// ErrInvalid wraps a request the chain's data shows is wrong (400 invalid_request).
+	ErrInvalid = errors.New("invalid request")
+	// ErrInvalidAmount wraps an amount that does not convert exactly (400 invalid_amount).
+	ErrInvalidAmount = errors.New("invalid amount")
+	// ErrNoRoute: no pool path connects the two tokens (404 no_route).
+	ErrNoRoute = errors.New("no route")
+	// ErrNotFound: the pool, farm or confirmation token does not exist (404 not_found).
+	ErrNotFound = errors.New("not found")
+	// ErrNotSupported wraps an operation the venue does not offer (400 operation_not_supported).
+	ErrNotSupported = errors.New("operation not supported")
+	// ErrPrerequisite wraps a failed prerequisite such as an insufficient balance (422 prerequisite_failed).
+	ErrPrerequisite = errors.New("prerequisite failed")
+)
+
+// SimulationError is a build that would revert (422 simulation_failed): one reason per failing call.
+type SimulationError struct {
+	Reasons []string
+}
+
+func (e *SimulationError) Error() string {
+	return "simulation failed: " + strings.Join(e.Reasons, "; ")
+}
+
+// ReviewError is a swap whose fresh execution price loses more value than the review threshold
+// against the route's mid price (409 review_required). The caller must review it and repeat the
+// request with maxValueLossPpm at or above ValueLossPpm; nothing may set that automatically.
+type ReviewError struct {
+	ValueLossPpm int
+}
+
+func (e *ReviewError) Error() string {
+	return fmt.Sprintf("the swap loses %d ppm of its value at the current price: review it, then build again with maxValueLossPpm >= %d",
+		e.ValueLossPpm, e.ValueLossPpm)
+}
+
+// Native is the inputMint/outputMint/token value that names a chain's gas token.
+const Native = "native"
+
+// EVM is what the service needs of an EVM chain adapter (chain/evm's Source).
+type EVM interface {
+	ReadTrade(ctx context.Context, q evm.TradeRead) (evm.TradeState, error)
+	Simulate(ctx context.Context, calls []evm.Call) ([]evm.SimResult, error)
+	Transactions(ctx context.Context, hashes []string) ([]chain.EVMTx, error)
+}
+
+// Venue is one configured Uniswap V2 venue of a chain. Addresses are canonical.
+type Venue struct {
+	Name                  string // uniswap-v2
+	Factory, Router       string
+	InitCodeHash          string // pair addresses are derived with it (CREATE2), without a lookup
+	FeeBps                int
+	StakingRewardsFactory string // farms; empty: none
+}
+
+// Chain is an EVM chain the service trades on.
+type Chain struct {
+	Info          chain.Info
+	ChainID       int64 // the id the RPC answers with (a devnet's differs from the mainnet's)
+	Source        EVM
+	WrappedNative string // canonical
+	Stablecoins   []chain.Stablecoin
+	Venues        []Venue // uniswap-v2 venues with a router and an init code hash
+	Confirmations int     // finality depth
+}
+
+// NewChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when it
+// has a router and an initCodeHash (pair addresses are derived with it, without a lookup).
+func NewChain(info chain.Info, cc chain.ChainConfig, src EVM) *Chain {
+	c := &Chain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
+		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
+	if v, ok := cc.Venues["uniswap-v2"]; ok && v.InitCodeHash != "" && v.Router != "" {
+		c.Venues = append(c.Venues, Venue{Name: "uniswap-v2", Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
+			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
+	}
+	return c
+}
+
+// Service serves quotes, builds, confirms and statuses. It is safe for concurrent use.
+type Service struct {
+	chains map[string]*Chain
+	tokens *tokenStore
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+// New returns the service for the given chains, keeping confirmation tokens in db.
+func New(db *ent.Client, chains []*Chain, log *slog.Logger) *Service {
+	s := &Service{chains: map[string]*Chain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log}
+	for _, c := range chains {
+		c.WrappedNative = strings.ToLower(c.WrappedNative)
+		for i := range c.Stablecoins {
+			c.Stablecoins[i].Address = strings.ToLower(c.Stablecoins[i].Address)
+		}
+		s.chains[c.Info.Name] = c
+	}
+	return s
+}
+
+// Serves reports whether the service trades on the named chain.
+func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
+
+// chainOf returns the named chain; the API checks Serves first.
+func (s *Service) chainOf(name string) (*Chain, error) {
+	c := s.chains[name]
+	if c == nil {
+		return nil, fmt.Errorf("%w: trading is not served on %s", ErrNotSupported, name)
+	}
+	return c, nil
+}
+
+// venue returns the chain's venue of that name.
+func (c *Chain) venue(name string) (Venue, bool) {
+	for _, v := range c.Venues {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Venue{}, false
+}
+
+// token resolves a mint parameter: "native" is the wrapped native token for routing.
+func (c *Chain) token(mint string) (addr string, native bool) {
+	if mint == Native {
+		return c.WrappedNative, true
+	}
+	return strings.ToLower(mint), false
+}
+
+// nativeDecimals is the decimals of every EVM gas token (arc's native USDC too).
+const nativeDecimals = 18
+
+// bigOf parses a decimal string the API already checked.
+func bigOf(s string) *big.Int {
+	n, _ := new(big.Int).SetString(s, 10)
+	return n
+}

@@ -1,0 +1,61 @@
+package trade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/evm"
+)
+
+// TransferRequest is a transfer build: Amount (token units) of Token (an address or Native) from
+// User to To.
+type TransferRequest struct {
+	Chain, User, To, Token, Amount string
+}
+
+// BuildTransfer builds a native transfer or an ERC-20 transfer. The amount converts exactly with
+// the token's decimals (18 for every gas token, arc's native USDC too; the ERC-20's own decimals
+// otherwise). Errors: ErrInvalidAmount (more decimals than the token has), ErrInvalid (not an
+// ERC-20), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildTransfer(ctx context.Context, consumerID int, r TransferRequest) (Build, error) {
+	c, err := s.chainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
+	}
+	user, to := strings.ToLower(r.User), strings.ToLower(r.To)
+	native := r.Token == Native
+	token := strings.ToLower(r.Token)
+	read := evm.TradeRead{Owner: user}
+	if !native {
+		read.Balances, read.Decimals = []string{token}, []string{token}
+	}
+	st, nativeUSD, err := c.readPriced(ctx, read)
+	if err != nil {
+		return Build{}, fmt.Errorf("transfer: %w", err)
+	}
+	decimals, balance, symbol := nativeDecimals, st.Native, c.Info.NativeToken
+	if !native {
+		if st.Decimals[0] < 0 {
+			return Build{}, fmt.Errorf("%w: token %s does not answer decimals(): is it an ERC-20?", ErrInvalid, r.Token)
+		}
+		decimals, balance, symbol = st.Decimals[0], st.Balances[0], token
+	}
+	amount, err := chain.HumanToBaseUnits(r.Amount, decimals)
+	if errors.Is(err, chain.ErrInvalidAmount) {
+		return Build{}, fmt.Errorf("%w: %v", ErrInvalidAmount, err)
+	} else if err != nil {
+		return Build{}, err
+	}
+	if balance == nil || balance.Cmp(amount) < 0 {
+		return Build{}, insufficient(symbol, balance, amount, decimals)
+	}
+	st1 := step{id: "transfer", to: to, value: amount}
+	if !native {
+		st1 = step{id: "transfer", to: token, data: evm.TransferData(to, amount)}
+	}
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD,
+		metadata: map[string]any{"token": r.Token, "to": to, "amount": r.Amount, "baseUnits": amount.String(), "decimals": decimals}}, []step{st1})
+}

@@ -55,13 +55,15 @@ func newSlowBuilder(e *env) *slowBuilder {
 }
 
 func TestIdempotency(t *testing.T) {
-	e := newEnv(t, withTestOp("testBuild", ScopeTxBuild))
+	e := newEnv(t, withTestOp("testBuild", ScopeTxBuild), func(e *env) {
+		e.edits = append(e.edits, func(d *Deps) { d.PendingWait = 100 * time.Millisecond })
+	})
 	b := newSlowBuilder(e)
 	call := func(key, body string) response {
 		return e.do(request{method: http.MethodPost, path: "/v1/test/build", key: e.key, body: body, headers: map[string]string{"Idempotency-Key": key}})
 	}
 
-	// First call runs while a second with the same key and body is refused as pending.
+	// First call runs while a second with the same key and body waits for it, then is refused as pending.
 	done := make(chan response)
 	go func() { done <- call("k1", `{"chain":"base"}`) }()
 	<-b.started

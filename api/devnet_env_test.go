@@ -15,7 +15,7 @@ import (
 	"github.com/partner-platform/partnerd/trade"
 )
 
-// devnetChain is base served from a local devnet (seeded, no background trader), indexed up to
+// devnetChain is base (or the chain named) served from a local devnet (seeded, no background trader), indexed up to
 // its head when the env is built and again on sync; the market snapshot is refreshed in the
 // background as in the service. The market and portfolio reads reach the devnet through rpc, a
 // proxy that counts their round trips and can hold them back; indexing goes around it.
@@ -24,6 +24,7 @@ type devnetChain struct {
 	rpc     *rpcproxy.Proxy
 	indexer *evm.Follower
 	config  chain.ChainConfig // the chain's configuration, reads through rpc
+	name    string            // the chain the devnet serves; "" means base
 }
 
 // sync indexes the devnet up to its head.
@@ -49,9 +50,13 @@ func withDevnet(d *devnetChain) envOption {
 		}
 		t.Cleanup(func() { _ = local.Close() })
 		cc := local.ChainConfig()
+		if d.name == "" {
+			d.name = "base"
+		}
+		info, _ := chain.Lookup(d.name)
 		pricing := index.PricingOf(cc)
-		ix := index.New(e.store.Client, e.store.Dialect, map[string]index.Pricing{"base": pricing})
-		indexer, err := evm.Open(ctx, "base", cc, ix, log)
+		ix := index.New(e.store.Client, e.store.Dialect, map[string]index.Pricing{info.Name: pricing})
+		indexer, err := evm.Open(ctx, info.Name, cc, ix, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,22 +66,21 @@ func withDevnet(d *devnetChain) envOption {
 
 		d.rpc = rpcproxy.Start(t, local.RPCURL())
 		cc.RPCURLs = []string{d.rpc.URL}
-		reads, err := evm.Open(ctx, "base", cc, ix, log)
+		reads, err := evm.Open(ctx, info.Name, cc, ix, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(reads.Close)
-		mkt := market.New(ix, []*market.Chain{{Name: "base", Source: reads.Source, Pricing: pricing}}, log)
+		mkt := market.New(ix, []*market.Chain{{Name: info.Name, Source: reads.Source, Pricing: pricing}}, log)
 		refreshing := make(chan struct{})
 		go func() { defer close(refreshing); mkt.Run(ctx) }()
 		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run
-		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: "base", Source: reads.Source, NativeSymbol: "ETH", Pricing: pricing}})
-		chains, err := chain.NewRegistry(map[string]chain.Served{"base": {Network: chain.Devnet, ChainID: devnet.ChainID}})
+		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: info.Name, Source: reads.Source, NativeSymbol: info.NativeToken, Pricing: pricing}})
+		chains, err := chain.NewRegistry(map[string]chain.Served{info.Name: {Network: chain.Devnet, ChainID: devnet.ChainID}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		base, _ := chain.Lookup("base")
-		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(base, cc, reads.Source)}, log)
+		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(info, cc, reads.Source)}, log)
 		d.config = cc
 		e.edits = append(e.edits, func(deps *Deps) {
 			deps.Market, deps.Portfolio, deps.Trade, deps.Chains = mkt, folio, trader, chains

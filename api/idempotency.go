@@ -20,9 +20,15 @@ import (
 // a crashed call does not lock its key for the whole window.
 const idempotencyLease = 2 * time.Minute
 
+// defaultPendingWait is how long a call whose key is in flight waits for the original to finish.
+const defaultPendingWait = 5 * time.Second
+
 // idempotent handles Idempotency-Key on builders (stage 6, DESIGN.md section 6): same key and
-// identical body bytes within ten minutes replay the stored status and body; still in flight is 409
-// idempotency_pending; a different body is 409 idempotency_conflict; a store failure is 503.
+// identical body bytes within ten minutes replay the stored status and body; a different body is
+// 409 idempotency_conflict; a store failure is 503. A call whose key is still in flight waits for
+// the original (up to Deps.PendingWait, polling the store) and replays its answer, so concurrent
+// duplicates all get the same bytes and the builder runs once; still in flight after that, it is
+// 409 idempotency_pending.
 func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	c := callOf(ctx.Context())
 	if c == nil || !c.spec.Builder {
@@ -40,7 +46,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	req := idempotency.Request{KeyID: c.principal.KeyID, Key: key, BodyHash: sha256.Sum256(body)}
-	out, err := s.deps.Idempotency.Begin(ctx.Context(), req, time.Now(), idempotencyLease)
+	out, err := s.begin(ctx.Context(), req)
 	if err != nil {
 		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable").WithCause(err))
 		return
@@ -74,6 +80,26 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	if err != nil {
 		// The record's lease ends on its own; a retry then runs the call again.
 		s.log.Warn("settle idempotency record", "requestId", requestIDOf(ctx), "err", err)
+	}
+}
+
+// begin claims the request's key, waiting while the same call is in flight (see idempotent).
+func (s *Server) begin(ctx context.Context, req idempotency.Request) (idempotency.Outcome, error) {
+	wait := s.deps.PendingWait
+	if wait == 0 {
+		wait = defaultPendingWait
+	}
+	deadline := time.Now().Add(wait)
+	for pause := 10 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+		out, err := s.deps.Idempotency.Begin(ctx, req, time.Now(), idempotencyLease)
+		if err != nil || out.State != idempotency.Pending || time.Now().Add(pause).After(deadline) {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return out, nil
+		case <-time.After(pause):
+		}
 	}
 }
 

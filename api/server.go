@@ -69,6 +69,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix
 	// BodyUploadTimeout bounds a request body's upload (default 15 s, the contract's limit; tests shorten it).
 	BodyUploadTimeout time.Duration
+	// PendingWait bounds how long a builder call whose Idempotency-Key is in flight waits for the
+	// original's answer before 409 idempotency_pending (default 5 s; tests shorten it).
+	PendingWait time.Duration
 	// AccessLog writes one info line per call (accesslog.go).
 	AccessLog bool
 	Logger    *slog.Logger

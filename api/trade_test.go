@@ -27,9 +27,12 @@ type tradeEnv struct {
 	builds int // builds posted, for fresh idempotency keys
 }
 
-func newTradeEnv(t *testing.T, account int) *tradeEnv {
+func newTradeEnv(t *testing.T, account int) *tradeEnv { return newTradeEnvOn(t, "base", account) }
+
+// newTradeEnvOn is newTradeEnv with the devnet serving the named chain.
+func newTradeEnvOn(t *testing.T, chainName string, account int) *tradeEnv {
 	t.Helper()
-	d := &devnetChain{}
+	d := &devnetChain{name: chainName}
 	e := newEnv(t, withDevnet(d))
 	_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
 	acct := d.local.Accounts()[account]
@@ -234,4 +237,219 @@ func gasPaid(receipts []*types.Receipt) *big.Int {
 		sum.Add(sum, new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice))
 	}
 	return sum
+}
+
+// TestTransferOnDevnet: native and ERC-20 transfers move exactly the amount asked, in human units
+// converted with the right decimals. The devnet serves arc here, whose gas token (USDC) has 18
+// decimals while a 6-decimal stablecoin is an ERC-20: an amount with 7 decimals is fine for the
+// native coin and 400 invalid_amount for the token.
+func TestTransferOnDevnet(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnvOn(t, "arc", 5)
+	usd := te.token("USDD")
+	user, to := te.wallet.addr, te.d.local.Accounts()[6].Address
+	cases := []struct {
+		token  string
+		addr   common.Address
+		amount string
+		want   string // base units
+	}{
+		{"native", common.Address{}, "1.0000001", "1000000100000000000"},
+		{usd.Hex(), usd, "12.345678", "12345678"},
+	}
+	for _, tc := range cases {
+		before := te.balance(tc.addr, to)
+		b := te.build("/v1/build/transfer", map[string]any{"chain": "arc", "user": user.Hex(), "to": to.Hex(), "token": tc.token, "amount": tc.amount})
+		if b.status != http.StatusOK {
+			t.Fatalf("transfer %s: %d %s", tc.token, b.status, b.rawBody)
+		}
+		hashes, receipts := te.wallet.sendBuild(b.rawBody)
+		if len(receipts) != 1 || receipts[0].Status != 1 {
+			t.Fatalf("transfer %s did not succeed", tc.token)
+		}
+		if got := new(big.Int).Sub(te.balance(tc.addr, to), before); got.String() != tc.want {
+			t.Errorf("transfer %s %s moved %s, want %s", tc.amount, tc.token, got, tc.want)
+		}
+		te.finalize()
+		if c := te.confirm(b.rawBody, hashes); c.status != http.StatusOK || c.body["confirmed"] != true {
+			t.Errorf("confirm transfer %s: %d %s", tc.token, c.status, c.rawBody)
+		}
+	}
+	r := te.build("/v1/build/transfer", map[string]any{"chain": "arc", "user": user.Hex(), "to": to.Hex(), "token": usd.Hex(), "amount": "1.0000001"})
+	if r.status != http.StatusBadRequest || r.body["code"] != "invalid_amount" {
+		t.Errorf("7 decimals of a 6-decimal token: %d %s", r.status, r.rawBody)
+	}
+	r = te.build("/v1/build/transfer", map[string]any{"chain": "arc", "user": user.Hex(), "to": to.Hex(), "token": usd.Hex(), "amount": "1000000"})
+	if r.status != http.StatusUnprocessableEntity || r.body["code"] != "prerequisite_failed" || !strings.Contains(r.body["error"].(string), "insufficient balance") {
+		t.Errorf("more than the balance: %d %s", r.status, r.rawBody)
+	}
+}
+
+// TestSwapSlippedBeyondTolerance: a trade slipped in between the build and its execution beyond
+// slippageBps makes the swap revert, and confirm reports it (422 verification_failed, reverted with
+// the router's reason); the status of the hash is failed with the same reason.
+func TestSwapSlippedBeyondTolerance(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	user := te.wallet.addr
+	b := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": user.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
+		"amount": "100000000000000000", "slippageBps": 10})
+	if b.status != http.StatusOK {
+		t.Fatalf("build: %d %s", b.status, b.rawBody)
+	}
+	// Another user buys AUR with 5 ETH first: the price moves far more than 0.1 %.
+	front := newWallet(t, te.d.local.RPCURL(), te.d.local.Accounts()[6].PrivateKeyHex)
+	fb := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": front.addr.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
+		"amount": "5000000000000000000", "slippageBps": 100, "maxValueLossPpm": 1_000_000})
+	if fb.status != http.StatusOK {
+		t.Fatalf("front-run build: %d %s", fb.status, fb.rawBody)
+	}
+	if _, rcs := front.sendBuild(fb.rawBody); rcs[len(rcs)-1].Status != 1 {
+		t.Fatal("the front-run swap failed")
+	}
+	hashes, receipts := te.wallet.sendBuild(b.rawBody)
+	if receipts[len(receipts)-1].Status != 0 {
+		t.Fatal("the slipped swap succeeded")
+	}
+	c := te.confirm(b.rawBody, hashes)
+	v, _ := c.body["verification"].(map[string]any)
+	entry, _ := v[strings.ToLower(hashes[0].Hex())].(map[string]any)
+	if c.status != http.StatusUnprocessableEntity || c.body["code"] != "verification_failed" || entry["result"] != "reverted" ||
+		entry["reason"] != "UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT" {
+		t.Errorf("confirm of a reverted swap: %d %s", c.status, c.rawBody)
+	}
+	s := te.do(request{path: "/v1/transactions/" + hashes[0].Hex() + "/status?chain=base", key: te.key})
+	if s.status != http.StatusOK || s.body["status"] != "failed" || s.body["error"] != "UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT" {
+		t.Errorf("status of a reverted swap: %d %s", s.status, s.rawBody)
+	}
+}
+
+// TestSwapReview: a swap that loses more than the review threshold against the route's mid price
+// answers 409 review_required with valueLossPpm; the same request with maxValueLossPpm below it is
+// refused again, at it goes ahead.
+func TestSwapReview(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	body := map[string]any{"chain": "base", "user": te.wallet.addr.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
+		"amount": "20000000000000000000", "slippageBps": 50} // 20 ETH into a 200 ETH pool: about 9 % lost
+	r := te.build("/v1/build/swap", body)
+	loss, _ := r.body["valueLossPpm"].(float64)
+	if r.status != http.StatusConflict || r.body["code"] != "review_required" || r.body["riskAcknowledgement"] != "maxValueLossPpm" || loss <= 30_000 {
+		t.Fatalf("a 9 %% loss: %d %s", r.status, r.rawBody)
+	}
+	body["maxValueLossPpm"] = int(loss) - 1
+	if r := te.build("/v1/build/swap", body); r.status != http.StatusConflict {
+		t.Errorf("maxValueLossPpm below the loss: %d %s", r.status, r.rawBody)
+	}
+	body["maxValueLossPpm"] = int(loss)
+	if r := te.build("/v1/build/swap", body); r.status != http.StatusOK {
+		t.Errorf("maxValueLossPpm at the loss: %d %s", r.status, r.rawBody)
+	}
+}
+
+// tokenRows counts the stored confirmation tokens: one per build that ran.
+func (te *tradeEnv) tokenRows() int {
+	te.t.Helper()
+	n, err := te.store.Client.ConfirmationToken.Query().Count(te.t.Context())
+	if err != nil {
+		te.t.Fatal(err)
+	}
+	return n
+}
+
+// TestBuildIdempotencyOnDevnet: 50 identical concurrent builds run the builder once (one
+// confirmation token) and all get the same bytes; the same key with a changed body is 409
+// idempotency_conflict.
+func TestBuildIdempotencyOnDevnet(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	body := fmt.Sprintf(`{"chain":"base","user":%q,"to":%q,"token":"native","amount":"0.25"}`, te.wallet.addr.Hex(), te.d.local.Accounts()[6].Address.Hex())
+	post := func(body string) response {
+		return te.do(request{method: http.MethodPost, path: "/v1/build/transfer", key: te.key, body: body, headers: map[string]string{"Idempotency-Key": "same"}})
+	}
+	const n = 50
+	answers := make(chan response, n)
+	for range n {
+		go func() { answers <- post(body) }()
+	}
+	var first string
+	replayed := 0
+	for range n {
+		r := <-answers
+		if r.status != http.StatusOK {
+			t.Fatalf("concurrent build: %d %s", r.status, r.rawBody)
+		}
+		if first == "" {
+			first = r.rawBody
+		}
+		if r.rawBody != first {
+			t.Fatalf("concurrent builds answered different bytes:\n%s\n%s", first, r.rawBody)
+		}
+		if r.header.Get("Idempotent-Replayed") == "true" {
+			replayed++
+		}
+	}
+	if rows := te.tokenRows(); rows != 1 || replayed != n-1 {
+		t.Errorf("%d builds ran (confirmation tokens), %d replays; want 1 and %d", rows, replayed, n-1)
+	}
+	if r := post(strings.Replace(body, "0.25", "0.26", 1)); r.status != http.StatusConflict || r.body["code"] != "idempotency_conflict" {
+		t.Errorf("changed body: %d %s", r.status, r.rawBody)
+	}
+}
+
+// TestBuildBadInput: every malformed swap or transfer build answers 400 with its code, before
+// anything is built (no confirmation token is written).
+func TestBuildBadInput(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	user, to, aur := te.wallet.addr.Hex(), te.d.local.Accounts()[6].Address.Hex(), te.token("AUR").Hex()
+	noCode := "0x00000000000000000000000000000000000c0de0"
+	swap := func(edit func(m map[string]any)) map[string]any {
+		m := map[string]any{"chain": "base", "user": user, "inputMint": "native", "outputMint": aur, "amount": "1000", "slippageBps": 50}
+		edit(m)
+		return m
+	}
+	transfer := func(edit func(m map[string]any)) map[string]any {
+		m := map[string]any{"chain": "base", "user": user, "to": to, "token": aur, "amount": "1.5"}
+		edit(m)
+		return m
+	}
+	cases := []struct {
+		name, path string
+		body       map[string]any
+		status     int
+		code       string
+	}{
+		{"swap without amount", "/v1/build/swap", swap(func(m map[string]any) { delete(m, "amount") }), 400, "invalid_amount"},
+		{"swap without slippageBps", "/v1/build/swap", swap(func(m map[string]any) { delete(m, "slippageBps") }), 400, "invalid_request"},
+		{"swap without user", "/v1/build/swap", swap(func(m map[string]any) { delete(m, "user") }), 400, "invalid_request"},
+		{"swap, zero amount", "/v1/build/swap", swap(func(m map[string]any) { m["amount"] = "0" }), 400, "invalid_amount"},
+		{"swap, negative amount", "/v1/build/swap", swap(func(m map[string]any) { m["amount"] = "-5" }), 400, "invalid_amount"},
+		{"swap, decimal amount", "/v1/build/swap", swap(func(m map[string]any) { m["amount"] = "1.5" }), 400, "invalid_amount"},
+		{"swap, signer not an address", "/v1/build/swap", swap(func(m map[string]any) { m["user"] = "alice" }), 400, "invalid_address"},
+		{"swap, Solana mint on an EVM chain", "/v1/build/swap", swap(func(m map[string]any) { m["outputMint"] = "So11111111111111111111111111111111111111112" }), 400, "invalid_address"},
+		{"swap, unknown chain", "/v1/build/swap", swap(func(m map[string]any) { m["chain"] = "dogechain" }), 400, "invalid_chain"},
+		{"swap, chain not enabled", "/v1/build/swap", swap(func(m map[string]any) { m["chain"] = "ethereum" }), 400, "chain_not_enabled"},
+		{"swap, not a token", "/v1/build/swap", swap(func(m map[string]any) { m["outputMint"] = noCode }), 400, "invalid_request"},
+		{"swap, same token twice", "/v1/build/swap", swap(func(m map[string]any) { m["inputMint"] = aur }), 400, "invalid_request"},
+		{"swap, native to its wrapped token", "/v1/build/swap", swap(func(m map[string]any) { m["outputMint"] = te.token("WETH").Hex() }), 400, "invalid_request"},
+		{"swap, slippage over 50 %", "/v1/build/swap", swap(func(m map[string]any) { m["slippageBps"] = 5001 }), 400, "invalid_request"},
+		{"transfer without to", "/v1/build/transfer", transfer(func(m map[string]any) { delete(m, "to") }), 400, "invalid_request"},
+		{"transfer, zero amount", "/v1/build/transfer", transfer(func(m map[string]any) { m["amount"] = "0" }), 400, "invalid_amount"},
+		{"transfer, negative amount", "/v1/build/transfer", transfer(func(m map[string]any) { m["amount"] = "-1" }), 400, "invalid_amount"},
+		{"transfer, exponent", "/v1/build/transfer", transfer(func(m map[string]any) { m["amount"] = "1e3" }), 400, "invalid_amount"},
+		{"transfer, too many decimals", "/v1/build/transfer", transfer(func(m map[string]any) { m["amount"] = "1.0000000000000000001" }), 400, "invalid_amount"},
+		{"transfer, signer not an address", "/v1/build/transfer", transfer(func(m map[string]any) { m["user"] = "0x1234" }), 400, "invalid_address"},
+		{"transfer, not a token", "/v1/build/transfer", transfer(func(m map[string]any) { m["token"] = noCode }), 400, "invalid_request"},
+		{"transfer, Solana token on an EVM chain", "/v1/build/transfer", transfer(func(m map[string]any) { m["token"] = "So11111111111111111111111111111111111111112" }), 400, "invalid_address"},
+	}
+	for _, tc := range cases {
+		r := te.build(tc.path, tc.body)
+		if r.status != tc.status || r.body["code"] != tc.code {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, r.status, r.rawBody, tc.status, tc.code)
+		}
+	}
+	if n := te.tokenRows(); n != 0 {
+		t.Errorf("bad input wrote %d confirmation tokens", n)
+	}
 }

@@ -202,7 +202,7 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 		return quoted{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	read := extra
-	read.Pairs = nil
+	read.Pairs, read.Decimals = nil, []string{in, out}
 	index := map[string]int{}
 	for _, r := range routes {
 		for _, l := range r {
@@ -215,6 +215,11 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return quoted{}, fmt.Errorf("quote: %w", err)
+	}
+	for i, mint := range []string{inputMint, outputMint} {
+		if st.Decimals[i] < 0 {
+			return quoted{}, fmt.Errorf("%w: %s is not an ERC-20 token on %s (decimals() does not answer)", ErrInvalid, mint, c.Info.Name)
+		}
 	}
 	reserves := func(l leg) (rin, rout *big.Int, ok bool) { return oriented(st.Pairs[index[l.pair]], l.tokenIn) }
 	var best *priced

@@ -36,7 +36,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 	in, nativeIn := c.token(r.InputMint)
 	extra := evm.TradeRead{Owner: user}
 	if !nativeIn {
-		extra.Balances, extra.Decimals = []string{in}, []string{in}
+		extra.Balances = []string{in}
 		for _, v := range c.Venues {
 			extra.Allowances = append(extra.Allowances, evm.Allowance{Token: in, Spender: v.Router})
 		}
@@ -59,7 +59,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 		}
 	} else {
 		if st.Balances[0] == nil || st.Balances[0].Cmp(amount) < 0 {
-			return Build{}, insufficient(in, st.Balances[0], amount, max(st.Decimals[0], 0))
+			return Build{}, insufficient(in, st.Balances[0], amount, st.Decimals[0])
 		}
 		allowance := st.Allowances[indexOfVenue(c, venue.Name)]
 		if a := approval(in, user, venue.Router, allowance, amount); a != nil {

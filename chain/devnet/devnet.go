@@ -1,5 +1,7 @@
-// Package devnet is the local EVM devnet: an in-process go-ethereum simulated chain with our own
-// contracts (see contracts/, compiled into artifacts/ and bound in bindings/).
+// Package devnet is the local EVM devnet: an in-process go-ethereum simulated chain running the
+// official Uniswap V2 contracts (factory, pair, Router02), WETH9 and the liquidity staker's
+// StakingRewards farms from their npm packages, plus our own tokens and Multicall3 (see contracts/,
+// compiled or copied into artifacts/ and bound in bindings/).
 //
 // Gotchas the helpers here take care of: the chain's fork rules are pinned to a released fork
 // (the simulated backend's default enables unreleased rules), every transaction carries an explicit
@@ -206,13 +208,17 @@ func waitPendingNonce(ctx context.Context, client simulated.Client, addr common.
 type Addresses struct {
 	USD           common.Address // USD stablecoin, 6 decimals, owned by the deployer
 	WrappedNative common.Address // the official WETH9 ("Wrapped Ether", WETH)
-	Factory       common.Address
-	Router        common.Address
+	Factory       common.Address // the official UniswapV2Factory (feeToSetter: the deployer; no protocol fee)
+	Router        common.Address // the official UniswapV2Router02
 	Multicall3    common.Address
+	// StakingRewardsFactory is the official liquidity staker's factory of the seeded farms (owned by
+	// the deployer, rewards in HRV). Seed deploys it; Deploy does not (zero).
+	StakingRewardsFactory common.Address
 }
 
 // Deploy deploys the core contracts from the deployer key: the USD stablecoin, the wrapped native
-// token (the official WETH9), the factory, the router and Multicall3. One block per transaction.
+// token (the official WETH9), the official Uniswap V2 factory (with the deployer as feeToSetter)
+// and Router02, and Multicall3. One block per transaction. No farms: see Seed.
 func Deploy(ctx context.Context, b Backend, deployer *ecdsa.PrivateKey) (Addresses, error) {
 	acct, err := NewAccount(ctx, b.Client(), deployer)
 	if err != nil {
@@ -235,7 +241,7 @@ func (a *Account) DeployCore(ctx context.Context, b Backend) (Addresses, error) 
 	}
 	step(&out.USD, "USD", &bindings.TokenMetaData, bindings.NewToken().PackConstructor("Devnet USD", "USDD", 6))
 	step(&out.WrappedNative, "WETH9", &bindings.WETH9MetaData, nil)
-	step(&out.Factory, "factory", &bindings.UniswapV2FactoryMetaData, nil)
+	step(&out.Factory, "factory", &bindings.UniswapV2FactoryMetaData, bindings.NewUniswapV2Factory().PackConstructor(a.Address))
 	if err == nil {
 		step(&out.Router, "router", &bindings.UniswapV2Router02MetaData,
 			bindings.NewUniswapV2Router02().PackConstructor(out.Factory, out.WrappedNative))

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
@@ -166,7 +167,8 @@ func (h *harness) checkSwapLogs(rc *types.Receipt, p *pool, tokenIn common.Addre
 }
 
 // checkPairCreated finds the factory's PairCreated log in rc and checks it against the model, the
-// factory's getPair and allPairs, and the CREATE2 address derived from INIT_CODE_PAIR_HASH.
+// factory's getPair and allPairs, and the CREATE2 address chain.UniswapV2PairAddress derives from
+// mainnet's init code hash.
 func (h *harness) checkPairCreated(rc *types.Receipt, p *pool, index int64) {
 	h.t.Helper()
 	var created []*bindings.UniswapV2FactoryPairCreated
@@ -194,13 +196,16 @@ func (h *harness) checkPairCreated(rc *types.Receipt, p *pool, index int64) {
 	if got := call(h, h.addrs.Factory, factoryABI.PackAllPairs(big.NewInt(index-1)), factoryABI.UnpackAllPairs); got != ev.Pair {
 		h.t.Fatalf("allPairs(%d) = %s, want %s", index-1, got, ev.Pair)
 	}
-	initHash := call(h, h.addrs.Factory, factoryABI.PackINITCODEPAIRHASH(), factoryABI.UnpackINITCODEPAIRHASH)
-	if want := crypto.Keccak256Hash(common.FromHex(bindings.UniswapV2PairMetaData.Bin)); common.Hash(initHash) != want {
-		h.t.Fatalf("INIT_CODE_PAIR_HASH = %x, want keccak of the pair bytecode %s", initHash, want)
+	want, err := chain.UniswapV2PairAddress(h.addrs.Factory.Hex(), chain.UniswapV2InitCodeHash, p.token1.Hex(), p.token0.Hex())
+	if err != nil {
+		h.t.Fatal(err)
 	}
-	salt := crypto.Keccak256(p.token0[:], p.token1[:])
-	if want := crypto.CreateAddress2(h.addrs.Factory, [32]byte(salt), initHash[:]); ev.Pair != want {
+	if ev.Pair != common.HexToAddress(want) {
 		h.t.Fatalf("pair %s is not at its CREATE2 address %s", ev.Pair, want)
+	}
+	salt := crypto.Keccak256(p.token0[:], p.token1[:]) // go-ethereum's CREATE2 agrees
+	if geth := crypto.CreateAddress2(h.addrs.Factory, [32]byte(salt), common.FromHex(chain.UniswapV2InitCodeHash)); geth != ev.Pair {
+		h.t.Fatalf("pair %s, go-ethereum's CREATE2 says %s", ev.Pair, geth)
 	}
 	t0 := call(h, p.addr, pairABI.PackToken0(), pairABI.UnpackToken0)
 	t1 := call(h, p.addr, pairABI.PackToken1(), pairABI.UnpackToken1)
@@ -253,6 +258,16 @@ func TestMarket(t *testing.T) {
 	}
 	if got := call(h, addrs.Router, routerABI.PackFactory(), routerABI.UnpackFactory); got != addrs.Factory {
 		t.Fatalf("router factory = %s, want %s", got, addrs.Factory)
+	}
+	// The official factory: the deployer may set the protocol fee's recipient, which is unset.
+	if got := call(h, addrs.Factory, factoryABI.PackFeeToSetter(), factoryABI.UnpackFeeToSetter); got != deployer.Address {
+		t.Fatalf("feeToSetter = %s, want the deployer", got)
+	}
+	if got := call(h, addrs.Factory, factoryABI.PackFeeTo(), factoryABI.UnpackFeeTo); got != (common.Address{}) {
+		t.Fatalf("feeTo = %s, want none", got)
+	}
+	if addrs.StakingRewardsFactory != (common.Address{}) {
+		t.Fatalf("Deploy deployed a StakingRewardsFactory at %s", addrs.StakingRewardsFactory)
 	}
 
 	alpha, err := deployer.Deploy(ctx, sim, &bindings.TokenMetaData, tokenABI.PackConstructor("Alpha", "ALPHA", 18))

@@ -193,6 +193,7 @@ func (l *Local) Market() Market {
 	m := l.market
 	m.Tokens = slices.Clone(m.Tokens)
 	m.Pools = slices.Clone(m.Pools)
+	m.Farms = slices.Clone(m.Farms)
 	return m
 }
 
@@ -406,12 +407,18 @@ func (l *Local) logBanner(took, tradeEvery time.Duration) {
 	}
 	c := l.market.Core
 	lg.Warn("devnet contracts", "usd", c.USD.Hex(), "wrappedNative", c.WrappedNative.Hex(),
-		"uniswapV2Factory", c.Factory.Hex(), "uniswapV2Router", c.Router.Hex(), "multicall3", c.Multicall3.Hex())
+		"uniswapV2Factory", c.Factory.Hex(), "uniswapV2Router", c.Router.Hex(), "multicall3", c.Multicall3.Hex(),
+		"stakingRewardsFactory", c.StakingRewardsFactory.Hex(), "pairInitCodeHash", l.market.InitCodeHash.Hex())
 	for _, t := range l.market.Tokens {
 		lg.Warn("devnet token", "symbol", t.Symbol, "name", t.Name, "decimals", t.Decimals, "address", t.Address.Hex())
 	}
 	for _, p := range l.market.Pools {
 		lg.Warn("devnet pool", "pair", l.market.pairName(p), "address", p.Address.Hex())
+	}
+	for _, f := range l.market.Farms {
+		lg.Warn("devnet farm (StakingRewards)", "stakes", l.market.pairName(l.market.pool(f.StakingToken))+" LP",
+			"address", f.Address.Hex(), "reward", l.market.symbol(f.RewardToken),
+			"rewardPerSecond", new(big.Rat).SetFrac(f.RewardRate, wholeUnits(1, 18)).FloatString(2))
 	}
 }
 
@@ -432,6 +439,16 @@ func (m Market) symbol(addr common.Address) string {
 }
 
 func (m Market) pairName(p SeededPool) string { return m.symbol(p.Token0) + "/" + m.symbol(p.Token1) }
+
+// pool is the seeded pool at addr (zero when there is none).
+func (m Market) pool(addr common.Address) SeededPool {
+	for _, p := range m.Pools {
+		if p.Address == addr {
+			return p
+		}
+	}
+	return SeededPool{}
+}
 
 // localKeys derives the accounts' keys: keccak256("partnerd devnet account <i>").
 func localKeys() ([]*ecdsa.PrivateKey, error) {

@@ -196,11 +196,11 @@ func TestLocal(t *testing.T) {
 	// balances afterwards).
 	m := l.Market()
 	seeded := new(big.Int).SetUint64(l.seededBlock)
-	if l.seededBlock != 3 {
-		t.Errorf("seeding took %d blocks, want 3", l.seededBlock)
+	if l.seededBlock != 4 {
+		t.Errorf("seeding took %d blocks, want 4", l.seededBlock)
 	}
-	if len(m.Tokens) != len(seedTokens) || len(m.Pools) != len(seedPools) {
-		t.Fatalf("market has %d tokens and %d pools", len(m.Tokens), len(m.Pools))
+	if len(m.Tokens) != len(seedTokens) || len(m.Pools) != len(seedPools) || len(m.Farms) != len(seedPools) {
+		t.Fatalf("market has %d tokens, %d pools and %d farms", len(m.Tokens), len(m.Pools), len(m.Farms))
 	}
 	if got := callAt(t, client, m.Core.USD, nil, bToken.PackDecimals(), bToken.UnpackDecimals); got != 6 {
 		t.Fatalf("USD decimals = %d", got)
@@ -265,6 +265,37 @@ func TestLocal(t *testing.T) {
 		}
 		if r := callAt(t, client, p.Address, nil, bPair.PackGetReserves(), bPair.UnpackGetReserves); r.Reserve0.Sign() == 0 || r.Reserve1.Sign() == 0 {
 			t.Fatalf("pool %s is empty", m.pairName(p))
+		}
+	}
+
+	// Pair addresses: the official pair's init code hash is mainnet's, and every pool is where
+	// CREATE2 puts it, as the factory's getPair says.
+	if m.InitCodeHash.Hex() != chain.UniswapV2InitCodeHash {
+		t.Fatalf("InitCodeHash = %s, want mainnet's %s", m.InitCodeHash.Hex(), chain.UniswapV2InitCodeHash)
+	}
+	if h := crypto.Keccak256Hash(common.FromHex(bindings.UniswapV2PairMetaData.Bin)); h != m.InitCodeHash {
+		t.Fatalf("keccak256 of the pair's init code = %s, InitCodeHash = %s", h, m.InitCodeHash)
+	}
+	for _, p := range m.Pools {
+		want, err := chain.UniswapV2PairAddress(m.Core.Factory.Hex(), chain.UniswapV2InitCodeHash, p.Token1.Hex(), p.Token0.Hex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := callAt(t, client, m.Core.Factory, nil, bFactory.PackGetPair(p.Token0, p.Token1), bFactory.UnpackGetPair)
+		if got != common.HexToAddress(want) || p.Address != got {
+			t.Fatalf("pool %s: getPair = %s, CREATE2 address %s, seeded %s", m.pairName(p), got, want, p.Address)
+		}
+	}
+
+	// Users 5 and 6 are untouched: they never sent a transaction, and hold no LP token.
+	for _, i := range []int{5, 6} {
+		if n, err := client.NonceAt(ctx, accts[i].Address, nil); err != nil || n != 0 {
+			t.Fatalf("account %d nonce = %d, %v; want 0", i, n, err)
+		}
+		for _, p := range m.Pools {
+			if bal := callAt(t, client, p.Address, nil, bPair.PackBalanceOf(accts[i].Address), bPair.UnpackBalanceOf); bal.Sign() != 0 {
+				t.Fatalf("account %d holds %s LP of %s", i, bal, m.pairName(p))
+			}
 		}
 	}
 
@@ -337,11 +368,12 @@ func TestLocal(t *testing.T) {
 	if cfg.RPCURLs[0] != l.RPCURL() || cfg.ChainID != ChainID || cfg.Network != chain.Devnet || cfg.Confirmations != Confirmations ||
 		cfg.Multicall3 != m.Core.Multicall3.Hex() || cfg.WrappedNative != m.Core.WrappedNative.Hex() ||
 		cfg.USDStablecoins[0] != (chain.Stablecoin{Address: m.Core.USD.Hex(), Decimals: 6}) ||
-		v2.Factory != m.Core.Factory.Hex() || v2.Router != m.Core.Router.Hex() || v2.FeeBps != 30 {
+		v2.Factory != m.Core.Factory.Hex() || v2.Router != m.Core.Router.Hex() || v2.FeeBps != 30 ||
+		v2.StakingRewardsFactory != m.Core.StakingRewardsFactory.Hex() {
 		t.Fatalf("ChainConfig = %+v", cfg)
 	}
-	if want := crypto.Keccak256Hash(common.FromHex(bindings.UniswapV2PairMetaData.Bin)).Hex(); v2.InitCodeHash != want {
-		t.Fatalf("initCodeHash = %s, want %s", v2.InitCodeHash, want)
+	if v2.InitCodeHash != chain.UniswapV2InitCodeHash {
+		t.Fatalf("initCodeHash = %s, want %s", v2.InitCodeHash, chain.UniswapV2InitCodeHash)
 	}
 
 	// The banner names the chain, every key, token and pool.
@@ -365,6 +397,14 @@ func TestLocal(t *testing.T) {
 		if !strings.Contains(banner, p.Address.Hex()) {
 			t.Fatalf("banner lacks pool %s", m.pairName(p))
 		}
+	}
+	for _, f := range m.Farms {
+		if !strings.Contains(banner, f.Address.Hex()) {
+			t.Fatalf("banner lacks farm %s", f.Address)
+		}
+	}
+	if !strings.Contains(banner, m.Core.StakingRewardsFactory.Hex()) {
+		t.Fatal("banner lacks the StakingRewardsFactory")
 	}
 	if strings.Contains(banner, "level=ERROR") {
 		t.Fatalf("errors logged:\n%s", banner)
@@ -527,4 +567,139 @@ func TestLocalReorg(t *testing.T) {
 	}
 	// The user's nonce 0 is free again.
 	waitReceipt(t, client, sendRaw(t, client, user, to, 0, wholeUnits(2, 18)), 5*time.Second)
+}
+
+// TestLocalFarms: the seeding's StakingRewardsFactory started one official StakingRewards farm
+// per pool, paying HRV; a staker earns farmRewardPerSecond HRV a second and claims it.
+func TestLocalFarms(t *testing.T) {
+	ctx := t.Context()
+	l := startLocal(t, ctx, LocalOptions{Addr: "127.0.0.1:0", Logger: quietLogger})
+	client, err := ethclient.DialContext(ctx, l.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	m, accts := l.Market(), l.Accounts()
+	hrv := m.Tokens[len(m.Tokens)-1]
+	if hrv.Symbol != "HRV" || hrv.Name != "Harvest" || hrv.Decimals != 18 {
+		t.Fatalf("reward token = %+v", hrv)
+	}
+	if got := callAt(t, client, hrv.Address, nil, bToken.PackSymbol(), bToken.UnpackSymbol); got != "HRV" {
+		t.Fatalf("HRV symbol = %q", got)
+	}
+	seeded, err := client.HeaderByNumber(ctx, new(big.Int).SetUint64(l.seededBlock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := client.HeaderByNumber(ctx, big.NewInt(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The factory: the deployer's, rewards in HRV, its genesis between its own block and the farms' start.
+	srf := m.Core.StakingRewardsFactory
+	if got := callAt(t, client, srf, nil, bFarms.PackOwner(), bFarms.UnpackOwner); got != accts[0].Address {
+		t.Fatalf("StakingRewardsFactory owner = %s, want the deployer", got)
+	}
+	if got := callAt(t, client, srf, nil, bFarms.PackRewardsToken(), bFarms.UnpackRewardsToken); got != hrv.Address {
+		t.Fatalf("StakingRewardsFactory rewardsToken = %s, want HRV", got)
+	}
+	genesis := callAt(t, client, srf, nil, bFarms.PackStakingRewardsGenesis(), bFarms.UnpackStakingRewardsGenesis).Uint64()
+	if genesis < first.Time || genesis > seeded.Time {
+		t.Fatalf("genesis %d, want from block 1's time %d to the seeded block's %d", genesis, first.Time, seeded.Time)
+	}
+	if bal := callAt(t, client, hrv.Address, nil, bToken.PackBalanceOf(srf), bToken.UnpackBalanceOf); bal.Sign() != 0 {
+		t.Fatalf("the factory kept %s HRV", bal)
+	}
+
+	// The farms: one per pool, started at the seeded block, funded for 60 days, nobody staking.
+	reward := wholeUnits(farmRewardPerSecond*farmRewardsDuration, 18)
+	rate := wholeUnits(farmRewardPerSecond, 18)
+	for i, f := range m.Farms {
+		p := m.Pools[i]
+		name := m.pairName(p)
+		if f.StakingToken != p.Address || f.RewardToken != hrv.Address || f.RewardRate.Cmp(rate) != 0 {
+			t.Fatalf("farm %d = %+v, want %s LP, HRV at %s a second", i, f, name, rate)
+		}
+		info := callAt(t, client, srf, nil, bFarms.PackStakingRewardsInfoByStakingToken(p.Address), bFarms.UnpackStakingRewardsInfoByStakingToken)
+		if info.StakingRewards != f.Address || info.RewardAmount.Sign() != 0 {
+			t.Fatalf("factory's info for %s = %+v, want farm %s with its reward paid out", name, info, f.Address)
+		}
+		if got := callAt(t, client, f.Address, nil, bFarm.PackStakingToken(), bFarm.UnpackStakingToken); got != p.Address {
+			t.Fatalf("farm of %s stakes %s", name, got)
+		}
+		if got := callAt(t, client, f.Address, nil, bFarm.PackRewardsToken(), bFarm.UnpackRewardsToken); got != hrv.Address {
+			t.Fatalf("farm of %s pays %s", name, got)
+		}
+		if got := callAt(t, client, f.Address, nil, bFarm.PackRewardRate(), bFarm.UnpackRewardRate); got.Cmp(rate) != 0 {
+			t.Fatalf("farm of %s rewardRate = %s, want %s", name, got, rate)
+		}
+		if got := callAt(t, client, f.Address, nil, bFarm.PackRewardsDuration(), bFarm.UnpackRewardsDuration); got.Uint64() != farmRewardsDuration {
+			t.Fatalf("farm of %s rewardsDuration = %s, want %d", name, got, farmRewardsDuration)
+		}
+		start := callAt(t, client, f.Address, nil, bFarm.PackLastUpdateTime(), bFarm.UnpackLastUpdateTime).Uint64()
+		finish := callAt(t, client, f.Address, nil, bFarm.PackPeriodFinish(), bFarm.UnpackPeriodFinish).Uint64()
+		if start != seeded.Time || finish != start+farmRewardsDuration {
+			t.Fatalf("farm of %s runs %d to %d, want from the seeded block's time %d for 60 days", name, start, finish, seeded.Time)
+		}
+		if bal := callAt(t, client, hrv.Address, nil, bToken.PackBalanceOf(f.Address), bToken.UnpackBalanceOf); bal.Cmp(reward) != 0 {
+			t.Fatalf("farm of %s holds %s HRV, want %s", name, bal, reward)
+		}
+		if s := callAt(t, client, f.Address, nil, bFarm.PackTotalSupply(), bFarm.UnpackTotalSupply); s.Sign() != 0 {
+			t.Fatalf("farm of %s has %s staked at start", name, s)
+		}
+	}
+
+	// The deployer stakes half its WETH/USD LP: it is the only staker, so it earns the whole rate.
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(accts[0].PrivateKeyHex, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployer, err := NewAccount(ctx, l.Client(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, farm := m.Pools[0], m.Farms[0]
+	lp := callAt(t, client, pool.Address, nil, bPair.PackBalanceOf(deployer.Address), bPair.UnpackBalanceOf)
+	stake := new(big.Int).Rsh(lp, 1)
+	if _, err := deployer.Transact(ctx, l, pool.Address, nil, bPair.PackApprove(farm.Address, stake)); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := deployer.Transact(ctx, l, farm.Address, nil, bFarm.PackStake(stake))
+	if err != nil {
+		t.Fatal(err)
+	}
+	staked, err := client.HeaderByNumber(ctx, rc.BlockNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		l.Commit()
+	}
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs := int64(head.Time - staked.Time)
+	earned := callAt(t, client, farm.Address, nil, bFarm.PackEarned(deployer.Address), bFarm.UnpackEarned)
+	want := new(big.Int).Mul(rate, big.NewInt(secs))
+	if secs < 3 || earned.Cmp(want) > 0 || new(big.Int).Sub(want, earned).Cmp(big.NewInt(1e9)) > 0 {
+		t.Fatalf("earned %s after %d s, want about %s", earned, secs, want)
+	}
+	before := callAt(t, client, hrv.Address, nil, bToken.PackBalanceOf(deployer.Address), bToken.UnpackBalanceOf)
+	rc, err = deployer.Transact(ctx, l, farm.Address, nil, bFarm.PackGetReward())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paid *bindings.StakingRewardsRewardPaid
+	for _, lg := range rc.Logs {
+		if ev, err := bFarm.UnpackRewardPaidEvent(lg); err == nil && lg.Address == farm.Address {
+			paid = ev
+		}
+	}
+	after := callAt(t, client, hrv.Address, nil, bToken.PackBalanceOf(deployer.Address), bToken.UnpackBalanceOf)
+	if paid == nil || paid.User != deployer.Address || paid.Reward.Cmp(earned) <= 0 || new(big.Int).Sub(after, before).Cmp(paid.Reward) != 0 {
+		t.Fatalf("getReward: RewardPaid %+v, HRV %s -> %s; earned %s before", paid, before, after, earned)
+	}
+	t.Logf("staked %s LP of %s; claimed %s HRV after %d s", stake, m.pairName(pool), paid.Reward, secs+1)
 }

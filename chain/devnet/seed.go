@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
@@ -17,12 +18,14 @@ import (
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
-// Market is what Seed deployed: the core contracts, the extra tokens and the pools.
+// Market is what Seed deployed: the core contracts, the extra tokens, the pools and their farms.
 type Market struct {
-	Core   Addresses     // USD stablecoin, wrapped native, factory, router, Multicall3
-	Tokens []SeededToken // the tokens deployed besides the core USD stablecoin and wrapped native
+	Core   Addresses     // USD stablecoin, wrapped native, factory, router, Multicall3, StakingRewardsFactory
+	Tokens []SeededToken // the tokens deployed besides the core USD stablecoin and wrapped native (HRV, the farms' reward, last)
 	Pools  []SeededPool  // every pool with liquidity, the WETH/USD pool first
-	// InitCodeHash is the factory's INIT_CODE_PAIR_HASH, as the factory reports it.
+	Farms  []SeededFarm  // one StakingRewards farm per pool, in the order of Pools
+	// InitCodeHash is keccak256 of the official pair's init code (bindings.UniswapV2PairMetaData.Bin),
+	// the factory's CREATE2 init code hash: mainnet's, chain.UniswapV2InitCodeHash.
 	InitCodeHash common.Hash
 }
 
@@ -40,11 +43,39 @@ type SeededPool struct {
 	Address, Token0, Token1 common.Address
 }
 
-// Symbols of the core tokens, as deployed by the seeding (the same as Deploy's).
+// SeededFarm is one official StakingRewards contract deployed by the seeding's StakingRewardsFactory:
+// it pays RewardToken (HRV) to whoever stakes the pool's LP token, at RewardRate for
+// farmRewardsDuration (60 days) from the seeding's last block. Nobody stakes at seeding.
+type SeededFarm struct {
+	Address      common.Address // the StakingRewards contract
+	StakingToken common.Address // the pool it farms (its LP token is the pair itself)
+	RewardToken  common.Address // HRV
+	RewardRate   *big.Int       // reward base units per second, shared among the stakers
+}
+
+// Symbols of the core tokens, as deployed by the seeding (the same as Deploy's), and of the farms'
+// reward token.
 const (
-	usdSymbol  = "USDD"
-	wethSymbol = "WETH"
+	usdSymbol    = "USDD"
+	wethSymbol   = "WETH"
+	rewardSymbol = "HRV"
 )
+
+// Farms: each pays farmRewardPerSecond whole HRV per second for the official StakingRewards'
+// rewardsDuration (60 days), so its reward is farmRewardPerSecond * farmRewardsDuration HRV; a lone
+// staker earns a whole HRV (0.5 USD) per second, several HRV per devnet block.
+const (
+	farmRewardPerSecond = 1
+	farmRewardsDuration = 60 * 24 * 60 * 60 // StakingRewards.rewardsDuration, in seconds
+)
+
+// farmGenesisDelay is how far the StakingRewardsFactory's genesis lies ahead of the chain's clock
+// (the later of the head's timestamp and the wall clock) when it is deployed. Its constructor wants
+// a genesis no earlier than its own block, and notifyRewardAmounts a block no earlier than the
+// genesis: on a chain that stamps a block at least a second after its parent (the simulated chain),
+// the notification, three rounds later, is past it; anvil stamps blocks with the wall clock, and
+// Seed waits for it.
+const farmGenesisDelay = 2
 
 // holding is a mint of whole tokens to the account at index acct.
 type holding struct {
@@ -73,12 +104,14 @@ var (
 	usdHolders = []holding{{1, 100_000}, {2, 100_000}, {3, 100_000}, {4, 100_000}, {5, 5_000}, {6, 2_500}, {7, 1_000}}
 
 	// seedTokens differ in decimals and holders. Prices (see seedPools): AUR 1.5 USD, NIM 0.25 USD,
-	// QRTZ 0.06 USD, EMB 42 USD, with 1 ETH = 3,000 USD.
+	// QRTZ 0.06 USD, EMB 42 USD, HRV 0.5 USD, with 1 ETH = 3,000 USD. HRV ("Harvest", last) is the
+	// farms' reward; the StakingRewardsFactory's HRV is minted besides these holdings.
 	seedTokens = []tokenSpec{
 		{"Aurora", "AUR", 18, []holding{{0, 1_000_000}, {1, 20_000}, {2, 20_000}, {5, 1_200}, {6, 300}}},
 		{"Nimbus", "NIM", 18, []holding{{0, 5_000_000}, {2, 100_000}, {3, 100_000}, {7, 50_000}}},
 		{"Quartz", "QRTZ", 9, []holding{{0, 20_000_000}, {3, 500_000}, {4, 500_000}, {5, 25_000}, {8, 10_000}, {9, 7_777}}},
 		{"Ember", "EMB", 8, []holding{{0, 50_000}, {1, 500}, {4, 500}, {9, 12}}},
+		{"Harvest", rewardSymbol, 18, []holding{{0, 1_100_000}, {1, 10_000}, {3, 10_000}}},
 	}
 
 	// seedPools: WETH/USD first, so native has a USD price.
@@ -89,6 +122,7 @@ var (
 		{"NIM", usdSymbol, 2_000_000, 500_000},
 		{"QRTZ", wethSymbol, 5_000_000, 100},
 		{"EMB", usdSymbol, 10_000, 420_000},
+		{rewardSymbol, usdSymbol, 1_000_000, 500_000},
 	}
 )
 
@@ -97,6 +131,8 @@ var (
 	bFactory   = bindings.NewUniswapV2Factory()
 	bPair      = bindings.NewUniswapV2Pair()
 	bRouter    = bindings.NewUniswapV2Router02()
+	bFarms     = bindings.NewStakingRewardsFactory()
+	bFarm      = bindings.NewStakingRewards()
 	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 	// farDeadline is the deadline of every router call: the devnet's clock is not the point.
 	farDeadline = new(big.Int).SetUint64(1 << 62)
@@ -114,12 +150,18 @@ type seedToken struct {
 }
 
 // Seed deploys the core contracts and a small market on any Backend (the local devnet, or anvil in
-// tests) from accounts laid out as the local ones: 0 deployer (owns the tokens and the liquidity,
-// and needs about 1,500 ETH for the wrapped native side of the pools), 1..4 traders (hold USD and
-// approve the router), 5..9 users (some hold tokens). It takes three rounds of transactions:
-// deployments; mints and approvals; pools. Every transaction of a round is independent of the
-// others in it, so gas is estimated for each against the chain before the round; on a chain that
-// seals blocks on Commit, a round is one block.
+// tests) from accounts laid out as the local ones: 0 deployer (owns the tokens, the liquidity and
+// the farms' factory, and needs about 1,500 ETH for the wrapped native side of the pools), 1..4
+// traders (hold USD and approve the router), 5..9 users (some hold tokens; none stakes or trades).
+// It takes four rounds of transactions: deployments; mints and approvals; pools and farms; the
+// farms' start. Every transaction of a round is independent of the others in it, so gas is
+// estimated for each against the chain before the round; on a chain that seals blocks on Commit, a
+// round is one block.
+//
+// The contracts are the official Uniswap V2 factory, pair and Router02, WETH9 and the liquidity
+// staker's StakingRewardsFactory; the tokens and Multicall3 are ours. Pool addresses are computed
+// offline from the pair's init code hash (chain.UniswapV2PairAddress), as on mainnet, and checked
+// against the factory's getPair.
 func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	var m Market
 	wrap := func(step string, err error) error { return fmt.Errorf("devnet: seed: %s: %w", step, err) }
@@ -127,9 +169,19 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 		return m, wrap("accounts", fmt.Errorf("%d accounts, want %d", len(accounts), numLocalAccounts))
 	}
 	deployer, traders, all := accounts[0], accounts[firstTrader:firstUser], accounts
+	client := b.Client()
+	m.InitCodeHash = crypto.Keccak256Hash(common.FromHex(bindings.UniswapV2PairMetaData.Bin))
+
+	// The farms' genesis: a little ahead of the chain's clock (see farmGenesisDelay).
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return m, wrap("head", err)
+	}
+	genesis := max(head.Time, uint64(time.Now().Unix())) + farmGenesisDelay
 
 	// Block 1: every contract. The router's constructor only stores the factory and wrapped
-	// native addresses, which are known in advance from the deployer's nonces.
+	// native addresses, and the StakingRewardsFactory's the reward token's: all known in advance
+	// from the deployer's nonces.
 	bt, err := newBatch(ctx, b)
 	if err != nil {
 		return m, wrap("deploy", err)
@@ -144,13 +196,16 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	}
 	m.Core.USD = deploy("USD", &bindings.TokenMetaData, bToken.PackConstructor("Devnet USD", usdSymbol, 6))
 	m.Core.WrappedNative = deploy("WETH9", &bindings.WETH9MetaData, nil)
-	m.Core.Factory = deploy("factory", &bindings.UniswapV2FactoryMetaData, nil)
+	m.Core.Factory = deploy("factory", &bindings.UniswapV2FactoryMetaData, bFactory.PackConstructor(deployer.Address))
 	m.Core.Router = deploy("router", &bindings.UniswapV2Router02MetaData, bRouter.PackConstructor(m.Core.Factory, m.Core.WrappedNative))
 	m.Core.Multicall3 = deploy("Multicall3", &bindings.Multicall3MetaData, nil)
 	for _, ts := range seedTokens {
 		addr := deploy(ts.symbol, &bindings.TokenMetaData, bToken.PackConstructor(ts.name, ts.symbol, ts.decimals))
 		m.Tokens = append(m.Tokens, SeededToken{Address: addr, Symbol: ts.symbol, Name: ts.name, Decimals: ts.decimals})
 	}
+	reward := m.Tokens[len(m.Tokens)-1].Address // HRV
+	m.Core.StakingRewardsFactory = deploy("StakingRewardsFactory", &bindings.StakingRewardsFactoryMetaData,
+		bFarms.PackConstructor(reward, new(big.Int).SetUint64(genesis)))
 	if err != nil {
 		return m, wrap("deploy", err)
 	}
@@ -169,8 +224,8 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 		tokens[t.Symbol] = seedToken{t.Address, t.Decimals}
 	}
 
-	// Block 2: mints to the deployer and the holders; approvals of the router by the deployer and
-	// the traders.
+	// Block 2: mints to the deployer and the holders, and every farm's reward to the
+	// StakingRewardsFactory; approvals of the router by the deployer and the traders.
 	if bt, err = newBatch(ctx, b); err != nil {
 		return m, wrap("mint", err)
 	}
@@ -184,6 +239,11 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	mint(tokens[usdSymbol], append([]holding{{0, deployerUSD}}, usdHolders...))
 	for _, ts := range seedTokens {
 		mint(tokens[ts.symbol], ts.holders)
+	}
+	farmReward := wholeUnits(farmRewardPerSecond*farmRewardsDuration, 18)
+	if err == nil {
+		total := new(big.Int).Mul(farmReward, big.NewInt(int64(len(seedPools))))
+		err = bt.add(ctx, deployer, &reward, nil, bToken.PackMint(m.Core.StakingRewardsFactory, total), "mint the farms' rewards")
 	}
 	for _, a := range append([]*Account{deployer}, traders...) {
 		for sym, t := range tokens {
@@ -199,11 +259,13 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 		return m, wrap("mint", err)
 	}
 
-	// Block 3: the pools, created by the router's addLiquidity (ETH for the wrapped native side).
+	// Block 3: the pools, created by the router's addLiquidity (ETH for the wrapped native side),
+	// and a farm for each, deployed by the StakingRewardsFactory for the pair's address as CREATE2
+	// gives it (the farm does not touch its staking token until someone stakes).
 	if bt, err = newBatch(ctx, b); err != nil {
 		return m, wrap("pools", err)
 	}
-	router := m.Core.Router
+	router, farms := m.Core.Router, m.Core.StakingRewardsFactory
 	for _, ps := range seedPools {
 		a, b := tokens[ps.a], tokens[ps.b]
 		amtA, amtB := wholeUnits(ps.wholeA, a.decimals), wholeUnits(ps.wholeB, b.decimals)
@@ -217,6 +279,18 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 		default:
 			err = bt.add(ctx, deployer, &router, nil, bRouter.PackAddLiquidity(a.addr, b.addr, amtA, amtB, amtA, amtB, deployer.Address, farDeadline), what)
 		}
+		if err != nil {
+			break
+		}
+		pair, perr := pairAddress(m.Core.Factory, m.InitCodeHash, a.addr, b.addr)
+		if perr != nil {
+			return m, wrap("pools", perr)
+		}
+		if bytes.Compare(a.addr[:], b.addr[:]) > 0 {
+			a, b = b, a
+		}
+		m.Pools = append(m.Pools, SeededPool{Address: pair, Token0: a.addr, Token1: b.addr})
+		err = bt.add(ctx, deployer, &farms, nil, bFarms.PackDeploy(pair, farmReward), "farm of "+what)
 	}
 	if err != nil {
 		return m, wrap("pools", err)
@@ -224,28 +298,85 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	if _, err := bt.seal(ctx); err != nil {
 		return m, wrap("pools", err)
 	}
-
-	client := b.Client()
-	for _, ps := range seedPools {
-		a, b := tokens[ps.a].addr, tokens[ps.b].addr
-		pair, err := callContract(ctx, client, m.Core.Factory, bFactory.PackGetPair(a, b), bFactory.UnpackGetPair)
+	for i, ps := range seedPools {
+		p := m.Pools[i]
+		pair, err := callContract(ctx, client, m.Core.Factory, bFactory.PackGetPair(p.Token0, p.Token1), bFactory.UnpackGetPair)
 		if err != nil {
 			return m, wrap("pools", err)
 		}
-		if pair == (common.Address{}) {
-			return m, wrap("pools", fmt.Errorf("no pair for %s/%s", ps.a, ps.b))
+		if pair != p.Address {
+			return m, wrap("pools", fmt.Errorf("getPair of %s/%s = %s, CREATE2 with init code hash %s gives %s", ps.a, ps.b, pair, m.InitCodeHash, p.Address))
 		}
-		if bytes.Compare(a[:], b[:]) > 0 {
-			a, b = b, a
+		info, err := callContract(ctx, client, farms, bFarms.PackStakingRewardsInfoByStakingToken(p.Address), bFarms.UnpackStakingRewardsInfoByStakingToken)
+		if err != nil {
+			return m, wrap("farms", err)
 		}
-		m.Pools = append(m.Pools, SeededPool{Address: pair, Token0: a, Token1: b})
+		if info.StakingRewards == (common.Address{}) {
+			return m, wrap("farms", fmt.Errorf("no farm for %s/%s", ps.a, ps.b))
+		}
+		m.Farms = append(m.Farms, SeededFarm{Address: info.StakingRewards, StakingToken: p.Address, RewardToken: reward,
+			RewardRate: wholeUnits(farmRewardPerSecond, 18)})
 	}
-	hash, err := callContract(ctx, client, m.Core.Factory, bFactory.PackINITCODEPAIRHASH(), bFactory.UnpackINITCODEPAIRHASH)
-	if err != nil {
-		return m, wrap("init code hash", err)
+
+	// Block 4: the farms start: notifyRewardAmounts sends each farm its reward and starts its 60
+	// days. It needs a block at or after the genesis.
+	notify := bFarms.PackNotifyRewardAmounts()
+	if err := waitFarmGenesis(ctx, client, deployer.Address, farms, notify, genesis); err != nil {
+		return m, wrap("farms", err)
 	}
-	m.InitCodeHash = hash
+	if bt, err = newBatch(ctx, b); err != nil {
+		return m, wrap("farms", err)
+	}
+	if err := bt.add(ctx, deployer, &farms, nil, notify, "start the farms"); err != nil {
+		return m, wrap("farms", err)
+	}
+	if _, err := bt.seal(ctx); err != nil {
+		return m, wrap("farms", err)
+	}
+	for _, f := range m.Farms {
+		rate, err := callContract(ctx, client, f.Address, bFarm.PackRewardRate(), bFarm.UnpackRewardRate)
+		if err != nil {
+			return m, wrap("farms", err)
+		}
+		if rate.Cmp(f.RewardRate) != 0 {
+			return m, wrap("farms", fmt.Errorf("farm %s pays %s a second, want %s", f.Address, rate, f.RewardRate))
+		}
+	}
 	return m, nil
+}
+
+// pairAddress is chain.UniswapV2PairAddress on go-ethereum types.
+func pairAddress(factory common.Address, initCodeHash common.Hash, a, b common.Address) (common.Address, error) {
+	s, err := chain.UniswapV2PairAddress(factory.Hex(), initCodeHash.Hex(), a.Hex(), b.Hex())
+	if err != nil {
+		return common.Address{}, err
+	}
+	return common.HexToAddress(s), nil
+}
+
+// farmGenesisWait bounds how long Seed waits for the chain's clock to reach the farms' genesis.
+const farmGenesisWait = 10 * time.Second
+
+// waitFarmGenesis waits until the StakingRewardsFactory's notifyRewardAmounts would succeed, that
+// is until the chain's clock has reached the genesis: at once on the simulated chain, whose
+// blocks are a second apart at least; within farmGenesisDelay seconds on anvil, whose blocks
+// carry the wall clock (and whose gas estimates run in a pending block stamped with it).
+func waitFarmGenesis(ctx context.Context, client ethereum.GasEstimator, from, farms common.Address, notify []byte, genesis uint64) error {
+	deadline := time.Now().Add(farmGenesisWait)
+	for {
+		_, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &farms, Data: notify})
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("notifyRewardAmounts still fails %s after genesis %d: %w", farmGenesisWait, genesis, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Confirmations is the devnet's confirmation depth: a devnet reorganises only when told to (see
@@ -254,9 +385,14 @@ const Confirmations = 12
 
 // ChainConfig is the seeded market as a chain entry of the deployment's configuration, served at
 // rpcURL: network devnet, chain id ChainID, the seeded stablecoin, wrapped native, Multicall3 and
-// Uniswap V2 venue, Confirmations and start block 0. Addresses are EIP-55 checksummed.
+// Uniswap V2 venue (with its init code hash and StakingRewardsFactory), Confirmations and start
+// block 0. Addresses are EIP-55 checksummed.
 func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 	c := m.Core
+	var farms string
+	if c.StakingRewardsFactory != (common.Address{}) {
+		farms = c.StakingRewardsFactory.Hex()
+	}
 	return chain.ChainConfig{
 		RPCURLs:        []string{rpcURL},
 		ChainID:        ChainID,
@@ -267,10 +403,11 @@ func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 		StartBlock:     0,
 		Multicall3:     c.Multicall3.Hex(),
 		Venues: map[string]chain.VenueConfig{"uniswap-v2": {
-			Factory:      c.Factory.Hex(),
-			Router:       c.Router.Hex(),
-			FeeBps:       chain.DefaultUniswapV2FeeBps,
-			InitCodeHash: m.InitCodeHash.Hex(),
+			Factory:               c.Factory.Hex(),
+			Router:                c.Router.Hex(),
+			FeeBps:                chain.DefaultUniswapV2FeeBps,
+			InitCodeHash:          m.InitCodeHash.Hex(),
+			StakingRewardsFactory: farms,
 		}},
 	}
 }

@@ -12,12 +12,14 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 	"github.com/partner-platform/partnerd/chain/evm"
@@ -364,4 +366,67 @@ func TestStartCleanup(t *testing.T) {
 	if err := p.Signal(syscall.Signal(0)); !errors.Is(err, os.ErrProcessDone) {
 		t.Fatalf("anvil (pid %d) still there after its test ended: signal 0 = %v", pid, err)
 	}
+}
+
+// TestSeedOnAnvil runs devnet.Seed on anvil: the official Uniswap V2 contracts put every pool at
+// its CREATE2 address under mainnet's init code hash, and every farm starts (Seed waits for anvil's
+// wall clock to reach the farms' genesis) paying HRV; the chain entry validates.
+func TestSeedOnAnvil(t *testing.T) {
+	ctx := t.Context()
+	node := Start(t)
+	b := node.Backend(t)
+	accounts := make([]*devnet.Account, len(node.Keys))
+	for i, k := range node.Keys {
+		var err error
+		if accounts[i], err = devnet.NewAccount(ctx, b.Client(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	began := time.Now()
+	m, err := devnet.Seed(ctx, b, accounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Seed on anvil took %s", time.Since(began).Round(time.Millisecond))
+	if m.InitCodeHash.Hex() != chain.UniswapV2InitCodeHash {
+		t.Fatalf("InitCodeHash = %s, want %s", m.InitCodeHash.Hex(), chain.UniswapV2InitCodeHash)
+	}
+	factory := bindings.NewUniswapV2Factory()
+	for _, p := range m.Pools {
+		want, err := chain.UniswapV2PairAddress(m.Core.Factory.Hex(), chain.UniswapV2InitCodeHash, p.Token0.Hex(), p.Token1.Hex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := callAt(t, b, m.Core.Factory, factory.PackGetPair(p.Token1, p.Token0), factory.UnpackGetPair); got != common.HexToAddress(want) || got != p.Address {
+			t.Fatalf("getPair = %s, CREATE2 address %s, seeded %s", got, want, p.Address)
+		}
+	}
+	if len(m.Farms) != len(m.Pools) {
+		t.Fatalf("%d farms for %d pools", len(m.Farms), len(m.Pools))
+	}
+	farm := bindings.NewStakingRewards()
+	for i, f := range m.Farms {
+		if f.StakingToken != m.Pools[i].Address {
+			t.Fatalf("farm %d stakes %s, want pool %s", i, f.StakingToken, m.Pools[i].Address)
+		}
+		if got := callAt(t, b, f.Address, farm.PackRewardRate(), farm.UnpackRewardRate); got.Sign() == 0 || got.Cmp(f.RewardRate) != 0 {
+			t.Fatalf("farm %d rewardRate = %s, want %s", i, got, f.RewardRate)
+		}
+		if got := callAt(t, b, f.RewardToken, tokenB.PackBalanceOf(f.Address), tokenB.UnpackBalanceOf); got.Sign() == 0 {
+			t.Fatalf("farm %d holds no reward", i)
+		}
+	}
+	if err := (chain.Config{Chains: map[string]chain.ChainConfig{"base": m.ChainConfig(node.URL)}}).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func callAt[T any](t *testing.T, b *Backend, to common.Address, data []byte, unpack func([]byte) (T, error)) T {
+	t.Helper()
+	c := bind.NewBoundContract(to, tokenB.GetABI(), b.EthClient(), b.EthClient(), b.EthClient())
+	v, err := bind.Call(c, &bind.CallOpts{Context: t.Context()}, data, unpack)
+	if err != nil {
+		t.Fatalf("call %s: %v", to, err)
+	}
+	return v
 }

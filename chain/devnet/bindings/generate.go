@@ -7,6 +7,8 @@ package bindings
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Factory.json --pkg bindings --out uniswap_v2_factory.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Pair.json --pkg bindings --out uniswap_v2_pair.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/UniswapV2Router02.json --pkg bindings --out uniswap_v2_router02.go
+//go:generate go tool abigen --v2 --combined-json ../artifacts/StakingRewards.json --pkg bindings --out staking_rewards.go
+//go:generate go tool abigen --v2 --combined-json ../artifacts/StakingRewardsFactory.json --pkg bindings --out staking_rewards_factory.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/Multicall3.json --pkg bindings --out multicall3.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/TaxToken.json --pkg bindings --out tax_token.go
 //go:generate go tool abigen --v2 --combined-json ../artifacts/AuditProbe.json --pkg bindings --out audit_probe.go

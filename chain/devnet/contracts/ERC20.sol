@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// @title ERC20: the ERC-20 core shared by the devnet's tokens (Token, TaxToken) and the pair's LP token.
+/// @title ERC20: the ERC-20 core shared by the devnet's tokens (Token, TaxToken).
 /// @notice Supply, balances, allowances, approve/transfer/transferFrom and the Transfer/Approval events.
 ///         Metadata (name, symbol, decimals) belongs to the inheriting contract. Not compiled into artifacts.
 /// @dev The core is as permissive as Uniswap V2's LP token: transfers to the zero address are allowed, and an

@@ -51,10 +51,10 @@ func TestAvailabilityPerChain(t *testing.T) {
 		"getHoldingsBatch":     {path: "/v1/portfolio/holdings?owners=base:" + user},
 		"getPositions":         {path: "/v1/portfolio/" + user + "/positions?chain=base"},
 		"getPositionsBatch":    {path: "/v1/portfolio/positions?owners=base:" + user},
-		"getSwapQuote":         {path: "/v1/quotes/swap?chain=base&inputMint=" + base + "&outputMint=" + quote + "&amount=1000&slippageBps=50"},
+		"getSwapQuote":         {path: "/v1/quotes/swap?chain=base&inputMint=" + base + "&outputMint=" + quote + "&amount=1000000000000000&slippageBps=50"},
 		"getBridgeQuote":       {method: http.MethodPost, path: "/v1/quotes/bridge", body: `{"fromChain":"base","toChain":"ethereum","inputToken":"` + base + `","outputToken":"` + quote + `","amount":"1.5","user":"` + user + `"}`},
 		"getTransactionStatus": {path: "/v1/transactions/0x" + strings.Repeat("ab", 32) + "/status?chain=base"},
-		"buildSwap":            {method: http.MethodPost, path: "/v1/build/swap", body: `{"chain":"base","user":"` + user + `","inputMint":"` + base + `","outputMint":"` + quote + `","amount":"1000","slippageBps":50}`},
+		"buildSwap":            {method: http.MethodPost, path: "/v1/build/swap", body: `{"chain":"base","user":"` + user + `","inputMint":"native","outputMint":"` + quote + `","amount":"1000000000000000","slippageBps":50}`},
 		"buildBridge":          {method: http.MethodPost, path: "/v1/build/bridge", body: `{"fromChain":"base","toChain":"ethereum","inputToken":"` + base + `","outputToken":"` + quote + `","amount":"1.5","user":"` + user + `"}`},
 		"buildTransfer":        {method: http.MethodPost, path: "/v1/build/transfer", body: `{"chain":"base","user":"` + user + `","to":"` + evmAddr2 + `","token":"native","amount":"1.5"}`},
 		"buildLPCreate":        {method: http.MethodPost, path: "/v1/build/lp/create", body: `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","tokenA":"` + base + `","tokenB":"` + evmAddr2 + `"}`},
@@ -122,7 +122,7 @@ func TestAvailabilityPerChain(t *testing.T) {
 
 // checkAnswer validates a response body against the schema the document gives the operation's
 // answer of that status.
-func checkAnswer(t *testing.T, s *Server, spec *opSpec, r response) {
+func checkAnswer(t testing.TB, s *Server, spec *opSpec, r response) {
 	t.Helper()
 	doc := s.api.OpenAPI()
 	schema := &huma.Schema{Ref: "#/components/schemas/Error"}

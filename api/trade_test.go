@@ -79,8 +79,48 @@ func (te *tradeEnv) build(path string, body any) response {
 	te.t.Helper()
 	te.builds++
 	raw, _ := json.Marshal(body)
-	return te.do(request{method: http.MethodPost, path: path, key: te.key, body: string(raw),
+	return te.checked(request{method: http.MethodPost, path: path, key: te.key, body: string(raw),
 		headers: map[string]string{"Idempotency-Key": fmt.Sprintf("build-%d", te.builds)}})
+}
+
+// get calls a read with the consumer's key.
+func (te *tradeEnv) get(path string) response {
+	te.t.Helper()
+	return te.checked(request{path: path, key: te.key})
+}
+
+// checked makes the call and validates the answer against the schema the served OpenAPI document
+// gives the operation for its status.
+func (te *tradeEnv) checked(req request) response {
+	te.t.Helper()
+	r := te.do(req)
+	method := req.method
+	if method == "" {
+		method = http.MethodGet
+	}
+	path, _, _ := strings.Cut(req.path, "?")
+	for _, spec := range te.server.specs {
+		if spec.Method == method && pathMatches(spec.Path, path) {
+			checkAnswer(te.t, te.server, spec, r)
+			return r
+		}
+	}
+	te.t.Fatalf("no operation serves %s %s", method, path)
+	return r
+}
+
+// pathMatches reports whether a request path fits an OpenAPI path template.
+func pathMatches(template, path string) bool {
+	ts, ps := strings.Split(template, "/"), strings.Split(path, "/")
+	if len(ts) != len(ps) {
+		return false
+	}
+	for i := range ts {
+		if !strings.HasPrefix(ts[i], "{") && ts[i] != ps[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // confirm posts a confirm of a build response's token with hashes.
@@ -154,7 +194,7 @@ func TestSwapOnDevnet(t *testing.T) {
 		in, inAddr := addrOf(tc.in)
 		out, outAddr := addrOf(tc.out)
 		before := te.d.rpc.RoundTrips()
-		r := te.do(request{path: "/v1/quotes/swap?chain=base&inputMint=" + in + "&outputMint=" + out + "&amount=" + tc.amount + "&slippageBps=50", key: te.key})
+		r := te.get("/v1/quotes/swap?chain=base&inputMint=" + in + "&outputMint=" + out + "&amount=" + tc.amount + "&slippageBps=50")
 		if trips := te.d.rpc.RoundTrips() - before; r.status == http.StatusOK && trips != 1 {
 			t.Errorf("%s: the quote took %d RPC round trips, want 1", tc.name, trips)
 		}
@@ -223,7 +263,7 @@ func TestSwapOnDevnet(t *testing.T) {
 		if c.status != http.StatusOK || c.body["confirmed"] != true || c.body["updated"] != true {
 			t.Errorf("%s: confirm: %d %s", tc.name, c.status, c.rawBody)
 		}
-		s := te.do(request{path: "/v1/transactions/" + hashes[len(hashes)-1].Hex() + "/status?chain=base", key: te.key})
+		s := te.get("/v1/transactions/" + hashes[len(hashes)-1].Hex() + "/status?chain=base")
 		if s.status != http.StatusOK || s.body["status"] != "finalized" {
 			t.Errorf("%s: status: %d %s", tc.name, s.status, s.rawBody)
 		}
@@ -318,7 +358,7 @@ func TestSwapSlippedBeyondTolerance(t *testing.T) {
 		entry["reason"] != "UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT" {
 		t.Errorf("confirm of a reverted swap: %d %s", c.status, c.rawBody)
 	}
-	s := te.do(request{path: "/v1/transactions/" + hashes[0].Hex() + "/status?chain=base", key: te.key})
+	s := te.get("/v1/transactions/" + hashes[0].Hex() + "/status?chain=base")
 	if s.status != http.StatusOK || s.body["status"] != "failed" || s.body["error"] != "UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT" {
 		t.Errorf("status of a reverted swap: %d %s", s.status, s.rawBody)
 	}
@@ -365,7 +405,7 @@ func TestBuildIdempotencyOnDevnet(t *testing.T) {
 	te := newTradeEnv(t, 5)
 	body := fmt.Sprintf(`{"chain":"base","user":%q,"to":%q,"token":"native","amount":"0.25"}`, te.wallet.addr.Hex(), te.d.local.Accounts()[6].Address.Hex())
 	post := func(body string) response {
-		return te.do(request{method: http.MethodPost, path: "/v1/build/transfer", key: te.key, body: body, headers: map[string]string{"Idempotency-Key": "same"}})
+		return te.checked(request{method: http.MethodPost, path: "/v1/build/transfer", key: te.key, body: body, headers: map[string]string{"Idempotency-Key": "same"}})
 	}
 	const n = 50
 	answers := make(chan response, n)

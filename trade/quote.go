@@ -245,7 +245,7 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 		}
 	}
 	if best == nil {
-		return quoted{}, fmt.Errorf("%w: no pool path from %s to %s on %s gives any output for this amount", ErrNoRoute, inputMint, outputMint, c.Info.Name)
+		return quoted{}, fmt.Errorf("%w from %s to %s on %s: no pool path gives any output for this amount", ErrNoRoute, inputMint, outputMint, c.Info.Name)
 	}
 	outAmount := last(best.amounts)
 	q := SwapQuote{

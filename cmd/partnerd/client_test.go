@@ -48,7 +48,7 @@ func TestGeneratedClient(t *testing.T) {
 			baseOps = ch.Operations
 		}
 	}
-	if !slices.Contains(baseOps, "getHoldingsBatch") || slices.Contains(baseOps, "buildTransfer") {
+	if !slices.Contains(baseOps, "getHoldingsBatch") || !slices.Contains(baseOps, "buildTransfer") || slices.Contains(baseOps, "buildBridge") {
 		t.Errorf("base's operations %v", baseOps)
 	}
 
@@ -86,10 +86,18 @@ func TestGeneratedClient(t *testing.T) {
 		t.Fatalf("getTokenPrice of a bad address: %v %s", err, body(bad.Body))
 	}
 
-	// A builder's refusal is replayed under the same Idempotency-Key, and the client sees that.
+	// A build decodes into BuildResponse.
 	transfer := apiclient.BuildTransferJSONRequestBody{Chain: "base", User: owner, To: owner, Token: "native", Amount: "1.5"}
+	built, err := c.BuildTransferWithResponse(ctx, &apiclient.BuildTransferParams{IdempotencyKey: "generated-0"}, transfer)
+	if err != nil || built.JSON200 == nil || len(built.JSON200.Transactions) != 1 || built.JSON200.Transactions[0].Value == nil ||
+		*built.JSON200.Transactions[0].Value != "1500000000000000000" {
+		t.Fatalf("buildTransfer: %v %s", err, body(built.Body))
+	}
+
+	// A builder's refusal is replayed under the same Idempotency-Key, and the client sees that.
+	transfer.Amount = "1.0000000000000000001" // 19 decimals: more than the gas token has
 	first, err := c.BuildTransferWithResponse(ctx, &apiclient.BuildTransferParams{IdempotencyKey: "generated-1"}, transfer)
-	if err != nil || first.JSON400 == nil || first.JSON400.Code != "operation_not_supported" {
+	if err != nil || first.JSON400 == nil || first.JSON400.Code != "invalid_amount" {
 		t.Fatalf("buildTransfer: %v %s", err, body(first.Body))
 	}
 	again, err := c.BuildTransferWithResponse(ctx, &apiclient.BuildTransferParams{IdempotencyKey: "generated-1"}, transfer)

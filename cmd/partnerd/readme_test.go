@@ -72,9 +72,6 @@ func TestREADME(t *testing.T) {
 			t.Errorf("README's Try it uses %s, which is no devnet account, token or pool the service printed at start", a)
 		}
 	}
-	if !strings.Contains(tryIt, "operation_not_supported") {
-		t.Errorf("README's Try it no longer says what its builder call answers (400 operation_not_supported)")
-	}
 
 	// The session: the README's commands but `make run` (the test started the service) and the
 	// partnerd function (the built binary is on PATH as partnerd), on the test's port, with the
@@ -208,9 +205,15 @@ func readmeChecks(e *e2e) []readmeCheck {
 				t.Errorf("%s\nholds no token (is the owner a devnet user account?): %s", cmd, out)
 			}
 		}},
+		{"/v1/quotes/swap?", func(t *testing.T, cmd, out string) {
+			if q := as[api.SwapQuoteResponse](t, ok(t, cmd, out).raw); q.OutAmount == "" || q.OutAmount == "0" || len(q.Route) == 0 {
+				t.Errorf("%s\nquoted nothing: %s", cmd, out)
+			}
+		}},
 		{"/v1/build/", func(t *testing.T, cmd, out string) {
-			if r := curlResponse(t, cmd, out); r.code() != "operation_not_supported" {
-				t.Errorf("%s\nanswered %s; the README says 400 operation_not_supported", cmd, out)
+			b := as[api.BuildResponse](t, ok(t, cmd, out).raw)
+			if len(b.Transactions) != 1 || b.Transactions[0].Value != "1500000000000000000" || b.ConfirmationToken == "" {
+				t.Errorf("%s\nbuilt %s; the README says an unsigned transfer of 1.5 ETH", cmd, out)
 			}
 		}},
 		{"operator create", func(t *testing.T, cmd, out string) {

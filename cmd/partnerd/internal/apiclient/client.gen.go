@@ -292,6 +292,45 @@ func (e ChainInfoNetwork) Valid() bool {
 	}
 }
 
+// Defines values for ConfirmResponsePendingReason.
+const (
+	FinalityPending     ConfirmResponsePendingReason = "finality_pending"
+	ReceiptPending      ConfirmResponsePendingReason = "receipt_pending"
+	TransactionNotFound ConfirmResponsePendingReason = "transaction_not_found"
+)
+
+// Valid indicates whether the value is a known member of the ConfirmResponsePendingReason enum.
+func (e ConfirmResponsePendingReason) Valid() bool {
+	switch e {
+	case FinalityPending:
+		return true
+	case ReceiptPending:
+		return true
+	case TransactionNotFound:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FeeRowKind.
+const (
+	Network FeeRowKind = "network"
+	Venue   FeeRowKind = "venue"
+)
+
+// Valid indicates whether the value is a known member of the FeeRowKind enum.
+func (e FeeRowKind) Valid() bool {
+	switch e {
+	case Network:
+		return true
+	case Venue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FindingLevel.
 const (
 	Danger  FindingLevel = "danger"
@@ -343,6 +382,21 @@ func (e TradeSide) Valid() bool {
 	case Buy:
 		return true
 	case Sell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransactionEncoding.
+const (
+	Base64 TransactionEncoding = "base64"
+)
+
+// Valid indicates whether the value is a known member of the TransactionEncoding enum.
+func (e TransactionEncoding) Valid() bool {
+	switch e {
+	case Base64:
 		return true
 	default:
 		return false
@@ -1084,6 +1138,23 @@ func (e GetTransactionStatusParamsChain) Valid() bool {
 	}
 }
 
+// AllowanceExpect defines model for AllowanceExpect.
+type AllowanceExpect struct {
+	// Amount Base units.
+	//
+	// Examples: 1000000000
+	Amount string `json:"amount"`
+
+	// Owner Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
+	Owner string `json:"owner"`
+
+	// Spender Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
+	Spender string `json:"spender"`
+
+	// Token Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
+	Token string `json:"token"`
+}
+
 // Bin defines model for Bin.
 type Bin struct {
 	// BaseAmount Examples: 15230.5
@@ -1289,34 +1360,30 @@ type BuildLPRequestVenue string
 
 // BuildResponse defines model for BuildResponse.
 type BuildResponse struct {
-	// ConfirmationToken Present when the build must be confirmed; valid 15 minutes.
+	// ConfirmationToken Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes.
 	//
-	// Examples: ct_3q2Zt9bV7xW1mK8pL4nR6s
+	// Examples: ct_Q2hhbmdlIG1lOiBhIHJhbmRvbSB0b2tlbg
 	ConfirmationToken *string `json:"confirmationToken,omitempty"`
 
-	// Fees Fee rows the build charges, besides network fees.
-	//
-	// Examples: [{"amount":"0.00012","kind":"network","token":"native"}]
-	Fees []map[string]interface{} `json:"fees"`
+	// Fees The network fee of each transaction, then the venue's fees.
+	Fees []FeeRow `json:"fees"`
 
-	// Metadata May hold poolId, bridgeRequestId, seeded.
+	// Metadata About the build: poolId and seeded for pool creation and liquidity, the venue and router, deadline (Unix seconds), simulatedAtBlock.
 	//
-	// Examples: {"poolId":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"}
+	// Examples: {"poolId":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","simulatedAtBlock":38512345}
 	Metadata map[string]interface{} `json:"metadata"`
 
 	// Ok Examples: true
 	Ok bool `json:"ok"`
 
-	// Quote The quote the build used.
+	// Quote The fresh quote the build used (a swap quote's fields).
 	//
 	// Examples: {"inAmount":"1000000000","outAmount":"304512877301245112"}
 	Quote   *map[string]interface{} `json:"quote,omitempty"`
 	Signing Signing                 `json:"signing"`
 
-	// Transactions Ordered: Solana entries have encoding base64 and a serialized payload; EVM entries are calls, whose payload.expect may state an allowance expected before the next call.
-	//
-	// Examples: [{"id":"approve","payload":{"data":"0x095ea7b3","to":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","value":"0"}}]
-	Transactions []map[string]interface{} `json:"transactions"`
+	// Transactions In order: sign and send each, waiting for its receipt (and any payload.expect) before the next.
+	Transactions []Transaction `json:"transactions"`
 }
 
 // BuildSwapRequest defines model for BuildSwapRequest.
@@ -1512,21 +1579,26 @@ type ConfirmResponse struct {
 	// Ok Examples: true
 	Ok bool `json:"ok"`
 
-	// PendingIds Transactions still waiting for a receipt or finality.
+	// PendingIds The ids of the build's transactions still waiting to be found, mined or final.
 	//
-	// Examples: ["0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"]
+	// Examples: ["swap"]
 	PendingIds *[]string `json:"pendingIds,omitempty"`
 
-	// PendingReason Why confirmation is not complete yet; retry later.
+	// PendingReason The earliest stage a pending transaction is at; retry later.
 	//
 	// Examples: receipt_pending
-	PendingReason *string `json:"pendingReason,omitempty"`
+	PendingReason *ConfirmResponsePendingReason `json:"pendingReason,omitempty"`
 
 	// Updated The build's records were updated with what was found.
 	//
 	// Examples: true
 	Updated bool `json:"updated"`
 }
+
+// ConfirmResponsePendingReason The earliest stage a pending transaction is at; retry later.
+//
+// Examples: receipt_pending
+type ConfirmResponsePendingReason string
 
 // Error defines model for Error.
 type Error struct {
@@ -1595,6 +1667,51 @@ type Error struct {
 	// Examples: {"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a":"receipt_missing"}
 	Verification *map[string]interface{} `json:"verification,omitempty"`
 }
+
+// Expect defines model for Expect.
+type Expect struct {
+	Allowance *AllowanceExpect `json:"allowance,omitempty"`
+}
+
+// FeeRow defines model for FeeRow.
+type FeeRow struct {
+	// Amount network: gas token units; venue: base units.
+	//
+	// Examples: 0.000012
+	Amount string `json:"amount"`
+
+	// FeeBps venue: the pool's fee, basis points.
+	//
+	// Examples: 30
+	FeeBps *int64 `json:"feeBps,omitempty"`
+
+	// Kind Examples: network
+	Kind FeeRowKind `json:"kind"`
+
+	// Pool Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
+	Pool *string `json:"pool,omitempty"`
+
+	// Token native (the gas token) or the token's address.
+	//
+	// Examples: native
+	Token string `json:"token"`
+
+	// TxId network: the transaction it pays for.
+	//
+	// Examples: swap
+	TxId *string `json:"txId,omitempty"`
+
+	// Usd network: US dollars, when the gas token is priced.
+	//
+	// Examples: 0.036
+	Usd *string `json:"usd,omitempty"`
+
+	// Venue Examples: uniswap-v2
+	Venue *string `json:"venue,omitempty"`
+}
+
+// FeeRowKind Examples: network
+type FeeRowKind string
 
 // Finding defines model for Finding.
 type Finding struct {
@@ -1694,6 +1811,29 @@ type HotPoolsResult struct {
 	// Ok Examples: true
 	Ok    bool          `json:"ok"`
 	Pools []PoolSummary `json:"pools"`
+}
+
+// NetworkFee defines model for NetworkFee.
+type NetworkFee struct {
+	// Native Gas token units.
+	//
+	// Examples: 0.000012
+	Native string `json:"native"`
+
+	// Usd US dollars; absent when the chain has no pool pricing its gas token.
+	//
+	// Examples: 0.036
+	Usd *string `json:"usd,omitempty"`
+}
+
+// Payload defines model for Payload.
+type Payload struct {
+	Expect *Expect `json:"expect,omitempty"`
+
+	// Transaction Solana: the serialized transaction, base64.
+	//
+	// Examples: AQABAg==
+	Transaction *string `json:"transaction,omitempty"`
 }
 
 // PoolAuditResponse defines model for PoolAuditResponse.
@@ -1929,6 +2069,36 @@ type PricePoint struct {
 	Time int64 `json:"time"`
 }
 
+// RouteHop defines model for RouteHop.
+type RouteHop struct {
+	// AmountIn Integer base units of tokenIn.
+	//
+	// Examples: 1000000000
+	AmountIn string `json:"amountIn"`
+
+	// AmountOut Integer base units of tokenOut.
+	//
+	// Examples: 304512877301245112
+	AmountOut string `json:"amountOut"`
+
+	// FeeBps The pool's swap fee, basis points.
+	//
+	// Examples: 30
+	FeeBps int64 `json:"feeBps"`
+
+	// Pool Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
+	Pool string `json:"pool"`
+
+	// TokenIn Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
+	TokenIn string `json:"tokenIn"`
+
+	// TokenOut Examples: 0x4200000000000000000000000000000000000006
+	TokenOut string `json:"tokenOut"`
+
+	// Venue Examples: uniswap-v2
+	Venue string `json:"venue"`
+}
+
 // Signing defines model for Signing.
 type Signing struct {
 	// Bundles For sender-bundles: groups of transaction ids, each submitted as one bundle.
@@ -1964,36 +2134,58 @@ type SourceHealth struct {
 
 // SwapQuoteResponse defines model for SwapQuoteResponse.
 type SwapQuoteResponse struct {
+	// Block The block the reserves were read at.
+	//
+	// Examples: 38512345
+	Block int64 `json:"block"`
+
 	// Chain Examples: base
 	Chain string `json:"chain"`
+
+	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s).
+	//
+	// Examples: 1763798460
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// Gas Estimated gas of the swap call (a build simulates it exactly).
+	//
+	// Examples: 115000
+	Gas int64 `json:"gas"`
 
 	// InAmount Integer base units.
 	//
 	// Examples: 1000000000
 	InAmount string `json:"inAmount"`
 
-	// InputMint Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// InputMint The token sold, or native.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	InputMint string `json:"inputMint"`
 
-	// MinOutAmount Integer base units after slippage.
+	// MinOutAmount Integer base units: outAmount less slippageBps, rounded down; a build reverts below it.
 	//
 	// Examples: 302990312914739086
 	MinOutAmount string `json:"minOutAmount"`
 
+	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
+	NetworkFee NetworkFee `json:"networkFee"`
+
 	// Ok Examples: true
 	Ok bool `json:"ok"`
 
-	// OutAmount Integer base units.
+	// OutAmount Integer base units, exact at the block read (Uniswap V2 integer math with each pool's fee).
 	//
 	// Examples: 304512877301245112
 	OutAmount string `json:"outAmount"`
 
-	// OutputMint Examples: 0x4200000000000000000000000000000000000006
+	// OutputMint The token bought, or native.
+	//
+	// Examples: 0x4200000000000000000000000000000000000006
 	OutputMint string `json:"outputMint"`
 
-	// PriceImpactPct How far the price moves by this swap, percent.
+	// PriceImpactPct How much worse than the route's mid price this swap executes, percent (the pools' fees included).
 	//
-	// Examples: 0.013
+	// Examples: 0.3512
 	PriceImpactPct string `json:"priceImpactPct"`
 
 	// Raw The complete quote; a Solana swap build takes it back unchanged as quoteResponse.
@@ -2001,10 +2193,8 @@ type SwapQuoteResponse struct {
 	// Examples: {"inAmount":"1000000000","outAmount":"304512877301245112"}
 	Raw map[string]interface{} `json:"raw"`
 
-	// Route Pools, in order.
-	//
-	// Examples: ["0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"]
-	Route []string `json:"route"`
+	// Route The pools, in order.
+	Route []RouteHop `json:"route"`
 
 	// SlippageBps Examples: 50
 	SlippageBps int64 `json:"slippageBps"`
@@ -2212,15 +2402,85 @@ type TradesResponse struct {
 	Trades []Trade  `json:"trades"`
 }
 
+// Transaction defines model for Transaction.
+type Transaction struct {
+	// ChainId EVM: the chain id to sign for.
+	//
+	// Examples: 8453
+	ChainId *int64 `json:"chainId,omitempty"`
+
+	// Data EVM: calldata, 0x hex (0x for a plain native transfer).
+	//
+	// Examples: 0x38ed1739
+	Data *string `json:"data,omitempty"`
+
+	// Encoding Solana: the payload's encoding.
+	//
+	// Examples: base64
+	Encoding *TransactionEncoding `json:"encoding,omitempty"`
+
+	// From EVM: the signer.
+	//
+	// Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
+	From *string `json:"from,omitempty"`
+
+	// Gas EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged).
+	//
+	// Examples: 152000
+	Gas *int64 `json:"gas,omitempty"`
+
+	// Id The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ...
+	//
+	// Examples: swap
+	Id string `json:"id"`
+
+	// MaxFeePerGas EVM: wei per gas, decimal: twice the base fee plus the tip.
+	//
+	// Examples: 2000000000
+	MaxFeePerGas *string `json:"maxFeePerGas,omitempty"`
+
+	// MaxPriorityFeePerGas EVM: the tip, wei per gas, decimal.
+	//
+	// Examples: 1000000
+	MaxPriorityFeePerGas *string `json:"maxPriorityFeePerGas,omitempty"`
+
+	// Nonce EVM: the nonce to sign with, if no other transaction of the signer goes first.
+	//
+	// Examples: 12
+	Nonce *int64 `json:"nonce,omitempty"`
+
+	// Payload EVM: what to wait for after this call (expect); Solana: the serialized transaction.
+	Payload *Payload `json:"payload,omitempty"`
+
+	// To EVM: the contract or receiver called.
+	//
+	// Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
+	To *string `json:"to,omitempty"`
+
+	// Value EVM: wei sent with the call, decimal.
+	//
+	// Examples: 0
+	Value *string `json:"value,omitempty"`
+}
+
+// TransactionEncoding Solana: the payload's encoding.
+//
+// Examples: base64
+type TransactionEncoding string
+
 // TransactionStatusResponse defines model for TransactionStatusResponse.
 type TransactionStatusResponse struct {
-	// Block Examples: 38512345
+	// Block Mined: its block.
+	//
+	// Examples: 38512345
 	Block *int64 `json:"block,omitempty"`
 
 	// Chain Examples: base
 	Chain string `json:"chain"`
 
-	// Confirmations Examples: 3
+	// Confirmations Mined: blocks on top of it, its own included.
+	//
+	// Examples: 3
 	Confirmations *int64 `json:"confirmations,omitempty"`
 
 	// Error failed: the revert reason, when it decodes.
@@ -2234,11 +2494,15 @@ type TransactionStatusResponse struct {
 	// Signature Examples: 0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a
 	Signature string `json:"signature"`
 
-	// Status Examples: confirmed
+	// Status unknown: the chain's node does not know it; pending: known, not mined; confirmed: mined and succeeded; finalized: at least the chain's confirmation depth deep; failed: mined and reverted.
+	//
+	// Examples: confirmed
 	Status TransactionStatusResponseStatus `json:"status"`
 }
 
-// TransactionStatusResponseStatus Examples: confirmed
+// TransactionStatusResponseStatus unknown: the chain's node does not know it; pending: known, not mined; confirmed: mined and succeeded; finalized: at least the chain's confirmation depth deep; failed: mined and reverted.
+//
+// Examples: confirmed
 type TransactionStatusResponseStatus string
 
 // TrendingResponse defines model for TrendingResponse.
@@ -2773,7 +3037,7 @@ type ClientInterface interface {
 
 	// BuildBridgeWithBody Build bridge transactions
 	//
-	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2784,7 +3048,7 @@ type ClientInterface interface {
 
 	// BuildBridge Build bridge transactions
 	//
-	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2795,7 +3059,7 @@ type ClientInterface interface {
 
 	// ConfirmBuildWithBody Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2806,7 +3070,7 @@ type ClientInterface interface {
 
 	// ConfirmBuild Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2817,7 +3081,7 @@ type ClientInterface interface {
 
 	// BuildLPAddWithBody Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2828,7 +3092,7 @@ type ClientInterface interface {
 
 	// BuildLPAdd Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2839,7 +3103,7 @@ type ClientInterface interface {
 
 	// BuildLPCompoundWithBody Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2850,7 +3114,7 @@ type ClientInterface interface {
 
 	// BuildLPCompound Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2861,7 +3125,7 @@ type ClientInterface interface {
 
 	// BuildLPCreateWithBody Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2872,7 +3136,7 @@ type ClientInterface interface {
 
 	// BuildLPCreate Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2883,7 +3147,7 @@ type ClientInterface interface {
 
 	// BuildLPFarmWithBody Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2894,7 +3158,7 @@ type ClientInterface interface {
 
 	// BuildLPFarm Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2905,7 +3169,7 @@ type ClientInterface interface {
 
 	// BuildLPHarvestWithBody Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2916,7 +3180,7 @@ type ClientInterface interface {
 
 	// BuildLPHarvest Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2927,7 +3191,7 @@ type ClientInterface interface {
 
 	// BuildLPIncreaseWithBody Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2938,7 +3202,7 @@ type ClientInterface interface {
 
 	// BuildLPIncrease Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2949,7 +3213,7 @@ type ClientInterface interface {
 
 	// BuildLPMigrateWithBody Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2960,7 +3224,7 @@ type ClientInterface interface {
 
 	// BuildLPMigrate Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2971,7 +3235,7 @@ type ClientInterface interface {
 
 	// BuildLPRebalanceWithBody Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2982,7 +3246,7 @@ type ClientInterface interface {
 
 	// BuildLPRebalance Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -2993,7 +3257,7 @@ type ClientInterface interface {
 
 	// BuildLPRemoveWithBody Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3004,7 +3268,7 @@ type ClientInterface interface {
 
 	// BuildLPRemove Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3015,7 +3279,7 @@ type ClientInterface interface {
 
 	// BuildSwapWithBody Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3026,7 +3290,7 @@ type ClientInterface interface {
 
 	// BuildSwap Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3037,7 +3301,7 @@ type ClientInterface interface {
 
 	// BuildTransferWithBody Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3048,7 +3312,7 @@ type ClientInterface interface {
 
 	// BuildTransfer Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3207,7 +3471,7 @@ type ClientInterface interface {
 
 	// GetSwapQuote A swap quote
 	//
-	// What amount (integer base units) of outputMint sells for, its minimum after slippageBps, the price impact and the route. raw is the complete quote: a Solana swap build takes it back unchanged. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3288,7 +3552,7 @@ type ClientInterface interface {
 
 	// GetTransactionStatus Status of a submitted transaction
 	//
-	// Whether a transaction hash or signature is unknown, pending, confirmed, finalized or failed, on its origin chain only (not a bridge's destination). Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination). GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3298,7 +3562,7 @@ type ClientInterface interface {
 
 // BuildBridgeWithBody Build bridge transactions
 //
-// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3319,7 +3583,7 @@ func (c *Client) BuildBridgeWithBody(ctx context.Context, params *BuildBridgePar
 
 // BuildBridge Build bridge transactions
 //
-// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3340,7 +3604,7 @@ func (c *Client) BuildBridge(ctx context.Context, params *BuildBridgeParams, bod
 
 // ConfirmBuildWithBody Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3361,7 +3625,7 @@ func (c *Client) ConfirmBuildWithBody(ctx context.Context, params *ConfirmBuildP
 
 // ConfirmBuild Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3382,7 +3646,7 @@ func (c *Client) ConfirmBuild(ctx context.Context, params *ConfirmBuildParams, b
 
 // BuildLPAddWithBody Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3403,7 +3667,7 @@ func (c *Client) BuildLPAddWithBody(ctx context.Context, params *BuildLPAddParam
 
 // BuildLPAdd Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3424,7 +3688,7 @@ func (c *Client) BuildLPAdd(ctx context.Context, params *BuildLPAddParams, body 
 
 // BuildLPCompoundWithBody Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3445,7 +3709,7 @@ func (c *Client) BuildLPCompoundWithBody(ctx context.Context, params *BuildLPCom
 
 // BuildLPCompound Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3466,7 +3730,7 @@ func (c *Client) BuildLPCompound(ctx context.Context, params *BuildLPCompoundPar
 
 // BuildLPCreateWithBody Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3487,7 +3751,7 @@ func (c *Client) BuildLPCreateWithBody(ctx context.Context, params *BuildLPCreat
 
 // BuildLPCreate Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3508,7 +3772,7 @@ func (c *Client) BuildLPCreate(ctx context.Context, params *BuildLPCreateParams,
 
 // BuildLPFarmWithBody Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3529,7 +3793,7 @@ func (c *Client) BuildLPFarmWithBody(ctx context.Context, params *BuildLPFarmPar
 
 // BuildLPFarm Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3550,7 +3814,7 @@ func (c *Client) BuildLPFarm(ctx context.Context, params *BuildLPFarmParams, bod
 
 // BuildLPHarvestWithBody Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3571,7 +3835,7 @@ func (c *Client) BuildLPHarvestWithBody(ctx context.Context, params *BuildLPHarv
 
 // BuildLPHarvest Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3592,7 +3856,7 @@ func (c *Client) BuildLPHarvest(ctx context.Context, params *BuildLPHarvestParam
 
 // BuildLPIncreaseWithBody Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3613,7 +3877,7 @@ func (c *Client) BuildLPIncreaseWithBody(ctx context.Context, params *BuildLPInc
 
 // BuildLPIncrease Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3634,7 +3898,7 @@ func (c *Client) BuildLPIncrease(ctx context.Context, params *BuildLPIncreasePar
 
 // BuildLPMigrateWithBody Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3655,7 +3919,7 @@ func (c *Client) BuildLPMigrateWithBody(ctx context.Context, params *BuildLPMigr
 
 // BuildLPMigrate Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3676,7 +3940,7 @@ func (c *Client) BuildLPMigrate(ctx context.Context, params *BuildLPMigrateParam
 
 // BuildLPRebalanceWithBody Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3697,7 +3961,7 @@ func (c *Client) BuildLPRebalanceWithBody(ctx context.Context, params *BuildLPRe
 
 // BuildLPRebalance Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3718,7 +3982,7 @@ func (c *Client) BuildLPRebalance(ctx context.Context, params *BuildLPRebalanceP
 
 // BuildLPRemoveWithBody Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3739,7 +4003,7 @@ func (c *Client) BuildLPRemoveWithBody(ctx context.Context, params *BuildLPRemov
 
 // BuildLPRemove Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3760,7 +4024,7 @@ func (c *Client) BuildLPRemove(ctx context.Context, params *BuildLPRemoveParams,
 
 // BuildSwapWithBody Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3781,7 +4045,7 @@ func (c *Client) BuildSwapWithBody(ctx context.Context, params *BuildSwapParams,
 
 // BuildSwap Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3802,7 +4066,7 @@ func (c *Client) BuildSwap(ctx context.Context, params *BuildSwapParams, body Bu
 
 // BuildTransferWithBody Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3823,7 +4087,7 @@ func (c *Client) BuildTransferWithBody(ctx context.Context, params *BuildTransfe
 
 // BuildTransfer Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4152,7 +4416,7 @@ func (c *Client) GetBridgeQuote(ctx context.Context, body GetBridgeQuoteJSONRequ
 
 // GetSwapQuote A swap quote
 //
-// What amount (integer base units) of outputMint sells for, its minimum after slippageBps, the price impact and the route. raw is the complete quote: a Solana swap build takes it back unchanged. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4323,7 +4587,7 @@ func (c *Client) GetTokenTrades(ctx context.Context, mint string, params *GetTok
 
 // GetTransactionStatus Status of a submitted transaction
 //
-// Whether a transaction hash or signature is unknown, pending, confirmed, finalized or failed, on its origin chain only (not a bridge's destination). Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination). GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6698,7 +6962,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildBridgeWithBodyWithResponse Build bridge transactions
 	//
-	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6709,7 +6973,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildBridgeWithResponse Build bridge transactions
 	//
-	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6720,7 +6984,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConfirmBuildWithBodyWithResponse Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6731,7 +6995,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConfirmBuildWithResponse Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6742,7 +7006,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPAddWithBodyWithResponse Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6753,7 +7017,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPAddWithResponse Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6764,7 +7028,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCompoundWithBodyWithResponse Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6775,7 +7039,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCompoundWithResponse Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6786,7 +7050,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithBodyWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6797,7 +7061,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6808,7 +7072,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPFarmWithBodyWithResponse Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6819,7 +7083,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPFarmWithResponse Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6830,7 +7094,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPHarvestWithBodyWithResponse Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6841,7 +7105,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPHarvestWithResponse Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6852,7 +7116,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPIncreaseWithBodyWithResponse Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6863,7 +7127,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPIncreaseWithResponse Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6874,7 +7138,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPMigrateWithBodyWithResponse Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6885,7 +7149,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPMigrateWithResponse Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6896,7 +7160,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRebalanceWithBodyWithResponse Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6907,7 +7171,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRebalanceWithResponse Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6918,7 +7182,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRemoveWithBodyWithResponse Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6929,7 +7193,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRemoveWithResponse Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6940,7 +7204,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithBodyWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6951,7 +7215,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6962,7 +7226,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildTransferWithBodyWithResponse Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6973,7 +7237,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildTransferWithResponse Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7160,7 +7424,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSwapQuoteWithResponse A swap quote
 	//
-	// What amount (integer base units) of outputMint sells for, its minimum after slippageBps, the price impact and the route. raw is the complete quote: a Solana swap build takes it back unchanged. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7259,7 +7523,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTransactionStatusWithResponse Status of a submitted transaction
 	//
-	// Whether a transaction hash or signature is unknown, pending, confirmed, finalized or failed, on its origin chain only (not a bridge's destination). Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination). GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -19183,7 +19447,7 @@ func (r GetTransactionStatusResponse) ContentType() string {
 
 // BuildBridgeWithBodyWithResponse Build bridge transactions
 //
-// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19200,7 +19464,7 @@ func (c *ClientWithResponses) BuildBridgeWithBodyWithResponse(ctx context.Contex
 
 // BuildBridgeWithResponse Build bridge transactions
 //
-// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves amount (human token units) of inputToken to toChain. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19217,7 +19481,7 @@ func (c *ClientWithResponses) BuildBridgeWithResponse(ctx context.Context, param
 
 // ConfirmBuildWithBodyWithResponse Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19234,7 +19498,7 @@ func (c *ClientWithResponses) ConfirmBuildWithBodyWithResponse(ctx context.Conte
 
 // ConfirmBuildWithResponse Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: confirmed and updated when all are found as built, or confirmed false with pendingIds and pendingReason while receipts or finality are pending, in which case retry. A token is valid 15 minutes; an unknown or expired one is 404.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19251,7 +19515,7 @@ func (c *ClientWithResponses) ConfirmBuildWithResponse(ctx context.Context, para
 
 // BuildLPAddWithBodyWithResponse Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19268,7 +19532,7 @@ func (c *ClientWithResponses) BuildLPAddWithBodyWithResponse(ctx context.Context
 
 // BuildLPAddWithResponse Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19285,7 +19549,7 @@ func (c *ClientWithResponses) BuildLPAddWithResponse(ctx context.Context, params
 
 // BuildLPCompoundWithBodyWithResponse Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19302,7 +19566,7 @@ func (c *ClientWithResponses) BuildLPCompoundWithBodyWithResponse(ctx context.Co
 
 // BuildLPCompoundWithResponse Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19319,7 +19583,7 @@ func (c *ClientWithResponses) BuildLPCompoundWithResponse(ctx context.Context, p
 
 // BuildLPCreateWithBodyWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19336,7 +19600,7 @@ func (c *ClientWithResponses) BuildLPCreateWithBodyWithResponse(ctx context.Cont
 
 // BuildLPCreateWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19353,7 +19617,7 @@ func (c *ClientWithResponses) BuildLPCreateWithResponse(ctx context.Context, par
 
 // BuildLPFarmWithBodyWithResponse Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19370,7 +19634,7 @@ func (c *ClientWithResponses) BuildLPFarmWithBodyWithResponse(ctx context.Contex
 
 // BuildLPFarmWithResponse Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19387,7 +19651,7 @@ func (c *ClientWithResponses) BuildLPFarmWithResponse(ctx context.Context, param
 
 // BuildLPHarvestWithBodyWithResponse Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19404,7 +19668,7 @@ func (c *ClientWithResponses) BuildLPHarvestWithBodyWithResponse(ctx context.Con
 
 // BuildLPHarvestWithResponse Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19421,7 +19685,7 @@ func (c *ClientWithResponses) BuildLPHarvestWithResponse(ctx context.Context, pa
 
 // BuildLPIncreaseWithBodyWithResponse Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19438,7 +19702,7 @@ func (c *ClientWithResponses) BuildLPIncreaseWithBodyWithResponse(ctx context.Co
 
 // BuildLPIncreaseWithResponse Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19455,7 +19719,7 @@ func (c *ClientWithResponses) BuildLPIncreaseWithResponse(ctx context.Context, p
 
 // BuildLPMigrateWithBodyWithResponse Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19472,7 +19736,7 @@ func (c *ClientWithResponses) BuildLPMigrateWithBodyWithResponse(ctx context.Con
 
 // BuildLPMigrateWithResponse Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19489,7 +19753,7 @@ func (c *ClientWithResponses) BuildLPMigrateWithResponse(ctx context.Context, pa
 
 // BuildLPRebalanceWithBodyWithResponse Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19506,7 +19770,7 @@ func (c *ClientWithResponses) BuildLPRebalanceWithBodyWithResponse(ctx context.C
 
 // BuildLPRebalanceWithResponse Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19523,7 +19787,7 @@ func (c *ClientWithResponses) BuildLPRebalanceWithResponse(ctx context.Context, 
 
 // BuildLPRemoveWithBodyWithResponse Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19540,7 +19804,7 @@ func (c *ClientWithResponses) BuildLPRemoveWithBodyWithResponse(ctx context.Cont
 
 // BuildLPRemoveWithResponse Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19557,7 +19821,7 @@ func (c *ClientWithResponses) BuildLPRemoveWithResponse(ctx context.Context, par
 
 // BuildSwapWithBodyWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19574,7 +19838,7 @@ func (c *ClientWithResponses) BuildSwapWithBodyWithResponse(ctx context.Context,
 
 // BuildSwapWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again; when fresh conditions need a review the answer is 409 review_required, and the reviewed fields must never be acknowledged automatically. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19591,7 +19855,7 @@ func (c *ClientWithResponses) BuildSwapWithResponse(ctx context.Context, params 
 
 // BuildTransferWithBodyWithResponse Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19608,7 +19872,7 @@ func (c *ClientWithResponses) BuildTransferWithBodyWithResponse(ctx context.Cont
 
 // BuildTransferWithResponse Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. Returns unsigned transactions in order, for the caller's wallet to sign and send; a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19897,7 +20161,7 @@ func (c *ClientWithResponses) GetBridgeQuoteWithResponse(ctx context.Context, bo
 
 // GetSwapQuoteWithResponse A swap quote
 //
-// What amount (integer base units) of outputMint sells for, its minimum after slippageBps, the price impact and the route. raw is the complete quote: a Solana swap build takes it back unchanged. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20050,7 +20314,7 @@ func (c *ClientWithResponses) GetTokenTradesWithResponse(ctx context.Context, mi
 
 // GetTransactionStatusWithResponse Status of a submitted transaction
 //
-// Whether a transaction hash or signature is unknown, pending, confirmed, finalized or failed, on its origin chain only (not a bridge's destination). Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination). GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //

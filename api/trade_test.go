@@ -61,13 +61,13 @@ func (te *tradeEnv) balance(token, who common.Address) *big.Int {
 	te.t.Helper()
 	ctx := te.t.Context()
 	if token == (common.Address{}) {
-		b, err := te.wallet.client.BalanceAt(ctx, who, nil)
+		b, err := te.wallet.Client.BalanceAt(ctx, who, nil)
 		if err != nil {
 			te.t.Fatal(err)
 		}
 		return b
 	}
-	out, err := te.wallet.client.CallContract(ctx, ethereum.CallMsg{To: &token, Data: bindings.NewToken().PackBalanceOf(who)}, nil)
+	out, err := te.wallet.Client.CallContract(ctx, ethereum.CallMsg{To: &token, Data: bindings.NewToken().PackBalanceOf(who)}, nil)
 	if err != nil {
 		te.t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func bigOf(t testing.TB, s string) *big.Int {
 func TestSwapOnDevnet(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
-	user := te.wallet.addr
+	user := te.wallet.Address
 	cases := []struct {
 		name    string
 		in, out string // "native" or a symbol
@@ -287,7 +287,7 @@ func TestTransferOnDevnet(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnvOn(t, "arc", 5)
 	usd := te.token("USDD")
-	user, to := te.wallet.addr, te.d.local.Accounts()[6].Address
+	user, to := te.wallet.Address, te.d.local.Accounts()[6].Address
 	cases := []struct {
 		token  string
 		addr   common.Address
@@ -331,7 +331,7 @@ func TestTransferOnDevnet(t *testing.T) {
 func TestSwapSlippedBeyondTolerance(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
-	user := te.wallet.addr
+	user := te.wallet.Address
 	b := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": user.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
 		"amount": "100000000000000000", "slippageBps": 10})
 	if b.status != http.StatusOK {
@@ -339,7 +339,7 @@ func TestSwapSlippedBeyondTolerance(t *testing.T) {
 	}
 	// Another user buys AUR with 5 ETH first: the price moves far more than 0.1 %.
 	front := newWallet(t, te.d.local.RPCURL(), te.d.local.Accounts()[6].PrivateKeyHex)
-	fb := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": front.addr.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
+	fb := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": front.Address.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
 		"amount": "5000000000000000000", "slippageBps": 100, "maxValueLossPpm": 1_000_000})
 	if fb.status != http.StatusOK {
 		t.Fatalf("front-run build: %d %s", fb.status, fb.rawBody)
@@ -370,7 +370,7 @@ func TestSwapSlippedBeyondTolerance(t *testing.T) {
 func TestSwapReview(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
-	body := map[string]any{"chain": "base", "user": te.wallet.addr.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
+	body := map[string]any{"chain": "base", "user": te.wallet.Address.Hex(), "inputMint": "native", "outputMint": te.token("AUR").Hex(),
 		"amount": "20000000000000000000", "slippageBps": 50} // 20 ETH into a 200 ETH pool: about 9 % lost
 	r := te.build("/v1/build/swap", body)
 	loss, _ := r.body["valueLossPpm"].(float64)
@@ -403,7 +403,7 @@ func (te *tradeEnv) tokenRows() int {
 func TestBuildIdempotencyOnDevnet(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
-	body := fmt.Sprintf(`{"chain":"base","user":%q,"to":%q,"token":"native","amount":"0.25"}`, te.wallet.addr.Hex(), te.d.local.Accounts()[6].Address.Hex())
+	body := fmt.Sprintf(`{"chain":"base","user":%q,"to":%q,"token":"native","amount":"0.25"}`, te.wallet.Address.Hex(), te.d.local.Accounts()[6].Address.Hex())
 	post := func(body string) response {
 		return te.checked(request{method: http.MethodPost, path: "/v1/build/transfer", key: te.key, body: body, headers: map[string]string{"Idempotency-Key": "same"}})
 	}
@@ -442,7 +442,7 @@ func TestBuildIdempotencyOnDevnet(t *testing.T) {
 func TestBuildBadInput(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
-	user, to, aur := te.wallet.addr.Hex(), te.d.local.Accounts()[6].Address.Hex(), te.token("AUR").Hex()
+	user, to, aur := te.wallet.Address.Hex(), te.d.local.Accounts()[6].Address.Hex(), te.token("AUR").Hex()
 	noCode := "0x00000000000000000000000000000000000c0de0"
 	swap := func(edit func(m map[string]any)) map[string]any {
 		m := map[string]any{"chain": "base", "user": user, "inputMint": "native", "outputMint": aur, "amount": "1000", "slippageBps": 50}

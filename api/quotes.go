@@ -30,6 +30,8 @@ type SwapQuoteResponse struct {
 	NetworkFee     NetworkFee     `json:"networkFee" doc:"Estimated network fee of the swap call at the current base fee and tip."`
 	Block          int64          `json:"block" doc:"The block the reserves were read at." example:"38512345"`
 	ExpiresAt      int64          `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again (30 s)." example:"1763798460"`
+	FeeOnTransfer  bool           `json:"feeOnTransfer" doc:"A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants." example:"false"`
+	Taxes          []TokenTax     `json:"taxes,omitempty" doc:"The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool."`
 	Raw            map[string]any `json:"raw" doc:"The complete quote; a Solana swap build takes it back unchanged as quoteResponse." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
 }
 
@@ -42,6 +44,13 @@ type RouteHop struct {
 	TokenOut  string `json:"tokenOut" example:"0x4200000000000000000000000000000000000006"`
 	AmountIn  string `json:"amountIn" doc:"Integer base units of tokenIn." example:"1000000000"`
 	AmountOut string `json:"amountOut" doc:"Integer base units of tokenOut." example:"304512877301245112"`
+}
+
+// TokenTax is a token's transfer tax, in basis points of the amount transferred.
+type TokenTax struct {
+	Token      string `json:"token" example:"0xd3c0d1053efee01bbda6aa604e315858fddad976"`
+	BuyTaxBps  int    `json:"buyTaxBps" doc:"Kept from transfers out of its pool (buys)." example:"300"`
+	SellTaxBps int    `json:"sellTaxBps" doc:"Kept from transfers into its pool (sells)." example:"500"`
 }
 
 // NetworkFee is an amount of the chain's gas token and its USD value.
@@ -116,7 +125,8 @@ func (s *Server) registerQuotes() {
 		"What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, "+
 			"the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes "+
 			"through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 "+
-			"integer math); native names the chain's gas token. No route: 404 no_route. "+
+			"integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged "+
+			"(feeOnTransfer). No route: 404 no_route. "+
 			"raw is the complete quote: a Solana swap build takes it back unchanged."+onChains)
 	quote.Serves = s.tradeServes
 	register(s, quote, s.swapQuote)
@@ -153,9 +163,12 @@ func swapQuoteResponse(q trade.SwapQuote) SwapQuoteResponse {
 	r := SwapQuoteResponse{OK: true, Chain: q.Chain, InputMint: q.InputMint, OutputMint: q.OutputMint, InAmount: q.InAmount,
 		OutAmount: q.OutAmount, MinOutAmount: q.MinOutAmount, SlippageBps: q.SlippageBps, PriceImpactPct: q.PriceImpactPct,
 		Gas: int64(q.Gas), NetworkFee: NetworkFee{Native: q.NetworkFee.Native, USD: q.NetworkFee.USD}, Block: int64(q.Block),
-		ExpiresAt: q.ExpiresAt, Raw: asMap(q)}
+		ExpiresAt: q.ExpiresAt, FeeOnTransfer: q.FeeOnTransfer, Raw: asMap(q)}
 	for _, h := range q.Route {
 		r.Route = append(r.Route, RouteHop(h))
+	}
+	for _, t := range q.Taxes {
+		r.Taxes = append(r.Taxes, TokenTax(t))
 	}
 	return r
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -11,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain/devnet"
@@ -492,4 +494,94 @@ func TestBuildBadInput(t *testing.T) {
 	if n := te.tokenRows(); n != 0 {
 		t.Errorf("bad input wrote %d confirmation tokens", n)
 	}
+}
+
+// TestSwapFeeOnTransfer: a token that taxes its transfers on its pool (3 % on buys, 5 % on sells)
+// is quoted with its taxes (measured by the audit's simulation in the quote's one read) and
+// flagged; the builds use the router's fee-on-transfer variants, and the user receives exactly the
+// quoted amount both ways.
+func TestSwapFeeOnTransfer(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	ctx := t.Context()
+	m, local := te.market, te.d.local
+	owner, err := devnet.NewAccount(ctx, local.Client(), mustKey(t, local.Accounts()[0].PrivateKeyHex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokenB, taxB, routerB, factoryB := bindings.NewToken(), bindings.NewTaxToken(), bindings.NewUniswapV2Router02(), bindings.NewUniswapV2Factory()
+	tax, err := owner.Deploy(ctx, local, &bindings.TaxTokenMetaData, tokenB.PackConstructor("Taxed", "TAX", 18))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := func(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
+	send := func(to common.Address, value *big.Int, data []byte) {
+		t.Helper()
+		if _, err := owner.Transact(ctx, local, to, value, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(tax, nil, tokenB.PackMint(owner.Address, whole(1_000_000)))
+	send(tax, nil, tokenB.PackApprove(m.Core.Router, whole(100_000)))
+	send(m.Core.Router, whole(100), routerB.PackAddLiquidityETH(tax, whole(100_000), common.Big0, common.Big0, owner.Address, big.NewInt(1<<40)))
+	out, err := local.Client().CallContract(ctx, ethereum.CallMsg{To: &m.Core.Factory, Data: factoryB.PackGetPair(tax, m.Core.WrappedNative)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := factoryB.UnpackGetPair(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(tax, nil, taxB.PackSetPair(pair))
+	send(tax, nil, taxB.PackSetTaxes(big.NewInt(300), big.NewInt(500)))
+	send(tax, nil, tokenB.PackMint(te.wallet.Address, whole(1_000)))
+
+	user := te.wallet.Address
+	for _, tc := range []struct{ in, out, amount string }{
+		{"native", tax.Hex(), "1000000000000000000"},
+		{tax.Hex(), "native", "100000000000000000000"},
+	} {
+		before := te.d.rpc.RoundTrips()
+		q := te.get("/v1/quotes/swap?chain=base&inputMint=" + tc.in + "&outputMint=" + tc.out + "&amount=" + tc.amount + "&slippageBps=100")
+		if trips := te.d.rpc.RoundTrips() - before; trips != 1 {
+			t.Errorf("%s→%s: the quote took %d round trips, want 1", tc.in, tc.out, trips)
+		}
+		taxes, _ := q.body["taxes"].([]any)
+		if q.status != http.StatusOK || q.body["feeOnTransfer"] != true || len(taxes) != 1 {
+			t.Fatalf("quote %s→%s: %d %s", tc.in, tc.out, q.status, q.rawBody)
+		}
+		if tt := taxes[0].(map[string]any); tt["buyTaxBps"] != float64(300) || tt["sellTaxBps"] != float64(500) {
+			t.Errorf("measured taxes %v, want 300 and 500", tt)
+		}
+		outAddr := common.Address{}
+		if tc.out != "native" {
+			outAddr = tax
+		}
+		balOut := te.balance(outAddr, user)
+		b := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": user.Hex(), "inputMint": tc.in, "outputMint": tc.out,
+			"amount": tc.amount, "slippageBps": 100, "maxValueLossPpm": 100_000}) // the taxes are a loss to review
+		if b.status != http.StatusOK {
+			t.Fatalf("build %s→%s: %d %s", tc.in, tc.out, b.status, b.rawBody)
+		}
+		_, receipts := te.wallet.sendBuild(b.rawBody)
+		if receipts[len(receipts)-1].Status != 1 {
+			t.Fatalf("%s→%s reverted", tc.in, tc.out)
+		}
+		got := new(big.Int).Sub(te.balance(outAddr, user), balOut)
+		if outAddr == (common.Address{}) {
+			got.Add(got, gasPaid(receipts))
+		}
+		if want := b.body["quote"].(map[string]any)["outAmount"]; got.String() != want {
+			t.Errorf("%s→%s received %s, want the quoted %v", tc.in, tc.out, got, want)
+		}
+	}
+}
+
+func mustKey(t testing.TB, keyHex string) *ecdsa.PrivateKey {
+	t.Helper()
+	k, err := crypto.HexToECDSA(strings.TrimPrefix(keyHex, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

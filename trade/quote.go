@@ -38,6 +38,10 @@ type SwapQuote struct {
 	NetworkFee     Amount     `json:"networkFee"`
 	Block          uint64     `json:"block"`
 	ExpiresAt      int64      `json:"expiresAt"`
+	// FeeOnTransfer flags a swap of a token that keeps part of each transfer: OutAmount is what
+	// arrives after Taxes, and a build uses the router's fee-on-transfer variants.
+	FeeOnTransfer bool  `json:"feeOnTransfer"`
+	Taxes         []Tax `json:"taxes,omitempty"`
 }
 
 // RouteHop is one pool of a route, in order.
@@ -73,10 +77,7 @@ func (c *Chain) candidateRoutes(in, out string) ([][]leg, error) {
 		pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, a, b)
 		return leg{venue: v, pair: pair, tokenIn: a, tokenOut: b}, err
 	}
-	mids := []string{c.WrappedNative}
-	for _, s := range c.Stablecoins {
-		mids = append(mids, s.Address)
-	}
+	mids := c.mids()
 	for _, v := range c.Venues { // a router only routes through its own factory's pairs: one venue per route
 		l, err := legOf(v, in, out)
 		if err != nil {
@@ -99,6 +100,15 @@ func (c *Chain) candidateRoutes(in, out string) ([][]leg, error) {
 		}
 	}
 	return routes, nil
+}
+
+// mids are the tokens two-hop routes go through: the wrapped native token and the USD stablecoins.
+func (c *Chain) mids() []string {
+	mids := []string{c.WrappedNative}
+	for _, s := range c.Stablecoins {
+		mids = append(mids, s.Address)
+	}
+	return mids
 }
 
 // nativePricePairs are the pools that price the native token in USD: wrapped native/stablecoin on
@@ -156,11 +166,44 @@ func (c *Chain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeSt
 	return st, nativeUSD, nil
 }
 
-// priced is a route with its amounts.
+// priced is a route with its amounts: amounts[0] is what the first pool receives (the input less
+// its sell tax), delivered what the user receives (the last pool's output less its buy tax).
 type priced struct {
-	legs    []leg
-	hops    []Hop
-	amounts []*big.Int
+	legs      []leg
+	hops      []Hop
+	amounts   []*big.Int
+	delivered *big.Int
+}
+
+// bestRoute prices every route whose pools are live and returns the one delivering the most, nil
+// when none delivers anything.
+func bestRoute(routes [][]leg, reserves func(leg) (rin, rout *big.Int, ok bool), amount *big.Int, inTax, outTax Tax) *priced {
+	var best *priced
+	for _, r := range routes {
+		pr := priced{legs: r}
+		for _, l := range r {
+			rin, rout, live := reserves(l)
+			if !live {
+				pr.hops = nil
+				break
+			}
+			pr.hops = append(pr.hops, Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
+		}
+		if pr.hops == nil {
+			continue
+		}
+		var err error
+		if pr.amounts, err = RouteAmountOut(afterTax(amount, inTax.SellTaxBps), pr.hops); err != nil {
+			continue // too small to buy a unit, or not enough liquidity on this route
+		}
+		if pr.delivered = afterTax(last(pr.amounts), outTax.BuyTaxBps); pr.delivered.Sign() == 0 {
+			continue
+		}
+		if best == nil || pr.delivered.Cmp(best.delivered) > 0 {
+			best = &pr
+		}
+	}
+	return best
 }
 
 // quoted is a quote together with what it was computed from, for builds.
@@ -212,9 +255,16 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 			}
 		}
 	}
+	var probed []string
+	read.TaxProbes, probed = s.taxProbes(c, in, out)
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return quoted{}, fmt.Errorf("quote: %w", err)
+	}
+	for i, token := range probed {
+		if _, done := s.cachedTax(c, token); !done && st.TaxSims[i].Ran {
+			s.storeTax(c, Tax{Token: token, BuyTaxBps: st.TaxSims[i].BuyTaxBps, SellTaxBps: st.TaxSims[i].SellTaxBps})
+		}
 	}
 	for i, mint := range []string{inputMint, outputMint} {
 		if st.Decimals[i] < 0 {
@@ -222,36 +272,34 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 		}
 	}
 	reserves := func(l leg) (rin, rout *big.Int, ok bool) { return oriented(st.Pairs[index[l.pair]], l.tokenIn) }
-	var best *priced
-	for _, r := range routes {
-		pr := priced{legs: r}
-		ok := true
-		for _, l := range r {
-			rin, rout, live := reserves(l)
-			if !live {
-				ok = false
-				break
-			}
-			pr.hops = append(pr.hops, Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
-		}
-		if !ok {
-			continue
-		}
-		if pr.amounts, err = RouteAmountOut(amount, pr.hops); err != nil {
-			continue // too small to buy a unit, or not enough liquidity on this route
-		}
-		if best == nil || last(pr.amounts).Cmp(last(best.amounts)) > 0 {
-			best = &pr
-		}
-	}
+	var inTax, outTax Tax
+	best := bestRoute(routes, reserves, amount, inTax, outTax)
 	if best == nil {
 		return quoted{}, fmt.Errorf("%w from %s to %s on %s: no pool path gives any output for this amount", ErrNoRoute, inputMint, outputMint, c.Info.Name)
 	}
-	outAmount := last(best.amounts)
+	if inTax, err = s.taxOf(ctx, c, in, best.legs[0].pair); err == nil {
+		outTax, err = s.taxOf(ctx, c, out, best.legs[len(best.legs)-1].pair)
+	}
+	if err != nil {
+		return quoted{}, fmt.Errorf("quote: %w", err)
+	}
+	var taxes []Tax
+	for _, t := range []Tax{inTax, outTax} {
+		if t.BuyTaxBps > 0 || t.SellTaxBps > 0 {
+			taxes = append(taxes, t)
+		}
+	}
+	if len(taxes) > 0 {
+		if best = bestRoute(routes, reserves, amount, inTax, outTax); best == nil {
+			return quoted{}, fmt.Errorf("%w from %s to %s on %s: after the tokens' transfer taxes no pool path gives any output", ErrNoRoute, inputMint, outputMint, c.Info.Name)
+		}
+	}
+	outAmount := best.delivered
 	q := SwapQuote{
 		Chain: c.Info.Name, InputMint: inputMint, OutputMint: outputMint,
 		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: MinOut(outAmount, slippageBps).String(),
 		SlippageBps: slippageBps, PriceImpactPct: FormatPercent(PriceImpact(amount, outAmount, best.hops), 4),
+		FeeOnTransfer: len(taxes) > 0, Taxes: taxes,
 		Gas:   uint64(swapGasFirstHop + swapGasPerHop*(len(best.legs)-1)),
 		Block: st.Block, ExpiresAt: s.now().Add(QuoteTTL).Unix(),
 	}

@@ -46,7 +46,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 	if err != nil {
 		return Build{}, err
 	}
-	loss := valueLossPpm(PriceImpact(amount, last(q.best.amounts), q.best.hops))
+	loss := valueLossPpm(PriceImpact(amount, q.best.delivered, q.best.hops))
 	if loss > ReviewThresholdPpm && (r.MaxValueLossPpm == nil || *r.MaxValueLossPpm < loss) {
 		return Build{}, &ReviewError{ValueLossPpm: loss}
 	}
@@ -80,7 +80,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 	minOut := bigOf(q.quote.MinOutAmount)
 	deadline := s.now().Add(RouterDeadline).Unix()
 	steps = append(steps, step{id: "swap", to: venue.Router, value: value,
-		data: evm.SwapData(kind, amount, minOut, path, user, deadline, false)})
+		data: evm.SwapData(kind, amount, minOut, path, user, deadline, q.quote.FeeOnTransfer)})
 
 	var venueFees []Fee
 	for _, h := range q.quote.Route {

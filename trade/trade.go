@@ -65,6 +65,7 @@ type EVM interface {
 	ReadTrade(ctx context.Context, q evm.TradeRead) (evm.TradeState, error)
 	Simulate(ctx context.Context, calls []evm.Call) ([]evm.SimResult, error)
 	Transactions(ctx context.Context, hashes []string) ([]chain.EVMTx, error)
+	Audit(ctx context.Context, pair, token string) (chain.AuditFacts, error)
 }
 
 // Venue is one configured Uniswap V2 venue of a chain. Addresses are canonical.
@@ -103,6 +104,7 @@ func NewChain(info chain.Info, cc chain.ChainConfig, src EVM) *Chain {
 type Service struct {
 	chains map[string]*Chain
 	tokens *tokenStore
+	taxes  taxCache
 	now    func() time.Time
 	log    *slog.Logger
 }

@@ -36,6 +36,15 @@ type TradeRead struct {
 	Farms      []string    // StakingRewards contracts: Owner's stake and earned rewards, rewardsToken, stakingToken
 	// FarmsOf looks up the StakingRewards farm of each of FarmsOf.Pairs in a StakingRewardsFactory.
 	FarmsOf FarmLookup
+	// TaxProbes simulate a buy and a sell of tokens on pools (the audit's probe) to measure
+	// transfer taxes, in the same batch.
+	TaxProbes []TaxProbe
+}
+
+// TaxProbe asks for the audit simulation of Token on Pair (a Uniswap V2 pair holding it), buying
+// through WrappedNative on Factory's pairs as Audit does.
+type TaxProbe struct {
+	Pair, Token, WrappedNative, Factory string
 }
 
 // FarmLookup asks a StakingRewardsFactory for the farms of staking tokens.
@@ -57,7 +66,8 @@ type TradeState struct {
 	Allowances []*big.Int
 	Decimals   []int
 	Farms      []FarmState
-	FarmsOf    []string // the farm of each looked-up pair; "" when it has none
+	FarmsOf    []string     // the farm of each looked-up pair; "" when it has none
+	TaxSims    []Simulation // one per TaxProbe; Ran false (with a Reason) when it could not trade
 }
 
 // PoolState is a Uniswap V2 pair's state in a TradeState; OK is false when the address is not a
@@ -147,10 +157,20 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	if q.Owner != "" {
 		batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{owner, "pending"}, Result: &nonce})
 	}
+	probes := make([]hexutil.Bytes, len(q.TaxProbes))
+	firstProbe := len(batch)
+	for i, p := range q.TaxProbes {
+		data, err := probeABI.Pack("audit", hexAddr(p.Pair), hexAddr(p.Token), hexAddr(p.WrappedNative), hexAddr(p.Factory), probeAmountWei)
+		if err != nil {
+			return TradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack probe: %w", err))
+		}
+		override := map[common.Address]overrideAccount{probeAddress: {Code: probeCode, Balance: (*hexutil.Big)(probeAmountWei)}}
+		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: probeAddress, Data: data}, tag, override}, Result: &probes[i]})
+	}
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
 		return TradeState{}, classify(ctx, op, err)
 	}
-	for _, b := range batch {
+	for _, b := range batch[:firstProbe] { // a probe's own error is its simulation's outcome
 		if b.Error != nil {
 			return TradeState{}, classify(ctx, op, b.Error)
 		}
@@ -208,6 +228,13 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 			fs.StakingToken, fs.RewardToken, fs.Staked, fs.Earned = canonical(staking), canonical(reward), staked, earned
 		}
 		st.Farms = append(st.Farms, fs)
+	}
+	for i := range q.TaxProbes {
+		if p, reason := decodeProbe(batch[firstProbe+i].Error, probes[i]); p != nil {
+			st.TaxSims = append(st.TaxSims, simulation(p))
+		} else {
+			st.TaxSims = append(st.TaxSims, Simulation{Reason: reason})
+		}
 	}
 	for range addrs.farmPairs {
 		farm := ""

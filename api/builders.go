@@ -123,19 +123,27 @@ type BuildTransferRequest struct {
 }
 
 // BuildLPRequest builds an LP operation. Fungible pools use pool; NFT-style positions use
-// positionIds. Venue-specific fields are allowed and validated at run time.
+// positionIds. Venue-specific fields are allowed and validated at run time. On uniswap-v2 (EVM):
+// create takes tokenA and tokenB; add takes pool, amountA and amountB (human units; of token0 and
+// token1, or of tokenA and tokenB when named), optionally native and slippageBps; remove takes pool
+// and bps, optionally native and slippageBps; farm takes pool, optionally action and amount;
+// harvest takes pool; compound takes pool, optionally slippageBps.
 type BuildLPRequest struct {
 	Chain       string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
 	Venue       string   `json:"venue" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
 	Version     string   `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
 	User        string   `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	Pool        string   `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Pool        string   `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
 	PositionIDs []string `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids." example:"1184502"`
-	TokenA      string   `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	TokenB      string   `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token." example:"0x4200000000000000000000000000000000000006"`
-	AmountA     string   `json:"amountA,omitempty" maxLength:"100" doc:"Human token units." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
-	AmountB     string   `json:"amountB,omitempty" maxLength:"100" doc:"Human token units." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
+	TokenA      string   `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	TokenB      string   `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1." example:"0x4200000000000000000000000000000000000006"`
+	AmountA     string   `json:"amountA,omitempty" maxLength:"100" doc:"add: human token units of tokenA (token0 when tokenA is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
+	AmountB     string   `json:"amountB,omitempty" maxLength:"100" doc:"add: human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
 	Bps         *int     `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%." example:"2500"`
+	Native      bool     `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH)." example:"false"`
+	SlippageBps *int     `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
+	Action      string   `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
+	Amount      string   `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
 	_           struct{} `additionalProperties:"true"`
 }
 
@@ -152,19 +160,47 @@ type buildInput[T any] struct {
 
 type lpOp struct {
 	id, path, summary, description string
+	served                         bool // built on uniswap-v2 where the chain trades
 }
+
+// v2Only names the LP operations uniswap-v2's fungible pools have no use for.
+var v2Only = map[string]string{"buildLPIncrease": "lp/increase", "buildLPRebalance": "lp/rebalance", "buildLPMigrate": "lp/migrate"}
 
 var lpOps = []lpOp{
 	{"buildLPCreate", "/v1/build/lp/create", "Create an LP pool or position", "Creates a pool of tokenA and tokenB, or an NFT-style position; " +
-		"where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add."},
-	{"buildLPAdd", "/v1/build/lp/add", "Add liquidity", "Adds amountA and amountB (human token units) to pool."},
-	{"buildLPIncrease", "/v1/build/lp/increase", "Increase a position", "Adds liquidity to the NFT-style positions positionIds."},
-	{"buildLPRemove", "/v1/build/lp/remove", "Remove liquidity", "Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything."},
-	{"buildLPHarvest", "/v1/build/lp/harvest", "Harvest rewards or fees", "Collects the position's fees or farm rewards."},
-	{"buildLPCompound", "/v1/build/lp/compound", "Compound", "Collects the position's fees or rewards and adds them back to it."},
-	{"buildLPRebalance", "/v1/build/lp/rebalance", "Rebalance", "Moves a concentrated position's liquidity to a new price range."},
-	{"buildLPMigrate", "/v1/build/lp/migrate", "Migrate", "Moves liquidity from one pool or venue version to another."},
-	{"buildLPFarm", "/v1/build/lp/farm", "Farm", "Stakes the pool's LP tokens in its farm, or unstakes them."},
+		"where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. " +
+		"uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. " +
+		"A pool that already exists is 400 invalid_request naming it: build lp/add.", true},
+	{"buildLPAdd", "/v1/build/lp/add", "Add liquidity", "Adds amountA and amountB (human token units) to pool. " +
+		"uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens " +
+		"they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the " +
+		"pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance " +
+		"suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. " +
+		"metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units " +
+		"minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed.", true},
+	{"buildLPIncrease", "/v1/build/lp/increase", "Increase a position", "Adds liquidity to the NFT-style positions positionIds. " +
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", false},
+	{"buildLPRemove", "/v1/build/lp/remove", "Remove liquidity", "Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. " +
+		"uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) " +
+		"with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. " +
+		"No LP held is 422 prerequisite_failed.", true},
+	{"buildLPHarvest", "/v1/build/lp/harvest", "Harvest rewards or fees", "Collects the position's fees or farm rewards. " +
+		"uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays " +
+		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found.", true},
+	{"buildLPCompound", "/v1/build/lp/compound", "Compound", "Collects the position's fees or rewards and adds them back to it. " +
+		"uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each " +
+		"pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; " +
+		"approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are " +
+		"computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed.", true},
+	{"buildLPRebalance", "/v1/build/lp/rebalance", "Rebalance", "Moves a concentrated position's liquidity to a new price range. " +
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", false},
+	{"buildLPMigrate", "/v1/build/lp/migrate", "Migrate", "Moves liquidity from one pool or venue version to another. " +
+		"Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it.", false},
+	{"buildLPFarm", "/v1/build/lp/farm", "Farm", "Stakes the pool's LP tokens in its farm, or unstakes them. " +
+		"uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). " +
+		"action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). " +
+		"action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. " +
+		"Nothing to stake or unstake is 422 prerequisite_failed.", true},
 }
 
 func (s *Server) registerBuilders() {
@@ -190,8 +226,12 @@ func (s *Server) registerBuilders() {
 		"from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is "+
 		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServes), s.buildTransfer)
 	for _, op := range lpOps {
+		serves := s.tradeServes
+		if !op.served {
+			serves = nil
+		}
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
-			"venue-specific fields are accepted and checked when the operation runs.", nil), s.buildLP(op.id))
+			"venue-specific fields are accepted and checked when the operation runs.", serves), s.buildLP(op.id))
 	}
 	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServes)
 	confirm.Description = "Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, " +
@@ -300,6 +340,13 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if e := venueOn(c, b.Venue); e != nil {
 			return nil, e
 		}
+		if op, ok := v2Only[opID]; ok && b.Venue == "uniswap-v2" {
+			return nil, Errorf(CodeOperationNotSupported, "%s is for NFT-style positions (concentrated liquidity); uniswap-v2 pools are fungible "+
+				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); uniswap-v3 will support %s", op, op)
+		}
+		if b.Venue == "uniswap-v2" {
+			return s.buildLPV2(ctx, opID, b)
+		}
 		fields := []field{addr("user", b.User)}
 		switch {
 		case opID == "buildLPCreate":
@@ -317,7 +364,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if opID == "buildLPRemove" && b.Bps == nil {
 			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
 		}
-		for _, amount := range []string{b.AmountA, b.AmountB} { // optional
+		for _, amount := range []string{b.AmountA, b.AmountB, b.Amount} { // optional
 			if amount == "" {
 				continue
 			}
@@ -328,8 +375,80 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if c, e = s.resolve(ctx, b.Chain, fields...); e != nil {
 			return nil, e
 		}
+		if c.Kind == chain.KindEVM {
+			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s yet; uniswap-v2 serves the LP operations GET /v1/chains lists for %s",
+				b.Venue, c.Name, c.Name)
+		}
 		return nil, notAvailable(ctx, c)
 	}
+}
+
+// buildLPV2 builds an LP operation on uniswap-v2 (EVM chains; venueOn checked the chain's family).
+func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (*output[BuildResponse], error) {
+	if b.Version != "2" {
+		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 takes version 2, not %q", b.Version)
+	}
+	if len(b.PositionIDs) > 0 {
+		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 pools are fungible: give pool, not positionIds")
+	}
+	fields := []field{addr("user", b.User)}
+	if opID == "buildLPCreate" {
+		if b.TokenA == "" || b.TokenB == "" {
+			return nil, Errorf(CodeInvalidRequest, "creating a pool takes tokenA and tokenB")
+		}
+		fields = append(fields, mint("tokenA", b.TokenA), mint("tokenB", b.TokenB))
+	} else if b.Pool == "" {
+		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 LP operations take pool: the pair's address")
+	} else {
+		fields = append(fields, addr("pool", b.Pool))
+	}
+	amounts := []string{b.Amount}
+	switch opID {
+	case "buildLPAdd":
+		if b.AmountA == "" || b.AmountB == "" {
+			return nil, Errorf(CodeInvalidAmount, "adding liquidity takes amountA and amountB, in human token units")
+		}
+		if (b.TokenA == "") != (b.TokenB == "") {
+			return nil, Errorf(CodeInvalidRequest, "give both tokenA and tokenB (the tokens amountA and amountB are of), or neither (token0 and token1)")
+		}
+		amounts = append(amounts, b.AmountA, b.AmountB)
+		fields = append(fields, field{name: "tokenA", value: b.TokenA, optional: true, native: true},
+			field{name: "tokenB", value: b.TokenB, optional: true, native: true})
+	case "buildLPRemove":
+		if b.Bps == nil {
+			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
+		}
+	}
+	for _, amount := range amounts {
+		if amount == "" {
+			continue
+		}
+		if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
+			return nil, e
+		}
+	}
+	c, e := s.resolve(ctx, b.Chain, fields...)
+	if e == nil {
+		e = s.serving(ctx, c)
+	}
+	if e != nil {
+		return nil, e
+	}
+	r := trade.LPRequest{Chain: c.Name, Venue: b.Venue, User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
+		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, Amount: b.Amount, Unstake: b.Action == "unstake",
+		SlippageBps: trade.DefaultLPSlippageBps}
+	if b.SlippageBps != nil {
+		r.SlippageBps = *b.SlippageBps
+	}
+	if b.Bps != nil {
+		r.Bps = *b.Bps
+	}
+	t, consumer := s.deps.Trade, consumerOf(ctx)
+	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
+		"buildLPCreate": t.BuildLPCreate, "buildLPAdd": t.BuildLPAdd, "buildLPRemove": t.BuildLPRemove,
+		"buildLPFarm": t.BuildLPFarm, "buildLPHarvest": t.BuildLPHarvest, "buildLPCompound": t.BuildLPCompound,
+	}[opID](ctx, consumer, r)
+	return buildOutput(build, err)
 }
 
 // confirmBuild confirms a build against the chain its token was issued for.

@@ -1,0 +1,832 @@
+package trade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/market"
+)
+
+// LP builders on Uniswap V2 (EVM): create a pair, add and remove liquidity through Router02, and
+// stake, unstake, harvest and compound in the pool's StakingRewards farm (Uniswap's liquidity
+// staker; the farm of a pool is looked up in the venue's StakingRewardsFactory). Like the swap
+// builds, every build approves exactly what the next call spends (no approve when the allowance
+// already suffices), simulates its calls in order in one eth_simulateV1 block, and gets a
+// confirmation token. Amounts in metadata are integer base-unit strings; LP tokens have 18
+// decimals. Metadata always names poolId (the pair) and, in token0/token1 order (the pair's own,
+// sorted by address), the tokens and amounts concerned.
+
+// DefaultLPSlippageBps is the slippage tolerance of LP builds that do not give one: 0.5 %.
+const DefaultLPSlippageBps = 50
+
+// lpDecimals is the decimals of every Uniswap V2 LP token.
+const lpDecimals = 18
+
+// minimumLiquidity is the LP a pair's first mint locks forever (UniswapV2Pair.MINIMUM_LIQUIDITY).
+var minimumLiquidity = big.NewInt(1000)
+
+// LPRequest is an LP build on a Uniswap V2 venue. Which fields an operation reads is said on its
+// builder.
+type LPRequest struct {
+	Chain, Venue, User string
+	Pool               string // the pair (every operation but create)
+	TokenA, TokenB     string // create: the pair's tokens; add: optional, which tokens AmountA and AmountB are of
+	AmountA, AmountB   string // add: human token units
+	Bps                int    // remove: share of the LP balance, 1..10000
+	Native             bool   // add, remove: the pool's wrapped native side is paid or received in the gas coin
+	Amount             string // farm: human LP units; "" is all (all held to stake, all staked to unstake)
+	Unstake            bool   // farm: withdraw instead of stake
+	SlippageBps        int    // add, remove, compound
+}
+
+// lpSetup resolves the chain, venue and addresses of a request.
+func (s *Service) lpSetup(r LPRequest) (*Chain, Venue, string, string, error) {
+	c, err := s.chainOf(r.Chain)
+	if err != nil {
+		return nil, Venue{}, "", "", err
+	}
+	if r.Venue != "uniswap-v2" {
+		return nil, Venue{}, "", "", fmt.Errorf("%w: %s LP builds are not served on %s yet; uniswap-v2 is", ErrNotSupported, r.Venue, c.Info.Name)
+	}
+	v, ok := c.venue(r.Venue)
+	if !ok {
+		return nil, Venue{}, "", "", fmt.Errorf("%w: uniswap-v2 is not configured on %s", ErrNotSupported, c.Info.Name)
+	}
+	if r.SlippageBps < 0 || r.SlippageBps >= FeeDenominator {
+		return nil, Venue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
+	}
+	return c, v, strings.ToLower(r.User), strings.ToLower(r.Pool), nil
+}
+
+// checkPool checks that a read pair is a live pair of the venue's factory: 404 when the address is
+// not a pair, 400 when it is another factory's.
+func (c *Chain) checkPool(v Venue, pool string, p evm.PoolState) error {
+	if !p.OK {
+		return fmt.Errorf("%w: pool %s is not a Uniswap V2 pair on %s", ErrNotFound, pool, c.Info.Name)
+	}
+	want, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, p.Token0, p.Token1)
+	if err != nil || want != p.Address {
+		return fmt.Errorf("%w: pool %s is not a pair of %s's factory %s", ErrInvalid, pool, v.Name, v.Factory)
+	}
+	return nil
+}
+
+// pairOf reads a pool (and, with farms, its farm in the venue's StakingRewardsFactory) without the
+// owner's state: what a build must know before it knows what else to read.
+func (c *Chain) pairOf(ctx context.Context, v Venue, pool string, farms bool) (evm.PoolState, string, error) {
+	read := evm.TradeRead{Pairs: []string{pool}}
+	if farms {
+		if v.StakingRewardsFactory == "" {
+			return evm.PoolState{}, "", fmt.Errorf("%w: no farm for this pool: %s on %s has no staking rewards factory", ErrNotFound, v.Name, c.Info.Name)
+		}
+		read.FarmsOf = evm.FarmLookup{Factory: v.StakingRewardsFactory, Pairs: []string{pool}}
+	}
+	st, err := c.Source.ReadTrade(ctx, read)
+	if err != nil {
+		return evm.PoolState{}, "", fmt.Errorf("pool: %w", err)
+	}
+	if err := c.checkPool(v, pool, st.Pairs[0]); err != nil {
+		return evm.PoolState{}, "", err
+	}
+	farm := ""
+	if farms {
+		if farm = st.FarmsOf[0]; farm == "" {
+			return evm.PoolState{}, "", fmt.Errorf("%w: no farm for this pool (%s)", ErrNotFound, pool)
+		}
+	}
+	return st.Pairs[0], farm, nil
+}
+
+// lpMetadata is the metadata every LP build carries.
+func lpMetadata(v Venue, pool string, p evm.PoolState) map[string]any {
+	return map[string]any{"venue": v.Name, "poolId": pool, "token0": p.Token0, "token1": p.Token1}
+}
+
+// BuildLPCreate builds the venue factory's createPair(tokenA, tokenB) alone: no funding
+// transaction. metadata.poolId is the pair's CREATE2 address and seeded false: wait for the
+// receipt, then build lp/add, which seeds it. TokenA or TokenB may be Native (the wrapped native
+// token). Errors: ErrInvalid (the same token twice, not an ERC-20, or the pool already exists),
+// *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, _, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	a, _ := c.token(r.TokenA)
+	b, _ := c.token(r.TokenB)
+	if a == b {
+		return Build{}, fmt.Errorf("%w: tokenA and tokenB must be two different tokens", ErrInvalid)
+	}
+	pool, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, a, b)
+	if err != nil {
+		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{a, b}})
+	if err != nil {
+		return Build{}, fmt.Errorf("lp create: %w", err)
+	}
+	if st.Pairs[0].OK {
+		return Build{}, fmt.Errorf("%w: pool already exists: %s, build lp/add", ErrInvalid, pool)
+	}
+	for i, t := range []string{r.TokenA, r.TokenB} {
+		if st.Decimals[i] < 0 {
+			return Build{}, fmt.Errorf("%w: %s is not an ERC-20 token on %s (decimals() does not answer)", ErrInvalid, t, c.Info.Name)
+		}
+	}
+	t0, t1 := a, b
+	if t0 > t1 {
+		t0, t1 = t1, t0
+	}
+	md := lpMetadata(v, pool, evm.PoolState{Token0: t0, Token1: t1})
+	md["seeded"], md["factory"] = false, v.Factory
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
+		[]step{{id: "createPair", to: v.Factory, data: evm.CreatePairData(a, b)}})
+}
+
+// side is one token of a pool in a liquidity build.
+type side struct {
+	token    string
+	native   bool // paid or received in the gas coin
+	decimals int
+	balance  *big.Int // nil for a native side (the native balance counts)
+	allow    *big.Int
+}
+
+// BuildLPAdd builds Router02's addLiquidity (addLiquidityETH with a native side) into Pool.
+// AmountA and AmountB are human token units of TokenA and TokenB, which default to the pool's
+// token0 and token1; when given, they are the pool's two tokens in either order, and either may be
+// Native for the pool's wrapped native side paid in the gas coin (Native true does the same without
+// naming them). The router takes the largest amounts at the pool's current ratio within those
+// (its _addLiquidity), and the build asks for exactly those: desired amounts, exact approvals of
+// the router, and minimums slippageBps below them; what the ratio leaves of the request stays in
+// the wallet (metadata.unused0/unused1). Into an empty pool the amounts set the price
+// (metadata.seeded true). metadata.lpAmount is the LP the pair mints at the read state:
+// min(amount0*supply/reserve0, amount1*supply/reserve1), or sqrt(amount0*amount1)-1000 into a pool
+// without LP supply (no protocol fee counted: the venue's feeTo is not read). Errors: ErrNotFound
+// (not a pair), ErrInvalid, ErrInvalidAmount (more decimals than the token has, or too small to mint
+// LP), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, pool, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	p, _, err := c.pairOf(ctx, v, pool, false)
+	if err != nil {
+		return Build{}, err
+	}
+	human := [2]string{r.AmountA, r.AmountB}
+	native := r.Native
+	if r.TokenA != "" || r.TokenB != "" {
+		if r.TokenA == "" || r.TokenB == "" {
+			return Build{}, fmt.Errorf("%w: give both tokenA and tokenB, or neither (then amountA is of token0 %s and amountB of token1 %s)", ErrInvalid, p.Token0, p.Token1)
+		}
+		ta, na := c.token(r.TokenA)
+		tb, nb := c.token(r.TokenB)
+		native = native || na || nb
+		switch {
+		case ta == p.Token0 && tb == p.Token1:
+		case ta == p.Token1 && tb == p.Token0:
+			human = [2]string{r.AmountB, r.AmountA}
+		default:
+			return Build{}, fmt.Errorf("%w: tokenA and tokenB must be the pool's tokens %s and %s", ErrInvalid, p.Token0, p.Token1)
+		}
+	}
+	sides := [2]side{{token: p.Token0}, {token: p.Token1}}
+	if native {
+		if err := c.markNative(&sides, pool); err != nil {
+			return Build{}, err
+		}
+	}
+	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{p.Token0, p.Token1}}
+	for _, sd := range sides {
+		if !sd.native {
+			read.Balances = append(read.Balances, sd.token)
+			read.Allowances = append(read.Allowances, evm.Allowance{Token: sd.token, Spender: v.Router})
+		}
+	}
+	st, nativeUSD, err := c.readPriced(ctx, read)
+	if err != nil {
+		return Build{}, fmt.Errorf("lp add: %w", err)
+	}
+	if p = st.Pairs[0]; !p.OK {
+		return Build{}, fmt.Errorf("%w: pool %s is not a Uniswap V2 pair on %s", ErrNotFound, pool, c.Info.Name)
+	}
+	desired := [2]*big.Int{}
+	k := 0
+	for i := range sides {
+		sd := &sides[i]
+		if sd.decimals = st.Decimals[i]; sd.decimals < 0 {
+			return Build{}, fmt.Errorf("%w: %s does not answer decimals(): is it an ERC-20?", ErrInvalid, sd.token)
+		}
+		if sd.native {
+			sd.decimals = nativeDecimals
+		} else {
+			sd.balance, sd.allow = st.Balances[k], st.Allowances[k]
+			k++
+		}
+		if desired[i], err = chain.HumanToBaseUnits(human[i], sd.decimals); errors.Is(err, chain.ErrInvalidAmount) {
+			return Build{}, fmt.Errorf("%w: amount of %s: %v", ErrInvalidAmount, sd.token, err)
+		} else if err != nil {
+			return Build{}, err
+		}
+	}
+	seeded := p.Reserve0.Sign() == 0 && p.Reserve1.Sign() == 0
+	first := 0 // the router call's first token: token0, or for addLiquidityETH the token
+	if w := nativeIndex(sides); w >= 0 {
+		first = 1 - w
+	}
+	used := addAmounts(desired, p, first)
+	lp, err := lpMinted(used, p)
+	if err != nil {
+		return Build{}, err
+	}
+	for i, sd := range sides {
+		have := sd.balance
+		if sd.native {
+			have = st.Native
+		}
+		if have == nil || have.Cmp(used[i]) < 0 {
+			what := sd.token
+			if sd.native {
+				what = c.Info.NativeToken
+			}
+			return Build{}, insufficient(what, have, used[i], sd.decimals)
+		}
+	}
+	slip := r.SlippageBps
+	mins := [2]*big.Int{MinOut(used[0], slip), MinOut(used[1], slip)}
+	deadline := s.now().Add(RouterDeadline).Unix()
+	var steps []step
+	for i, sd := range sides {
+		if sd.native {
+			continue
+		}
+		if a := approval(sd.token, user, v.Router, sd.allow, used[i]); a != nil {
+			a.id = fmt.Sprintf("approveToken%d", i)
+			steps = append(steps, *a)
+		}
+	}
+	add := step{id: "addLiquidity", to: v.Router}
+	if w := nativeIndex(sides); w >= 0 {
+		t := 1 - w
+		add.value = used[w]
+		add.data = evm.AddLiquidityNativeData(sides[t].token, used[t], mins[t], mins[w], user, deadline)
+	} else {
+		add.data = evm.AddLiquidityData(p.Token0, p.Token1, used[0], used[1], mins[0], mins[1], user, deadline)
+	}
+	steps = append(steps, add)
+	md := lpMetadata(v, pool, p)
+	md["router"], md["deadline"], md["seeded"], md["native"] = v.Router, deadline, seeded, nativeIndex(sides) >= 0
+	md["amount0"], md["amount1"], md["minAmount0"], md["minAmount1"] = used[0].String(), used[1].String(), mins[0].String(), mins[1].String()
+	md["unused0"], md["unused1"] = new(big.Int).Sub(desired[0], used[0]).String(), new(big.Int).Sub(desired[1], used[1]).String()
+	md["lpAmount"] = lp.String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
+}
+
+// markNative marks the pool's wrapped native side as paid or received in the gas coin.
+func (c *Chain) markNative(sides *[2]side, pool string) error {
+	for i := range sides {
+		if sides[i].token == c.WrappedNative {
+			sides[i].native = true
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: native: pool %s has no wrapped native side (%s)", ErrInvalid, pool, c.WrappedNative)
+}
+
+func nativeIndex(sides [2]side) int {
+	for i, sd := range sides {
+		if sd.native {
+			return i
+		}
+	}
+	return -1
+}
+
+// routerQuote is UniswapV2Library.quote: amountA * reserveB / reserveA, rounded down.
+func routerQuote(amountA, reserveA, reserveB *big.Int) *big.Int {
+	q := new(big.Int).Mul(amountA, reserveB)
+	return q.Quo(q, reserveA)
+}
+
+// routerAdd is what Router02's _addLiquidity takes of desired amounts (in the order of the call's
+// tokens) at the pool's reserves (in the same order): both into an empty pool, else the desired
+// amount of A with B at the pool's ratio when that fits in B's desired amount, or the other way.
+func routerAdd(a, b, ra, rb *big.Int) (*big.Int, *big.Int) {
+	if ra.Sign() == 0 && rb.Sign() == 0 {
+		return a, b
+	}
+	if bOpt := routerQuote(a, ra, rb); bOpt.Cmp(b) <= 0 {
+		return a, bOpt
+	}
+	return routerQuote(b, rb, ra), b
+}
+
+// addAmounts is what the router takes of desired (token0, token1 order) at the pool's reserves,
+// as amounts it takes whole when they are the desired ones: the second pass of routerAdd is its
+// fixed point, so a build that asks for exactly these (and approves exactly them) spends them all
+// at the read state. first is the index of the call's first token (addLiquidity: token0;
+// addLiquidityETH: the token that is not the wrapped native), whose order the router computes in.
+func addAmounts(desired [2]*big.Int, p evm.PoolState, first int) [2]*big.Int {
+	a, b, ra, rb := desired[0], desired[1], p.Reserve0, p.Reserve1
+	if first == 1 {
+		a, b, ra, rb = b, a, rb, ra
+	}
+	a, b = routerAdd(a, b, ra, rb)
+	a, b = routerAdd(a, b, ra, rb)
+	if first == 1 {
+		a, b = b, a
+	}
+	return [2]*big.Int{a, b}
+}
+
+// lpMinted is the LP the pair mints for amounts (token0, token1 order) at its state, as
+// UniswapV2Pair.mint computes it without a protocol fee: sqrt(amount0*amount1) - 1000 into a pool
+// without supply, else min(amount0*supply/reserve0, amount1*supply/reserve1). Nothing minted is
+// ErrInvalidAmount (the pair reverts INSUFFICIENT_LIQUIDITY_MINTED).
+func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
+	var lp *big.Int
+	switch {
+	case p.TotalSupply.Sign() == 0:
+		lp = new(big.Int).Sqrt(new(big.Int).Mul(amounts[0], amounts[1]))
+		lp.Sub(lp, minimumLiquidity)
+	case p.Reserve0.Sign() == 0 || p.Reserve1.Sign() == 0:
+		return nil, fmt.Errorf("%w: pool %s has LP supply but an empty reserve: it cannot take liquidity", ErrInvalid, p.Address)
+	default:
+		l0 := new(big.Int).Mul(amounts[0], p.TotalSupply)
+		l0.Quo(l0, p.Reserve0)
+		l1 := new(big.Int).Mul(amounts[1], p.TotalSupply)
+		l1.Quo(l1, p.Reserve1)
+		lp = l0
+		if l1.Cmp(l0) < 0 {
+			lp = l1
+		}
+	}
+	if lp.Sign() <= 0 {
+		if p.TotalSupply.Sign() == 0 {
+			return nil, fmt.Errorf("%w: too little to seed the pool: the first deposit must mint more than the %s LP base units the pair locks (sqrt(amount0*amount1) > 1000)", ErrInvalidAmount, minimumLiquidity)
+		}
+		return nil, fmt.Errorf("%w: too little to mint any LP at the pool's current ratio", ErrInvalidAmount)
+	}
+	return lp, nil
+}
+
+// BuildLPRemove builds Router02's removeLiquidity (removeLiquidityETH with Native: the pool's
+// wrapped native side comes out in the gas coin) of Bps basis points of the user's LP balance
+// (rounded down): an exact approve of the router for that LP, then the removal with minimums
+// slippageBps below the pro-rata amounts (liquidity*reserve/supply). metadata: lpAmount (burned),
+// amount0/amount1 (expected), minAmount0/minAmount1. Errors: ErrNotFound (not a pair), ErrInvalid,
+// ErrInvalidAmount (the share rounds to nothing), ErrPrerequisite (no LP held), *SimulationError,
+// and the adapter's and the store's.
+func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, pool, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	if r.Bps < 1 || r.Bps > FeeDenominator {
+		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
+	}
+	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pool}, Owner: user, Balances: []string{pool},
+		Allowances: []evm.Allowance{{Token: pool, Spender: v.Router}}})
+	if err != nil {
+		return Build{}, fmt.Errorf("lp remove: %w", err)
+	}
+	p := st.Pairs[0]
+	if err := c.checkPool(v, pool, p); err != nil {
+		return Build{}, err
+	}
+	sides := [2]side{{token: p.Token0}, {token: p.Token1}}
+	if r.Native {
+		if err := c.markNative(&sides, pool); err != nil {
+			return Build{}, err
+		}
+	}
+	held := st.Balances[0]
+	if held == nil || held.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: %s holds no LP tokens of pool %s", ErrPrerequisite, user, pool)
+	}
+	liq := new(big.Int).Mul(held, big.NewInt(int64(r.Bps)))
+	liq.Quo(liq, bigFeeDenominator)
+	var out [2]*big.Int
+	for i, reserve := range []*big.Int{p.Reserve0, p.Reserve1} {
+		out[i] = new(big.Int).Mul(liq, reserve)
+		out[i].Quo(out[i], p.TotalSupply)
+	}
+	if liq.Sign() == 0 || out[0].Sign() == 0 || out[1].Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: %d bps of the %s LP base units held is too little to withdraw anything", ErrInvalidAmount, r.Bps, held)
+	}
+	mins := [2]*big.Int{MinOut(out[0], r.SlippageBps), MinOut(out[1], r.SlippageBps)}
+	deadline := s.now().Add(RouterDeadline).Unix()
+	var steps []step
+	if a := approval(pool, user, v.Router, st.Allowances[0], liq); a != nil {
+		a.id = "approveLP"
+		steps = append(steps, *a)
+	}
+	rm := step{id: "removeLiquidity", to: v.Router}
+	if w := nativeIndex(sides); w >= 0 {
+		t := 1 - w
+		rm.data = evm.RemoveLiquidityNativeData(sides[t].token, liq, mins[t], mins[w], user, deadline, false)
+	} else {
+		rm.data = evm.RemoveLiquidityData(p.Token0, p.Token1, liq, mins[0], mins[1], user, deadline)
+	}
+	steps = append(steps, rm)
+	md := lpMetadata(v, pool, p)
+	md["router"], md["deadline"], md["native"], md["bps"] = v.Router, deadline, nativeIndex(sides) >= 0, r.Bps
+	md["lpAmount"], md["amount0"], md["amount1"] = liq.String(), out[0].String(), out[1].String()
+	md["minAmount0"], md["minAmount1"] = mins[0].String(), mins[1].String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
+}
+
+// readFarm makes a build's read, whose first farm is the pool's, and checks that the farm stakes
+// the pool's LP token.
+func (c *Chain) readFarm(ctx context.Context, pool, farm string, read evm.TradeRead) (evm.FarmState, evm.TradeState, *big.Rat, error) {
+	st, nativeUSD, err := c.readPriced(ctx, read)
+	if err != nil {
+		return evm.FarmState{}, st, nil, fmt.Errorf("farm: %w", err)
+	}
+	f := st.Farms[0]
+	if !f.OK || f.StakingToken != pool {
+		return f, st, nil, fmt.Errorf("%w: the staking rewards factory names %s as the farm of %s, but it does not stake that pool", ErrInvalid, farm, pool)
+	}
+	return f, st, nativeUSD, nil
+}
+
+// BuildLPFarm builds a stake of the pool's LP tokens in its StakingRewards farm: an exact approve
+// of the farm, then stake(amount). Amount is human LP units (18 decimals), or "" for the whole LP
+// balance. With Unstake it builds withdraw(amount) instead, of Amount or of the whole stake; the
+// rewards stay in the farm (lp/harvest claims them). metadata: farm, action (stake or unstake),
+// lpAmount, staked (before the build), earned and rewardToken. Errors: ErrNotFound (not a pair, or
+// no farm for it), ErrInvalidAmount, ErrPrerequisite (nothing to stake or unstake, or less than
+// Amount), *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, pool, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	p, farm, err := c.pairOf(ctx, v, pool, true)
+	if err != nil {
+		return Build{}, err
+	}
+	read := evm.TradeRead{Owner: user, Farms: []string{farm}}
+	if !r.Unstake {
+		read.Balances, read.Allowances = []string{pool}, []evm.Allowance{{Token: pool, Spender: farm}}
+	}
+	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, read)
+	if err != nil {
+		return Build{}, err
+	}
+	have, action := f.Staked, "unstake"
+	if !r.Unstake {
+		have, action = st.Balances[0], "stake"
+	}
+	if have == nil {
+		have = new(big.Int)
+	}
+	amount := have
+	if r.Amount != "" {
+		if amount, err = chain.HumanToBaseUnits(r.Amount, lpDecimals); errors.Is(err, chain.ErrInvalidAmount) {
+			return Build{}, fmt.Errorf("%w: amount of LP: %v", ErrInvalidAmount, err)
+		} else if err != nil {
+			return Build{}, err
+		}
+	}
+	switch {
+	case have.Sign() == 0 && r.Unstake:
+		return Build{}, fmt.Errorf("%w: %s has nothing staked in the farm %s of pool %s", ErrPrerequisite, user, farm, pool)
+	case have.Sign() == 0:
+		return Build{}, fmt.Errorf("%w: %s holds no LP tokens of pool %s to stake", ErrPrerequisite, user, pool)
+	case have.Cmp(amount) < 0 && r.Unstake:
+		return Build{}, fmt.Errorf("%w: %s LP staked, %s asked to unstake", ErrPrerequisite, market.Units(have, lpDecimals), r.Amount)
+	case have.Cmp(amount) < 0:
+		return Build{}, insufficient("LP of "+pool, have, amount, lpDecimals)
+	}
+	var steps []step
+	if r.Unstake {
+		steps = []step{{id: "withdraw", to: farm, data: evm.WithdrawData(amount)}}
+	} else {
+		if a := approval(pool, user, farm, st.Allowances[0], amount); a != nil {
+			a.id = "approveLP"
+			steps = append(steps, *a)
+		}
+		steps = append(steps, step{id: "stake", to: farm, data: evm.StakeData(amount)})
+	}
+	md := lpMetadata(v, pool, p)
+	md["farm"], md["action"], md["lpAmount"], md["staked"] = farm, action, amount.String(), f.Staked.String()
+	md["rewardToken"], md["earned"] = f.RewardToken, f.Earned.String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
+}
+
+// BuildLPHarvest builds getReward() on the pool's farm: it pays everything earned when it runs, at
+// least metadata.earned (the rewards earned at the read block, base units of rewardToken).
+// Errors: ErrNotFound (not a pair, or no farm for it), ErrPrerequisite (nothing earned),
+// *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, pool, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	p, farm, err := c.pairOf(ctx, v, pool, true)
+	if err != nil {
+		return Build{}, err
+	}
+	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, evm.TradeRead{Owner: user, Farms: []string{farm}})
+	if err != nil {
+		return Build{}, err
+	}
+	if f.Earned.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: nothing earned yet in the farm %s of pool %s", ErrPrerequisite, f.Address, pool)
+	}
+	md := lpMetadata(v, pool, p)
+	md["farm"], md["rewardToken"], md["earned"], md["staked"] = f.Address, f.RewardToken, f.Earned.String(), f.Staked.String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
+		[]step{{id: "getReward", to: f.Address, data: evm.GetRewardData()}})
+}
+
+// BuildLPCompound builds, as one ordered list simulated in one block (each call sees the earlier
+// ones' effects), the compounding of the pool's farm rewards into more staked LP:
+//
+//  1. getReward: claims everything earned (at least metadata.reward, the amount earned at the read
+//     block, which the later calls use; what more accrues by execution stays in the wallet);
+//  2. approveReward: an exact approve of the router for the reward the swaps (and, when the reward
+//     token is one of the pool's, the add) spend; left out when the allowance suffices;
+//  3. swapToken0, swapToken1: the reward swapped through the venue's router (best of the direct
+//     pool and two-hop routes through the wrapped native token and the stablecoins), half into
+//     each of the pool's tokens, or, when the reward token is one of them, one swap into the
+//     other of the share that balances a single-sided deposit through the pool (the rest is
+//     kept); minimums slippageBps below;
+//  4. approveToken0, approveToken1 (for the pool's tokens that are not the reward), addLiquidity
+//     of what the swaps give, at the pool's ratio after them (as lp/add: exact desired amounts and
+//     approvals, minimums slippageBps below; metadata.leftover0/leftover1 stay in the wallet);
+//  5. approveLP and stake of the LP minted (metadata.lpAmount).
+//
+// The swaps and the deposit are computed in order on the reserves read, each seeing the effects
+// of the earlier ones (a swap route may cross the pool itself). Errors: ErrNotFound (not a pair, or
+// no farm for it), ErrNoRoute (no pool path from the reward token), ErrPrerequisite (nothing earned,
+// or too little to compound), *SimulationError, and the adapter's and the store's.
+func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, v, user, pool, err := s.lpSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	p, farm, err := c.pairOf(ctx, v, pool, true)
+	if err != nil {
+		return Build{}, err
+	}
+	// The reward token, to know the routes to read.
+	first, err := c.Source.ReadTrade(ctx, evm.TradeRead{Owner: user, Farms: []string{farm}})
+	if err != nil {
+		return Build{}, fmt.Errorf("farm: %w", err)
+	}
+	if f := first.Farms[0]; !f.OK || f.StakingToken != pool {
+		return Build{}, fmt.Errorf("%w: the staking rewards factory names %s as the farm of %s, but it does not stake that pool", ErrInvalid, farm, pool)
+	} else if f.Earned.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: nothing earned yet in the farm %s of pool %s", ErrPrerequisite, farm, pool)
+	}
+	reward := first.Farms[0].RewardToken
+	tokens := [2]string{p.Token0, p.Token1}
+	kept := slices.Index(tokens[:], reward) // the pool's token that is the reward, or -1
+	var routes [][]leg
+	for i, t := range tokens {
+		if i == kept {
+			continue
+		}
+		rs, err := c.candidateRoutes(reward, t)
+		if err != nil {
+			return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		routes = append(routes, onVenue(rs, v.Name)...)
+	}
+	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Farms: []string{farm},
+		Allowances: []evm.Allowance{{Token: reward, Spender: v.Router}, {Token: p.Token0, Spender: v.Router}, {Token: p.Token1, Spender: v.Router},
+			{Token: pool, Spender: farm}}}
+	for _, route := range routes {
+		for _, l := range route {
+			if !slices.Contains(read.Pairs, l.pair) {
+				read.Pairs = append(read.Pairs, l.pair)
+			}
+		}
+	}
+	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, read)
+	if err != nil {
+		return Build{}, err
+	}
+	if p = st.Pairs[0]; !p.OK || p.TotalSupply.Sign() == 0 || p.Reserve0.Sign() == 0 || p.Reserve1.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: pool %s has no liquidity to compound into", ErrPrerequisite, pool)
+	}
+	earned := f.Earned
+	if earned.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: nothing earned yet in the farm %s of pool %s", ErrPrerequisite, farm, pool)
+	}
+	m := newReserveModel(st.Pairs)
+
+	// What to swap into each pool token: half each, or the single-sided share into the other one.
+	var swapIn [2]*big.Int
+	got := [2]*big.Int{new(big.Int), new(big.Int)}
+	if kept >= 0 {
+		other := 1 - kept
+		rk := []*big.Int{p.Reserve0, p.Reserve1}[kept]
+		swapIn[other] = zapSwapAmount(earned, rk, v.FeeBps)
+		got[kept] = new(big.Int).Sub(earned, swapIn[other])
+	} else {
+		swapIn[0] = new(big.Int).Rsh(earned, 1)
+		swapIn[1] = new(big.Int).Sub(earned, swapIn[0])
+	}
+	deadline := s.now().Add(RouterDeadline).Unix()
+	var swaps []step
+	var venueFees []Fee
+	var swapMeta []map[string]any
+	spentReward := new(big.Int)
+	for i, t := range tokens {
+		if swapIn[i] == nil {
+			continue
+		}
+		best, err := m.best(c, v, reward, t, swapIn[i])
+		if err != nil {
+			return Build{}, err
+		}
+		m.apply(best)
+		out := last(best.amounts)
+		got[i].Set(out)
+		minOut := MinOut(out, r.SlippageBps)
+		path := []string{reward}
+		for _, l := range best.legs {
+			path = append(path, l.tokenOut)
+		}
+		swaps = append(swaps, step{id: fmt.Sprintf("swapToken%d", i), to: v.Router,
+			data: evm.SwapData(evm.TokensForTokens, swapIn[i], minOut, path, user, deadline, false)})
+		spentReward.Add(spentReward, swapIn[i])
+		for j, l := range best.legs {
+			fee := new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigFeeDenominator)
+			venueFees = append(venueFees, Fee{Kind: "venue", Venue: l.venue.Name, Pool: l.pair, FeeBps: l.venue.FeeBps, Token: l.tokenIn, Amount: fee.String()})
+		}
+		swapMeta = append(swapMeta, map[string]any{"id": fmt.Sprintf("swapToken%d", i), "tokenIn": reward, "tokenOut": t, "amountIn": swapIn[i].String(),
+			"amountOut": out.String(), "minOutAmount": minOut.String(), "path": path})
+	}
+	after := m.pool(pool)
+	used := addAmounts(got, after, 0)
+	lp, err := lpMinted(used, after)
+	if errors.Is(err, ErrInvalidAmount) {
+		return Build{}, fmt.Errorf("%w: the %s earned is too little to compound: %v", ErrPrerequisite, earned, err)
+	} else if err != nil {
+		return Build{}, err
+	}
+	mins := [2]*big.Int{MinOut(used[0], r.SlippageBps), MinOut(used[1], r.SlippageBps)}
+	if kept >= 0 {
+		spentReward.Add(spentReward, used[kept])
+	}
+
+	steps := []step{{id: "getReward", to: farm, data: evm.GetRewardData()}}
+	if spentReward.Sign() > 0 {
+		if a := approval(reward, user, v.Router, st.Allowances[0], spentReward); a != nil {
+			a.id = "approveReward"
+			steps = append(steps, *a)
+		}
+	}
+	steps = append(steps, swaps...)
+	for i, t := range tokens {
+		if i == kept {
+			continue
+		}
+		if a := approval(t, user, v.Router, st.Allowances[1+i], used[i]); a != nil {
+			a.id = fmt.Sprintf("approveToken%d", i)
+			steps = append(steps, *a)
+		}
+	}
+	steps = append(steps, step{id: "addLiquidity", to: v.Router, data: evm.AddLiquidityData(p.Token0, p.Token1, used[0], used[1], mins[0], mins[1], user, deadline)})
+	if a := approval(pool, user, farm, st.Allowances[3], lp); a != nil {
+		a.id = "approveLP"
+		steps = append(steps, *a)
+	}
+	steps = append(steps, step{id: "stake", to: farm, data: evm.StakeData(lp)})
+
+	md := lpMetadata(v, pool, p)
+	md["router"], md["deadline"], md["farm"], md["rewardToken"], md["reward"] = v.Router, deadline, farm, reward, earned.String()
+	md["swaps"] = swapMeta
+	md["amount0"], md["amount1"], md["minAmount0"], md["minAmount1"] = used[0].String(), used[1].String(), mins[0].String(), mins[1].String()
+	md["leftover0"], md["leftover1"] = new(big.Int).Sub(got[0], used[0]).String(), new(big.Int).Sub(got[1], used[1]).String()
+	md["lpAmount"], md["staked"] = lp.String(), f.Staked.String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, venueFees: venueFees, metadata: md}, steps)
+}
+
+// zapSwapAmount is the share s of amount (of a pool token with reserve r) to swap through the pool
+// for the other token so that what is left and what the swap gives are at the pool's ratio after
+// it: the positive root of g*s^2 + (1+g)*r*s - r*amount = 0 with g = 1 - fee, i.e. with fee F in
+// basis points and a = 10000 - F,
+//
+//	s = (sqrt(((20000-F)*r)^2 + 4*a*10000*r*amount) - (20000-F)*r) / (2*a)
+//
+// rounded down (for the 0.3 % fee: (sqrt(r*(r*3988009 + amount*3988000)) - r*1997) / 1994). Half
+// the amount when that is not in (0, amount).
+func zapSwapAmount(amount, r *big.Int, feeBps int) *big.Int {
+	a := big.NewInt(int64(FeeDenominator - feeBps))
+	b := new(big.Int).Mul(big.NewInt(int64(2*FeeDenominator-feeBps)), r)
+	disc := new(big.Int).Mul(b, b)
+	t := new(big.Int).Mul(a, big.NewInt(4*FeeDenominator))
+	t.Mul(t, r).Mul(t, amount)
+	disc.Add(disc, t)
+	s := new(big.Int).Sqrt(disc)
+	s.Sub(s, b).Quo(s, new(big.Int).Mul(a, big.NewInt(2)))
+	if s.Sign() <= 0 || s.Cmp(amount) >= 0 {
+		return new(big.Int).Rsh(amount, 1)
+	}
+	return s
+}
+
+// onVenue keeps the routes on the named venue (a router routes through its own factory's pairs).
+func onVenue(routes [][]leg, venue string) [][]leg {
+	var out [][]leg
+	for _, r := range routes {
+		if r[0].venue.Name == venue {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reserveModel is the reserves of the pairs a build read, updated by the swaps it builds, so each
+// later call is computed on the state the earlier ones leave.
+type reserveModel map[string]*evm.PoolState
+
+func newReserveModel(pairs []evm.PoolState) reserveModel {
+	m := reserveModel{}
+	for _, p := range pairs {
+		if p.OK {
+			q := p
+			q.Reserve0, q.Reserve1 = new(big.Int).Set(p.Reserve0), new(big.Int).Set(p.Reserve1)
+			m[p.Address] = &q
+		}
+	}
+	return m
+}
+
+// pool is a pair's state in the model (the zero state for a pair not read).
+func (m reserveModel) pool(addr string) evm.PoolState {
+	if p := m[addr]; p != nil {
+		return *p
+	}
+	return evm.PoolState{Address: addr, Reserve0: new(big.Int), Reserve1: new(big.Int), TotalSupply: new(big.Int)}
+}
+
+// best prices amount of in for out on every candidate route of the venue, on the model's reserves,
+// and returns the route that gives the most.
+func (m reserveModel) best(c *Chain, v Venue, in, out string, amount *big.Int) (priced, error) {
+	routes, err := c.candidateRoutes(in, out)
+	if err != nil {
+		return priced{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	var best *priced
+	live := false
+	for _, r := range onVenue(routes, v.Name) {
+		pr := priced{legs: r}
+		ok := true
+		for _, l := range r {
+			p := m[l.pair]
+			if p == nil {
+				ok = false
+				break
+			}
+			rin, rout, isLive := oriented(*p, l.tokenIn)
+			if !isLive {
+				ok = false
+				break
+			}
+			pr.hops = append(pr.hops, Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
+		}
+		if !ok {
+			continue
+		}
+		live = true
+		if pr.amounts, err = RouteAmountOut(amount, pr.hops); err != nil {
+			continue
+		}
+		if best == nil || last(pr.amounts).Cmp(last(best.amounts)) > 0 {
+			best = &pr
+		}
+	}
+	switch {
+	case !live:
+		return priced{}, fmt.Errorf("%w: no pool path from the reward token %s to %s on %s", ErrNoRoute, in, out, c.Info.Name)
+	case best == nil:
+		return priced{}, fmt.Errorf("%w: the reward to compound (%s base units of %s into %s) is too little to buy anything", ErrPrerequisite, amount, in, out)
+	}
+	return *best, nil
+}
+
+// apply moves a priced route's amounts through the model's reserves.
+func (m reserveModel) apply(pr priced) {
+	for i, l := range pr.legs {
+		p := m[l.pair]
+		in, out := p.Reserve0, p.Reserve1
+		if p.Token0 != l.tokenIn {
+			in, out = out, in
+		}
+		in.Add(in, pr.amounts[i])
+		out.Sub(out, pr.amounts[i+1])
+	}
+}

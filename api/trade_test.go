@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -584,4 +585,85 @@ func mustKey(t testing.TB, keyHex string) *ecdsa.PrivateKey {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestConfirm: confirm answers 404 for a token of another consumer or an expired one, 400 for the
+// wrong number of hashes or a null, 200 pending (transaction_not_found) for hashes the chain does
+// not know, 422 verification_failed for a mined transaction that is not the one built, and once
+// confirmed, updated false on a repeat.
+func TestConfirm(t *testing.T) {
+	t.Parallel()
+	te := newTradeEnv(t, 5)
+	to := te.d.local.Accounts()[6].Address
+	body := map[string]any{"chain": "base", "user": te.wallet.Address.Hex(), "to": to.Hex(), "token": "native", "amount": "0.5"}
+	b := te.build("/v1/build/transfer", body)
+	if b.status != http.StatusOK {
+		t.Fatalf("build: %d %s", b.status, b.rawBody)
+	}
+	token := b.body["confirmationToken"].(string)
+	post := func(key string, body any) response {
+		raw, _ := json.Marshal(body)
+		te.builds++
+		return te.checked(request{method: http.MethodPost, path: "/v1/build/confirm", key: key, body: string(raw),
+			headers: map[string]string{"Idempotency-Key": fmt.Sprintf("confirm-%d", te.builds)}})
+	}
+	unknown := "0x" + strings.Repeat("ab", 32)
+
+	_, otherKey := te.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(1000), Burst: ptr(100)})
+	if r := post(otherKey, map[string]any{"confirmationToken": token, "signatures": []string{unknown}}); r.status != http.StatusNotFound {
+		t.Errorf("another consumer's token: %d %s", r.status, r.rawBody)
+	}
+	if r := post(te.key, map[string]any{"confirmationToken": "ct_nobody", "signatures": []string{unknown}}); r.status != http.StatusNotFound {
+		t.Errorf("an unknown token: %d %s", r.status, r.rawBody)
+	}
+	if r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []string{unknown, unknown}}); r.status != http.StatusBadRequest {
+		t.Errorf("two hashes for one transaction: %d %s", r.status, r.rawBody)
+	}
+	if r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []any{nil}}); r.status != http.StatusBadRequest {
+		t.Errorf("null for a required step: %d %s", r.status, r.rawBody)
+	}
+	if r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []string{unknown}}); r.status != http.StatusOK ||
+		r.body["confirmed"] != false || r.body["pendingReason"] != "transaction_not_found" {
+		t.Errorf("a hash the chain does not know: %d %s", r.status, r.rawBody)
+	}
+
+	// The user sends 0.4 instead of the 0.5 built: confirm sees a different value.
+	var built BuildResponse
+	if err := json.Unmarshal([]byte(b.rawBody), &built); err != nil {
+		t.Fatal(err)
+	}
+	tx := built.Transactions[0]
+	other := devnet.BuiltTx{ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: "400000000000000000", Gas: uint64(tx.Gas),
+		MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: uint64(*tx.Nonce)}
+	h, _, err := te.wallet.Send(t.Context(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []string{h.Hex()}})
+	v, _ := r.body["verification"].(map[string]any)
+	if entry, _ := v[strings.ToLower(h.Hex())].(map[string]any); r.status != http.StatusUnprocessableEntity || entry["result"] != "mismatch" ||
+		fmt.Sprint(entry["fields"]) != "[value]" {
+		t.Errorf("a mined transaction that is not the one built: %d %s", r.status, r.rawBody)
+	}
+
+	// A fresh build, sent as built: confirmed once, then confirmed without an update.
+	b = te.build("/v1/build/transfer", body)
+	hashes, _ := te.wallet.sendBuild(b.rawBody)
+	te.finalize()
+	for i, wantUpdated := range []bool{true, false} {
+		if c := te.confirm(b.rawBody, hashes); c.status != http.StatusOK || c.body["confirmed"] != true || c.body["updated"] != wantUpdated {
+			t.Errorf("confirm %d: %d %s", i+1, c.status, c.rawBody)
+		}
+	}
+
+	// An expired token is unknown.
+	if _, err := te.store.Client.ConfirmationToken.Update().SetExpiresAt(time.Now().Add(-time.Second)).Save(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c := te.confirm(b.rawBody, hashes); c.status != http.StatusNotFound {
+		t.Errorf("an expired token: %d %s", c.status, c.rawBody)
+	}
+	if s := te.get("/v1/transactions/" + unknown + "/status?chain=base"); s.status != http.StatusOK || s.body["status"] != "unknown" {
+		t.Errorf("status of an unknown hash: %d %s", s.status, s.rawBody)
+	}
 }

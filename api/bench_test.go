@@ -178,3 +178,35 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 }
 
 func (w *discardWriter) WriteHeader(status int) { w.status = status }
+
+// BenchmarkQuote compares a swap quote (live reserves read from the devnet in one RPC round trip,
+// exact route math) with the cached price read, both through the whole pipeline over loopback, in
+// one run, alternating chunks of each. It reports the requests per second of each, their ratio
+// (quote / cached price) and the quote's RPC round trips per request.
+func BenchmarkQuote(b *testing.B) {
+	var d devnetChain
+	e := newEnv(b, withDevnet(&d))
+	_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(1_000_000), Burst: ptr(1_000_000)})
+	aur := d.local.Market().Tokens[0].Address.Hex()
+	price := &variant{name: "price", handler: e.server, url: e.http.URL, path: "/v1/tokens/" + aur + "/price?chain=base", key: key}
+	quote := &variant{name: "quote", handler: e.server, url: e.http.URL, key: key,
+		path: "/v1/quotes/swap?chain=base&inputMint=native&outputMint=" + aur + "&amount=1000000000000000000&slippageBps=50"}
+	for range 50 { // warm caches, connection pools and the tax cache
+		price.overHTTP(b, 1)
+		quote.overHTTP(b, 1)
+	}
+	trips := d.rpc.RoundTrips()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(200, b.N-done)
+		price.overHTTP(b, n)
+		quote.overHTTP(b, n)
+		done += n
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(n/price.httpT.Seconds(), "price-req/s")
+	b.ReportMetric(n/quote.httpT.Seconds(), "quote-req/s")
+	b.ReportMetric(float64(price.httpT)/float64(quote.httpT), "quote/price")
+	b.ReportMetric(float64(d.rpc.RoundTrips()-trips)/n, "quote-rpc-trips/op")
+}

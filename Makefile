@@ -78,6 +78,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkUsagePage1M$$' -benchtime 20x ./console/
 	$(GO) test -run '^$$' -bench 'BenchmarkIngest' -benchtime 50x ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkRefresh' -benchmem -benchtime 5x ./market/
+	$(GO) test -run '^$$' -bench 'BenchmarkQuote$$' -benchtime 2000x ./api/
 
 clean:
 	rm -rf bin data

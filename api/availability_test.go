@@ -57,8 +57,8 @@ func TestAvailabilityPerChain(t *testing.T) {
 		"buildSwap":            {method: http.MethodPost, path: "/v1/build/swap", body: `{"chain":"base","user":"` + user + `","inputMint":"native","outputMint":"` + quote + `","amount":"1000000000000000","slippageBps":50}`},
 		"buildBridge":          {method: http.MethodPost, path: "/v1/build/bridge", body: `{"fromChain":"base","toChain":"ethereum","inputToken":"` + base + `","outputToken":"` + quote + `","amount":"1.5","user":"` + user + `"}`},
 		"buildTransfer":        {method: http.MethodPost, path: "/v1/build/transfer", body: `{"chain":"base","user":"` + user + `","to":"` + evmAddr2 + `","token":"native","amount":"1.5"}`},
-		"buildLPCreate":        {method: http.MethodPost, path: "/v1/build/lp/create", body: `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","tokenA":"` + base + `","tokenB":"` + evmAddr2 + `"}`},
-		"buildLPAdd":           {method: http.MethodPost, path: "/v1/build/lp/add", body: lp(`,"amountA":"1","amountB":"1"`)},
+		"buildLPCreate":        {method: http.MethodPost, path: "/v1/build/lp/create", body: `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","tokenA":"` + m.Tokens[0].Address.Hex() + `","tokenB":"` + m.Tokens[2].Address.Hex() + `"}`},
+		"buildLPAdd":           {method: http.MethodPost, path: "/v1/build/lp/add", body: lp(`,"amountA":"1","amountB":"1","native":true`)},
 		"buildLPIncrease":      {method: http.MethodPost, path: "/v1/build/lp/increase", body: lp(`,"amountA":"1"`)},
 		"buildLPRemove":        {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
 		"buildLPHarvest":       {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
@@ -69,6 +69,17 @@ func TestAvailabilityPerChain(t *testing.T) {
 	}
 	// Chain-independent operations: confirm names no chain (a token nobody issued is 404).
 	chainless := map[string]bool{"confirmBuild": true}
+
+	// Harvest and compound need a stake that has earned: the deployer stakes some of its LP of the first pool.
+	deployer := newWallet(t, d.local.RPCURL(), d.local.Accounts()[0].PrivateKeyHex)
+	stake := e.do(request{method: http.MethodPost, path: "/v1/build/lp/farm", key: key, body: lp(`,"amount":"0.01"`), headers: map[string]string{"Idempotency-Key": "availability-stake"}})
+	if stake.status != http.StatusOK {
+		t.Fatalf("stake: %d %s", stake.status, stake.rawBody)
+	}
+	if _, receipts := deployer.sendBuild(stake.rawBody); receipts[len(receipts)-1].Status != 1 {
+		t.Fatal("the stake reverted")
+	}
+	d.local.Commit() // a block later, the stake has earned
 
 	r := e.do(request{path: "/v1/chains"})
 	if r.status != http.StatusOK {

@@ -237,7 +237,8 @@ func (s *Server) registerBuilders() {
 	confirm.Description = "Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, " +
 		"against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least " +
 		"the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: " +
-		"confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with " +
+		"confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same " +
+		"Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with " +
 		"verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or " +
 		"other consumer's token is 404. GET /v1/chains lists the chains that serve it."
 	register(s, confirm, s.confirmBuild)
@@ -459,6 +460,9 @@ func (s *Server) confirmBuild(ctx context.Context, in *buildInput[ConfirmRequest
 	res, err := s.deps.Trade.Confirm(ctx, consumerOf(ctx), in.Body.ConfirmationToken, in.Body.Signatures)
 	if err != nil {
 		return nil, tradeError(err)
+	}
+	if !res.Confirmed { // pending: a retry under the same Idempotency-Key checks the chain again
+		callOf(ctx).transient = true
 	}
 	return &output[ConfirmResponse]{Body: ConfirmResponse{OK: true, Confirmed: res.Confirmed, Updated: res.Updated, PendingIDs: res.PendingIDs,
 		PendingReason: res.PendingReason}}, nil

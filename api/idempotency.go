@@ -66,12 +66,12 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	rec := &recordingContext{baseContext: ctx, request: body}
 	next(rec)
 
-	// Keep the result for replay unless a retry should run the call again: the caller cancelled, or
-	// the failure was on our side or upstream (5xx).
+	// Keep the result for replay unless a retry should run the call again: the caller cancelled, the
+	// failure was on our side or upstream (5xx), or the answer is transient (a pending confirm).
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
 	defer cancel()
 	status := rec.Status()
-	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) {
+	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) || c.transient {
 		err = s.deps.Idempotency.Release(storeCtx, req)
 	} else {
 		res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}

@@ -42,6 +42,9 @@ type call struct {
 	principal access.Principal
 	cost      int // charged cost once admitted
 	chain     string
+	// transient marks an answer that must not be replayed under its Idempotency-Key: a confirm
+	// still pending, which the caller retries to see progress.
+	transient bool
 }
 
 func callOf(ctx context.Context) *call {

@@ -622,9 +622,15 @@ func TestConfirm(t *testing.T) {
 	if r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []any{nil}}); r.status != http.StatusBadRequest {
 		t.Errorf("null for a required step: %d %s", r.status, r.rawBody)
 	}
-	if r := post(te.key, map[string]any{"confirmationToken": token, "signatures": []string{unknown}}); r.status != http.StatusOK ||
-		r.body["confirmed"] != false || r.body["pendingReason"] != "transaction_not_found" {
-		t.Errorf("a hash the chain does not know: %d %s", r.status, r.rawBody)
+	// A pending answer is never replayed: polling under one Idempotency-Key checks the chain each time.
+	for i := range 2 {
+		raw, _ := json.Marshal(map[string]any{"confirmationToken": token, "signatures": []string{unknown}})
+		r := te.checked(request{method: http.MethodPost, path: "/v1/build/confirm", key: te.key, body: string(raw),
+			headers: map[string]string{"Idempotency-Key": "poll"}})
+		if r.status != http.StatusOK || r.body["confirmed"] != false || r.body["pendingReason"] != "transaction_not_found" ||
+			r.header.Get("Idempotent-Replayed") != "" {
+			t.Errorf("poll %d of a hash the chain does not know: %d %v %s", i+1, r.status, r.header, r.rawBody)
+		}
 	}
 
 	// The user sends 0.4 instead of the 0.5 built: confirm sees a different value.

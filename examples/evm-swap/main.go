@@ -117,9 +117,10 @@ func run(ctx context.Context) error {
 		}
 	}
 
-	// 4. Confirm, polling while the transactions are not final. Every poll is a new request:
-	// the same Idempotency-Key would replay the first (pending) answer.
+	// 4. Confirm, polling while the transactions are not final. A pending answer is never replayed,
+	// so every poll can use one Idempotency-Key.
 	deadline := time.Now().Add(*confirmWait)
+	confirmKey := newKey()
 	for b.ConfirmationToken != "" {
 		var c struct {
 			Confirmed     bool     `json:"confirmed"`
@@ -127,7 +128,7 @@ func run(ctx context.Context) error {
 			PendingReason string   `json:"pendingReason"`
 		}
 		body := map[string]any{"confirmationToken": b.ConfirmationToken, "signatures": hashes}
-		if err := api.do(ctx, "POST", "/v1/build/confirm", body, newKey(), &c); err != nil {
+		if err := api.do(ctx, "POST", "/v1/build/confirm", body, confirmKey, &c); err != nil {
 			return fmt.Errorf("confirm: %w", err)
 		}
 		if c.Confirmed {

@@ -136,6 +136,24 @@ func (e BuildBridgeRequestToChain) Valid() bool {
 	}
 }
 
+// Defines values for BuildLPRequestAction.
+const (
+	Stake   BuildLPRequestAction = "stake"
+	Unstake BuildLPRequestAction = "unstake"
+)
+
+// Valid indicates whether the value is a known member of the BuildLPRequestAction enum.
+func (e BuildLPRequestAction) Valid() bool {
+	switch e {
+	case Stake:
+		return true
+	case Unstake:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BuildLPRequestChain.
 const (
 	BuildLPRequestChainArc       BuildLPRequestChain = "arc"
@@ -1296,12 +1314,22 @@ type BuildBridgeRequestToChain string
 
 // BuildLPRequest defines model for BuildLPRequest.
 type BuildLPRequest struct {
-	// AmountA Human token units.
+	// Action farm: stake (the default) the pool's LP tokens in its farm, or unstake them.
+	//
+	// Examples: stake
+	Action *BuildLPRequestAction `json:"action,omitempty"`
+
+	// Amount farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake).
+	//
+	// Examples: 12.5
+	Amount *string `json:"amount,omitempty"`
+
+	// AmountA add: human token units of tokenA (token0 when tokenA is not given).
 	//
 	// Examples: 1520.25
 	AmountA *string `json:"amountA,omitempty"`
 
-	// AmountB Human token units.
+	// AmountB add: human token units of tokenB (token1 when tokenB is not given).
 	//
 	// Examples: 0.5
 	AmountB *string `json:"amountB,omitempty"`
@@ -1314,7 +1342,12 @@ type BuildLPRequest struct {
 	// Chain Examples: base
 	Chain BuildLPRequestChain `json:"chain"`
 
-	// Pool Fungible pools: the pool address.
+	// Native uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH).
+	//
+	// Examples: false
+	Native *bool `json:"native,omitempty"`
+
+	// Pool Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found.
 	//
 	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool *string `json:"pool,omitempty"`
@@ -1324,12 +1357,17 @@ type BuildLPRequest struct {
 	// Examples: ["1184502"]
 	PositionIds *[]string `json:"positionIds,omitempty"`
 
-	// TokenA create: one token of the pool.
+	// SlippageBps add, remove, compound: tolerance of the minimum amounts, basis points; default 50.
+	//
+	// Examples: 50
+	SlippageBps *int64 `json:"slippageBps,omitempty"`
+
+	// TokenA create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0.
 	//
 	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	TokenA *string `json:"tokenA,omitempty"`
 
-	// TokenB create: the other token.
+	// TokenB create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1.
 	//
 	// Examples: 0x4200000000000000000000000000000000000006
 	TokenB *string `json:"tokenB,omitempty"`
@@ -1349,6 +1387,11 @@ type BuildLPRequest struct {
 	// Examples: 2
 	Version string `json:"version"`
 }
+
+// BuildLPRequestAction farm: stake (the default) the pool's LP tokens in its farm, or unstake them.
+//
+// Examples: stake
+type BuildLPRequestAction string
 
 // BuildLPRequestChain Examples: base
 type BuildLPRequestChain string
@@ -2147,6 +2190,11 @@ type SwapQuoteResponse struct {
 	// Examples: 1763798460
 	ExpiresAt int64 `json:"expiresAt"`
 
+	// FeeOnTransfer A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants.
+	//
+	// Examples: false
+	FeeOnTransfer bool `json:"feeOnTransfer"`
+
 	// Gas Estimated gas of the swap call (a build simulates it exactly).
 	//
 	// Examples: 115000
@@ -2198,6 +2246,9 @@ type SwapQuoteResponse struct {
 
 	// SlippageBps Examples: 50
 	SlippageBps int64 `json:"slippageBps"`
+
+	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
+	Taxes *[]TokenTax `json:"taxes,omitempty"`
 }
 
 // TokenPrice defines model for TokenPrice.
@@ -2307,6 +2358,22 @@ type TokenStatsResponse struct {
 	Token      TokenRef   `json:"token"`
 	Txns       TxnWindows `json:"txns"`
 	VolumeUsd  Windows    `json:"volumeUsd"`
+}
+
+// TokenTax defines model for TokenTax.
+type TokenTax struct {
+	// BuyTaxBps Kept from transfers out of its pool (buys).
+	//
+	// Examples: 300
+	BuyTaxBps int64 `json:"buyTaxBps"`
+
+	// SellTaxBps Kept from transfers into its pool (sells).
+	//
+	// Examples: 500
+	SellTaxBps int64 `json:"sellTaxBps"`
+
+	// Token Examples: 0xd3c0d1053efee01bbda6aa604e315858fddad976
+	Token string `json:"token"`
 }
 
 // TopHoldersResponse defines model for TopHoldersResponse.
@@ -3059,7 +3126,7 @@ type ClientInterface interface {
 
 	// ConfirmBuildWithBody Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3070,7 +3137,7 @@ type ClientInterface interface {
 
 	// ConfirmBuild Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3081,7 +3148,7 @@ type ClientInterface interface {
 
 	// BuildLPAddWithBody Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3092,7 +3159,7 @@ type ClientInterface interface {
 
 	// BuildLPAdd Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3103,7 +3170,7 @@ type ClientInterface interface {
 
 	// BuildLPCompoundWithBody Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3114,7 +3181,7 @@ type ClientInterface interface {
 
 	// BuildLPCompound Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3125,7 +3192,7 @@ type ClientInterface interface {
 
 	// BuildLPCreateWithBody Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3136,7 +3203,7 @@ type ClientInterface interface {
 
 	// BuildLPCreate Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3147,7 +3214,7 @@ type ClientInterface interface {
 
 	// BuildLPFarmWithBody Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3158,7 +3225,7 @@ type ClientInterface interface {
 
 	// BuildLPFarm Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3169,7 +3236,7 @@ type ClientInterface interface {
 
 	// BuildLPHarvestWithBody Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3180,7 +3247,7 @@ type ClientInterface interface {
 
 	// BuildLPHarvest Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3191,7 +3258,7 @@ type ClientInterface interface {
 
 	// BuildLPIncreaseWithBody Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3202,7 +3269,7 @@ type ClientInterface interface {
 
 	// BuildLPIncrease Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3213,7 +3280,7 @@ type ClientInterface interface {
 
 	// BuildLPMigrateWithBody Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3224,7 +3291,7 @@ type ClientInterface interface {
 
 	// BuildLPMigrate Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3235,7 +3302,7 @@ type ClientInterface interface {
 
 	// BuildLPRebalanceWithBody Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3246,7 +3313,7 @@ type ClientInterface interface {
 
 	// BuildLPRebalance Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3257,7 +3324,7 @@ type ClientInterface interface {
 
 	// BuildLPRemoveWithBody Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3268,7 +3335,7 @@ type ClientInterface interface {
 
 	// BuildLPRemove Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3471,7 +3538,7 @@ type ClientInterface interface {
 
 	// GetSwapQuote A swap quote
 	//
-	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3604,7 +3671,7 @@ func (c *Client) BuildBridge(ctx context.Context, params *BuildBridgeParams, bod
 
 // ConfirmBuildWithBody Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3625,7 +3692,7 @@ func (c *Client) ConfirmBuildWithBody(ctx context.Context, params *ConfirmBuildP
 
 // ConfirmBuild Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3646,7 +3713,7 @@ func (c *Client) ConfirmBuild(ctx context.Context, params *ConfirmBuildParams, b
 
 // BuildLPAddWithBody Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3667,7 +3734,7 @@ func (c *Client) BuildLPAddWithBody(ctx context.Context, params *BuildLPAddParam
 
 // BuildLPAdd Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3688,7 +3755,7 @@ func (c *Client) BuildLPAdd(ctx context.Context, params *BuildLPAddParams, body 
 
 // BuildLPCompoundWithBody Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3709,7 +3776,7 @@ func (c *Client) BuildLPCompoundWithBody(ctx context.Context, params *BuildLPCom
 
 // BuildLPCompound Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3730,7 +3797,7 @@ func (c *Client) BuildLPCompound(ctx context.Context, params *BuildLPCompoundPar
 
 // BuildLPCreateWithBody Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3751,7 +3818,7 @@ func (c *Client) BuildLPCreateWithBody(ctx context.Context, params *BuildLPCreat
 
 // BuildLPCreate Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3772,7 +3839,7 @@ func (c *Client) BuildLPCreate(ctx context.Context, params *BuildLPCreateParams,
 
 // BuildLPFarmWithBody Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3793,7 +3860,7 @@ func (c *Client) BuildLPFarmWithBody(ctx context.Context, params *BuildLPFarmPar
 
 // BuildLPFarm Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3814,7 +3881,7 @@ func (c *Client) BuildLPFarm(ctx context.Context, params *BuildLPFarmParams, bod
 
 // BuildLPHarvestWithBody Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3835,7 +3902,7 @@ func (c *Client) BuildLPHarvestWithBody(ctx context.Context, params *BuildLPHarv
 
 // BuildLPHarvest Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3856,7 +3923,7 @@ func (c *Client) BuildLPHarvest(ctx context.Context, params *BuildLPHarvestParam
 
 // BuildLPIncreaseWithBody Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3877,7 +3944,7 @@ func (c *Client) BuildLPIncreaseWithBody(ctx context.Context, params *BuildLPInc
 
 // BuildLPIncrease Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3898,7 +3965,7 @@ func (c *Client) BuildLPIncrease(ctx context.Context, params *BuildLPIncreasePar
 
 // BuildLPMigrateWithBody Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3919,7 +3986,7 @@ func (c *Client) BuildLPMigrateWithBody(ctx context.Context, params *BuildLPMigr
 
 // BuildLPMigrate Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3940,7 +4007,7 @@ func (c *Client) BuildLPMigrate(ctx context.Context, params *BuildLPMigrateParam
 
 // BuildLPRebalanceWithBody Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3961,7 +4028,7 @@ func (c *Client) BuildLPRebalanceWithBody(ctx context.Context, params *BuildLPRe
 
 // BuildLPRebalance Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -3982,7 +4049,7 @@ func (c *Client) BuildLPRebalance(ctx context.Context, params *BuildLPRebalanceP
 
 // BuildLPRemoveWithBody Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4003,7 +4070,7 @@ func (c *Client) BuildLPRemoveWithBody(ctx context.Context, params *BuildLPRemov
 
 // BuildLPRemove Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4416,7 +4483,7 @@ func (c *Client) GetBridgeQuote(ctx context.Context, body GetBridgeQuoteJSONRequ
 
 // GetSwapQuote A swap quote
 //
-// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6984,7 +7051,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConfirmBuildWithBodyWithResponse Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6995,7 +7062,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConfirmBuildWithResponse Confirm a returned build
 	//
-	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+	// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7006,7 +7073,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPAddWithBodyWithResponse Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7017,7 +7084,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPAddWithResponse Add liquidity
 	//
-	// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7028,7 +7095,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCompoundWithBodyWithResponse Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7039,7 +7106,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCompoundWithResponse Compound
 	//
-	// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7050,7 +7117,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithBodyWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7061,7 +7128,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7072,7 +7139,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPFarmWithBodyWithResponse Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7083,7 +7150,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPFarmWithResponse Farm
 	//
-	// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7094,7 +7161,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPHarvestWithBodyWithResponse Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7105,7 +7172,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPHarvestWithResponse Harvest rewards or fees
 	//
-	// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7116,7 +7183,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPIncreaseWithBodyWithResponse Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7127,7 +7194,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPIncreaseWithResponse Increase a position
 	//
-	// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7138,7 +7205,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPMigrateWithBodyWithResponse Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7149,7 +7216,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPMigrateWithResponse Migrate
 	//
-	// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7160,7 +7227,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRebalanceWithBodyWithResponse Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7171,7 +7238,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRebalanceWithResponse Rebalance
 	//
-	// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7182,7 +7249,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRemoveWithBodyWithResponse Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7193,7 +7260,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPRemoveWithResponse Remove liquidity
 	//
-	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+	// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7424,7 +7491,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSwapQuoteWithResponse A swap quote
 	//
-	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -19481,7 +19548,7 @@ func (c *ClientWithResponses) BuildBridgeWithResponse(ctx context.Context, param
 
 // ConfirmBuildWithBodyWithResponse Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19498,7 +19565,7 @@ func (c *ClientWithResponses) ConfirmBuildWithBodyWithResponse(ctx context.Conte
 
 // ConfirmBuildWithResponse Confirm a returned build
 //
-// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later. A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
+// Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: confirmed false with pendingIds and pendingReason; retry later (a pending answer is never replayed: a retry with the same Idempotency-Key checks the chain again). A mismatch or a revert is 422 verification_failed with verification per hash. A token is valid 15 minutes and only for the consumer it was issued to: an unknown, expired or other consumer's token is 404. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19515,7 +19582,7 @@ func (c *ClientWithResponses) ConfirmBuildWithResponse(ctx context.Context, para
 
 // BuildLPAddWithBodyWithResponse Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19532,7 +19599,7 @@ func (c *ClientWithResponses) BuildLPAddWithBodyWithResponse(ctx context.Context
 
 // BuildLPAddWithResponse Add liquidity
 //
-// Adds amountA and amountB (human token units) to pool. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds amountA and amountB (human token units) to pool. uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19549,7 +19616,7 @@ func (c *ClientWithResponses) BuildLPAddWithResponse(ctx context.Context, params
 
 // BuildLPCompoundWithBodyWithResponse Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19566,7 +19633,7 @@ func (c *ClientWithResponses) BuildLPCompoundWithBodyWithResponse(ctx context.Co
 
 // BuildLPCompoundWithResponse Compound
 //
-// Collects the position's fees or rewards and adds them back to it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or rewards and adds them back to it. uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19583,7 +19650,7 @@ func (c *ClientWithResponses) BuildLPCompoundWithResponse(ctx context.Context, p
 
 // BuildLPCreateWithBodyWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19600,7 +19667,7 @@ func (c *ClientWithResponses) BuildLPCreateWithBodyWithResponse(ctx context.Cont
 
 // BuildLPCreateWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19617,7 +19684,7 @@ func (c *ClientWithResponses) BuildLPCreateWithResponse(ctx context.Context, par
 
 // BuildLPFarmWithBodyWithResponse Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19634,7 +19701,7 @@ func (c *ClientWithResponses) BuildLPFarmWithBodyWithResponse(ctx context.Contex
 
 // BuildLPFarmWithResponse Farm
 //
-// Stakes the pool's LP tokens in its farm, or unstakes them. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Stakes the pool's LP tokens in its farm, or unstakes them. uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. Nothing to stake or unstake is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19651,7 +19718,7 @@ func (c *ClientWithResponses) BuildLPFarmWithResponse(ctx context.Context, param
 
 // BuildLPHarvestWithBodyWithResponse Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19668,7 +19735,7 @@ func (c *ClientWithResponses) BuildLPHarvestWithBodyWithResponse(ctx context.Con
 
 // BuildLPHarvestWithResponse Harvest rewards or fees
 //
-// Collects the position's fees or farm rewards. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Collects the position's fees or farm rewards. uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19685,7 +19752,7 @@ func (c *ClientWithResponses) BuildLPHarvestWithResponse(ctx context.Context, pa
 
 // BuildLPIncreaseWithBodyWithResponse Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19702,7 +19769,7 @@ func (c *ClientWithResponses) BuildLPIncreaseWithBodyWithResponse(ctx context.Co
 
 // BuildLPIncreaseWithResponse Increase a position
 //
-// Adds liquidity to the NFT-style positions positionIds. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Adds liquidity to the NFT-style positions positionIds. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19719,7 +19786,7 @@ func (c *ClientWithResponses) BuildLPIncreaseWithResponse(ctx context.Context, p
 
 // BuildLPMigrateWithBodyWithResponse Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19736,7 +19803,7 @@ func (c *ClientWithResponses) BuildLPMigrateWithBodyWithResponse(ctx context.Con
 
 // BuildLPMigrateWithResponse Migrate
 //
-// Moves liquidity from one pool or venue version to another. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves liquidity from one pool or venue version to another. Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19753,7 +19820,7 @@ func (c *ClientWithResponses) BuildLPMigrateWithResponse(ctx context.Context, pa
 
 // BuildLPRebalanceWithBodyWithResponse Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19770,7 +19837,7 @@ func (c *ClientWithResponses) BuildLPRebalanceWithBodyWithResponse(ctx context.C
 
 // BuildLPRebalanceWithResponse Rebalance
 //
-// Moves a concentrated position's liquidity to a new price range. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Moves a concentrated position's liquidity to a new price range. Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19787,7 +19854,7 @@ func (c *ClientWithResponses) BuildLPRebalanceWithResponse(ctx context.Context, 
 
 // BuildLPRemoveWithBodyWithResponse Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -19804,7 +19871,7 @@ func (c *ClientWithResponses) BuildLPRemoveWithBodyWithResponse(ctx context.Cont
 
 // BuildLPRemoveWithResponse Remove liquidity
 //
-// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. Not available on any chain yet: GET /v1/chains lists each chain's operations.
+// Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. No LP held is 422 prerequisite_failed. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20161,7 +20228,7 @@ func (c *ClientWithResponses) GetBridgeQuoteWithResponse(ctx context.Context, bo
 
 // GetSwapQuoteWithResponse A swap quote
 //
-// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token. No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //

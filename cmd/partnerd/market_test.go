@@ -85,10 +85,18 @@ func newMarketWorld(t *testing.T) *marketWorld {
 	return w
 }
 
-// newAnvilWorld seeds the devnet's market on anvil, a second and independent EVM, configures it as
-// base in a PARTNER_CHAINS file (which turns local mode off), runs the service on it and trades
-// ZETA there.
-func newAnvilWorld(t *testing.T) *marketWorld {
+// anvilService is the devnet's market seeded on anvil, a second and independent EVM, configured as
+// base in a PARTNER_CHAINS file (which turns local mode off), with the service running on it.
+type anvilService struct {
+	node     *anvil.Node
+	backend  *anvil.Backend
+	accounts []*devnet.Account
+	seeded   devnet.Market
+	world    *marketWorld
+}
+
+// startAnvilService seeds anvil and runs the service on it; edit may change base's chain entry.
+func startAnvilService(t *testing.T, edit func(*chain.ChainConfig)) anvilService {
 	t.Helper()
 	node := anvil.Start(t)
 	b := node.Backend(t)
@@ -103,7 +111,11 @@ func newAnvilWorld(t *testing.T) *marketWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": seeded.ChainConfig(node.URL)}})
+	cc := seeded.ChainConfig(node.URL)
+	if edit != nil {
+		edit(&cc)
+	}
+	raw, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": cc}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +131,14 @@ func newAnvilWorld(t *testing.T) *marketWorld {
 	if w.m.chains.devnet != nil {
 		t.Fatal("local mode started although PARTNER_CHAINS configures an EVM chain")
 	}
+	return anvilService{node: node, backend: b, accounts: accounts, seeded: seeded, world: w}
+}
+
+// newAnvilWorld runs the service on anvil (startAnvilService) and trades ZETA there.
+func newAnvilWorld(t *testing.T) *marketWorld {
+	t.Helper()
+	a := startAnvilService(t, nil)
+	w, b, seeded, accounts := a.world, a.backend, a.seeded, a.accounts
 	w.chain, w.market = b, seeded
 	w.tradeZeta(accounts[5:]) // the users of the devnet's layout
 	return w

@@ -8,8 +8,6 @@ import (
 	"io"
 	"math/big"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +21,6 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
-	"github.com/partner-platform/partnerd/chain/devnet/anvil"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
@@ -55,40 +52,12 @@ const anvilDepth = 5
 // service on it. Unlike newAnvilWorld it trades nothing after seeding: the users are untouched.
 func newAnvilTradeWorld(t *testing.T) *tradeWorld {
 	t.Helper()
-	node := anvil.Start(t)
-	b := node.Backend(t)
-	accounts := make([]*devnet.Account, len(node.Keys))
-	keys := make([]string, len(node.Keys))
-	for i, k := range node.Keys {
-		var err error
-		if accounts[i], err = devnet.NewAccount(t.Context(), b.Client(), k); err != nil {
-			t.Fatal(err)
-		}
+	a := startAnvilService(t, func(cc *chain.ChainConfig) { cc.Confirmations = anvilDepth })
+	keys := make([]string, len(a.node.Keys))
+	for i, k := range a.node.Keys {
 		keys[i] = hexutil.Encode(crypto.FromECDSA(k))
 	}
-	seeded, err := devnet.Seed(t.Context(), b, accounts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cc := seeded.ChainConfig(node.URL)
-	cc.Confirmations = anvilDepth
-	raw, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": cc}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "chains.json")
-	if err := os.WriteFile(path, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := chain.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mw := startMarketWorld(t, cfg)
-	if mw.m.chains.devnet != nil {
-		t.Fatal("local mode started although PARTNER_CHAINS configures an EVM chain")
-	}
-	w := newTradeWorld(mw, node.URL, seeded, keys, anvilDepth)
+	w := newTradeWorld(a.world, a.node.URL, a.seeded, keys, anvilDepth)
 	w.mine = func(n int) {
 		// A second between blocks, as the devnet's blocks (farms earn by the clock).
 		if err := w.client.Client().CallContext(w.ctx, nil, "anvil_mine", hexutil.Uint64(n), hexutil.Uint64(1)); err != nil {

@@ -96,14 +96,3 @@ func WithdrawData(amount *big.Int) []byte { return pack(stakingABI, "withdraw", 
 
 // GetRewardData is StakingRewards' getReward().
 func GetRewardData() []byte { return pack(stakingABI, "getReward") }
-
-// DecodeSwapAmounts decodes a Router02 swap's return value (amounts along the path); nil when it
-// does not decode (the fee-on-transfer variants return nothing).
-func DecodeSwapAmounts(ret []byte) []*big.Int {
-	vals, err := routerABI.Unpack("swapExactTokensForTokens", ret)
-	if err != nil || len(vals) != 1 {
-		return nil
-	}
-	amounts, _ := vals[0].([]*big.Int)
-	return amounts
-}

@@ -24,6 +24,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/indexlease"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -62,6 +63,8 @@ type Client struct {
 	IndexBlock *IndexBlockClient
 	// IndexCursor is the client for interacting with the IndexCursor builders.
 	IndexCursor *IndexCursorClient
+	// IndexLease is the client for interacting with the IndexLease builders.
+	IndexLease *IndexLeaseClient
 	// MarketPool is the client for interacting with the MarketPool builders.
 	MarketPool *MarketPoolClient
 	// MarketToken is the client for interacting with the MarketToken builders.
@@ -104,6 +107,7 @@ func (c *Client) init() {
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
 	c.IndexBlock = NewIndexBlockClient(c.config)
 	c.IndexCursor = NewIndexCursorClient(c.config)
+	c.IndexLease = NewIndexLeaseClient(c.config)
 	c.MarketPool = NewMarketPoolClient(c.config)
 	c.MarketToken = NewMarketTokenClient(c.config)
 	c.PasswordToken = NewPasswordTokenClient(c.config)
@@ -216,6 +220,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
 		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
+		IndexLease:        NewIndexLeaseClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
@@ -255,6 +260,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IdempotencyRecord: NewIdempotencyRecordClient(cfg),
 		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
+		IndexLease:        NewIndexLeaseClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
@@ -296,9 +302,10 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.MarketPool,
-		c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow,
-		c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
+		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant,
+		c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly,
+		c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -309,9 +316,10 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
-		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.MarketPool,
-		c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant, c.SourceAllow,
-		c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageRecord,
+		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
+		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant,
+		c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly,
+		c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -338,6 +346,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IndexBlock.mutate(ctx, m)
 	case *IndexCursorMutation:
 		return c.IndexCursor.mutate(ctx, m)
+	case *IndexLeaseMutation:
+		return c.IndexLease.mutate(ctx, m)
 	case *MarketPoolMutation:
 		return c.MarketPool.mutate(ctx, m)
 	case *MarketTokenMutation:
@@ -1655,6 +1665,139 @@ func (c *IndexCursorClient) mutate(ctx context.Context, m *IndexCursorMutation) 
 		return (&IndexCursorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IndexCursor mutation op: %q", m.Op())
+	}
+}
+
+// IndexLeaseClient is a client for the IndexLease schema.
+type IndexLeaseClient struct {
+	config
+}
+
+// NewIndexLeaseClient returns a client for the IndexLease from the given config.
+func NewIndexLeaseClient(c config) *IndexLeaseClient {
+	return &IndexLeaseClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `indexlease.Hooks(f(g(h())))`.
+func (c *IndexLeaseClient) Use(hooks ...Hook) {
+	c.hooks.IndexLease = append(c.hooks.IndexLease, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `indexlease.Intercept(f(g(h())))`.
+func (c *IndexLeaseClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IndexLease = append(c.inters.IndexLease, interceptors...)
+}
+
+// Create returns a builder for creating a IndexLease entity.
+func (c *IndexLeaseClient) Create() *IndexLeaseCreate {
+	mutation := newIndexLeaseMutation(c.config, OpCreate)
+	return &IndexLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IndexLease entities.
+func (c *IndexLeaseClient) CreateBulk(builders ...*IndexLeaseCreate) *IndexLeaseCreateBulk {
+	return &IndexLeaseCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IndexLeaseClient) MapCreateBulk(slice any, setFunc func(*IndexLeaseCreate, int)) *IndexLeaseCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IndexLeaseCreateBulk{err: fmt.Errorf("calling to IndexLeaseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IndexLeaseCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IndexLeaseCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IndexLease.
+func (c *IndexLeaseClient) Update() *IndexLeaseUpdate {
+	mutation := newIndexLeaseMutation(c.config, OpUpdate)
+	return &IndexLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IndexLeaseClient) UpdateOne(_m *IndexLease) *IndexLeaseUpdateOne {
+	mutation := newIndexLeaseMutation(c.config, OpUpdateOne, withIndexLease(_m))
+	return &IndexLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IndexLeaseClient) UpdateOneID(id int) *IndexLeaseUpdateOne {
+	mutation := newIndexLeaseMutation(c.config, OpUpdateOne, withIndexLeaseID(id))
+	return &IndexLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IndexLease.
+func (c *IndexLeaseClient) Delete() *IndexLeaseDelete {
+	mutation := newIndexLeaseMutation(c.config, OpDelete)
+	return &IndexLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IndexLeaseClient) DeleteOne(_m *IndexLease) *IndexLeaseDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IndexLeaseClient) DeleteOneID(id int) *IndexLeaseDeleteOne {
+	builder := c.Delete().Where(indexlease.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IndexLeaseDeleteOne{builder}
+}
+
+// Query returns a query builder for IndexLease.
+func (c *IndexLeaseClient) Query() *IndexLeaseQuery {
+	return &IndexLeaseQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIndexLease},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IndexLease entity by its id.
+func (c *IndexLeaseClient) Get(ctx context.Context, id int) (*IndexLease, error) {
+	return c.Query().Where(indexlease.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IndexLeaseClient) GetX(ctx context.Context, id int) *IndexLease {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IndexLeaseClient) Hooks() []Hook {
+	return c.hooks.IndexLease
+}
+
+// Interceptors returns the client interceptors.
+func (c *IndexLeaseClient) Interceptors() []Interceptor {
+	return c.inters.IndexLease
+}
+
+func (c *IndexLeaseClient) mutate(ctx context.Context, m *IndexLeaseMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IndexLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IndexLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IndexLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IndexLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IndexLease mutation op: %q", m.Op())
 	}
 }
 
@@ -3157,15 +3300,15 @@ func (c *UsageRecordClient) mutate(ctx context.Context, m *UsageRecordMutation) 
 type (
 	hooks struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexBlock, IndexCursor, MarketPool, MarketToken,
-		PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer,
-		UsageDaily, UsageHourly, UsageRecord []ent.Hook
+		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
+		MarketToken, PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance,
+		TokenTransfer, UsageDaily, UsageHourly, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexBlock, IndexCursor, MarketPool, MarketToken,
-		PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer,
-		UsageDaily, UsageHourly, UsageRecord []ent.Interceptor
+		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
+		MarketToken, PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance,
+		TokenTransfer, UsageDaily, UsageHourly, UsageRecord []ent.Interceptor
 	}
 )
 

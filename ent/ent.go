@@ -21,6 +21,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/indexlease"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -101,6 +102,7 @@ func checkColumn(t, c string) error {
 			idempotencyrecord.Table: idempotencyrecord.ValidColumn,
 			indexblock.Table:        indexblock.ValidColumn,
 			indexcursor.Table:       indexcursor.ValidColumn,
+			indexlease.Table:        indexlease.ValidColumn,
 			marketpool.Table:        marketpool.ValidColumn,
 			markettoken.Table:       markettoken.ValidColumn,
 			passwordtoken.Table:     passwordtoken.ValidColumn,

@@ -20,6 +20,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/indexlease"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -52,6 +53,7 @@ const (
 	TypeIdempotencyRecord = "IdempotencyRecord"
 	TypeIndexBlock        = "IndexBlock"
 	TypeIndexCursor       = "IndexCursor"
+	TypeIndexLease        = "IndexLease"
 	TypeMarketPool        = "MarketPool"
 	TypeMarketToken       = "MarketToken"
 	TypePasswordToken     = "PasswordToken"
@@ -6837,6 +6839,563 @@ func (m *IndexCursorMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IndexCursorMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IndexCursor edge %s", name)
+}
+
+// IndexLeaseMutation represents an operation that mutates the IndexLease nodes in the graph.
+type IndexLeaseMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	name           *string
+	holder         *string
+	expires_at     *int64
+	addexpires_at  *int64
+	acquired_at    *int64
+	addacquired_at *int64
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*IndexLease, error)
+	predicates     []predicate.IndexLease
+}
+
+var _ ent.Mutation = (*IndexLeaseMutation)(nil)
+
+// indexleaseOption allows management of the mutation configuration using functional options.
+type indexleaseOption func(*IndexLeaseMutation)
+
+// newIndexLeaseMutation creates new mutation for the IndexLease entity.
+func newIndexLeaseMutation(c config, op Op, opts ...indexleaseOption) *IndexLeaseMutation {
+	m := &IndexLeaseMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIndexLease,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIndexLeaseID sets the ID field of the mutation.
+func withIndexLeaseID(id int) indexleaseOption {
+	return func(m *IndexLeaseMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IndexLease
+		)
+		m.oldValue = func(ctx context.Context) (*IndexLease, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IndexLease.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIndexLease sets the old IndexLease of the mutation.
+func withIndexLease(node *IndexLease) indexleaseOption {
+	return func(m *IndexLeaseMutation) {
+		m.oldValue = func(context.Context) (*IndexLease, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IndexLeaseMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IndexLeaseMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IndexLeaseMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IndexLeaseMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IndexLease.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *IndexLeaseMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *IndexLeaseMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the IndexLease entity.
+// If the IndexLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexLeaseMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *IndexLeaseMutation) ResetName() {
+	m.name = nil
+}
+
+// SetHolder sets the "holder" field.
+func (m *IndexLeaseMutation) SetHolder(s string) {
+	m.holder = &s
+}
+
+// Holder returns the value of the "holder" field in the mutation.
+func (m *IndexLeaseMutation) Holder() (r string, exists bool) {
+	v := m.holder
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHolder returns the old "holder" field's value of the IndexLease entity.
+// If the IndexLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexLeaseMutation) OldHolder(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHolder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHolder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHolder: %w", err)
+	}
+	return oldValue.Holder, nil
+}
+
+// ResetHolder resets all changes to the "holder" field.
+func (m *IndexLeaseMutation) ResetHolder() {
+	m.holder = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *IndexLeaseMutation) SetExpiresAt(i int64) {
+	m.expires_at = &i
+	m.addexpires_at = nil
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *IndexLeaseMutation) ExpiresAt() (r int64, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the IndexLease entity.
+// If the IndexLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexLeaseMutation) OldExpiresAt(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// AddExpiresAt adds i to the "expires_at" field.
+func (m *IndexLeaseMutation) AddExpiresAt(i int64) {
+	if m.addexpires_at != nil {
+		*m.addexpires_at += i
+	} else {
+		m.addexpires_at = &i
+	}
+}
+
+// AddedExpiresAt returns the value that was added to the "expires_at" field in this mutation.
+func (m *IndexLeaseMutation) AddedExpiresAt() (r int64, exists bool) {
+	v := m.addexpires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *IndexLeaseMutation) ResetExpiresAt() {
+	m.expires_at = nil
+	m.addexpires_at = nil
+}
+
+// SetAcquiredAt sets the "acquired_at" field.
+func (m *IndexLeaseMutation) SetAcquiredAt(i int64) {
+	m.acquired_at = &i
+	m.addacquired_at = nil
+}
+
+// AcquiredAt returns the value of the "acquired_at" field in the mutation.
+func (m *IndexLeaseMutation) AcquiredAt() (r int64, exists bool) {
+	v := m.acquired_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquiredAt returns the old "acquired_at" field's value of the IndexLease entity.
+// If the IndexLease object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IndexLeaseMutation) OldAcquiredAt(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquiredAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquiredAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquiredAt: %w", err)
+	}
+	return oldValue.AcquiredAt, nil
+}
+
+// AddAcquiredAt adds i to the "acquired_at" field.
+func (m *IndexLeaseMutation) AddAcquiredAt(i int64) {
+	if m.addacquired_at != nil {
+		*m.addacquired_at += i
+	} else {
+		m.addacquired_at = &i
+	}
+}
+
+// AddedAcquiredAt returns the value that was added to the "acquired_at" field in this mutation.
+func (m *IndexLeaseMutation) AddedAcquiredAt() (r int64, exists bool) {
+	v := m.addacquired_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAcquiredAt resets all changes to the "acquired_at" field.
+func (m *IndexLeaseMutation) ResetAcquiredAt() {
+	m.acquired_at = nil
+	m.addacquired_at = nil
+}
+
+// Where appends a list predicates to the IndexLeaseMutation builder.
+func (m *IndexLeaseMutation) Where(ps ...predicate.IndexLease) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IndexLeaseMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IndexLeaseMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IndexLease, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IndexLeaseMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IndexLeaseMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IndexLease).
+func (m *IndexLeaseMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IndexLeaseMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.name != nil {
+		fields = append(fields, indexlease.FieldName)
+	}
+	if m.holder != nil {
+		fields = append(fields, indexlease.FieldHolder)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, indexlease.FieldExpiresAt)
+	}
+	if m.acquired_at != nil {
+		fields = append(fields, indexlease.FieldAcquiredAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IndexLeaseMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case indexlease.FieldName:
+		return m.Name()
+	case indexlease.FieldHolder:
+		return m.Holder()
+	case indexlease.FieldExpiresAt:
+		return m.ExpiresAt()
+	case indexlease.FieldAcquiredAt:
+		return m.AcquiredAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IndexLeaseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case indexlease.FieldName:
+		return m.OldName(ctx)
+	case indexlease.FieldHolder:
+		return m.OldHolder(ctx)
+	case indexlease.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case indexlease.FieldAcquiredAt:
+		return m.OldAcquiredAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown IndexLease field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IndexLeaseMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case indexlease.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case indexlease.FieldHolder:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHolder(v)
+		return nil
+	case indexlease.FieldExpiresAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case indexlease.FieldAcquiredAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquiredAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IndexLease field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IndexLeaseMutation) AddedFields() []string {
+	var fields []string
+	if m.addexpires_at != nil {
+		fields = append(fields, indexlease.FieldExpiresAt)
+	}
+	if m.addacquired_at != nil {
+		fields = append(fields, indexlease.FieldAcquiredAt)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IndexLeaseMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case indexlease.FieldExpiresAt:
+		return m.AddedExpiresAt()
+	case indexlease.FieldAcquiredAt:
+		return m.AddedAcquiredAt()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IndexLeaseMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case indexlease.FieldExpiresAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddExpiresAt(v)
+		return nil
+	case indexlease.FieldAcquiredAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAcquiredAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IndexLease numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IndexLeaseMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IndexLeaseMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IndexLeaseMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown IndexLease nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IndexLeaseMutation) ResetField(name string) error {
+	switch name {
+	case indexlease.FieldName:
+		m.ResetName()
+		return nil
+	case indexlease.FieldHolder:
+		m.ResetHolder()
+		return nil
+	case indexlease.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case indexlease.FieldAcquiredAt:
+		m.ResetAcquiredAt()
+		return nil
+	}
+	return fmt.Errorf("unknown IndexLease field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IndexLeaseMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IndexLeaseMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IndexLeaseMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IndexLeaseMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IndexLeaseMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IndexLeaseMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IndexLeaseMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown IndexLease unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IndexLeaseMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown IndexLease edge %s", name)
 }
 
 // MarketPoolMutation represents an operation that mutates the MarketPool nodes in the graph.

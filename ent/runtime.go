@@ -14,6 +14,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/indexlease"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -352,6 +353,30 @@ func init() {
 	indexcursorDescRollbacks := indexcursorFields[5].Descriptor()
 	// indexcursor.DefaultRollbacks holds the default value on creation for the rollbacks field.
 	indexcursor.DefaultRollbacks = indexcursorDescRollbacks.Default.(int64)
+	indexleaseFields := schema.IndexLease{}.Fields()
+	_ = indexleaseFields
+	// indexleaseDescName is the schema descriptor for name field.
+	indexleaseDescName := indexleaseFields[0].Descriptor()
+	// indexlease.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	indexlease.NameValidator = func() func(string) error {
+		validators := indexleaseDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// indexleaseDescHolder is the schema descriptor for holder field.
+	indexleaseDescHolder := indexleaseFields[1].Descriptor()
+	// indexlease.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
+	indexlease.HolderValidator = indexleaseDescHolder.Validators[0].(func(string) error)
 	marketpoolFields := schema.MarketPool{}.Fields()
 	_ = marketpoolFields
 	// marketpoolDescChain is the schema descriptor for chain field.

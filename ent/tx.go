@@ -32,6 +32,8 @@ type Tx struct {
 	IndexBlock *IndexBlockClient
 	// IndexCursor is the client for interacting with the IndexCursor builders.
 	IndexCursor *IndexCursorClient
+	// IndexLease is the client for interacting with the IndexLease builders.
+	IndexLease *IndexLeaseClient
 	// MarketPool is the client for interacting with the MarketPool builders.
 	MarketPool *MarketPoolClient
 	// MarketToken is the client for interacting with the MarketToken builders.
@@ -194,6 +196,7 @@ func (tx *Tx) init() {
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
 	tx.IndexBlock = NewIndexBlockClient(tx.config)
 	tx.IndexCursor = NewIndexCursorClient(tx.config)
+	tx.IndexLease = NewIndexLeaseClient(tx.config)
 	tx.MarketPool = NewMarketPoolClient(tx.config)
 	tx.MarketToken = NewMarketTokenClient(tx.config)
 	tx.PasswordToken = NewPasswordTokenClient(tx.config)

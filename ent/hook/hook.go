@@ -117,6 +117,18 @@ func (f IndexCursorFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IndexCursorMutation", m)
 }
 
+// The IndexLeaseFunc type is an adapter to allow the use of ordinary
+// function as IndexLease mutator.
+type IndexLeaseFunc func(context.Context, *ent.IndexLeaseMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IndexLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IndexLeaseMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IndexLeaseMutation", m)
+}
+
 // The MarketPoolFunc type is an adapter to allow the use of ordinary
 // function as MarketPool mutator.
 type MarketPoolFunc func(context.Context, *ent.MarketPoolMutation) (ent.Value, error)

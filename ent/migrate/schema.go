@@ -237,6 +237,27 @@ var (
 			},
 		},
 	}
+	// IndexLeasesColumns holds the columns for the "index_leases" table.
+	IndexLeasesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "holder", Type: field.TypeString, Size: 128},
+		{Name: "expires_at", Type: field.TypeInt64},
+		{Name: "acquired_at", Type: field.TypeInt64},
+	}
+	// IndexLeasesTable holds the schema information for the "index_leases" table.
+	IndexLeasesTable = &schema.Table{
+		Name:       "index_leases",
+		Columns:    IndexLeasesColumns,
+		PrimaryKey: []*schema.Column{IndexLeasesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "indexlease_name",
+				Unique:  true,
+				Columns: []*schema.Column{IndexLeasesColumns[1]},
+			},
+		},
+	}
 	// MarketPoolsColumns holds the columns for the "market_pools" table.
 	MarketPoolsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -602,6 +623,7 @@ var (
 		IdempotencyRecordsTable,
 		IndexBlocksTable,
 		IndexCursorsTable,
+		IndexLeasesTable,
 		MarketPoolsTable,
 		MarketTokensTable,
 		PasswordTokensTable,

@@ -33,6 +33,9 @@ type IndexBlock func(*sql.Selector)
 // IndexCursor is the predicate function for indexcursor builders.
 type IndexCursor func(*sql.Selector)
 
+// IndexLease is the predicate function for indexlease builders.
+type IndexLease func(*sql.Selector)
+
 // MarketPool is the predicate function for marketpool builders.
 type MarketPool func(*sql.Selector)
 

@@ -80,5 +80,12 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkRefresh' -benchmem -benchtime 5x ./market/
 	$(GO) test -run '^$$' -bench 'BenchmarkQuote$$' -benchtime 2000x ./api/
 
+## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler and nginx as a
+## classic gateway (key map, limit_req, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one run (needs
+## wrk and nginx: installs the Debian packages if missing); prints req/s and the ratios. Not part of make test.
+.PHONY: loadtest
+loadtest:
+	scripts/loadtest/run.sh
+
 clean:
 	rm -rf bin data

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# make loadtest: partnerd's whole pipeline against a bare net/http handler and nginx as a classic
+# gateway, side by side in one run on this machine, with wrk (-t1 -c32, bounded runs).
+#
+#   (a) partnerd, local mode on a temp SQLite, access log and devnet trader off: an authenticated
+#       cached price read, GET /v1/tokens/<AUR>/price?chain=base with X-API-Key (key, policy,
+#       admission and usage all run);
+#   (b) a bare net/http handler answering the same bytes (scripts/loadtest/bare);
+#   (c) nginx as a classic gateway: the key checked in a map, limit_req with the consumer's rate and
+#       burst, proxied to (b) over keepalive connections;
+#   (d) nginx answering the same bytes from a file.
+#
+# Prints req/s of each and the ratios pipeline/nginx-gateway and pipeline/bare. Environment:
+# DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
+# PARTNERD_BIN: a partnerd binary to measure instead of building this checkout; BEFORE_BIN: another
+# partnerd binary (say, a build of an earlier commit) measured in the same run, each on its own store.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+DURATION=${DURATION:-10s}
+WARMUP=${WARMUP:-2s}
+CONNS=${CONNS:-32}
+THREADS=${THREADS:-1}
+NGINX=${NGINX:-/usr/sbin/nginx}
+AUR=0xfA172D7e20A062de8B89f8B03821e77072B141B3
+
+if ! command -v wrk >/dev/null || [ ! -x "$NGINX" ]; then
+	echo "installing wrk and nginx (Debian packages)" >&2
+	apt-get install -y wrk nginx >/dev/null
+fi
+
+DIR=$(mktemp -d /tmp/partnerd-loadtest.XXXXXX)
+chmod 755 "$DIR" # nginx workers (www-data) read body.json
+PIDS=()
+cleanup() {
+	local pid
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	rm -rf "$DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# free_port prints a loopback TCP port nothing listens on.
+free_port() {
+	local port
+	while :; do
+		port=$((20000 + RANDOM % 40000))
+		if ! ss -Hltn "sport = :$port" | grep -q .; then
+			echo "$port"
+			return
+		fi
+	done
+}
+
+# wait_http URL [HEADER]: until URL answers 200 (30 s at most).
+wait_http() {
+	for _ in $(seq 300); do
+		if curl -fsS -o /dev/null ${2:+-H "$2"} "$1" 2>/dev/null; then return 0; fi
+		sleep 0.1
+	done
+	echo "no answer from $1" >&2
+	return 1
+}
+
+PARTNERD=${PARTNERD_BIN:-$DIR/partnerd}
+if [ -z "${PARTNERD_BIN:-}" ]; then
+	echo "building partnerd" >&2
+	go build -o "$PARTNERD" ./cmd/partnerd
+fi
+echo "building the bare handler" >&2
+go build -o "$DIR/bare" ./scripts/loadtest/bare
+
+BARE_PORT=$(free_port)
+NGINX_PORT=$(free_port)
+export PARTNER_DEVNET_TRADE_INTERVAL=0
+export PARTNER_ACCESS_LOG=0
+export PARTNER_LOG_LEVEL=${PARTNER_LOG_LEVEL:-warn}
+RPM=1000000
+BURST=1000000
+PATH_Q="/v1/tokens/$AUR/price?chain=base"
+
+# start_partnerd NAME BINARY: serve in local mode on its own temp SQLite and free ports, create a
+# consumer and key; sets ADDR_<NAME> and KEY_<NAME>.
+start_partnerd() {
+	local name=$1 bin=$2 addr db consumer key
+	addr="127.0.0.1:$(free_port)"
+	db="sqlite:$DIR/$name.db"
+	echo "starting $name ($bin) on $addr (local mode, $db)" >&2
+	PARTNER_DATABASE_URL=$db PARTNER_ADDR=$addr PARTNER_DEVNET_ADDR="127.0.0.1:$(free_port)" \
+		"$bin" serve >"$DIR/$name.log" 2>&1 &
+	PIDS+=($!)
+	wait_http "http://$addr/readyz" || { cat "$DIR/$name.log" >&2; exit 1; }
+	consumer=$(PARTNER_DATABASE_URL=$db "$bin" consumer create --name loadtest --scopes market:read --rpm $RPM --burst $BURST --enable | jq -r .id)
+	key=$(PARTNER_DATABASE_URL=$db "$bin" key create --consumer "$consumer" --name k | jq -r .key)
+	wait_http "http://$addr$PATH_Q" "X-API-Key: $key" || { cat "$DIR/$name.log" >&2; exit 1; }
+	printf -v "ADDR_$name" %s "$addr"
+	printf -v "KEY_$name" %s "$key"
+}
+
+start_partnerd pipeline "$PARTNERD"
+if [ -n "${BEFORE_BIN:-}" ]; then
+	start_partnerd before "$BEFORE_BIN"
+fi
+PARTNER_ADDR=$ADDR_pipeline
+KEY=$KEY_pipeline
+curl -fsS -H "X-API-Key: $KEY" -o "$DIR/body.json" "http://$PARTNER_ADDR$PATH_Q"
+echo "partnerd answers ($(wc -c <"$DIR/body.json") bytes): $(cat "$DIR/body.json")" >&2
+
+"$DIR/bare" -addr "127.0.0.1:$BARE_PORT" -body "$DIR/body.json" >"$DIR/bare.log" 2>&1 &
+PIDS+=($!)
+wait_http "http://127.0.0.1:$BARE_PORT$PATH_Q"
+
+mkdir -p "$DIR/nginx-body" "$DIR/nginx-proxy" "$DIR/nginx-fastcgi" "$DIR/nginx-uwsgi" "$DIR/nginx-scgi"
+sed -e "s|@DIR@|$DIR|g" -e "s|@KEY@|$KEY|g" -e "s|@RPM@|$RPM|g" -e "s|@BURST@|$BURST|g" \
+	-e "s|@BARE@|127.0.0.1:$BARE_PORT|g" -e "s|@NGINX@|127.0.0.1:$NGINX_PORT|g" \
+	scripts/loadtest/nginx.conf.tmpl >"$DIR/nginx.conf"
+"$NGINX" -p "$DIR" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" 2>>"$DIR/nginx-error.log" &
+PIDS+=($!)
+wait_http "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY" || { cat "$DIR/nginx-error.log" >&2; exit 1; }
+# The gateway refuses a wrong key, as partnerd does.
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.0.0.1:$NGINX_PORT$PATH_Q")
+[ "$code" = 401 ] || { echo "nginx gateway answered $code to a wrong key, want 401" >&2; exit 1; }
+
+# bench NAME URL [HEADER]: a warmup, then the measured wrk run; prints req/s.
+bench() {
+	local name=$1 url=$2 hdr=${3:-} out
+	timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" ${hdr:+-H "$hdr"} "$url" >/dev/null
+	out=$(timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" ${hdr:+-H "$hdr"} "$url")
+	echo "$out" >"$DIR/wrk-$name.txt"
+	if grep -q "Non-2xx" <<<"$out"; then
+		echo "$name: $(grep Non-2xx <<<"$out")" >&2
+		echo "$out" >&2
+		exit 1
+	fi
+	awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+}
+
+echo "measuring: wrk -t$THREADS -c$CONNS -d$DURATION each (after a $WARMUP warmup), on $(nproc) CPUs" >&2
+P=$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY")
+if [ -n "${BEFORE_BIN:-}" ]; then
+	BEFORE=$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before")
+fi
+B=$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")
+G=$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")
+S=$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")
+
+printf '%-34s %12s req/s\n' "partnerd pipeline (cached price)" "$P" "bare net/http handler" "$B" \
+	"nginx gateway (map + limit_req)" "$G" "nginx static" "$S"
+if [ -n "${BEFORE_BIN:-}" ]; then
+	printf '%-34s %12s req/s (pipeline / before: %s)\n' "before ($BEFORE_BIN)" "$BEFORE" "$(awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "%.2f", p / b}')"
+fi
+awk -v p="$P" -v g="$G" -v b="$B" 'BEGIN {
+	printf "pipeline / nginx gateway: %.2f (goal >= 1.5)\n", p / g
+	printf "pipeline / bare handler:  %.2f (goal >= 0.8)\n", p / b
+}'

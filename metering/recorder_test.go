@@ -33,11 +33,12 @@ type testWriter struct {
 
 	mu      sync.Mutex
 	written []metering.Call
+	counted metering.Totals // the rollup increments written
 }
 
 var errWriterDown = errors.New("usage store down")
 
-func (w *testWriter) WriteCalls(ctx context.Context, calls []metering.Call) error {
+func (w *testWriter) WriteUsage(ctx context.Context, b metering.UsageBatch) error {
 	w.attempts.Add(1)
 	if w.entered != nil {
 		select {
@@ -56,14 +57,27 @@ func (w *testWriter) WriteCalls(ctx context.Context, calls []metering.Call) erro
 		return errWriterDown
 	}
 	if w.next != nil {
-		if err := w.next.WriteCalls(ctx, calls); err != nil {
+		if err := w.next.WriteUsage(ctx, b); err != nil {
 			return err
 		}
 	}
+	if len(b.Calls) > metering.MaxBatch {
+		return fmt.Errorf("batch of %d raw calls, more than MaxBatch", len(b.Calls))
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.written = append(w.written, calls...)
+	w.written = append(w.written, b.Calls...)
+	t := b.Rollups.Total()
+	w.counted.Calls += t.Calls
+	w.counted.Cost += t.Cost
+	w.counted.Errors += t.Errors
 	return nil
+}
+
+func (w *testWriter) countedCalls() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.counted.Calls
 }
 
 func (w *testWriter) requestIDs() []string {
@@ -144,8 +158,8 @@ func TestRecorderRecordNeverBlocks(t *testing.T) {
 		}
 	})
 	<-w.entered // a flush is stuck in the writer; nothing has been written
-	if got, want := r.Dropped(), int64(2*buffer); got != want {
-		t.Fatalf("Dropped = %d, want %d (everything beyond the buffer)", got, want)
+	if got, want := r.Stats(), (metering.Stats{Recorded: 3 * buffer, Shed: 2 * buffer, Pending: buffer}); got != want {
+		t.Fatalf("Stats = %+v, want %+v (raw rows beyond the buffer shed)", got, want)
 	}
 
 	close(w.gate)
@@ -156,6 +170,12 @@ func TestRecorderRecordNeverBlocks(t *testing.T) {
 	})
 	if got := w.requestIDs(); !slices.Equal(got, ids(0, buffer)) {
 		t.Fatalf("written %d calls (first %v), want the %d calls that fit the buffer, in order", len(got), got[:min(3, len(got))], buffer)
+	}
+	if got := w.countedCalls(); got != 3*buffer {
+		t.Fatalf("rollups count %d calls, want all %d recorded (shed raw rows still count)", got, 3*buffer)
+	}
+	if got, want := r.Stats(), (metering.Stats{Recorded: 3 * buffer, Counted: 3 * buffer, Written: buffer, Shed: 2 * buffer}); got != want {
+		t.Fatalf("Stats after Close = %+v, want %+v", got, want)
 	}
 }
 
@@ -172,8 +192,8 @@ func TestRecorderCloseFlushesEverything(t *testing.T) {
 		if got := storedIDs(t, st); !slices.Equal(got, ids(0, n)) {
 			t.Fatalf("store holds %d calls after Close, want exactly the %d recorded", len(got), n)
 		}
-		if r.Dropped() != 0 {
-			t.Fatalf("Dropped = %d", r.Dropped())
+		if s := r.Stats(); s.Shed != 0 || s.Written != s.Recorded || s.Counted != s.Recorded {
+			t.Fatalf("Stats = %+v, want every call written and counted", s)
 		}
 	})
 }
@@ -249,8 +269,8 @@ func TestRecorderFailingWriterKeepsCalls(t *testing.T) {
 			if got := storedIDs(t, st); !slices.Equal(got, ids(0, 5)) {
 				t.Fatalf("store after recovery = %v, want calls 0-4 each once", got)
 			}
-			if r.Dropped() != 0 {
-				t.Fatalf("Dropped = %d", r.Dropped())
+			if s := r.Stats(); s.Shed != 0 || s.Written != 5 || s.Counted != 5 || s.Failures != 2 {
+				t.Fatalf("Stats = %+v, want 5 written and counted after 2 failures", s)
 			}
 		})
 
@@ -291,15 +311,15 @@ func TestRecorderDropsBeyondBuffer(t *testing.T) {
 	for i := range 25 {
 		r.Record(call(i))
 	}
-	if r.Dropped() != 15 {
-		t.Fatalf("Dropped = %d, want 15", r.Dropped())
+	if s := r.Stats(); s.Shed != 15 {
+		t.Fatalf("Shed = %d, want 15", s.Shed)
 	}
 	if err := r.Flush(t.Context()); !errors.Is(err, errWriterDown) {
 		t.Fatalf("Flush = %v", err)
 	}
 	r.Record(call(25)) // still full
-	if r.Dropped() != 16 {
-		t.Fatalf("Dropped = %d, want 16", r.Dropped())
+	if s := r.Stats(); s.Shed != 16 {
+		t.Fatalf("Shed = %d, want 16", s.Shed)
 	}
 
 	w.fail.Store(false)
@@ -318,8 +338,13 @@ func TestRecorderDropsBeyondBuffer(t *testing.T) {
 	if got := w.requestIDs(); !slices.Equal(got, append(ids(0, 10), ids(30, 40)...)) {
 		t.Fatalf("written = %v", got)
 	}
-	if r.Dropped() != 16 {
-		t.Fatalf("Dropped = %d after recovery, want still 16", r.Dropped())
+	got := r.Stats()
+	got.Failures = 0 // the explicit Flush's, and the background flusher's when a full chunk kicked it
+	if want := (metering.Stats{Recorded: 36, Counted: 36, Written: 20, Shed: 16}); got != want {
+		t.Fatalf("Stats after recovery = %+v, want %+v (shed raw rows still counted)", got, want)
+	}
+	if got := w.countedCalls(); got != 36 {
+		t.Fatalf("rollups count %d calls, want 36", got)
 	}
 }
 
@@ -361,8 +386,8 @@ func TestRecorderConcurrentRecord(t *testing.T) {
 		if got := storedIDs(t, st); !slices.Equal(got, ids(0, goroutines*each)) {
 			t.Fatalf("store holds %d calls, want each of the %d recorded exactly once", len(got), goroutines*each)
 		}
-		if r.Dropped() != 0 {
-			t.Fatalf("Dropped = %d", r.Dropped())
+		if s := r.Stats(); s.Shed != 0 || s.Written != s.Recorded || s.Counted != s.Recorded {
+			t.Fatalf("Stats = %+v, want every call written and counted", s)
 		}
 	})
 }

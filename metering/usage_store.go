@@ -3,12 +3,15 @@ package metering
 import (
 	"cmp"
 	"context"
+	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/partner-platform/partnerd/ent"
@@ -27,137 +30,236 @@ const UsageRetention = 30 * 24 * time.Hour
 type UsageStore struct {
 	db      *ent.Client
 	dialect string
+	sqlDB   *stdsql.DB // the pool beneath db, when given (WithDB): prepared inserts, COPY on PostgreSQL
 }
+
+// UsageOption configures a UsageStore.
+type UsageOption func(*UsageStore)
+
+// WithDB gives the usage store the connection pool beneath its ent client (store.Store.DB). Writes
+// then prepare their multi-row inserts once per transaction and, on PostgreSQL, send raw calls with
+// COPY through pgx. Without it they run through the ent client: multi-row inserts, unprepared.
+func WithDB(db *stdsql.DB) UsageOption { return func(s *UsageStore) { s.sqlDB = db } }
 
 // NewUsageStore returns a usage store on the client; dialect is the store's (entgo.io/ent/dialect).
-func NewUsageStore(db *ent.Client, dialect string) *UsageStore {
-	return &UsageStore{db: db, dialect: dialect}
-}
-
-type rollupKey struct {
-	consumerID, keyID int
-	day, operation    string
-}
-
-// hourKey names an hourly rollup: the consumer and the start of the UTC hour in Unix seconds.
-type hourKey struct {
-	consumerID int
-	hour       int64
-}
-
-type rollup struct{ calls, cost, errors int64 }
-
-func (r *rollup) add(c Call) {
-	r.calls++
-	r.cost += int64(c.Cost)
-	if c.Status >= 400 {
-		r.errors++
+func NewUsageStore(db *ent.Client, dialect string, opts ...UsageOption) *UsageStore {
+	s := &UsageStore{db: db, dialect: dialect}
+	for _, o := range opts {
+		o(s)
 	}
+	return s
 }
 
 // Hour is the start of the UTC hour of t, as hourly rollups name it.
 func Hour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 
-// WriteCalls implements UsageWriter: one transaction inserts the raw calls, adds them to the daily
-// rollups (per key, UTC day and operation) and the hourly rollups (per consumer and UTC hour), and
-// moves each key's last use forward. Rows are updated in a fixed order (daily rollups by key, day and
-// operation, hourly rollups by consumer and hour, then keys by id), so replicas writing at once for
-// the same consumer wait for each other's locks instead of deadlocking.
+// Statement sizes: rows per multi-row statement, under SQLite's (32,766) and PostgreSQL's (65,535)
+// bound-parameter limits.
+const (
+	rawRowsPerStmt    = 1_000 // 9 parameters a row
+	rollupRowsPerStmt = 1_000 // at most 7 parameters a row
+)
+
+// WriteCalls stores calls and their rollup increments in one transaction (see WriteUsage).
 func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
-	if len(calls) == 0 {
+	return s.WriteUsage(ctx, UsageBatch{Calls: calls, Rollups: RollupsOf(calls)})
+}
+
+// WriteUsage implements UsageWriter: one transaction inserts the raw calls, adds the rollup
+// increments to the daily rollups (per key, UTC day and operation) and the hourly rollups (per
+// consumer and UTC hour), and moves each key's last use forward. Rows are updated in a fixed order
+// (daily rollups by key, day and operation, hourly rollups by consumer and hour, then keys by id), so
+// replicas writing at once for the same consumer wait for each other's locks instead of deadlocking.
+//
+// Raw calls go in as multi-row INSERTs (ent's bulk create reads every new id back, which costs more
+// than the insert itself and no one needs the ids), prepared once per transaction when the store has
+// its pool (WithDB); on PostgreSQL with the pool, through COPY. Rollups are multi-row upserts.
+func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
+	if len(b.Calls) == 0 && b.Rollups.Calls() == 0 {
 		return nil
 	}
-	rollups := map[rollupKey]*rollup{}
-	hourly := map[hourKey]*rollup{}
-	lastUsed := map[int]time.Time{}
-	tx, err := s.db.Tx(ctx)
+	if b.Rollups == nil {
+		b.Rollups = &Rollups{}
+	}
+	var err error
+	switch {
+	case s.sqlDB != nil && s.dialect == dialect.Postgres:
+		err = s.copyUsage(ctx, b)
+	case s.sqlDB != nil:
+		err = s.writeSQLTx(ctx, b)
+	default:
+		err = s.writeEntTx(ctx, b)
+	}
 	if err != nil {
-		return fmt.Errorf("write usage: %w", err)
-	}
-	for _, c := range calls {
-		k := rollupKey{c.ConsumerID, c.KeyID, Day(c.At), c.Operation}
-		r := rollups[k]
-		if r == nil {
-			r = &rollup{}
-			rollups[k] = r
-		}
-		r.add(c)
-		hk := hourKey{c.ConsumerID, Hour(c.At).Unix()}
-		h := hourly[hk]
-		if h == nil {
-			h = &rollup{}
-			hourly[hk] = h
-		}
-		h.add(c)
-		if c.At.After(lastUsed[c.KeyID]) {
-			lastUsed[c.KeyID] = c.At
-		}
-	}
-	err = s.write(ctx, tx, calls, rollups, hourly, lastUsed)
-	if err != nil {
-		return fmt.Errorf("write usage: %w", errors.Join(err, tx.Rollback()))
-	}
-	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write usage: %w", err)
 	}
 	return nil
 }
 
-func (s *UsageStore) write(ctx context.Context, tx *ent.Tx, calls []Call, rollups map[rollupKey]*rollup,
-	hourly map[hourKey]*rollup, lastUsed map[int]time.Time) error {
-	// Raw calls go in as plain multi-row INSERTs: ent's bulk create reads every new id back, which
-	// costs more than the insert itself and no one needs the ids. 500 rows stay under SQLite's and
-	// PostgreSQL's bound-parameter limits.
-	for i := 0; i < len(calls); i += 500 {
-		q := sql.Dialect(s.dialect).Insert(usagerecord.Table).Columns(
-			usagerecord.FieldConsumerID, usagerecord.FieldKeyID, usagerecord.FieldOperation, usagerecord.FieldStatus,
-			usagerecord.FieldCost, usagerecord.FieldLatencyUs, usagerecord.FieldChain, usagerecord.FieldRequestID, usagerecord.FieldAt)
-		for _, c := range calls[i:min(i+500, len(calls))] {
-			q.Values(c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
+// execer runs statements in one transaction; prepare is nil when the transaction cannot prepare.
+type execer struct {
+	exec    func(ctx context.Context, query string, args ...any) (stdsql.Result, error)
+	prepare func(ctx context.Context, query string) (*stdsql.Stmt, error)
+}
+
+func (s *UsageStore) writeEntTx(ctx context.Context, b UsageBatch) error {
+	tx, err := s.db.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.writeRows(ctx, execer{exec: tx.ExecContext}, b); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+func (s *UsageStore) writeSQLTx(ctx context.Context, b UsageBatch) error {
+	tx, err := s.sqlDB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := s.writeRows(ctx, execer{exec: tx.ExecContext, prepare: tx.PrepareContext}, b); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+// Statement heads and tails; VALUES rows go between them.
+var (
+	rawInsertHead    = `INSERT INTO "` + usagerecord.Table + `" ("consumer_id", "key_id", "operation", "status", "cost", "latency_us", "chain", "request_id", "at") VALUES `
+	dailyUpsertHead  = `INSERT INTO "` + usagedaily.Table + `" ("consumer_id", "key_id", "day", "operation", "calls", "cost", "errors") VALUES `
+	dailyUpsertTail  = ` ON CONFLICT ("key_id", "day", "operation") DO UPDATE SET ` + addExcluded(usagedaily.Table)
+	hourlyUpsertHead = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors") VALUES `
+	hourlyUpsertTail = ` ON CONFLICT ("consumer_id", "hour") DO UPDATE SET ` + addExcluded(usagehourly.Table)
+)
+
+// addExcluded is the SET list adding the excluded row's calls, cost and errors to the table's.
+func addExcluded(table string) string {
+	var parts []string
+	for _, c := range []string{"calls", "cost", "errors"} {
+		parts = append(parts, fmt.Sprintf(`"%s" = "%s"."%s" + excluded."%s"`, c, table, c, c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lastUsedUpdate moves a key's last use forward: args at, id, at.
+func (s *UsageStore) lastUsedUpdate() string {
+	return fmt.Sprintf(`UPDATE "%s" SET "last_used_at" = %s WHERE "id" = %s AND ("last_used_at" IS NULL OR "last_used_at" < %s)`,
+		apikey.Table, s.param(1), s.param(2), s.param(3))
+}
+
+// param is the n-th (1-based) bound parameter in the store's dialect.
+func (s *UsageStore) param(n int) string {
+	if s.dialect == dialect.Postgres {
+		return "$" + strconv.Itoa(n)
+	}
+	return "?"
+}
+
+// valuesQuery is head, rows tuples of cols parameters, then tail.
+func (s *UsageStore) valuesQuery(head string, cols, rows int, tail string) string {
+	var q strings.Builder
+	q.Grow(len(head) + len(tail) + rows*cols*7)
+	q.WriteString(head)
+	n := 0
+	for r := range rows {
+		if r > 0 {
+			q.WriteByte(',')
 		}
-		query, args := q.Query()
-		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+		q.WriteByte('(')
+		for c := range cols {
+			if c > 0 {
+				q.WriteByte(',')
+			}
+			n++
+			q.WriteString(s.param(n))
+		}
+		q.WriteByte(')')
+	}
+	q.WriteString(tail)
+	return q.String()
+}
+
+// execRows inserts n rows (appendArgs appends row i's cols arguments) in statements of at most
+// perStmt rows; full statements are prepared once when the transaction can prepare.
+func (s *UsageStore) execRows(ctx context.Context, x execer, head, tail string, cols, perStmt, n int,
+	appendArgs func(args []any, i int) []any) error {
+	var full *stdsql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	args := make([]any, 0, min(n, perStmt)*cols)
+	for i := 0; i < n; i += perStmt {
+		m := min(perStmt, n-i)
+		args = args[:0]
+		for j := i; j < i+m; j++ {
+			args = appendArgs(args, j)
+		}
+		var err error
+		switch {
+		case m == perStmt && x.prepare != nil:
+			if full == nil {
+				if full, err = x.prepare(ctx, s.valuesQuery(head, cols, m, tail)); err != nil {
+					return err
+				}
+			}
+			_, err = full.ExecContext(ctx, args...)
+		default:
+			_, err = x.exec(ctx, s.valuesQuery(head, cols, m, tail), args...)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	dailyKeys := slices.SortedFunc(maps.Keys(rollups), func(a, b rollupKey) int {
-		return cmp.Or(cmp.Compare(a.keyID, b.keyID), cmp.Compare(a.day, b.day), cmp.Compare(a.operation, b.operation))
+	return nil
+}
+
+func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) error {
+	calls := b.Calls
+	err := s.execRows(ctx, x, rawInsertHead, "", 9, rawRowsPerStmt, len(calls), func(a []any, i int) []any {
+		c := &calls[i]
+		return append(a, c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
 	})
-	for _, k := range dailyKeys {
-		r := rollups[k]
-		err := tx.UsageDaily.Create().
-			SetConsumerID(k.consumerID).SetKeyID(k.keyID).SetDay(k.day).SetOperation(k.operation).
-			SetCalls(r.calls).SetCost(r.cost).SetErrors(r.errors).
-			OnConflictColumns(usagedaily.FieldKeyID, usagedaily.FieldDay, usagedaily.FieldOperation).
-			Update(func(u *ent.UsageDailyUpsert) {
-				u.AddCalls(r.calls).AddCost(r.cost).AddErrors(r.errors)
-			}).Exec(ctx)
-		if err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
-	hourKeys := slices.SortedFunc(maps.Keys(hourly), func(a, b hourKey) int {
-		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour))
+	daily := b.Rollups.dailyRows()
+	err = s.execRows(ctx, x, dailyUpsertHead, dailyUpsertTail, 7, rollupRowsPerStmt, len(daily), func(a []any, i int) []any {
+		r := &daily[i]
+		return append(a, r.consumerID, r.keyID, r.day, r.operation, r.Calls, r.Cost, r.Errors)
 	})
-	for _, k := range hourKeys {
-		r := hourly[k]
-		err := tx.UsageHourly.Create().
-			SetConsumerID(k.consumerID).SetHour(time.Unix(k.hour, 0).UTC()).
-			SetCalls(r.calls).SetCost(r.cost).SetErrors(r.errors).
-			OnConflictColumns(usagehourly.FieldConsumerID, usagehourly.FieldHour).
-			Update(func(u *ent.UsageHourlyUpsert) {
-				u.AddCalls(r.calls).AddCost(r.cost).AddErrors(r.errors)
-			}).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	hourly := b.Rollups.hourlyRows()
+	err = s.execRows(ctx, x, hourlyUpsertHead, hourlyUpsertTail, 5, rollupRowsPerStmt, len(hourly), func(a []any, i int) []any {
+		r := &hourly[i]
+		return append(a, r.consumerID, r.hour, r.Calls, r.Cost, r.Errors)
+	})
+	if err != nil {
+		return err
+	}
+	uses := b.Rollups.keyUses()
+	if len(uses) == 0 {
+		return nil
+	}
+	q := s.lastUsedUpdate()
+	exec := x.exec
+	if x.prepare != nil && len(uses) > 1 {
+		st, err := x.prepare(ctx, q)
 		if err != nil {
 			return err
 		}
+		defer st.Close()
+		exec = func(ctx context.Context, _ string, args ...any) (stdsql.Result, error) {
+			return st.ExecContext(ctx, args...)
+		}
 	}
-	for _, keyID := range slices.Sorted(maps.Keys(lastUsed)) {
-		at := lastUsed[keyID]
-		err := tx.APIKey.Update().
-			Where(apikey.ID(keyID), apikey.Or(apikey.LastUsedAtIsNil(), apikey.LastUsedAtLT(at))).
-			SetLastUsedAt(at).Exec(ctx)
-		if err != nil {
+	for _, u := range uses {
+		at := u.at.UTC()
+		if _, err := exec(ctx, q, at, u.keyID, at); err != nil {
 			return err
 		}
 	}

@@ -26,7 +26,7 @@ type usageEnv struct {
 }
 
 func newUsageEnv(t *testing.T, st *store.Store) *usageEnv {
-	return &usageEnv{t: t, st: st, us: metering.NewUsageStore(st.Client, st.Dialect)}
+	return &usageEnv{t: t, st: st, us: metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB))}
 }
 
 // consumer creates a consumer row and returns its id.

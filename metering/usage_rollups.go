@@ -1,0 +1,182 @@
+package metering
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Rollups are the increments a set of calls adds to the usage rollups: the daily rollups per key, UTC
+// day and operation, the hourly rollups per consumer and UTC hour, and each key's last use. Their size
+// depends on how many distinct (key, day, operation) and (consumer, hour) the calls fall in, never on
+// how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
+// concurrent use.
+type Rollups struct {
+	daily    map[dailyKey]Totals
+	hourly   map[hourKey]Totals
+	lastUsed map[int]time.Time
+	calls    int64
+}
+
+// dailyKey names a daily rollup; day is the UTC day as days since the Unix epoch.
+type dailyKey struct {
+	consumerID, keyID int
+	day               int64
+	operation         string
+}
+
+// hourKey names an hourly rollup: the consumer and the start of the UTC hour in Unix seconds.
+type hourKey struct {
+	consumerID int
+	hour       int64
+}
+
+const secondsPerDay = 24 * 60 * 60
+
+// floorDiv is a/b rounded down (Unix times before 1970 stay in their day and hour).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// RollupsOf returns the rollup increments of calls.
+func RollupsOf(calls []Call) *Rollups {
+	r := &Rollups{}
+	for _, c := range calls {
+		r.Add(c)
+	}
+	return r
+}
+
+// Add counts c: one call, its cost, an error when its status is 400 or more, and its time as its
+// key's last use.
+func (r *Rollups) Add(c Call) {
+	if r.daily == nil {
+		r.daily = map[dailyKey]Totals{}
+		r.hourly = map[hourKey]Totals{}
+		r.lastUsed = map[int]time.Time{}
+	}
+	t := Totals{Calls: 1, Cost: int64(c.Cost)}
+	if c.Status >= 400 {
+		t.Errors = 1
+	}
+	sec := c.At.Unix()
+	dk := dailyKey{c.ConsumerID, c.KeyID, floorDiv(sec, secondsPerDay), c.Operation}
+	d := r.daily[dk]
+	d.add(t)
+	r.daily[dk] = d
+	hk := hourKey{c.ConsumerID, floorDiv(sec, 3600) * 3600}
+	h := r.hourly[hk]
+	h.add(t)
+	r.hourly[hk] = h
+	if last, ok := r.lastUsed[c.KeyID]; !ok || c.At.After(last) {
+		r.lastUsed[c.KeyID] = c.At
+	}
+	r.calls++
+}
+
+// Merge adds o's increments to r.
+func (r *Rollups) Merge(o *Rollups) {
+	if o == nil || o.calls == 0 {
+		return
+	}
+	if r.daily == nil {
+		*r = *o
+		return
+	}
+	for k, t := range o.daily {
+		d := r.daily[k]
+		d.add(t)
+		r.daily[k] = d
+	}
+	for k, t := range o.hourly {
+		h := r.hourly[k]
+		h.add(t)
+		r.hourly[k] = h
+	}
+	for k, at := range o.lastUsed {
+		if last, ok := r.lastUsed[k]; !ok || at.After(last) {
+			r.lastUsed[k] = at
+		}
+	}
+	r.calls += o.calls
+}
+
+// Calls returns how many calls r counts.
+func (r *Rollups) Calls() int64 {
+	if r == nil {
+		return 0
+	}
+	return r.calls
+}
+
+// Total returns the calls, cost and errors r counts.
+func (r *Rollups) Total() Totals {
+	var t Totals
+	if r == nil {
+		return t
+	}
+	for _, d := range r.daily {
+		t.add(d)
+	}
+	return t
+}
+
+// dailyRow is one daily rollup increment as written.
+type dailyRow struct {
+	consumerID, keyID int
+	day, operation    string
+	Totals
+}
+
+// hourlyRow is one hourly rollup increment as written.
+type hourlyRow struct {
+	consumerID int
+	hour       time.Time
+	Totals
+}
+
+// keyUse is one key's latest call.
+type keyUse struct {
+	keyID int
+	at    time.Time
+}
+
+// dailyRows returns the daily increments ordered by key, day and operation: the order every writer
+// locks rollup rows in, so replicas writing at once for the same consumer wait for each other instead
+// of deadlocking.
+func (r *Rollups) dailyRows() []dailyRow {
+	keys := slices.SortedFunc(maps.Keys(r.daily), func(a, b dailyKey) int {
+		return cmp.Or(cmp.Compare(a.keyID, b.keyID), cmp.Compare(a.day, b.day), cmp.Compare(a.operation, b.operation))
+	})
+	out := make([]dailyRow, len(keys))
+	for i, k := range keys {
+		out[i] = dailyRow{k.consumerID, k.keyID, Day(time.Unix(k.day*secondsPerDay, 0)), k.operation, r.daily[k]}
+	}
+	return out
+}
+
+// hourlyRows returns the hourly increments ordered by consumer and hour.
+func (r *Rollups) hourlyRows() []hourlyRow {
+	keys := slices.SortedFunc(maps.Keys(r.hourly), func(a, b hourKey) int {
+		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour))
+	})
+	out := make([]hourlyRow, len(keys))
+	for i, k := range keys {
+		out[i] = hourlyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), r.hourly[k]}
+	}
+	return out
+}
+
+// keyUses returns each key's latest call, ordered by key.
+func (r *Rollups) keyUses() []keyUse {
+	out := make([]keyUse, 0, len(r.lastUsed))
+	for _, id := range slices.Sorted(maps.Keys(r.lastUsed)) {
+		out = append(out, keyUse{id, r.lastUsed[id]})
+	}
+	return out
+}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
+
+	"entgo.io/ent/dialect"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
@@ -15,6 +19,12 @@ import (
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
 // the market and portfolio services over them, the adapters and, in local mode, the devnet.
+//
+// Replicas on one database share the index, and exactly one of them indexes a chain at a time: the
+// holder of the chain's lease "index:<chain>" (index.Leases). The others serve reads from the
+// shared index and take the lease over when its holder stops renewing it. In local mode on
+// PostgreSQL the replica that runs the devnet holds the lease "devnet", and a second replica in
+// local mode on that database is refused at start.
 type chains struct {
 	registry  *chain.Registry
 	index     *index.Store
@@ -22,8 +32,24 @@ type chains struct {
 	portfolio *portfolio.Service
 	trade     *trade.Service
 	adapters  []*evm.Adapter
+	indexers  []indexer
+	leases    *index.Leases
 	devnet    *devnet.Local
+	devnetKey string // the devnet's lease when this replica holds it (local mode on PostgreSQL)
 }
+
+// indexer is one chain's follower and the sink it writes through.
+type indexer struct {
+	chain    string
+	follower *evm.Follower
+	sink     *index.TermSink
+}
+
+// devnetLease is the lease of the replica that runs local mode's devnet on a shared PostgreSQL.
+const devnetLease = "devnet"
+
+// indexLease is the lease of the replica that indexes a chain.
+func indexLease(chainName string) string { return "index:" + chainName }
 
 // openChains starts local mode when no EVM chain is configured, then opens every configured EVM
 // chain. A chain whose RPC does not answer (or answers with another chain id) stays disabled, said
@@ -33,15 +59,31 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	for name, cc := range m.Config.Chains.Chains {
 		cfg.Chains[name] = cc
 	}
-	out := &chains{}
+	leases, err := index.NewLeases(m.store.Client, m.store.Dialect, index.NewHolderID(), index.DefaultLeaseTimings, m.Log)
+	if err != nil {
+		return nil, err
+	}
+	out := &chains{leases: leases}
 	if !hasEVM(cfg) {
+		if m.store.Dialect == dialect.Postgres {
+			// Local mode on a database other replicas may share: only one of them may run a devnet,
+			// or each indexes its own chain into the same tables (SQLite is one process's: no lease).
+			if err := leases.Claim(ctx, devnetLease); err != nil {
+				if held, ok := errors.AsType[*index.HeldError](err); ok {
+					return nil, fmt.Errorf("local mode on a shared PostgreSQL: another replica (%s) runs the devnet; "+
+						"configure PARTNER_CHAINS with that devnet's RPC (its LOCAL MODE log line says which), or use SQLite", held.Holder)
+				}
+				return nil, fmt.Errorf("local mode: %w", err)
+			}
+			out.devnetKey = devnetLease
+		}
 		addr := m.Config.DevnetAddr
 		if addr == "" {
 			addr = "127.0.0.1:0"
 		}
 		local, err := devnet.StartLocal(ctx, devnet.LocalOptions{Addr: addr, TradeInterval: m.Config.DevnetTradeInterval, Logger: m.Log})
 		if err != nil {
-			return nil, fmt.Errorf("local mode: %w", err)
+			return nil, errors.Join(fmt.Errorf("local mode: %w", err), out.close())
 		}
 		out.devnet = local
 		name := m.Config.DevnetChain
@@ -66,19 +108,20 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		if !ok || info.Kind != chain.KindEVM {
 			continue
 		}
-		a, err := evm.Open(ctx, info.Name, cc, out.index, m.Log)
+		sink := index.NewTermSink(out.index)
+		a, err := evm.Open(ctx, info.Name, cc, sink, m.Log)
 		if err != nil {
 			m.Log.Error("chain disabled: its RPC does not answer as configured", "chain", info.Name, "err", err)
 			continue
 		}
 		out.adapters = append(out.adapters, a)
+		out.indexers = append(out.indexers, indexer{chain: info.Name, follower: a.Follower, sink: sink})
 		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name]})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
 			Pricing: pricing[info.Name]})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source))
 	}
-	var err error
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
 		out.close()
 		return nil, err
@@ -108,21 +151,44 @@ func hasEVM(cfg chain.Config) bool {
 	return false
 }
 
-// run starts the indexers and the market snapshot refresher on m's background loops.
+// run starts the indexers, each while this replica holds its chain's lease, and the market
+// snapshot refresher on m's background loops; in local mode on PostgreSQL it keeps the devnet's
+// lease.
 func (c *chains) run(ctx context.Context, m *Main) {
-	for _, a := range c.adapters {
-		m.every(ctx, 0, func(ctx context.Context) error { a.Follower.Run(ctx); return nil })
+	for _, ix := range c.indexers {
+		m.every(ctx, 0, func(ctx context.Context) error {
+			terms := 0
+			c.leases.Hold(ctx, indexLease(ix.chain), func(ctx context.Context) {
+				if terms++; terms > 1 { // another replica may have indexed meanwhile
+					ix.sink.NewTerm()
+				}
+				ix.follower.Run(ctx)
+			})
+			return nil
+		})
+	}
+	if c.devnetKey != "" {
+		m.every(ctx, 0, func(ctx context.Context) error {
+			c.leases.Hold(ctx, c.devnetKey, func(ctx context.Context) { <-ctx.Done() })
+			return nil
+		})
 	}
 	m.every(ctx, 0, func(ctx context.Context) error { c.market.Run(ctx); return nil })
 }
 
-// close closes the adapters and stops the devnet.
+// close closes the adapters, stops the devnet and gives its lease up.
 func (c *chains) close() error {
 	for _, a := range c.adapters {
 		a.Close()
 	}
+	var errs []error
 	if c.devnet != nil {
-		return c.devnet.Close()
+		errs = append(errs, c.devnet.Close())
 	}
-	return nil
+	if c.devnetKey != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		errs = append(errs, c.leases.Release(ctx, c.devnetKey))
+		cancel()
+	}
+	return errors.Join(errs...)
 }

@@ -31,12 +31,14 @@ func Operator(name string) Actor { return Actor{Name: name} }
 
 // Service changes and reads consumers, their grants and their keys. It is the one way the CLI,
 // the console and the gateway's loaders reach them; every change writes an audit entry in the
-// same transaction, and the audit entry's id is the change counter replicas poll.
+// same transaction, and the audit entry's id is the change counter replicas poll; the change is
+// announced to every replica on commit (notify.go).
 type Service struct {
 	db         *ent.Client
 	now        func() time.Time
 	operations map[string]bool
 	throttle   *Throttle // failed sign-ins; see WithSignInThrottle
+	changes    changes   // announces committed changes to the replicas (notify.go)
 }
 
 // ServiceOption configures NewService.
@@ -76,7 +78,9 @@ func (s *Service) inTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
 	return tx.Commit()
 }
 
-// audit writes one audit entry inside tx.
+// audit writes one audit entry inside tx and announces the change to every replica when tx
+// commits (announce, notify.go). Every change goes through here: the entry's id is the change
+// counter replicas poll, and the announcement is what makes them reload at once.
 func (s *Service) audit(ctx context.Context, tx *ent.Tx, a Actor, action string, consumerID int, target, reason string, before, after any) error {
 	q := tx.AuditEntry.Create().
 		SetActor(a.Name).SetAction(action).SetTarget(target).SetReason(reason).SetAt(s.now())
@@ -89,10 +93,11 @@ func (s *Service) audit(ctx context.Context, tx *ent.Tx, a Actor, action string,
 	if after != nil {
 		q.SetAfter(asMap(after))
 	}
-	if err := q.Exec(ctx); err != nil {
+	e, err := q.Save(ctx)
+	if err != nil {
 		return fmt.Errorf("write audit entry: %w", err)
 	}
-	return nil
+	return s.announce(ctx, tx, e.ID)
 }
 
 // Revision returns the store's change counter: the id of the newest audit entry (0 when none).

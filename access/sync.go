@@ -86,6 +86,15 @@ func (s *Sync) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
+// reload reloads the policy and purges the key cache now, without Refresh's shortcut. The change
+// feed uses it: a notification means a change was committed even when the change counter does not
+// show it (audit ids are handed out in one order and may be committed in another).
+func (s *Sync) reload(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reloadLocked(ctx)
+}
+
 func (s *Sync) reloadLocked(ctx context.Context) error {
 	// Read the counter first: a change landing during the load is seen by the next poll.
 	rev, err := s.svc.Revision(ctx)

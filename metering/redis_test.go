@@ -1,0 +1,449 @@
+package metering_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
+)
+
+// defaultTestRedisURL is the Redis the tests use unless PARTNER_TEST_REDIS_URL says otherwise.
+const defaultTestRedisURL = "redis://127.0.0.1:6379/0"
+
+// testRedis returns a client of the test Redis, closed when the test ends. It skips the test when
+// Redis cannot be reached, or fails it under PARTNER_TEST_REQUIRE_ALL=1.
+func testRedis(t testing.TB) *redis.Client {
+	t.Helper()
+	u := os.Getenv("PARTNER_TEST_REDIS_URL")
+	if u == "" {
+		u = defaultTestRedisURL
+	}
+	c, err := metering.NewRedisClient(u)
+	if err != nil {
+		t.Fatalf("PARTNER_TEST_REDIS_URL: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		if os.Getenv("PARTNER_TEST_REQUIRE_ALL") == "1" {
+			t.Fatalf("Redis at %s is unreachable and PARTNER_TEST_REQUIRE_ALL=1: %v", c.Options().Addr, err)
+		}
+		t.Skipf("skipping: Redis at %s is unreachable (set PARTNER_TEST_REDIS_URL, or PARTNER_TEST_REQUIRE_ALL=1 to fail): %v", c.Options().Addr, err)
+	}
+	return c
+}
+
+// freshPrefix returns a key prefix of its own for the test and deletes its keys when the test ends.
+func freshPrefix(t testing.TB, c *redis.Client) string {
+	t.Helper()
+	b := make([]byte, 8)
+	rand.Read(b)
+	prefix := "partnerd-test:" + hex.EncodeToString(b) + ":"
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		var keys []string
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
+		if err := iter.Err(); err != nil {
+			t.Logf("cleanup of %s*: %v", prefix, err)
+			return
+		}
+		if len(keys) > 0 {
+			if err := c.Del(ctx, keys...).Err(); err != nil {
+				t.Logf("cleanup of %s*: %v", prefix, err)
+			}
+		}
+	})
+	return prefix
+}
+
+// TestRedisLimiter runs the shared conformance suite against Redis, each subtest on a fresh prefix,
+// with the suite's manual clock standing in for Redis's TIME.
+func TestRedisLimiter(t *testing.T) {
+	c := testRedis(t)
+	meteringtest.Run(t, func(t *testing.T, clock func() time.Time) metering.Limiter {
+		return metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(t, c)), metering.WithRedisClock(clock))
+	})
+}
+
+// reserveAll runs one Reserve of cost 1 per limiter in ls, all released at once, and returns the
+// admitted reservations; any error other than a drained-bucket refusal fails the test.
+func reserveAll(t *testing.T, ls []metering.Limiter, consumer int, lim metering.Limit) []metering.Reservation {
+	t.Helper()
+	start := make(chan struct{})
+	var (
+		mu  sync.Mutex
+		rs  []metering.Reservation
+		wg  sync.WaitGroup
+		bad atomic.Value
+	)
+	for _, l := range ls {
+		wg.Go(func() {
+			<-start
+			r, err := l.Reserve(t.Context(), consumer, 1, lim)
+			var ref *metering.Refusal
+			switch {
+			case err == nil:
+				mu.Lock()
+				rs = append(rs, r)
+				mu.Unlock()
+			case !errors.As(err, &ref) || ref.Never || ref.Remaining != 0:
+				bad.Store(fmt.Sprint(err))
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if v := bad.Load(); v != nil {
+		t.Fatalf("Reserve: %v", v)
+	}
+	return rs
+}
+
+// checkExactly checks that rs are n distinct reservations with Remaining n-1 down to 0, each once.
+func checkExactly(t *testing.T, rs []metering.Reservation, n int) {
+	t.Helper()
+	if len(rs) != n {
+		t.Fatalf("%d admitted, want exactly %d", len(rs), n)
+	}
+	ids := map[string]bool{}
+	var left []int
+	for _, r := range rs {
+		if ids[r.ID] {
+			t.Fatalf("reservation id %q issued twice", r.ID)
+		}
+		ids[r.ID] = true
+		left = append(left, r.Remaining)
+	}
+	sort.Ints(left)
+	for i, v := range left {
+		if v != i {
+			t.Fatalf("Remaining values %v, want 0..%d each once", left, n-1)
+		}
+	}
+}
+
+// TestRedisReplicasShareBucket: two limiters on two clients (two replicas) and one prefix draw from
+// one bucket: 200 simultaneous calls against a burst of 50 admit exactly 50, whichever replica
+// they reach; refunds through one replica are seen by the other.
+func TestRedisReplicasShareBucket(t *testing.T) {
+	c1, c2 := testRedis(t), testRedis(t)
+	prefix := freshPrefix(t, c1)
+	a := metering.NewRedisLimiter(c1, metering.WithRedisPrefix(prefix))
+	b := metering.NewRedisLimiter(c2, metering.WithRedisPrefix(prefix))
+	lim := metering.Limit{RatePerMinute: 0, Burst: 50} // no refill while the test runs
+	ls := make([]metering.Limiter, 200)
+	for i := range ls {
+		ls[i] = a
+		if i%2 == 1 {
+			ls[i] = b
+		}
+	}
+	rs := reserveAll(t, ls, 7, lim)
+	checkExactly(t, rs, 50)
+
+	// Refund 10 through the replica that did not issue them, and each twice.
+	for _, r := range rs[:10] {
+		for range 2 {
+			if err := b.Settle(t.Context(), r, true); err != nil {
+				t.Fatalf("Settle: %v", err)
+			}
+			if err := a.Settle(t.Context(), r, true); err != nil {
+				t.Fatalf("Settle: %v", err)
+			}
+		}
+	}
+	checkExactly(t, reserveAll(t, ls, 7, lim), 10)
+}
+
+// TestRedisSkewedClocks: the scripts read Redis's clock, so replicas whose own clocks are an hour
+// ahead and an hour behind agree: no refill from the clock ahead, no stall from the one behind,
+// Retry-After within one refill interval, and the sweeper of either reclaims by Redis's clock.
+func TestRedisSkewedClocks(t *testing.T) {
+	c := testRedis(t)
+	prefix := freshPrefix(t, c)
+	ahead := func() time.Time { return time.Now().Add(time.Hour) }
+	behind := func() time.Time { return time.Now().Add(-time.Hour) }
+	const ttl = 5 * time.Second
+	a := metering.NewRedisLimiter(c, metering.WithRedisPrefix(prefix), metering.WithRedisReservationTTL(ttl), metering.WithRedisLocalClock(ahead))
+	b := metering.NewRedisLimiter(c, metering.WithRedisPrefix(prefix), metering.WithRedisReservationTTL(ttl), metering.WithRedisLocalClock(behind))
+	lim := metering.Limit{RatePerMinute: 60, Burst: 4}
+
+	var rs []metering.Reservation
+	for i, l := range []metering.Limiter{a, b, a, b} {
+		r, err := l.Reserve(t.Context(), 1, 1, lim)
+		if err != nil {
+			t.Fatalf("Reserve %d: %v", i, err)
+		}
+		if r.Remaining != 3-i {
+			t.Fatalf("Reserve %d: Remaining %d, want %d (one shared bucket)", i, r.Remaining, 3-i)
+		}
+		rs = append(rs, r)
+	}
+	for name, l := range map[string]metering.Limiter{"ahead": a, "behind": b} {
+		_, err := l.Reserve(t.Context(), 1, 1, lim)
+		var ref *metering.Refusal
+		if !errors.As(err, &ref) || ref.Never || ref.RetryAfter <= 0 || ref.RetryAfter > time.Second {
+			t.Fatalf("replica %s: Reserve on a drained bucket = %v, want a refusal with 0 < Retry-After <= 1s", name, err)
+		}
+	}
+	// Each replica's Expires is on its own clock, the TTL from its now.
+	for i, r := range rs {
+		local := ahead
+		if i%2 == 1 {
+			local = behind
+		}
+		if d := r.Expires.Sub(local()); d <= 0 || d > ttl {
+			t.Fatalf("reservation %d expires %v from its replica's now, want within (0, %v]", i, d, ttl)
+		}
+	}
+	for name, l := range map[string]metering.Limiter{"ahead": a, "behind": b} {
+		if n, err := l.Reclaim(t.Context(), map[string]func() time.Time{"ahead": ahead, "behind": behind}[name]()); err != nil || n != 0 {
+			t.Fatalf("replica %s: Reclaim(its now) = %d, %v; want 0 (nothing expired on Redis's clock)", name, n, err)
+		}
+	}
+	if n, err := b.Reclaim(t.Context(), behind().Add(ttl+time.Second)); err != nil || n != 4 {
+		t.Fatalf("Reclaim(now + ttl + 1s) on the replica behind = %d, %v; want 4", n, err)
+	}
+	if err := a.Settle(t.Context(), rs[0], true); err != nil { // reclaimed: no refund
+		t.Fatal(err)
+	}
+	if _, err := a.Reserve(t.Context(), 1, 4, lim); !errors.As(err, new(*metering.Refusal)) {
+		t.Fatalf("Reserve(4) after a reclaimed reservation's refund = %v, want a refusal", err)
+	}
+}
+
+// redisServer is a private redis-server on a port of its own, keeping nothing on disk.
+type redisServer struct {
+	t    *testing.T
+	port string
+	cmd  *exec.Cmd
+}
+
+// startRedisServer starts a private redis-server on a free port; it skips the test when the binary
+// is missing, or fails it under PARTNER_TEST_REQUIRE_ALL=1.
+func startRedisServer(t *testing.T) *redisServer {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("PARTNER_TEST_REQUIRE_ALL") == "1" {
+			t.Fatalf("redis-server is required (PARTNER_TEST_REQUIRE_ALL=1) but not installed: %v", err)
+		}
+		t.Skipf("skipping: redis-server not installed (set PARTNER_TEST_REQUIRE_ALL=1 to fail): %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	s := &redisServer{t: t, port: port}
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
+// url is the server's Redis URL.
+func (s *redisServer) url() string { return "redis://127.0.0.1:" + s.port + "/0" }
+
+// start runs redis-server and waits until it answers.
+func (s *redisServer) start() {
+	s.t.Helper()
+	s.cmd = exec.Command("redis-server", "--port", s.port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatalf("start redis-server: %v", err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + s.port, MaxRetries: -1})
+	defer c.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Ping(context.Background()).Err() != nil {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("redis-server on port %s does not answer after 10s", s.port)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop kills the server (as a crash would) and waits for it to exit.
+func (s *redisServer) stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGCONT) // in case it was paused
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
+	s.cmd = nil
+}
+
+// signal sends sig to the server.
+func (s *redisServer) signal(sig syscall.Signal) {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("signal redis-server: %v", err)
+	}
+}
+
+// expectUnavailable checks that Reserve fails with an error that is not a refusal (the pipeline
+// answers 503) and logs how long that took; speed is not asserted (DESIGN.md section 9).
+func expectUnavailable(t *testing.T, l *metering.RedisLimiter, what string) {
+	t.Helper()
+	var slowest time.Duration
+	for i := range 3 {
+		start := time.Now()
+		r, err := l.Reserve(t.Context(), 1, 1, metering.Limit{RatePerMinute: 60, Burst: 100})
+		took := time.Since(start)
+		slowest = max(slowest, took)
+		if err == nil {
+			t.Fatalf("%s: Reserve %d admitted %+v without Redis, want an error (fail closed)", what, i, r)
+		}
+		if errors.As(err, new(*metering.Refusal)) {
+			t.Fatalf("%s: Reserve %d = %v, want an error that is not a refusal", what, i, err)
+		}
+		if i == 0 {
+			t.Logf("%s: Reserve failed after %v: %v", what, took.Round(time.Millisecond), err)
+		}
+	}
+	t.Logf("%s: slowest of 3 failed Reserves %v (bound per call %v)", what, slowest.Round(time.Millisecond), metering.DefaultRedisTimeout)
+	if err := l.Ping(t.Context()); err == nil {
+		t.Fatalf("%s: Ping succeeded", what)
+	}
+}
+
+// expectRecovered checks that the same limiter admits again once Redis is back, retrying for a few
+// seconds while the client reconnects.
+func expectRecovered(t *testing.T, l *metering.RedisLimiter, what string) {
+	t.Helper()
+	start := time.Now()
+	for {
+		_, err := l.Reserve(t.Context(), 1, 1, metering.Limit{RatePerMinute: 60, Burst: 100})
+		if err == nil {
+			t.Logf("%s: admitting again after %v", what, time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("%s: Reserve still fails 10s after Redis came back: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestRedisFailClosed: with its Redis paused (answers nothing) or stopped, Reserve returns an error
+// instead of admitting, and the same limiter works again once Redis is back, without a restart.
+func TestRedisFailClosed(t *testing.T) {
+	s := startRedisServer(t)
+	c, err := metering.NewRedisClient(s.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	l := metering.NewRedisLimiter(c)
+	expectRecovered(t, l, "fresh server")
+
+	s.signal(syscall.SIGSTOP)
+	expectUnavailable(t, l, "paused")
+	s.signal(syscall.SIGCONT)
+	expectRecovered(t, l, "resumed")
+
+	s.stop()
+	expectUnavailable(t, l, "stopped")
+	s.start()
+	expectRecovered(t, l, "restarted")
+}
+
+// roundTrips counts the commands a client sends (one round trip each; no pipelines are used).
+type roundTrips struct{ n atomic.Int64 }
+
+func (h *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		h.n.Add(1)
+		return next(ctx, cmds)
+	}
+}
+
+// BenchmarkRedisReserve compares an admitted Reserve (and Reserve plus Settle) on the memory limiter
+// and on Redis (TIME clock, 1,000 consumers), serially (latency) and from parallel goroutines
+// (throughput), reporting Redis round trips per operation.
+func BenchmarkRedisReserve(b *testing.B) {
+	c := testRedis(b)
+	hook := &roundTrips{}
+	c.AddHook(hook)
+	lim := metering.Limit{RatePerMinute: 100_000_000, Burst: 100_000_000}
+	const consumers = 1000
+	for _, backend := range []string{"memory", "redis"} {
+		for _, settle := range []bool{false, true} {
+			for _, parallel := range []bool{false, true} {
+				name := backend + "/reserve"
+				if settle {
+					name += "+settle"
+				}
+				if parallel {
+					name += "/parallel"
+				} else {
+					name += "/serial"
+				}
+				b.Run(name, func(b *testing.B) {
+					var l metering.Limiter = metering.NewMemoryLimiter()
+					if backend == "redis" {
+						l = metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(b, c)))
+					}
+					var next atomic.Int64
+					call := func(id int) {
+						r, err := l.Reserve(b.Context(), id, 1, lim)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if settle {
+							if err := l.Settle(b.Context(), r, false); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+					before := hook.n.Load()
+					b.ReportAllocs()
+					b.ResetTimer()
+					if parallel {
+						b.RunParallel(func(pb *testing.PB) {
+							id := int(next.Add(1) % consumers)
+							for pb.Next() {
+								call(id)
+								id = (id + 1) % consumers
+							}
+						})
+					} else {
+						for i := 0; b.Loop(); i++ {
+							call(i % consumers)
+						}
+					}
+					b.StopTimer()
+					b.ReportMetric(float64(hook.n.Load()-before)/float64(b.N), "roundtrips/op")
+				})
+			}
+		}
+	}
+}
+

@@ -126,6 +126,8 @@ func TestLeaseOneHolder(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			t.Fatalf("%s: no single new holder within %v (running %v)", what, within, running)
 			return ""
 		}

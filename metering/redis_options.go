@@ -1,8 +1,10 @@
 package metering
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"time"
 
@@ -94,4 +96,17 @@ func NewRedisClient(rawURL string) (*redis.Client, error) {
 		return nil, err
 	}
 	return redis.NewClient(opt), nil
+}
+
+// LogRedisTo sends the Redis client's own messages (such as a failed dial) to
+// log at debug level instead of unstructured lines on stderr: each call that
+// fails because of them already reports its error. The Redis client's logger
+// is one for the whole process.
+func LogRedisTo(log *slog.Logger) { redis.SetLogger(redisLog{log}) }
+
+// redisLog adapts a slog.Logger to the Redis client's logger.
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "redis client", "detail", fmt.Sprintf(format, v...))
 }

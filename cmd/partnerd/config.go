@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
 )
 
@@ -18,7 +20,7 @@ import (
 type Config struct {
 	Addr           string         // PARTNER_ADDR, --addr
 	DatabaseURL    string         // PARTNER_DATABASE_URL, --database-url
-	RedisURL       string         // PARTNER_REDIS_URL: empty means in-process rate limits
+	RedisURL       string         // PARTNER_REDIS_URL: redis://host:port/db shares rate limits across replicas; empty keeps them in-process
 	TrustedProxies []netip.Prefix // PARTNER_TRUSTED_PROXIES: comma-separated CIDRs
 	SyncInterval   time.Duration  // PARTNER_SYNC_INTERVAL: how often to poll the store for changes
 	LogLevel       slog.Level     // PARTNER_LOG_LEVEL: debug, info, warn, error
@@ -120,7 +122,9 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	cfg.RedisURL = getenv("PARTNER_REDIS_URL")
 	if cfg.RedisURL != "" {
-		return Config{}, fmt.Errorf("PARTNER_REDIS_URL is set, but this build keeps rate limits in-process only; unset it")
+		if _, err := metering.ParseRedisURL(cfg.RedisURL); err != nil {
+			return Config{}, fmt.Errorf("PARTNER_REDIS_URL: %w", err)
+		}
 	}
 	var err error
 	if cfg.TrustedProxies, err = policy.ParseCIDRs(getenv("PARTNER_TRUSTED_PROXIES")); err != nil {
@@ -161,6 +165,52 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// rateLimits is the rate-limit store serve runs with: in-process, or Redis when RedisURL is set.
+type rateLimits struct {
+	limiter metering.Limiter
+	kind    string                          // "in-process" or "redis", for the start log line
+	ping    func(ctx context.Context) error // nil in-process
+	close   func() error
+}
+
+// redisStartTimeout bounds the check at start that Redis answers.
+const redisStartTimeout = 2 * time.Second
+
+// openRateLimits selects the rate-limit store. With RedisURL set it connects to Redis and refuses
+// to start when Redis does not answer, as for the database; later outages fail calls closed (503)
+// and /readyz, and need no restart.
+func (cfg Config) openRateLimits(ctx context.Context, log *slog.Logger) (*rateLimits, error) {
+	if cfg.RedisURL == "" {
+		return &rateLimits{limiter: metering.NewMemoryLimiter(), kind: "in-process", close: func() error { return nil }}, nil
+	}
+	metering.LogRedisTo(log)
+	client, err := metering.NewRedisClient(cfg.RedisURL)
+	if err != nil {
+		return nil, fmt.Errorf("PARTNER_REDIS_URL: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, redisStartTimeout)
+	defer cancel()
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("PARTNER_REDIS_URL: Redis at %s does not answer, and rate limits fail closed without it: %w", client.Options().Addr, err)
+	}
+	l := metering.NewRedisLimiter(client)
+	return &rateLimits{limiter: l, kind: "redis", ping: l.Ping, close: client.Close}, nil
+}
+
+// ready is the readiness check: the store answers, and so does Redis when it is configured.
+func (r *rateLimits) ready(store func(context.Context) error) func(context.Context) error {
+	if r.ping == nil {
+		return store
+	}
+	return func(ctx context.Context) error {
+		if err := store(ctx); err != nil {
+			return err
+		}
+		return r.ping(ctx)
+	}
 }
 
 // parseFlags parses args, allowing flags after positional arguments (partnerd key rotate 3 --grace 1h).

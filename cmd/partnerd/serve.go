@@ -35,6 +35,7 @@ type Main struct {
 	listener net.Listener
 	usage    *metering.Recorder
 	chains   *chains
+	limits   *rateLimits
 	stop     context.CancelFunc
 	loops    sync.WaitGroup
 }
@@ -85,7 +86,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return err
 	}
 	chains := m.chains.registry
-	limiter := metering.NewMemoryLimiter()
+	if m.limits, err = m.Config.openRateLimits(ctx, m.Log); err != nil {
+		return err
+	}
+	limiter := m.limits.limiter
 	usageStore := metering.NewUsageStore(st.Client, st.Dialect)
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
 	idem := idempotency.NewSQLStore(st.Client)
@@ -93,7 +97,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
 		Market: m.chains.market, Portfolio: m.chains.portfolio, Trade: m.chains.trade,
-		RefreshPolicy: sync.Refresh, Ready: st.Ping, TrustedProxies: m.Config.TrustedProxies,
+		RefreshPolicy: sync.Refresh, Ready: m.limits.ready(st.Ping), TrustedProxies: m.Config.TrustedProxies,
 		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
 	web := console.New(console.Deps{
@@ -130,7 +134,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 	}()
 	m.Log.Info("partnerd serving", "addr", m.listener.Addr().String(), "database", st.Dialect,
-		"chainsEnabled", len(chains.Enabled()), "rateLimits", "in-process")
+		"chainsEnabled", len(chains.Enabled()), "rateLimits", m.limits.kind)
 	return nil
 }
 
@@ -178,6 +182,9 @@ func (m *Main) Close() error {
 	}
 	if m.chains != nil {
 		errs = append(errs, m.chains.close())
+	}
+	if m.limits != nil {
+		errs = append(errs, m.limits.close())
 	}
 	if m.store != nil {
 		errs = append(errs, m.store.Close())

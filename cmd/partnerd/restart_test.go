@@ -69,22 +69,23 @@ func startLogged(t *testing.T, cfg Config) (m *Main, log *lockedBuffer, stop fun
 func indexedToHead(t *testing.T, m *Main, within time.Duration) {
 	t.Helper()
 	ctx := t.Context()
+	head, genesis, err := chainHead(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(within)
 	var last string
 	for time.Now().Before(deadline) {
-		head, genesis, err := chainHead(ctx, m)
-		if err != nil {
-			last = err.Error()
-		} else if cur, ok, err := m.chains.index.Cursor(ctx, "base"); err != nil {
+		if cur, ok, err := m.chains.index.Cursor(ctx, "base"); err != nil {
 			last = err.Error()
 		} else if !ok || cur.Genesis != genesis || cur.Block < int64(head) {
-			last = fmt.Sprintf("cursor %+v (indexed %v), chain genesis %s head %d", cur, ok, genesis, head)
+			last = fmt.Sprintf("cursor %+v (indexed %v)", cur, ok)
 		} else {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("the index never reached the head: %s", last)
+	t.Fatalf("the index never reached block %d of the chain with genesis %s: %s", head, genesis, last)
 }
 
 // chainHead is the head and genesis hash of the chain m's devnet serves.

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/partner-platform/partnerd/index"
@@ -28,6 +29,41 @@ type snapshot struct {
 	pools   []index.Pool
 	tokens  map[string]index.Token
 	figures map[string]*Figures // by pool; none for a pool without events in the day
+
+	// prices memoizes Price's answers by canonical token address: a snapshot never changes once
+	// published, so neither do its prices. Only tokens the snapshot holds are kept (bounded by them).
+	pricesMu sync.RWMutex
+	prices   map[string]*Price
+}
+
+// cachedPrice returns the memoized price of a token given in any letter case, without allocating.
+func (snap *snapshot) cachedPrice(addr string) (*Price, bool) {
+	var buf [64]byte
+	if len(addr) > len(buf) {
+		return nil, false
+	}
+	key := buf[:len(addr)]
+	for i := range len(addr) {
+		c := addr[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		key[i] = c
+	}
+	snap.pricesMu.RLock()
+	p, ok := snap.prices[string(key)]
+	snap.pricesMu.RUnlock()
+	return p, ok
+}
+
+// keepPrice memoizes a token's price (addr canonical).
+func (snap *snapshot) keepPrice(addr string, p *Price) {
+	snap.pricesMu.Lock()
+	if snap.prices == nil {
+		snap.prices = map[string]*Price{}
+	}
+	snap.prices[addr] = p
+	snap.pricesMu.Unlock()
 }
 
 // current returns the chain's snapshot, building it when there is none yet.

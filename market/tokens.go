@@ -96,11 +96,14 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	if err != nil {
 		return Price{}, err
 	}
-	addr = canonical(addr)
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return Price{}, err
 	}
+	if p, ok := snap.cachedPrice(addr); ok {
+		return *p, nil
+	}
+	addr = canonical(addr)
 	if _, known := snap.tokens[addr]; !known {
 		// Read through only for a token the index holds (indexed since the last rebuild): an
 		// unknown address must not cost a snapshot rebuild on the request path.
@@ -125,6 +128,7 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	if native, _, _, ok := snap.market.PriceUSD(c.Pricing.WrappedNative); ok && native > 0 {
 		out.PriceNative = Decimal(usd / native)
 	}
+	snap.keepPrice(addr, &out)
 	return out, nil
 }
 

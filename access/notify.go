@@ -180,6 +180,7 @@ type ChangeFeed struct {
 
 	kicks      chan struct{} // capacity 1: a reload is wanted
 	minBackoff time.Duration // feedMinBackoff; tests lengthen it
+	idleCheck  time.Duration // feedIdleCheck; tests shorten it
 
 	reloads     atomic.Int64 // reloads done, for tests and logs
 	mu          sync.Mutex
@@ -190,7 +191,8 @@ type ChangeFeed struct {
 // store's dialect (store.Store.Dialect); databaseURL its URL, read on PostgreSQL only, to open
 // the listener's own connection. Errors never contain the URL's password.
 func NewChangeFeed(s *Sync, storeDialect, databaseURL string, log *slog.Logger) (*ChangeFeed, error) {
-	f := &ChangeFeed{sync: s, log: log, kicks: make(chan struct{}, 1), minBackoff: feedMinBackoff}
+	f := &ChangeFeed{sync: s, log: log, kicks: make(chan struct{}, 1), minBackoff: feedMinBackoff,
+		idleCheck: feedIdleCheck}
 	switch storeDialect {
 	case dialect.SQLite:
 	case dialect.Postgres:
@@ -304,7 +306,7 @@ func (f *ChangeFeed) listenOnce(ctx context.Context) (listened bool, err error) 
 	// Anything committed while this replica was not listening: reload once now.
 	f.kick()
 	for {
-		wctx, cancel := context.WithTimeout(ctx, feedIdleCheck)
+		wctx, cancel := context.WithTimeout(ctx, f.idleCheck)
 		_, err := conn.WaitForNotification(wctx)
 		cancel()
 		switch {

@@ -276,7 +276,8 @@ func TestChangeFeedPropagates(t *testing.T) {
 	}
 }
 
-// TestChangeFeedReconnects: the listener's connection is killed (pg_terminate_backend). A change
+// TestChangeFeedReconnects: while idle, the listener checks its connection and keeps it. Then
+// its connection is killed (pg_terminate_backend). A change
 // made while the feed is not listening (it waits 1 s here before reconnecting), which no listener
 // hears, is not in force until the feed has reconnected, and is then (it reloads on every
 // reconnection),
@@ -285,7 +286,10 @@ func TestChangeFeedPropagates(t *testing.T) {
 func TestChangeFeedReconnects(t *testing.T) {
 	url, _ := storetest.CreatePostgresDB(t)
 	const reconnectAfter = time.Second
-	r := newReplica(t, "replica", url, func(f *access.ChangeFeed) { f.SetMinBackoffForTest(reconnectAfter) })
+	r := newReplica(t, "replica", url, func(f *access.ChangeFeed) {
+		f.SetMinBackoffForTest(reconnectAfter)
+		f.SetIdleCheckForTest(100 * time.Millisecond)
+	})
 	cli := newReplica(t, "cli", url) // its Service writes; its own feed is not watched
 	ctx := t.Context()
 	op := access.Operator("cli")
@@ -302,6 +306,16 @@ func TestChangeFeedReconnects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Quiet periods longer than the idle check: the listener checks its connection and keeps it.
+	pid := r.feed.ListenerPID()
+	time.Sleep(500 * time.Millisecond)
+	if got := r.feed.ListenerPID(); got != pid {
+		t.Fatalf("listener pid %d after idle checks, want %d still", got, pid)
+	}
+	if s := r.log.String(); s != "" {
+		t.Fatalf("idle checks logged: %s", s)
+	}
+
 	for round := 1; round <= 2; round++ {
 		key := []access.IssuedKey{k1, k2}[round-1]
 		r.quiet(t)

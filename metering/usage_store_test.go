@@ -412,42 +412,51 @@ func TestUsageStorePrune(t *testing.T) {
 	})
 }
 
+// TestUsageStoreLargeBatch writes a batch of several statements' worth of rows, through the pool
+// (WithDB: prepared statements on SQLite, COPY on PostgreSQL) and through the ent client alone.
 func TestUsageStoreLargeBatch(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
-		e := newUsageEnv(t, st)
-		c := e.consumer("big")
-		k := e.key(c)
-		const n = 5_000
-		ops := []string{"getTrending", "getPoolChart", "getTokenPrice"}
-		calls := make([]metering.Call, n)
-		var wantErrors int64
-		for i := range calls {
-			status := 200
-			if i%7 == 0 {
-				status = 502
-				wantErrors++
-			}
-			calls[i] = metering.Call{ConsumerID: c, KeyID: k, Operation: ops[i%len(ops)], Status: status, Cost: 2,
-				Latency: time.Duration(i) * time.Microsecond, Chain: "solana", RequestID: fmt.Sprintf("req-%05d", i),
-				At: day0.Add(time.Duration(i) * 10 * time.Second)} // noon to 1:53 the next day
-		}
-		e.write(calls...)
-		if got := e.rawCount(); got != n {
-			t.Fatalf("raw rows = %d, want %d", got, n)
-		}
-		var sumCalls, sumCost, sumErrors int64
-		rows := e.daily(c, time.Time{})
-		for _, r := range rows {
-			sumCalls += r.Calls
-			sumCost += r.Cost
-			sumErrors += r.Errors
-		}
-		if len(rows) != 2*len(ops) || sumCalls != n || sumCost != 2*n || sumErrors != wantErrors {
-			t.Fatalf("rollups: %d rows, calls %d cost %d errors %d; want %d rows, %d, %d, %d",
-				len(rows), sumCalls, sumCost, sumErrors, 2*len(ops), n, 2*n, wantErrors)
-		}
-		if got := e.lastUsed(k); got == nil || !got.Equal(calls[n-1].At) {
-			t.Fatalf("last_used_at = %v, want %v", got, calls[n-1].At)
-		}
+		t.Run("pool", func(t *testing.T) { testLargeBatch(t, newUsageEnv(t, st)) })
+		t.Run("ent", func(t *testing.T) {
+			testLargeBatch(t, &usageEnv{t: t, st: st, us: metering.NewUsageStore(st.Client, st.Dialect)})
+		})
 	})
+}
+
+func testLargeBatch(t *testing.T, e *usageEnv) {
+	c := e.consumer("big-" + t.Name())
+	k := e.key(c)
+	const n = 5_000
+	ops := []string{"getTrending", "getPoolChart", "getTokenPrice"}
+	calls := make([]metering.Call, n)
+	var wantErrors int64
+	for i := range calls {
+		status := 200
+		if i%7 == 0 {
+			status = 502
+			wantErrors++
+		}
+		calls[i] = metering.Call{ConsumerID: c, KeyID: k, Operation: ops[i%len(ops)], Status: status, Cost: 2,
+			Latency: time.Duration(i) * time.Microsecond, Chain: "solana", RequestID: fmt.Sprintf("req-%05d", i),
+			At: day0.Add(time.Duration(i) * 10 * time.Second)} // noon to 1:53 the next day
+	}
+	before := e.rawCount()
+	e.write(calls...)
+	if got := e.rawCount() - before; got != n {
+		t.Fatalf("raw rows = %d, want %d", got, n)
+	}
+	var sumCalls, sumCost, sumErrors int64
+	rows := e.daily(c, time.Time{})
+	for _, r := range rows {
+		sumCalls += r.Calls
+		sumCost += r.Cost
+		sumErrors += r.Errors
+	}
+	if len(rows) != 2*len(ops) || sumCalls != n || sumCost != 2*n || sumErrors != wantErrors {
+		t.Fatalf("rollups: %d rows, calls %d cost %d errors %d; want %d rows, %d, %d, %d",
+			len(rows), sumCalls, sumCost, sumErrors, 2*len(ops), n, 2*n, wantErrors)
+	}
+	if got := e.lastUsed(k); got == nil || !got.Equal(calls[n-1].At) {
+		t.Fatalf("last_used_at = %v, want %v", got, calls[n-1].At)
+	}
 }

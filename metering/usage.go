@@ -15,9 +15,10 @@ type Call struct {
 	At         time.Time
 }
 
-// UsageBatch is what one write stores, all or nothing: raw calls for the request log and rollup
-// increments. Rollups may count more calls than Calls holds (calls whose raw rows are written by a
-// later batch, or were shed), never fewer than it leaves for later: a call is counted exactly once.
+// UsageBatch is what one write stores, all or nothing: raw calls for the recent-calls log and rollup
+// increments. The two need not cover the same calls: the Recorder counts every call in the increments
+// of the first batch written after it, while its raw row may follow in a later batch or have been
+// shed. Each call is counted in exactly one batch's Rollups and stored raw in at most one batch's Calls.
 type UsageBatch struct {
 	Calls   []Call
 	Rollups *Rollups // nil: no increments

@@ -84,7 +84,9 @@ func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
 	var err error
 	switch {
 	case s.sqlDB != nil && s.dialect == dialect.Postgres:
-		err = s.copyUsage(ctx, b)
+		if err = s.copyUsage(ctx, b); errors.Is(err, errNotPgx) {
+			err = s.writeSQLTx(ctx, b)
+		}
 	case s.sqlDB != nil:
 		err = s.writeSQLTx(ctx, b)
 	default:

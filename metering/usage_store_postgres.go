@@ -2,6 +2,7 @@ package metering
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -29,6 +30,10 @@ var (
 	pgLastUsed = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
 )
 
+// errNotPgx is copyUsage's answer on a pool whose driver is not pgx's stdlib: the caller writes
+// through database/sql instead.
+var errNotPgx = errors.New("not a pgx connection")
+
 // copyUsage writes b in one pgx transaction on a connection of the pool: the raw calls through COPY
 // (binary), then the rollup upserts and the keys' last use in one pipelined batch.
 func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
@@ -40,7 +45,7 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 	return conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
-			return fmt.Errorf("copy usage: connection is a %T, not pgx's", dc)
+			return errNotPgx
 		}
 		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
 			if len(b.Calls) > 0 {

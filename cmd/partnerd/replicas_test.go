@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,8 +37,9 @@ type replicaSet struct {
 }
 
 // startReplicas starts n replicas with extra environment (PARTNER_REDIS_URL, ...) and creates a
-// consumer with every scope, the given burst and a rate of 60 per minute, and a key.
-func startReplicas(t *testing.T, n, burst int, extra ...string) *replicaSet {
+// consumer with the given rate per minute and burst and a key: with every scope, or with
+// market:read only when marketOnly (its calls then cost nothing until the test's own).
+func startReplicas(t *testing.T, n, rpm, burst int, marketOnly bool, extra ...string) *replicaSet {
 	t.Helper()
 	bin := partnerdBinary(t)
 	ctx := t.Context()
@@ -67,8 +69,12 @@ func startReplicas(t *testing.T, n, burst int, extra ...string) *replicaSet {
 	t.Cleanup(func() { rs.db.Close() })
 	first := rs.replicas[0]
 	var c struct{ ID int }
-	if err := json.Unmarshal(first.cli("consumer", "create", "--name", "replicas", "--scopes", "market:read,portfolio:read,quote:read,tx:build",
-		"--rpm", "60", "--burst", fmt.Sprint(burst), "--enable"), &c); err != nil {
+	scopes := "market:read,portfolio:read,quote:read,tx:build"
+	if marketOnly {
+		scopes = "market:read"
+	}
+	if err := json.Unmarshal(first.cli("consumer", "create", "--name", "replicas", "--scopes", scopes,
+		"--rpm", fmt.Sprint(rpm), "--burst", fmt.Sprint(burst), "--enable"), &c); err != nil {
 		t.Fatal(err)
 	}
 	var k struct{ Key string }
@@ -76,9 +82,14 @@ func startReplicas(t *testing.T, n, burst int, extra ...string) *replicaSet {
 		t.Fatal(err)
 	}
 	rs.key = k.Key
-	// Every replica knows the new consumer once its policy sync has run.
+	// Every replica knows the new key and its consumer's policy.
 	for _, r := range rs.replicas {
-		r.await("the new key on "+r.base, http.StatusOK, "", func() response { return r.call(http.MethodGet, "/v1/chains", "", nil) })
+		if marketOnly { // refused before admission: free
+			r.await("the new key on "+r.base, http.StatusForbidden, "scope_required", func() response {
+				return r.call(http.MethodGet, "/v1/portfolio/0x0000000000000000000000000000000000000001/holdings?chain=base", rs.key, nil)
+			})
+			continue
+		}
 		r.await("the new key on "+r.base, http.StatusOK, "", func() response {
 			return r.call(http.MethodGet, "/v1/tokens/search?chain=base&q=AUR", rs.key, nil)
 		})
@@ -90,7 +101,7 @@ func startReplicas(t *testing.T, n, burst int, extra ...string) *replicaSet {
 // once (one confirmation token) and all get the same bytes.
 func TestReplicasIdempotency(t *testing.T) {
 	t.Parallel()
-	rs := startReplicas(t, 2, 1000)
+	rs := startReplicas(t, 2, 60_000, 1000, false)
 	accounts := rs.local.Accounts()
 	body := map[string]any{"chain": "base", "user": accounts[5].Address.Hex(), "to": accounts[6].Address.Hex(), "token": "native", "amount": "0.1"}
 	const n = 50
@@ -122,7 +133,7 @@ func TestReplicasIdempotency(t *testing.T) {
 // records afterwards: zero lost.
 func TestReplicasSIGTERMUnderLoad(t *testing.T) {
 	t.Parallel()
-	rs := startReplicas(t, 2, 1_000_000)
+	rs := startReplicas(t, 2, 1_000_000, 1_000_000, false)
 	load := rs.startLoad(8)
 	time.Sleep(2 * time.Second)
 	victim := rs.replicas[0]
@@ -152,7 +163,7 @@ const crashBound = 2 * time.Second
 // the calls it answered in the last crashBound before it died; everything older is recorded.
 func TestReplicasSIGKILLBound(t *testing.T) {
 	t.Parallel()
-	rs := startReplicas(t, 2, 1_000_000)
+	rs := startReplicas(t, 2, 1_000_000, 1_000_000, false)
 	load := rs.startLoad(8)
 	time.Sleep(3 * time.Second)
 	victim := rs.replicas[0]
@@ -271,4 +282,136 @@ func slicesChunk[T any](s []T, n int) func(func([]T) bool) {
 			s = s[k:]
 		}
 	}
+}
+
+// TestExactAdmission: 200 calls released at once against a consumer with burst 50 (and a rate of
+// one call a minute, so nothing refills meanwhile) admit exactly 50; the other 150 are 429 with
+// Retry-After. Split across two replicas on Redis, and on one replica with SQLite and the
+// in-process limiter.
+func TestExactAdmission(t *testing.T) {
+	t.Parallel()
+	t.Run("two replicas on Redis", func(t *testing.T) {
+		t.Parallel()
+		rs := startReplicas(t, 2, 1, 50, true, "PARTNER_REDIS_URL="+testRedisURL(t))
+		checkExactAdmission(t, rs.replicas, rs.key)
+	})
+	t.Run("one replica, SQLite, in-process", func(t *testing.T) {
+		t.Parallel()
+		bin := partnerdBinary(t)
+		env := baseEnv("PARTNER_DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "p.db"), "PARTNER_ACCESS_LOG=0", "PARTNER_DEVNET_TRADE_INTERVAL=0")
+		e := &e2e{process: startServer(t, bin, env), bin: bin, env: env, client: &http.Client{Timeout: 30 * time.Second}}
+		var c struct{ ID int }
+		if err := json.Unmarshal(e.cli("consumer", "create", "--name", "one", "--scopes", "market:read", "--rpm", "1", "--burst", "50", "--enable"), &c); err != nil {
+			t.Fatal(err)
+		}
+		var k struct{ Key string }
+		if err := json.Unmarshal(e.cli("key", "create", "--consumer", fmt.Sprint(c.ID), "--name", "k"), &k); err != nil {
+			t.Fatal(err)
+		}
+		checkExactAdmission(t, []*e2e{e}, k.Key)
+	})
+}
+
+// checkExactAdmission releases 200 calls at once, round robin over the replicas, once the key and
+// its policy are known everywhere (a call refused for its scope, which costs nothing).
+func checkExactAdmission(t *testing.T, replicas []*e2e, key string) {
+	t.Helper()
+	for _, r := range replicas {
+		r.await("policy on "+r.base, http.StatusForbidden, "scope_required", func() response {
+			return r.call(http.MethodGet, "/v1/portfolio/0x0000000000000000000000000000000000000001/holdings?chain=base", key, nil)
+		})
+	}
+	const calls = 200
+	start := make(chan struct{})
+	answers := make(chan response, calls)
+	for i := range calls {
+		r := replicas[i%len(replicas)]
+		go func() {
+			<-start
+			answers <- r.call(http.MethodGet, "/v1/tokens/search?chain=base&q=AUR", key, nil)
+		}()
+	}
+	close(start)
+	admitted, limited := 0, 0
+	for range calls {
+		r := <-answers
+		switch {
+		case r.status == http.StatusOK:
+			admitted++
+		case r.status == http.StatusTooManyRequests && r.code() == "rate_limited" && r.header.Get("Retry-After") != "":
+			limited++
+		default:
+			t.Errorf("answer %d %s", r.status, r.raw)
+		}
+	}
+	t.Logf("%d calls over %d replica(s): %d admitted, %d answered 429", calls, len(replicas), admitted, limited)
+	if admitted != 50 || limited != 150 {
+		t.Errorf("%d admitted and %d refused, want exactly 50 and 150", admitted, limited)
+	}
+}
+
+// redisDBs hands each test of this binary its own database of the machine's Redis (8 to 15; the
+// packages' own tests use key prefixes in database 0).
+var redisDBs = make(chan int, 8)
+
+func init() {
+	for db := 8; db < 16; db++ {
+		redisDBs <- db
+	}
+}
+
+// testRedisURL is an empty Redis database of the machine's Redis (127.0.0.1:6379) for one test,
+// emptied again when it ends. Without Redis the test skips, or fails under
+// PARTNER_TEST_REQUIRE_ALL=1.
+func testRedisURL(t *testing.T) string {
+	t.Helper()
+	flush := func(db int) error {
+		return exec.Command("redis-cli", "-h", "127.0.0.1", "-p", "6379", "-n", fmt.Sprint(db), "flushdb").Run()
+	}
+	db := <-redisDBs
+	if err := flush(db); err != nil {
+		redisDBs <- db
+		if os.Getenv("PARTNER_TEST_REQUIRE_ALL") == "1" {
+			t.Fatalf("Redis at 127.0.0.1:6379 is required (PARTNER_TEST_REQUIRE_ALL=1): %v", err)
+		}
+		t.Skipf("Redis at 127.0.0.1:6379 is not reachable with redis-cli: %v", err)
+	}
+	t.Cleanup(func() { _ = flush(db); redisDBs <- db })
+	return fmt.Sprintf("redis://127.0.0.1:6379/%d", db)
+}
+
+// TestReplicasRevocation: a key revoked through the CLI is refused (401 revoked_api_key) by both
+// replicas within 1 s, although their periodic sync runs only every 4 s: the change feed carries it.
+func TestReplicasRevocation(t *testing.T) {
+	t.Parallel()
+	rs := startReplicas(t, 2, 60_000, 1000, false, "PARTNER_SYNC_INTERVAL=4s")
+	keys := rs.replicas[0].cli("key", "list", "--consumer", "1")
+	var list struct{ Keys []struct{ ID int } }
+	if err := json.Unmarshal(keys, &list); err != nil || len(list.Keys) != 1 {
+		t.Fatalf("key list: %v %s", err, keys)
+	}
+	rs.replicas[0].cli("key", "revoke", fmt.Sprint(list.Keys[0].ID))
+	revoked := time.Now()
+	var wg sync.WaitGroup
+	for _, r := range rs.replicas {
+		wg.Go(func() {
+			for {
+				got := r.call(http.MethodGet, "/v1/tokens/search?chain=base&q=AUR", rs.key, nil)
+				if got.status == http.StatusUnauthorized && got.code() == "revoked_api_key" {
+					took := time.Since(revoked)
+					t.Logf("%s refused the revoked key %v after the revocation", r.base, took.Round(time.Millisecond))
+					if took > time.Second {
+						t.Errorf("%s took %v to refuse a revoked key, want under 1 s", r.base, took)
+					}
+					return
+				}
+				if time.Since(revoked) > 10*time.Second {
+					t.Errorf("%s still answers %d for a revoked key", r.base, got.status)
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
 }

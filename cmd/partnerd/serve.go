@@ -81,6 +81,12 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := sync.Refresh(ctx); err != nil {
 		return err
 	}
+	// Access changes reach this replica at once through the store's change feed (LISTEN/NOTIFY on
+	// PostgreSQL); the periodic sync stays as the fallback.
+	feed, err := access.NewChangeFeed(sync, st.Dialect, m.Config.DatabaseURL, m.Log)
+	if err != nil {
+		return err
+	}
 	m.chains, err = m.openChains(ctx)
 	if err != nil {
 		return err
@@ -122,6 +128,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	m.stop = stop
 	m.every(loopCtx, 0, func(ctx context.Context) error { sync.Run(ctx, m.Config.SyncInterval); return nil })
+	m.every(loopCtx, 0, func(ctx context.Context) error { feed.Run(ctx); return nil })
 	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := m.chains.trade.Sweep(ctx); return err })

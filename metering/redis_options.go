@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -67,7 +68,8 @@ func WithRedisClock(clock func() time.Time) RedisOption {
 // dialling, reading and writing each time out after DefaultRedisTimeout, a
 // failed command or dial is not retried, and a call waits at most that long
 // for a free connection. Timeout and retry parameters in the URL are
-// overridden. The error never repeats the URL, which may hold a password.
+// overridden. The pool keeps at least 64 connections (8 open while idle) unless
+// the URL's pool_size and min_idle_conns say otherwise. The error never repeats the URL, which may hold a password.
 func ParseRedisURL(rawURL string) (*redis.Options, error) {
 	opt, err := redis.ParseURL(rawURL)
 	if err != nil {
@@ -84,6 +86,14 @@ func ParseRedisURL(rawURL string) (*redis.Options, error) {
 	opt.MaxRetries = -1
 	opt.DialerRetries = 1
 	opt.DisableIdentity = true // no CLIENT SETINFO round trips on connect
+	// A burst of concurrent calls must not queue for connections behind the timeout: keep enough
+	// of them, and a few open before the first call (unless the URL says otherwise).
+	if !strings.Contains(rawURL, "pool_size=") {
+		opt.PoolSize = max(opt.PoolSize, 64)
+	}
+	if !strings.Contains(rawURL, "min_idle_conns=") {
+		opt.MinIdleConns = 8
+	}
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	return opt, nil
 }

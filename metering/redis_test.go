@@ -397,7 +397,8 @@ func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 
 // BenchmarkRedisReserve compares an admitted Reserve (and Reserve plus Settle) on the memory limiter
 // and on Redis (TIME clock, 1,000 consumers), serially (latency) and from parallel goroutines
-// (throughput), reporting Redis round trips per operation.
+// (throughput), reporting Redis round trips per operation. Redis calls get testTimeout, so that a
+// stall of the machine does not end the run, and the slowest call is reported (max-ms).
 func BenchmarkRedisReserve(b *testing.B) {
 	c := testRedis(b)
 	hook := &roundTrips{}
@@ -419,10 +420,16 @@ func BenchmarkRedisReserve(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					var l metering.Limiter = metering.NewMemoryLimiter()
 					if backend == "redis" {
-						l = metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(b, c)))
+						l = metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(b, c)), metering.WithRedisTimeout(testTimeout))
 					}
-					var next atomic.Int64
+					var next, slowest atomic.Int64
 					call := func(id int) {
+						start := time.Now()
+						defer func() {
+							if d := int64(time.Since(start)); d > slowest.Load() {
+								slowest.Store(d) // racy max: good enough for a report
+							}
+						}()
 						r, err := l.Reserve(b.Context(), id, 1, lim)
 						if err != nil {
 							b.Fatal(err)
@@ -451,6 +458,7 @@ func BenchmarkRedisReserve(b *testing.B) {
 					}
 					b.StopTimer()
 					b.ReportMetric(float64(hook.n.Load()-before)/float64(b.N), "roundtrips/op")
+					b.ReportMetric(float64(slowest.Load())/1e6, "max-ms")
 				})
 			}
 		}

@@ -370,10 +370,10 @@ func TestRedisFailClosed(t *testing.T) {
 	s.signal(syscall.SIGCONT)
 	expectRecovered(t, l, "resumed")
 
-	// More failed dials than the client's pool size (10 per CPU) on small machines: the client then
+	// More failed dials than the client's pool size (ParseRedisURL: at least 64): the client then
 	// stops dialling per call and probes once a second, which recovery below has to get through.
 	s.stop()
-	expectUnavailable(t, l, "stopped", 50)
+	expectUnavailable(t, l, "stopped", 100)
 	s.start()
 	expectRecovered(t, l, "restarted")
 }

@@ -4,7 +4,7 @@ PKGS := ./...
 # GENERATED is what make generate and make contracts write, and check-generated holds against the commit.
 GENERATED := ent console chain/devnet/bindings chain/evm/abi cmd/partnerd/internal/apiclient
 
-.PHONY: run build test lint generate contracts vendor check-generated bench migrate-diff clean
+.PHONY: run build test lint generate contracts vendor check-generated bench migrate-diff soak clean
 
 ## run: build and start the service on the embedded default (SQLite under ./data, in-process stores)
 run:
@@ -86,6 +86,10 @@ bench:
 .PHONY: loadtest
 loadtest:
 	scripts/loadtest/run.sh
+
+## soak: three minutes of 10,000 calls/s through the usage recorder into SQLite and PostgreSQL: every call recorded (not in make test)
+soak:
+	$(GO) test ./metering/ -run UsageSoakPaced -soak 3m -timeout 20m -count=1 -v
 
 clean:
 	rm -rf bin data

@@ -76,7 +76,7 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.usageDB = metering.NewUsageStore(e.store.Client, e.store.Dialect)
+	e.usageDB = metering.NewUsageStore(e.store.Client, e.store.Dialect, metering.WithDB(e.store.DB))
 	e.usage = metering.NewRecorder(e.usageDB, log, time.Hour, 0)
 	t.Cleanup(func() { _ = e.usage.Close(context.Background()) })
 	deps := Deps{

@@ -96,7 +96,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return err
 	}
 	limiter := m.limits.limiter
-	usageStore := metering.NewUsageStore(st.Client, st.Dialect)
+	usageStore := metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB))
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
 	idem := idempotency.NewSQLStore(st.Client)
 

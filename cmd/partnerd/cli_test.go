@@ -616,7 +616,7 @@ func TestServeConfigErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"redis", map[string]string{"PARTNER_REDIS_URL": "redis://x"}, nil, "PARTNER_REDIS_URL"},
+		{"redis", map[string]string{"PARTNER_REDIS_URL": "redis://x:port"}, nil, "PARTNER_REDIS_URL"},
 		{"sync interval", map[string]string{"PARTNER_SYNC_INTERVAL": "1ms"}, nil, "PARTNER_SYNC_INTERVAL"},
 		{"sync interval junk", map[string]string{"PARTNER_SYNC_INTERVAL": "soon"}, nil, "PARTNER_SYNC_INTERVAL"},
 		{"trusted proxies", map[string]string{"PARTNER_TRUSTED_PROXIES": "10.0.0.0/99"}, nil, "PARTNER_TRUSTED_PROXIES"},

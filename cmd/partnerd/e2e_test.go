@@ -485,19 +485,19 @@ func TestEndToEnd(t *testing.T) {
 	t.Logf("end-to-end took %v", time.Since(begin).Round(time.Millisecond))
 }
 
-// TestEndToEndRedisUnsupported: a replica configured for Redis refuses to start rather than
-// silently keeping rate limits per process.
-func TestEndToEndRedisUnsupported(t *testing.T) {
+// TestEndToEndRedisUnreachable: a replica configured with a Redis that does not answer refuses to
+// start, naming PARTNER_REDIS_URL, rather than keeping rate limits per process.
+func TestEndToEndRedisUnreachable(t *testing.T) {
 	t.Parallel()
 	bin := partnerdBinary(t)
-	env := baseEnv("PARTNER_DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "p.db"), "PARTNER_REDIS_URL=redis://x")
+	env := baseEnv("PARTNER_DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "p.db"), "PARTNER_REDIS_URL=redis://127.0.0.1:1/0")
 	p := startProcess(t, bin, env, "--addr", freeAddr(t))
 	code, ok := p.exited(10 * time.Second)
 	if !ok {
-		p.fatalf("partnerd serve with PARTNER_REDIS_URL still running after 10s, want a refusal")
+		p.fatalf("partnerd serve with an unreachable Redis still running after 10s, want a refusal")
 	}
 	msg := p.stderr.String()
-	if code == 0 || !strings.Contains(msg, "PARTNER_REDIS_URL") || !strings.Contains(msg, "in-process") {
-		t.Errorf("partnerd serve with PARTNER_REDIS_URL: exit %d, output %q; want non-zero and a message naming PARTNER_REDIS_URL", code, msg)
+	if code == 0 || !strings.Contains(msg, "PARTNER_REDIS_URL") || !strings.Contains(msg, "does not answer") {
+		t.Errorf("partnerd serve with an unreachable Redis: exit %d, output %q; want non-zero and a message naming PARTNER_REDIS_URL", code, msg)
 	}
 }

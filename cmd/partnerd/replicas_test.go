@@ -108,7 +108,9 @@ func TestReplicasIdempotency(t *testing.T) {
 	answers := make(chan response, n)
 	for i := range n {
 		r := rs.replicas[i%2]
-		go func() { answers <- r.call(http.MethodPost, "/v1/build/transfer", rs.key, body, "Idempotency-Key", "across") }()
+		go func() {
+			answers <- r.call(http.MethodPost, "/v1/build/transfer", rs.key, body, "Idempotency-Key", "across")
+		}()
 	}
 	var first string
 	for range n {

@@ -173,7 +173,7 @@ func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.deps.Ready(r.Context()); err != nil {
 		s.log.Warn("not ready", "err", err)
-		e := Errorf(CodeUnavailable, "the store is unreachable")
+		e := Errorf(CodeUnavailable, "a store the service needs (the database, or Redis when configured) is unreachable")
 		e.RequestID = w.Header().Get("X-Request-Id")
 		writeJSON(w, e.status, e)
 		return

@@ -129,6 +129,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.stop = stop
 	m.every(loopCtx, 0, func(ctx context.Context) error { sync.Run(ctx, m.Config.SyncInterval); return nil })
 	m.every(loopCtx, 0, func(ctx context.Context) error { feed.Run(ctx); return nil })
+	m.every(loopCtx, 10*time.Second, m.reportUsageShedding())
 	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := m.chains.trade.Sweep(ctx); return err })
@@ -197,4 +198,20 @@ func (m *Main) Close() error {
 		errs = append(errs, m.store.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// reportUsageShedding returns a check, run every few seconds, that warns operators when the usage
+// recorder had to shed raw call rows since the last check (the store failing or far behind; the
+// calls stay counted in the rollups), and when writes fail.
+func (m *Main) reportUsageShedding() func(context.Context) error {
+	var last metering.Stats
+	return func(context.Context) error {
+		st := m.usage.Stats()
+		if st.Shed > last.Shed || st.Failures > last.Failures {
+			m.Log.Warn("usage recording is behind: raw call rows were shed (their calls are still counted)",
+				"shed", st.Shed-last.Shed, "shedTotal", st.Shed, "failedWrites", st.Failures-last.Failures, "pending", st.Pending)
+		}
+		last = st
+		return nil
+	}
 }

@@ -9,8 +9,6 @@ import (
 	"math"
 	"math/big"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,18 +113,7 @@ func startAnvilService(t *testing.T, edit func(*chain.ChainConfig)) anvilService
 	if edit != nil {
 		edit(&cc)
 	}
-	raw, err := json.Marshal(chain.Config{Chains: map[string]chain.ChainConfig{"base": cc}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "chains.json")
-	if err := os.WriteFile(path, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := chain.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := chainsConfig(t, cc)
 	w := startMarketWorld(t, cfg)
 	if w.m.chains.devnet != nil {
 		t.Fatal("local mode started although PARTNER_CHAINS configures an EVM chain")

@@ -58,9 +58,10 @@ func admitted(t *testing.T, out []outcome) []metering.Reservation {
 	return rs
 }
 
-// checkAdmitted checks that rs are exactly burst distinct reservations whose
-// Remaining values are burst-1 down to 0, each once.
-func checkAdmitted(t *testing.T, rs []metering.Reservation, burst int) {
+// CheckAdmitted checks that rs are exactly burst distinct reservations whose
+// Remaining values are burst-1 down to 0, each once: what a bucket of that burst
+// must give concurrent callers, from one limiter or several sharing a store.
+func CheckAdmitted(t *testing.T, rs []metering.Reservation, burst int) {
 	t.Helper()
 	if len(rs) != burst {
 		t.Fatalf("%d admitted, want exactly %d", len(rs), burst)
@@ -91,7 +92,7 @@ func testConcurrentReserve(t *testing.T, h *harness) {
 		consumers[i] = 1
 	}
 	rs := admitted(t, reserveTogether(t, h.l, consumers, lim))
-	checkAdmitted(t, rs, concurrentBurst)
+	CheckAdmitted(t, rs, concurrentBurst)
 
 	const refunded = 20
 	start := make(chan struct{})
@@ -109,7 +110,7 @@ func testConcurrentReserve(t *testing.T, h *harness) {
 	close(start)
 	wg.Wait()
 	rs = admitted(t, reserveTogether(t, h.l, consumers, lim))
-	checkAdmitted(t, rs, refunded)
+	CheckAdmitted(t, rs, refunded)
 }
 
 // testConcurrentConsumers: simultaneous calls of several consumers admit
@@ -130,6 +131,6 @@ func testConcurrentConsumers(t *testing.T, h *harness) {
 		t.Fatalf("admitted calls of %d consumers, want %d", len(by), concurrentCalls/perConsumer)
 	}
 	for _, rs := range by {
-		checkAdmitted(t, rs, burst)
+		CheckAdmitted(t, rs, burst)
 	}
 }

@@ -186,7 +186,9 @@ func (a *Account) Deploy(ctx context.Context, b Backend, meta *bind.MetaData, co
 // waitPendingNonce polls until the pool reports want as addr's pending nonce, that is until the
 // transaction just sent is in the pool and the next Commit includes it.
 func waitPendingNonce(ctx context.Context, client simulated.Client, addr common.Address, want uint64) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	// Generous: on a loaded machine (CI runs many nodes and -race tests at once) anvil can take
+	// seconds to answer.
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for {
 		got, err := client.PendingNonceAt(ctx, addr)
@@ -199,7 +201,7 @@ func waitPendingNonce(ctx context.Context, client simulated.Client, addr common.
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("devnet: transaction with nonce %d from %s never reached the pool: %w", want-1, addr, ctx.Err())
-		case <-time.After(time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
 }

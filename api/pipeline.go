@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -216,10 +215,9 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	h := responseHeader(ctx)
-	lh := limitHeadersOf(limit)
-	h["X-RateLimit-Limit"] = lh.limit
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(limit.Burst)}
 	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(r.Remaining)}
-	h["RateLimit-Policy"] = lh.policy
+	h["RateLimit-Policy"] = []string{rateLimitPolicy(limit)}
 	c.cost = cost
 	next(ctx)
 	refund := cancelled(ctx.Context())
@@ -252,36 +250,6 @@ func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
 		WithHeader("RateLimit-Policy", rateLimitPolicy(limit))
 }
 
-// limitHeaders are the values of X-RateLimit-Limit and RateLimit-Policy for one limit, shared by
-// every response of every consumer with that limit (header values are never written in place).
-type limitHeaders struct{ limit, policy []string }
-
-// limitHeaderCache holds the limitHeaders of the limits seen lately; it is emptied when it holds
-// maxLimitHeaders, so it stays small whatever the number of distinct limits.
-var limitHeaderCache struct {
-	sync.RWMutex
-	m map[metering.Limit]*limitHeaders
-}
-
-const maxLimitHeaders = 1024
-
-func limitHeadersOf(l metering.Limit) *limitHeaders {
-	limitHeaderCache.RLock()
-	lh := limitHeaderCache.m[l]
-	limitHeaderCache.RUnlock()
-	if lh != nil {
-		return lh
-	}
-	lh = &limitHeaders{limit: []string{strconv.Itoa(l.Burst)}, policy: []string{rateLimitPolicy(l)}}
-	limitHeaderCache.Lock()
-	if limitHeaderCache.m == nil || len(limitHeaderCache.m) >= maxLimitHeaders {
-		limitHeaderCache.m = map[metering.Limit]*limitHeaders{}
-	}
-	limitHeaderCache.m[l] = lh
-	limitHeaderCache.Unlock()
-	return lh
-}
-
 // rateLimitPolicy states the consumer's limits as an IETF RateLimit-Policy list
 // (draft-ietf-httpapi-ratelimit-headers): the burst at once, the rate per minute.
 func rateLimitPolicy(l metering.Limit) string {
@@ -295,82 +263,7 @@ func (s *Server) deadline(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	dctx := &lazyDeadline{Context: ctx.Context(), deadline: time.Now().Add(d)}
-	defer dctx.cancel()
+	dctx, cancel := context.WithTimeout(ctx.Context(), d)
+	defer cancel()
 	next(huma.WithContext(ctx, dctx))
-}
-
-// lazyDeadline is context.WithDeadline without its cost when nothing waits on it: a handler that
-// answers from memory never asks for Done, so no timer is started for it. The real deadline context
-// (same parent, same deadline) is made the first time Done is asked for, or Err or Value once the
-// deadline has passed or the stage has cancelled it, and from then on answers everything. Before
-// that the parent's answers are the ones the real context would give.
-type lazyDeadline struct {
-	context.Context // the parent
-	deadline        time.Time
-
-	mu        sync.Mutex
-	real      context.Context
-	cancelFn  context.CancelFunc
-	cancelled bool
-}
-
-// materialized returns the real deadline context, making it now if need be (cancelled at once if
-// the stage already cancelled).
-func (c *lazyDeadline) materialized() context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.real == nil {
-		c.real, c.cancelFn = context.WithDeadline(c.Context, c.deadline)
-		if c.cancelled {
-			c.cancelFn()
-		}
-	}
-	return c.real
-}
-
-// settled returns the real context when it exists or must (deadline passed, or cancelled); nil
-// while the parent still answers for it.
-func (c *lazyDeadline) settled() context.Context {
-	c.mu.Lock()
-	r, cancelled := c.real, c.cancelled
-	c.mu.Unlock()
-	if r == nil && (cancelled || !time.Now().Before(c.deadline)) {
-		r = c.materialized()
-	}
-	return r
-}
-
-func (c *lazyDeadline) Deadline() (time.Time, bool) {
-	if d, ok := c.Context.Deadline(); ok && d.Before(c.deadline) {
-		return d, true
-	}
-	return c.deadline, true
-}
-
-func (c *lazyDeadline) Done() <-chan struct{} { return c.materialized().Done() }
-
-func (c *lazyDeadline) Err() error {
-	if r := c.settled(); r != nil {
-		return r.Err()
-	}
-	return c.Context.Err()
-}
-
-func (c *lazyDeadline) Value(key any) any {
-	if r := c.settled(); r != nil {
-		return r.Value(key)
-	}
-	return c.Context.Value(key)
-}
-
-// cancel ends the context when the stage returns, releasing the real context's timer if one was made.
-func (c *lazyDeadline) cancel() {
-	c.mu.Lock()
-	c.cancelled = true
-	f := c.cancelFn
-	c.mu.Unlock()
-	if f != nil {
-		f()
-	}
 }

@@ -137,9 +137,17 @@ func requestID(next http.Handler) http.Handler {
 	})
 }
 
+// newRequestID is "req_" and 32 hex digits: the Unix time in milliseconds (48 bits), then 80 random
+// bits. Ids made later sort later, so the usage log's index on (consumer, request id) grows at its
+// end like the others instead of splitting pages at random places (random ids cost the usage writer
+// twice the CPU per row); ids made in the same millisecond differ in their 80 random bits.
 func newRequestID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
+	ms := uint64(time.Now().UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (8 * (5 - i)))
+	}
+	_, _ = rand.Read(b[6:]) // never fails (crypto/rand documents it)
 	return "req_" + hex.EncodeToString(b[:])
 }
 

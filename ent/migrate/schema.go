@@ -605,11 +605,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[2], UsageRecordsColumns[9]},
 			},
-			{
-				Name:    "usagerecord_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[9]},
-			},
 		},
 	}
 	// Tables holds all the tables in the schema.

@@ -2,10 +2,15 @@ package access
 
 import (
 	"container/list"
+	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,6 +38,31 @@ func (e *Throttled) Error() string {
 	return fmt.Sprintf("too many failed sign-ins: retry in %ds", int(math.Ceil(e.RetryAfter.Seconds())))
 }
 
+// ErrThrottleUnavailable is the error of a sign-in attempt refused because the Throttle's
+// ThrottleStore did not answer: the attempt is not checked (fail closed; see RedisThrottleStore).
+var ErrThrottleUnavailable = errors.New("sign-in throttle unavailable")
+
+// ThrottleLimits are the failures a Throttle allows per account and per source within Window.
+type ThrottleLimits struct {
+	PerAccount, PerSource int
+	Window                time.Duration
+}
+
+// ThrottleStore keeps a Throttle's failure logs outside its process, so that every replica
+// using the same store counts the same failures: RedisThrottleStore. A Throttle without one keeps
+// them in memory. Both follow the rules of Throttle, and one test suite runs against each.
+type ThrottleStore interface {
+	// Begin checks and counts one attempt atomically: it refuses it with *Throttled when account
+	// or source has l's limit of failures within l.Window, and otherwise records one failure for
+	// each under id. An empty account, or an invalid source, is neither checked nor counted.
+	Begin(ctx context.Context, l ThrottleLimits, account string, source netip.Prefix, id string) error
+	// End takes attempt id back from source, and from account: all of the account's failures
+	// when succeeded, only id's otherwise (abandoned).
+	End(ctx context.Context, account string, source netip.Prefix, id string, succeeded bool) error
+	// ClearAccount forgets an account's failures.
+	ClearAccount(ctx context.Context, account string) error
+}
+
 // Throttle limits failed sign-ins per account and per source address with a sliding window log:
 // every failure's time is kept (at most limit of them per account or source, so memory per
 // entry is bounded), and an attempt is refused while limit failures lie within the last window;
@@ -43,10 +73,11 @@ func (e *Throttled) Error() string {
 // An admitted attempt is counted as a failure at once (Begin) and taken back when it succeeds,
 // so concurrent attempts cannot overrun the limit between check and count.
 //
-// The state is in memory, per process: with several replicas, each counts the attempts it sees,
-// so the effective limits are the per-replica limits times the replicas a client can reach. It is
-// bounded: at most capacity accounts and capacity sources are tracked, dropping the entry whose
-// last failure is oldest. A client able to spray more distinct accounts than that within a
+// The state is in memory, per process, unless WithThrottleStore puts it in a ThrottleStore shared
+// by the replicas. In memory, each replica counts the attempts it sees, so the effective limits
+// are the per-replica limits times the replicas a client can reach. The memory state is bounded:
+// at most capacity accounts and capacity sources are tracked, dropping the entry whose last
+// failure is oldest. A client able to spray more distinct accounts than that within a
 // window can push an account's failures out early; the per-source limit bounds how fast one
 // source can do so. A Throttle is safe for concurrent use.
 type Throttle struct {
@@ -55,6 +86,8 @@ type Throttle struct {
 	window   time.Duration
 	accounts *failLog[string]
 	sources  *failLog[netip.Prefix]
+	store    ThrottleStore // nil: accounts and sources above, in this process
+	ids      idSource      // attempt ids in the store
 }
 
 // ThrottleOption configures NewThrottle.
@@ -91,6 +124,12 @@ func WithThrottleCapacity(n int) ThrottleOption {
 	}
 }
 
+// WithThrottleStore keeps the failures in store instead of in memory (nil keeps them in memory).
+// The clock, the capacity and Size then play no part: the store keeps its own time and bounds.
+func WithThrottleStore(store ThrottleStore) ThrottleOption {
+	return func(t *Throttle) { t.store = store }
+}
+
 // NewThrottle returns a Throttle with the defaults, changed by opts.
 func NewThrottle(opts ...ThrottleOption) *Throttle {
 	t := &Throttle{now: time.Now, window: SignInWindow,
@@ -123,13 +162,18 @@ type Attempt struct {
 	account string
 	source  netip.Prefix
 	at      time.Time
+	id      string // in the Throttle's store; "" when nothing was counted there
 }
 
 // Begin admits one sign-in attempt for account (a normalized email; "" counts nothing per
 // account) from source (an invalid address counts nothing per source), or refuses it with
-// *Throttled when either has used up its failures in the window.
+// *Throttled when either has used up its failures in the window. With a ThrottleStore that does
+// not answer it refuses the attempt with ErrThrottleUnavailable.
 func (t *Throttle) Begin(account string, source netip.Addr) (*Attempt, error) {
 	src := SourcePrefix(source)
+	if t.store != nil {
+		return t.beginInStore(account, src)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
@@ -155,6 +199,10 @@ func (t *Throttle) Begin(account string, source netip.Addr) (*Attempt, error) {
 // Succeeded records that the attempt's credentials were right: the account's failures are
 // cleared and the attempt no longer counts against its source.
 func (a *Attempt) Succeeded() {
+	if a.t.store != nil {
+		a.t.endInStore(a, true)
+		return
+	}
 	a.t.mu.Lock()
 	defer a.t.mu.Unlock()
 	if a.account != "" {
@@ -167,6 +215,10 @@ func (a *Attempt) Succeeded() {
 
 // Abandon takes the attempt back entirely: it was neither right nor wrong (the store failed).
 func (a *Attempt) Abandon() {
+	if a.t.store != nil {
+		a.t.endInStore(a, false)
+		return
+	}
 	a.t.mu.Lock()
 	defer a.t.mu.Unlock()
 	if a.account != "" {
@@ -179,12 +231,64 @@ func (a *Attempt) Abandon() {
 
 // clearAccount forgets an account's failures (its password was just set).
 func (t *Throttle) clearAccount(account string) {
+	if t.store != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), storeCallBound)
+		defer cancel()
+		_ = t.store.ClearAccount(ctx, account) // failing, the old failures stay until they age out
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.accounts.clear(account)
 }
 
-// Size returns how many accounts and sources are tracked now.
+// storeCallBound bounds a Throttle's call to its store, which has its own, shorter timeout
+// (DefaultRedisThrottleTimeout); Begin, Succeeded and Abandon have no context of the request.
+const storeCallBound = 2 * time.Second
+
+// beginInStore is Begin with a ThrottleStore.
+func (t *Throttle) beginInStore(account string, src netip.Prefix) (*Attempt, error) {
+	a := &Attempt{t: t, account: account, source: src}
+	if account == "" && !src.IsValid() {
+		return a, nil // nothing to count
+	}
+	a.id = t.ids.next()
+	ctx, cancel := context.WithTimeout(context.Background(), storeCallBound)
+	defer cancel()
+	l := ThrottleLimits{PerAccount: t.accounts.limit, PerSource: t.sources.limit, Window: t.window}
+	if err := t.store.Begin(ctx, l, account, src, a.id); err != nil {
+		if _, ok := errors.AsType[*Throttled](err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrThrottleUnavailable, err)
+	}
+	return a, nil
+}
+
+// endInStore is Succeeded and Abandon with a ThrottleStore. When the store fails, the attempt
+// stays counted as a failure until it ages out of the window: the safe side.
+func (t *Throttle) endInStore(a *Attempt, succeeded bool) {
+	if a.id == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeCallBound)
+	defer cancel()
+	_ = t.store.End(ctx, a.account, a.source, a.id, succeeded)
+}
+
+// idSource makes attempt ids unique across replicas: a random prefix per Throttle and a counter.
+type idSource struct {
+	once   sync.Once
+	prefix string
+	seq    atomic.Uint64
+}
+
+func (s *idSource) next() string {
+	s.once.Do(func() { s.prefix = rand.Text()[:12] + "-" })
+	return s.prefix + strconv.FormatUint(s.seq.Add(1), 36)
+}
+
+// Size returns how many accounts and sources are tracked now in memory (0 with a ThrottleStore).
 func (t *Throttle) Size() (accounts, sources int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -169,6 +169,13 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		msg := "Too many failed sign-ins. Try again in " + humanDuration(throttled.RetryAfter) + "."
 		c.render(w, r, http.StatusTooManyRequests, loginPage(c.page(r, "Sign in"), msg, next))
 		return
+	case errors.Is(err, access.ErrThrottleUnavailable):
+		// Failed sign-ins cannot be counted (Redis is down): no password is checked until they can.
+		c.log.Warn("console sign-in refused: the sign-in throttle is unavailable", "err", err)
+		w.Header().Set("Retry-After", "5")
+		c.render(w, r, http.StatusServiceUnavailable, loginPage(c.page(r, "Sign in"),
+			"Signing in is unavailable for a moment. Please try again shortly.", next))
+		return
 	case errors.Is(err, access.ErrBadCredentials):
 		c.render(w, r, http.StatusUnauthorized, loginPage(c.page(r, "Sign in"), "Wrong email or password.", next))
 		return

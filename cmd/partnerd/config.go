@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
@@ -168,8 +169,10 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 }
 
 // rateLimits is the rate-limit store serve runs with: in-process, or Redis when RedisURL is set.
+// The console's sign-in throttle follows it.
 type rateLimits struct {
 	limiter metering.Limiter
+	signIn  *access.Throttle                // nil in-process: the access.Service's own
 	kind    string                          // "in-process" or "redis", for the start log line
 	ping    func(ctx context.Context) error // nil in-process
 	close   func() error
@@ -180,7 +183,8 @@ const redisStartTimeout = 2 * time.Second
 
 // openRateLimits selects the rate-limit store. With RedisURL set it connects to Redis and refuses
 // to start when Redis does not answer, as for the database; later outages fail calls closed (503)
-// and /readyz, and need no restart.
+// and /readyz, and need no restart. Failed console sign-ins are then counted in the same Redis, so
+// their limits hold across replicas; while Redis is down, sign-in is refused (503, try again).
 func (cfg Config) openRateLimits(ctx context.Context, log *slog.Logger) (*rateLimits, error) {
 	if cfg.RedisURL == "" {
 		return &rateLimits{limiter: metering.NewMemoryLimiter(), kind: "in-process", close: func() error { return nil }}, nil
@@ -197,7 +201,8 @@ func (cfg Config) openRateLimits(ctx context.Context, log *slog.Logger) (*rateLi
 		return nil, fmt.Errorf("PARTNER_REDIS_URL: Redis at %s does not answer, and rate limits fail closed without it: %w", client.Options().Addr, err)
 	}
 	l := metering.NewRedisLimiter(client)
-	return &rateLimits{limiter: l, kind: "redis", ping: l.Ping, close: client.Close}, nil
+	signIn := access.NewThrottle(access.WithThrottleStore(access.NewRedisThrottleStore(client)))
+	return &rateLimits{limiter: l, signIn: signIn, kind: "redis", ping: l.Ping, close: client.Close}, nil
 }
 
 // ready is the readiness check: the store answers, and so does Redis when it is configured.

@@ -75,7 +75,11 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	svc := access.NewService(st.Client, access.WithOperations(ids))
+	// Rate limits, and with them the sign-in throttle, before the Service that counts sign-ins.
+	if m.limits, err = m.Config.openRateLimits(ctx, m.Log); err != nil {
+		return err
+	}
+	svc := access.NewService(st.Client, access.WithOperations(ids), access.WithSignInThrottle(m.limits.signIn))
 	verifier := access.NewVerifier(svc.LookupKey)
 	sync := access.NewSync(svc, enforcer, verifier, m.Log)
 	if err := sync.Refresh(ctx); err != nil {
@@ -92,9 +96,6 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return err
 	}
 	chains := m.chains.registry
-	if m.limits, err = m.Config.openRateLimits(ctx, m.Log); err != nil {
-		return err
-	}
 	limiter := m.limits.limiter
 	usageStore := metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB))
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)

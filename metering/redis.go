@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,9 +19,16 @@ import (
 // Redis (and key prefix) draws from the same buckets, so a consumer's limit
 // holds across replicas. It is the store when PARTNER_REDIS_URL is set.
 //
-// Reserve, Settle and Reclaim each run one Lua script atomically on the
-// server (EVALSHA; EVAL once more after Redis lost its script cache), so
-// Reserve and Settle cost one round trip each. The scripts read the time from
+// Reserve, Settle with a refund and Reclaim each run one Lua script
+// atomically on the server (EVALSHA; EVAL once more after Redis lost its
+// script cache): one round trip each. Settle keeping the cost, what nearly
+// every call does, makes no round trip of its own: it changes no bucket, only
+// ends the reservation, so the limiter queues the reservation and the next
+// script this limiter runs removes it first (Reserve carries up to 1,000 of
+// them). An admitted call thus costs one round trip. A queued settlement that
+// is lost (the script carrying it failed, the process died) leaves its
+// reservation to the sweeper, which ends it keeping the cost: the outcome the
+// settlement would have had. The scripts read the time from
 // Redis (TIME), never from the replica, so replicas whose clocks disagree
 // still agree on every bucket; see redis_scripts.go for the keys and the
 // arithmetic, which is exact. Limit values above 10^8 are treated as 10^8.
@@ -43,6 +51,9 @@ type RedisLimiter struct {
 	test     func() time.Time // tests only: replaces Redis's TIME
 	idPrefix string
 	seq      atomic.Uint64
+
+	keptMu sync.Mutex
+	kept   []string // reservations settled keeping their cost, still in the held set
 }
 
 var _ Limiter = (*RedisLimiter)(nil)
@@ -58,6 +69,9 @@ const DefaultRedisTimeout = 250 * time.Millisecond
 // reclaimChunk is the most reservations one reclaim script ends, so that no
 // script holds Redis for long.
 const reclaimChunk = 1000
+
+// keptPerScript is the most queued settlements one script removes.
+const keptPerScript = 1000
 
 // NewRedisLimiter returns a limiter on client; see WithRedisPrefix,
 // WithRedisTimeout, WithRedisReservationTTL and WithRedisClock. The client
@@ -95,8 +109,8 @@ func (l *RedisLimiter) Reserve(ctx context.Context, consumerID, cost int, limit 
 
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	v, err := reserveScript.Run(ctx, l.client, []string{l.bucketKey(consumerID), l.held},
-		l.testTime(), c, rate, burst, l.ttl.Microseconds(), id).Int64Slice()
+	args := append([]any{l.testTime(), c, rate, burst, l.ttl.Microseconds(), id}, l.takeKept()...)
+	v, err := reserveScript.Run(ctx, l.client, []string{l.bucketKey(consumerID), l.held}, args...).Int64Slice()
 	if err != nil {
 		return Reservation{}, fmt.Errorf("metering: reserve: redis: %w", err)
 	}
@@ -123,26 +137,49 @@ func (l *RedisLimiter) Reserve(ctx context.Context, consumerID, cost int, limit 
 	return Reservation{ID: id, ConsumerID: consumerID, Cost: cost, Remaining: remaining, Expires: expires}, nil
 }
 
-// Settle ends the reservation in one script, refunding its recorded cost
-// (capped at the burst) when refund is set. Unknown, already settled or
-// reclaimed reservations are a no-op. It returns an error only when Redis did
-// not answer within the limiter's timeout; the reservation is then reclaimed
-// later, keeping its cost.
+// Settle ends the reservation. Keeping the cost, it queues the reservation
+// for the next script to remove (see RedisLimiter) and returns nil at once.
+// Refunding, it runs one script that refunds the recorded cost (capped at the
+// burst), after removing the queued settlements, so that a refund after a
+// settlement of the same reservation is the no-op it must be. Unknown,
+// already settled or reclaimed reservations are a no-op. It returns an error
+// only when Redis did not answer a refund within the limiter's timeout; the
+// reservation is then reclaimed later, keeping its cost.
 func (l *RedisLimiter) Settle(ctx context.Context, r Reservation, refund bool) error {
 	consumer, cost, ok := l.parseID(r.ID)
 	if !ok || consumer != r.ConsumerID {
 		return nil
 	}
-	flag := "0"
-	if refund {
-		flag = "1"
+	if !refund {
+		l.keptMu.Lock()
+		l.kept = append(l.kept, r.ID)
+		l.keptMu.Unlock()
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	if err := settleScript.Run(ctx, l.client, []string{l.bucketKey(consumer), l.held}, l.testTime(), r.ID, flag, cost).Err(); err != nil {
+	args := append([]any{l.testTime(), r.ID, cost}, l.takeKept()...)
+	if err := settleScript.Run(ctx, l.client, []string{l.bucketKey(consumer), l.held}, args...).Err(); err != nil {
 		return fmt.Errorf("metering: settle: redis: %w", err)
 	}
 	return nil
+}
+
+// takeKept takes up to keptPerScript queued settlements for a script to
+// remove, oldest first.
+func (l *RedisLimiter) takeKept() []any {
+	l.keptMu.Lock()
+	defer l.keptMu.Unlock()
+	n := min(len(l.kept), keptPerScript)
+	if n == 0 {
+		return nil
+	}
+	ids := make([]any, n)
+	for i, id := range l.kept[:n] {
+		ids[i] = id
+	}
+	l.kept = append(l.kept[:0], l.kept[n:]...)
+	return ids
 }
 
 // Reclaim ends every reservation that expired before now, keeping its cost,
@@ -178,7 +215,8 @@ func (l *RedisLimiter) Reclaim(ctx context.Context, now time.Time) (int, error) 
 func (l *RedisLimiter) reclaimChunk(ctx context.Context, cutoff string, offset int64) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	n, err := reclaimScript.Run(ctx, l.client, []string{l.held}, cutoff, offset, reclaimChunk).Int64()
+	args := append([]any{cutoff, offset, reclaimChunk}, l.takeKept()...)
+	n, err := reclaimScript.Run(ctx, l.client, []string{l.held}, args...).Int64()
 	return int(n), err
 }
 

@@ -78,13 +78,15 @@ end
 // reserveScript takes a call's cost from a bucket and records the reservation.
 //
 //	KEYS: bucket, held
-//	ARGV: test time µs or '', cost, rate, burst, ttl µs, reservation id
+//	ARGV: test time µs or '', cost, rate, burst, ttl µs, reservation id,
+//	      then reservations settled keeping their cost, to remove first
 //
 // It answers {1, remaining, expires µs, now µs} when admitted, {0, remaining,
 // wait µs (-1: never by refill alone), never (0/1)} when refused. A bucket
 // that last saw another limit is refilled under the old one, then clamped to
 // the new burst; the bucket is written back either way.
 var reserveScript = redis.NewScript(luaPrelude + `
+if #ARGV > 6 then redis.call('ZREM', KEYS[2], unpack(ARGV, 7)) end
 local cost, rate, burst = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_us()
 local full = burst * U
@@ -121,17 +123,19 @@ redis.call('ZADD', KEYS[2], expires, ARGV[6])
 return {1, whole(tokens), expires, now}
 `)
 
-// settleScript ends a reservation, refunding its cost (capped at the burst)
-// when asked. An unknown reservation (settled, reclaimed, never issued) is a
-// no-op; so is a refund to a missing bucket, which expired full.
+// settleScript ends a reservation, refunding its cost (capped at the burst).
+// An unknown reservation (settled, reclaimed, never issued) is a no-op; so is
+// a refund to a missing bucket, which expired full. (Settling while keeping
+// the cost needs no script: the next one removes the reservation.)
 //
 //	KEYS: bucket, held
-//	ARGV: test time µs or '', reservation id, refund (1/0), cost
+//	ARGV: test time µs or '', reservation id, cost,
+//	      then reservations settled keeping their cost, to remove first
 //
 // It answers 1 when it ended the reservation, else 0.
 var settleScript = redis.NewScript(luaPrelude + `
+if #ARGV > 3 then redis.call('ZREM', KEYS[2], unpack(ARGV, 4)) end
 if redis.call('ZREM', KEYS[2], ARGV[2]) == 0 then return 0 end
-if ARGV[3] ~= '1' then return 1 end
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'last', 'rate', 'burst')
 if not b[1] then return 1 end
 local now = now_us()
@@ -139,7 +143,7 @@ local last, rate, burst = tonumber(b[2]), tonumber(b[3]), tonumber(b[4])
 local full = burst * U
 local tokens = refill(tonumber(b[1]), last, now, rate, full)
 if now > last then last = now end
-tokens = math.min(tokens + math.min(tonumber(ARGV[4]), burst) * U, full)
+tokens = math.min(tokens + math.min(tonumber(ARGV[3]), burst) * U, full)
 save(KEYS[1], tokens, last, rate, burst)
 return 1
 `)
@@ -151,8 +155,10 @@ return 1
 // current time, whatever its clock's skew).
 //
 //	KEYS: held
-//	ARGV: cutoff µs or '', offset µs, at most
+//	ARGV: cutoff µs or '', offset µs, at most,
+//	      then reservations settled keeping their cost, to remove first
 var reclaimScript = redis.NewScript(`
+if #ARGV > 3 then redis.call('ZREM', KEYS[1], unpack(ARGV, 4)) end
 local cutoff
 if ARGV[1] ~= '' then
   cutoff = tonumber(ARGV[1])

@@ -216,6 +216,54 @@ func TestRedisSkewedClocks(t *testing.T) {
 	}
 }
 
+// TestRedisOneRoundTripPerCall: an admitted call that keeps its cost (Reserve, then Settle keeping
+// it) makes one round trip; its settlement rides on the next script, which removes the reservation
+// from the held set, so neither round trips nor the held set grow with the calls.
+func TestRedisOneRoundTripPerCall(t *testing.T) {
+	c, inspect := testRedis(t), testRedis(t)
+	hook := &roundTrips{}
+	c.AddHook(hook)
+	prefix := freshPrefix(t, c)
+	l := metering.NewRedisLimiter(c, metering.WithRedisPrefix(prefix), metering.WithRedisTimeout(testTimeout))
+	lim := metering.Limit{RatePerMinute: 0, Burst: 1000}
+	const calls = 200
+	before := hook.n.Load()
+	for i := range calls {
+		r, err := l.Reserve(t.Context(), 1+i%3, 1, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Settle(t.Context(), r, false); err != nil {
+			t.Fatal(err)
+		}
+		if held := inspect.ZCard(t.Context(), prefix+"held").Val(); held > 1 {
+			t.Fatalf("after call %d the held set has %d reservations, want at most the last one", i, held)
+		}
+	}
+	if n := hook.n.Load() - before; n != calls {
+		t.Fatalf("%d calls made %d round trips, want %d", calls, n, calls)
+	}
+	t.Logf("%d admitted calls, each reserved and settled: %d round trips", calls, hook.n.Load()-before)
+	// The sweeper's next run removes the last queued settlement without reclaiming it.
+	if n, err := l.Reclaim(t.Context(), time.Now().Add(time.Hour)); err != nil || n != 0 {
+		t.Fatalf("Reclaim after every call settled = %d, %v; want 0", n, err)
+	}
+	if held := inspect.ZCard(t.Context(), prefix+"held").Val(); held != 0 {
+		t.Fatalf("held set has %d reservations after Reclaim, want 0", held)
+	}
+	// The bucket kept every cost.
+	for consumer := 1; consumer <= 3; consumer++ {
+		want := 1000 - calls/3
+		if consumer <= calls%3 {
+			want--
+		}
+		r, err := l.Reserve(t.Context(), consumer, 1, lim)
+		if err != nil || r.Remaining != want-1 {
+			t.Fatalf("consumer %d: Reserve = %+v, %v; want %d remaining", consumer, r, err, want-1)
+		}
+	}
+}
+
 // redisServer is a private redis-server on a port of its own, keeping nothing on disk.
 type redisServer struct {
 	t    *testing.T

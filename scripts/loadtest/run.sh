@@ -8,7 +8,12 @@
 #   (b) a bare net/http handler answering the same bytes (scripts/loadtest/bare);
 #   (c) nginx as a classic gateway: the key checked in a map, limit_req with the consumer's rate and
 #       burst, proxied to (b) over keepalive connections;
-#   (d) nginx answering the same bytes from a file.
+#   (d) nginx answering the same bytes from a file;
+#   (e) partnerd as (a) with its admission in Redis (a private redis-server on a free port): req/s
+#       against (a), and Redis round trips per call (the scripts Redis ran, EVALSHA and EVAL in
+#       INFO commandstats, over the run: the limiter sends nothing else);
+#   (f) the usage writer alone: BenchmarkUsageWriter's recorder runs on SQLite and PostgreSQL
+#       (the machine's server), rows/s, and each one's headroom over the pipeline's req/s in (a).
 #
 # Prints req/s of each and the ratios pipeline/nginx-gateway and pipeline/bare. Environment:
 # DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
@@ -99,6 +104,11 @@ start_partnerd() {
 }
 
 start_partnerd pipeline "$PARTNERD"
+REDIS_PORT=$(free_port)
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$DIR" >"$DIR/redis.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+PARTNER_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" start_partnerd redis "$PARTNERD"
 if [ -n "${BEFORE_BIN:-}" ]; then
 	start_partnerd before "$BEFORE_BIN"
 fi
@@ -125,7 +135,9 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.
 # bench NAME URL [HEADER]: a warmup, then the measured wrk run; prints req/s.
 bench() {
 	local name=$1 url=$2 hdr=${3:-} out
-	timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" ${hdr:+-H "$hdr"} "$url" >/dev/null
+	if [ "$WARMUP" != 0s ]; then
+		timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" ${hdr:+-H "$hdr"} "$url" >/dev/null
+	fi
 	out=$(timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" ${hdr:+-H "$hdr"} "$url")
 	echo "$out" >"$DIR/wrk-$name.txt"
 	if grep -q "Non-2xx" <<<"$out"; then
@@ -141,6 +153,15 @@ P=$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY")
 if [ -n "${BEFORE_BIN:-}" ]; then
 	BEFORE=$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before")
 fi
+redis_scripts() {
+	redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' |
+		awk -F'[:=,]' '/^cmdstat_(evalsha|eval):/ {n += $3} END {print n + 0}'
+}
+timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $KEY_redis" "http://$ADDR_redis$PATH_Q" >/dev/null
+C0=$(redis_scripts)
+R=$(WARMUP=0s bench redis "http://$ADDR_redis$PATH_Q" "X-API-Key: $KEY_redis")
+C1=$(redis_scripts)
+RCALLS=$(awk '/requests in/ {print $1}' "$DIR/wrk-redis.txt")
 B=$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")
 G=$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")
 S=$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")
@@ -150,7 +171,20 @@ printf '%-34s %12s req/s\n' "partnerd pipeline (cached price)" "$P" "bare net/ht
 if [ -n "${BEFORE_BIN:-}" ]; then
 	printf '%-34s %12s req/s (pipeline / before: %s)\n' "before ($BEFORE_BIN)" "$BEFORE" "$(awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "%.2f", p / b}')"
 fi
+awk -v p="$P" -v r="$R" -v c="$((C1 - C0))" -v n="$RCALLS" 'BEGIN {
+	printf "%-34s %12s req/s (/ in-process limiter: %.2f; Redis round trips per call: %.3f)\n", "pipeline, admission in Redis", r, r / p, c / n
+}'
 awk -v p="$P" -v g="$G" -v b="$B" 'BEGIN {
 	printf "pipeline / nginx gateway: %.2f (goal >= 1.5)\n", p / g
 	printf "pipeline / bare handler:  %.2f (goal >= 0.8)\n", p / b
 }'
+
+# The usage writer alone, each store in turn, against the pipeline's rate measured above.
+echo "measuring the usage writer: BenchmarkUsageWriter recorder, 40 batches of 5,000 calls per store" >&2
+go test ./metering/ -run '^$' -bench 'UsageWriter/(sqlite|postgres)/recorder$' -benchtime 40x >"$DIR/writer.txt" 2>&1 ||
+	{ cat "$DIR/writer.txt" >&2; exit 1; }
+awk -v p="$P" '/rows\/s/ {
+	for (i = 1; i <= NF; i++) if ($(i + 1) == "rows/s") rows = $i
+	split($1, name, "/")
+	printf "usage writer, %-23s %12.0f rows/s (headroom over the pipeline: %.2f, goal >= 2)\n", name[2] ":", rows, rows / p
+}' "$DIR/writer.txt"

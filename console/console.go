@@ -37,6 +37,9 @@ type Deps struct {
 	// PublicURL is the console's base URL in links handed to people (set-password links); empty:
 	// the request's own host.
 	PublicURL string
+	// UsageStats reports this replica's usage recorder (metering.Recorder.Stats): the operators'
+	// consumer list shows what it wrote, holds and shed since the replica started. Nil leaves it out.
+	UsageStats func() metering.Stats
 	// InsecureCookies drops the Secure attribute, for plain-HTTP deployments other than localhost.
 	InsecureCookies bool
 	Logger          *slog.Logger

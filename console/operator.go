@@ -39,7 +39,46 @@ func (c *Console) opConsumers(w http.ResponseWriter, r *http.Request) {
 	for i, cons := range list {
 		rows[i] = consumerRow{Consumer: cons, Summary: sums[cons.ID]}
 	}
-	c.render(w, r, http.StatusOK, consumersPage(c.page(r, "Consumers"), q, rows))
+	c.render(w, r, http.StatusOK, consumersPage(c.page(r, "Consumers"), q, rows, c.recording()))
+}
+
+// recordingView is this replica's usage recorder as the operators' consumer list shows it.
+type recordingView struct {
+	metering.Stats
+	// Limit is how many raw call rows may be pending before new ones are shed: the recorder's
+	// buffer, metering.DefaultBufferSize, which serve uses.
+	Limit int64
+}
+
+// recording reads the usage recorder; nil when the console was not given it.
+func (c *Console) recording() *recordingView {
+	if c.deps.UsageStats == nil {
+		return nil
+	}
+	return &recordingView{Stats: c.deps.UsageStats(), Limit: metering.DefaultBufferSize}
+}
+
+// warning is what went wrong since the replica started, as one sentence; empty when nothing did.
+func (v *recordingView) warning() string {
+	var parts []string
+	if v.Shed > 0 {
+		parts = append(parts, counted(v.Shed, "raw call row was shed (its call is still counted)", "raw call rows were shed (their calls are still counted)"))
+	}
+	if v.Failures > 0 {
+		parts = append(parts, counted(v.Failures, "write to the database failed", "writes to the database failed")+" (retried)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Since this replica started, " + strings.Join(parts, " and ") + ": the database was failing or far behind. The replica's log has the details."
+}
+
+// counted is "1 one" or "1,234 many".
+func counted(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return num(n) + " " + many
 }
 
 func (c *Console) opNewConsumerForm(w http.ResponseWriter, r *http.Request) {

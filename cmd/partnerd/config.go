@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/netip"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ type Config struct {
 	SyncInterval   time.Duration  // PARTNER_SYNC_INTERVAL: how often to poll the store for changes
 	LogLevel       slog.Level     // PARTNER_LOG_LEVEL: debug, info, warn, error
 	PublicURL      string         // PARTNER_PUBLIC_URL: the console's base URL in links handed to people
+	// OpsAddr (PARTNER_OPS_ADDR, e.g. 127.0.0.1:9090; empty, the default: off) is the operator
+	// listener's address: /metrics (Prometheus text format) and /debug/pprof/, never on Addr. It has
+	// no authentication: bind it to loopback or a private network.
+	OpsAddr string
 	// InsecureCookies (PARTNER_INSECURE_COOKIES=1) drops the console cookie's Secure attribute, for
 	// plain-HTTP deployments reached by a name other than localhost or 127.0.0.1.
 	InsecureCookies bool
@@ -120,6 +125,14 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if cfg.OpsAddr = getenv("PARTNER_OPS_ADDR"); cfg.OpsAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.OpsAddr); err != nil {
+			return Config{}, fmt.Errorf("PARTNER_OPS_ADDR: want host:port such as 127.0.0.1:9090: %w", err)
+		}
+		if cfg.OpsAddr == cfg.Addr {
+			return Config{}, fmt.Errorf("PARTNER_OPS_ADDR: the operator listener needs an address of its own, not the public %s", cfg.Addr)
+		}
 	}
 	cfg.RedisURL = getenv("PARTNER_REDIS_URL")
 	if cfg.RedisURL != "" {

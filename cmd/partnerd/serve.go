@@ -20,6 +20,7 @@ import (
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
 	"github.com/partner-platform/partnerd/store"
+	"github.com/partner-platform/partnerd/telemetry"
 )
 
 // shutdownGrace is how long in-flight calls get to finish on shutdown.
@@ -36,6 +37,7 @@ type Main struct {
 	usage    *metering.Recorder
 	chains   *chains
 	limits   *rateLimits
+	ops      *telemetry.Server // the operator listener; nil when Config.OpsAddr is empty
 	stop     context.CancelFunc
 	loops    sync.WaitGroup
 }
@@ -108,7 +110,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
 	web := console.New(console.Deps{
-		Access: svc, Usage: usageStore, DB: st.Client, Applied: sync.Refresh, Operations: ids,
+		Access: svc, Usage: usageStore, UsageStats: m.usage.Stats, DB: st.Client, Applied: sync.Refresh, Operations: ids,
 		PublicURL: m.Config.PublicURL, InsecureCookies: m.Config.InsecureCookies, Logger: m.Log,
 	})
 	// One router: the console at /, /console and /static; everything else is the partner API.
@@ -116,6 +118,14 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	web.Mount(handler)
 	handler.Handle("/*", partnerAPI)
 
+	if m.Config.OpsAddr != "" {
+		m.ops, err = telemetry.Start(m.Config.OpsAddr, telemetry.Sources{Usage: m.usage.Stats, UsageBuffer: metering.DefaultBufferSize,
+			DB: st.DB.Stats, AccessReloads: feed.Reloads}, m.Log)
+		if err != nil {
+			return err
+		}
+		m.Log.Info("operator listener serving /metrics and /debug/pprof/", "addr", m.ops.Addr())
+	}
 	m.listener, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
@@ -150,6 +160,14 @@ func (m *Main) Run(ctx context.Context) (err error) {
 // Addr is the address the service listens on (useful with port 0).
 func (m *Main) Addr() string { return m.listener.Addr().String() }
 
+// OpsAddr is the operator listener's address, empty when it is off.
+func (m *Main) OpsAddr() string {
+	if m.ops == nil {
+		return ""
+	}
+	return m.ops.Addr()
+}
+
 // every runs fn every interval until ctx ends (interval 0: once, for loops that block themselves).
 func (m *Main) every(ctx context.Context, interval time.Duration, fn func(context.Context) error) {
 	m.loops.Add(1)
@@ -181,6 +199,11 @@ func (m *Main) Close() error {
 	var errs []error
 	if m.server != nil {
 		errs = append(errs, m.server.Shutdown(ctx))
+	}
+	if m.ops != nil { // a scrape gets a moment; a profile under way is cut
+		opsCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		errs = append(errs, m.ops.Close(opsCtx))
+		cancel()
 	}
 	if m.stop != nil {
 		m.stop()

@@ -80,7 +80,8 @@ func (s *Server) logError(ctx context.Context, e *Error) {
 }
 
 // authenticate checks X-API-Key (stage 3): format and checksum, then the cache, then the store.
-// Public operations skip it and every later stage (stage 2).
+// Public operations skip it and every later stage (stage 2). While the database is unreachable
+// (Deps.StoreHealth) it answers every call 503 unavailable first: fail closed.
 func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	spec := specOf(ctx)
 	entry := accessEntryOf(ctx.Context())
@@ -92,6 +93,12 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	responseHeader(ctx)["Cache-Control"] = cacheControl
+	if s.deps.StoreHealth != nil {
+		if err := s.deps.StoreHealth(); err != nil {
+			s.writeError(ctx, storeDown(err)) // the database is unreachable: fail closed
+			return
+		}
+	}
 	raw := ctx.Header("X-API-Key")
 	if raw == "" {
 		s.writeError(ctx, Errorf(CodeInvalidAPIKey, "missing X-API-Key header"))

@@ -65,6 +65,11 @@ type Deps struct {
 	RefreshPolicy func(context.Context) error
 	// Ready reports whether the store answers; /readyz fails while it does not.
 	Ready func(context.Context) error
+	// StoreHealth is nil while the database answers and otherwise the private cause; while it
+	// reports an error every authenticated call answers 503 unavailable with Retry-After before any
+	// other stage (fail closed). It is read on every call, so it must not do I/O (store.Health.Err
+	// reads an atomic value). Nil: never refuse.
+	StoreHealth func() error
 	// TrustedProxies are the peers whose X-Forwarded-For is believed. Empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
 	// BodyUploadTimeout bounds a request body's upload (default 15 s, the contract's limit; tests shorten it).

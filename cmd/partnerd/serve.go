@@ -102,11 +102,17 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	usageStore := metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB))
 	m.usage = metering.NewRecorder(usageStore, m.Log, 0, 0)
 	idem := idempotency.NewSQLStore(st.Client)
+	// While the database is unreachable, calls fail closed (503) and /readyz fails; both recover on
+	// their own when it answers again (store.Health).
+	health, err := st.NewHealth(m.Log, 0)
+	if err != nil {
+		return err
+	}
 
 	partnerAPI := api.New(api.Deps{
 		Keys: verifier, Policy: enforcer, Limiter: limiter, Usage: m.usage, Idempotency: idem, Chains: chains,
 		Market: m.chains.market, Portfolio: m.chains.portfolio, Trade: m.chains.trade,
-		RefreshPolicy: sync.Refresh, Ready: m.limits.ready(st.Ping), TrustedProxies: m.Config.TrustedProxies,
+		RefreshPolicy: sync.Refresh, Ready: m.limits.ready(health.Ready), StoreHealth: health.Err, TrustedProxies: m.Config.TrustedProxies,
 		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
 	web := console.New(console.Deps{
@@ -140,6 +146,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.stop = stop
 	m.every(loopCtx, 0, func(ctx context.Context) error { sync.Run(ctx, m.Config.SyncInterval); return nil })
 	m.every(loopCtx, 0, func(ctx context.Context) error { feed.Run(ctx); return nil })
+	m.every(loopCtx, 0, func(ctx context.Context) error { health.Run(ctx); return nil })
 	m.every(loopCtx, 10*time.Second, m.reportUsageShedding())
 	m.every(loopCtx, 30*time.Second, func(ctx context.Context) error { _, err := limiter.Reclaim(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })

@@ -2,11 +2,13 @@ package access
 
 import (
 	"context"
+	stdsql "database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/auditentry"
 )
 
 // Errors of the Service besides the ent ones it wraps.
@@ -110,6 +112,25 @@ func (s *Service) Revision(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("read revision: %w", err)
 	}
 	return e.ID, nil
+}
+
+// changeMark is what the periodic sync compares: the newest audit entry's id and the number of
+// entries. The id alone can miss a change: ids are handed out in one order and may be committed in
+// another, so an entry committed late, below the newest id already seen, moves only the count.
+type changeMark struct{ newest, entries int }
+
+func (s *Service) changeMark(ctx context.Context) (changeMark, error) {
+	var v []struct {
+		Max   stdsql.NullInt64 `json:"max"`
+		Count int              `json:"count"`
+	}
+	if err := s.db.AuditEntry.Query().Aggregate(ent.Max(auditentry.FieldID), ent.Count()).Scan(ctx, &v); err != nil {
+		return changeMark{}, fmt.Errorf("read change mark: %w", err)
+	}
+	if len(v) != 1 {
+		return changeMark{}, fmt.Errorf("read change mark: %d rows", len(v))
+	}
+	return changeMark{newest: int(v[0].Max.Int64), entries: v[0].Count}, nil
 }
 
 // notFound turns ent's not-found into ErrNotFound naming what was missing.

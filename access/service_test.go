@@ -1253,6 +1253,70 @@ func TestSyncRunPicksUpChanges(t *testing.T) {
 	})
 }
 
+// TestSyncRunOutOfOrderCommit: on PostgreSQL a change can take its audit id before another change
+// and commit after it; the poll that saw the later id must still load the earlier change once it
+// commits (the change feed is off here: the poll is the fallback that has to hold on its own).
+func TestSyncRunOutOfOrderCommit(t *testing.T) {
+	st := storetest.Postgres(t)
+	e := newSvcEnv(t, st)
+	c := e.consumer("acme", access.ConsumerChange{AccessEnabled: ptr(true)})
+	other := e.consumer("globex", access.ConsumerChange{AccessEnabled: ptr(true)})
+	k := e.key(c.ID, "k")
+	loader := &recordingLoader{}
+	verifier := access.NewVerifier(e.svc.LookupKey)
+	syncer := access.NewSync(e.svc, loader, verifier, discardLog(t))
+	if err := syncer.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := verifier.Verify(t.Context(), k.Key); err != nil {
+		t.Fatal(err)
+	}
+
+	// The slow change: access off, and its audit entry, in a transaction left open.
+	slow, err := st.Client.Tx(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Rollback()
+	if err := slow.Consumer.UpdateOneID(c.ID).SetAccessEnabled(false).Exec(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	early, err := slow.AuditEntry.Create().SetActor("cli").SetAction("consumer.access").SetConsumerID(c.ID).Save(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); syncer.Run(ctx, 50*time.Millisecond) }()
+	defer func() { cancel(); <-done }()
+
+	// The fast change (another consumer: the slow one holds acme's row) takes a later audit id and
+	// commits first; the poll loads it.
+	if _, err := e.svc.UpdateConsumer(t.Context(), e.op, other.ID, access.ConsumerChange{Scopes: ptr([]string{"tx:build"})}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if rev := e.revision(); rev <= early.ID {
+		t.Fatalf("the fast change's audit id %d is not after the slow one's %d: the test proves nothing", rev, early.ID)
+	}
+	waitFor(t, "Run loads the fast change", func() bool {
+		_, got := loader.last()
+		return len(got) == 2 && slices.Equal(got[1].Scopes, []string{"tx:build"})
+	})
+	if _, err := verifier.Verify(t.Context(), k.Key); err != nil {
+		t.Fatalf("Verify before the slow change commits = %v", err)
+	}
+
+	// The slow change commits below the newest id already seen: it is loaded all the same.
+	if err := slow.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "Run loads the change committed out of order", func() bool {
+		_, err := verifier.Verify(t.Context(), k.Key)
+		return errors.Is(err, access.ErrAccessDisabled)
+	})
+}
+
 func discardLog(*testing.T) *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // waitFor polls cond until it holds, failing the test after a generous deadline.

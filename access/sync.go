@@ -34,7 +34,7 @@ type Sync struct {
 	log      *slog.Logger
 
 	mu       sync.Mutex // one reload at a time
-	revision int
+	mark     changeMark
 	loadedAt time.Time
 }
 
@@ -44,24 +44,24 @@ func NewSync(svc *Service, p PolicyLoader, v *Verifier, log *slog.Logger) *Sync 
 }
 
 // Refresh reloads the policy and purges the key cache now. When a reload finished within the last
-// 250 ms and the store has not changed since (same change counter), on-demand callers share that
+// 250 ms and the store has not changed since (same change mark), on-demand callers share that
 // reload instead; a change made meanwhile is always loaded.
 func (s *Sync) Refresh(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if time.Since(s.loadedAt) < minRefreshGap {
-		rev, err := s.svc.Revision(ctx)
+		mark, err := s.svc.changeMark(ctx)
 		if err != nil {
 			return err
 		}
-		if rev == s.revision {
+		if mark == s.mark {
 			return nil
 		}
 	}
 	return s.reloadLocked(ctx)
 }
 
-// Run polls the change counter every interval and reloads on change, until ctx ends.
+// Run polls the change mark (see changeMark) every interval and reloads on change, until ctx ends.
 func (s *Sync) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -71,13 +71,13 @@ func (s *Sync) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 		}
-		rev, err := s.svc.Revision(ctx)
+		mark, err := s.svc.changeMark(ctx)
 		if err != nil {
 			s.log.Warn("poll store for changes", "err", err)
 			continue
 		}
 		s.mu.Lock()
-		if rev != s.revision {
+		if mark != s.mark {
 			if err := s.reloadLocked(ctx); err != nil {
 				s.log.Warn("reload policy", "err", err)
 			}
@@ -87,8 +87,7 @@ func (s *Sync) Run(ctx context.Context, interval time.Duration) {
 }
 
 // reload reloads the policy and purges the key cache now, without Refresh's shortcut. The change
-// feed uses it: a notification means a change was committed even when the change counter does not
-// show it (audit ids are handed out in one order and may be committed in another).
+// feed uses it: a notification means a change was committed.
 func (s *Sync) reload(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,8 +95,8 @@ func (s *Sync) reload(ctx context.Context) error {
 }
 
 func (s *Sync) reloadLocked(ctx context.Context) error {
-	// Read the counter first: a change landing during the load is seen by the next poll.
-	rev, err := s.svc.Revision(ctx)
+	// Read the mark first: a change landing during the load is seen by the next poll.
+	mark, err := s.svc.changeMark(ctx)
 	if err != nil {
 		return err
 	}
@@ -109,7 +108,7 @@ func (s *Sync) reloadLocked(ctx context.Context) error {
 		return fmt.Errorf("load policy: %w", err)
 	}
 	s.verifier.Purge()
-	s.revision, s.loadedAt = rev, time.Now()
+	s.mark, s.loadedAt = mark, time.Now()
 	return nil
 }
 

@@ -2,12 +2,15 @@ package api
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/partner-platform/partnerd/idempotency"
 )
 
 // testBuildOutput is the answer of the test-only builder.
@@ -212,4 +215,48 @@ func slowUpload(t *testing.T, e *env, path string) (int, string) {
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(raw)
+}
+
+// finishFails is an idempotency store whose Finish fails while fail is set.
+type finishFails struct {
+	idempotency.Store
+	fail atomic.Bool
+}
+
+func (s *finishFails) Finish(ctx context.Context, r idempotency.Request, res idempotency.Response, now time.Time) error {
+	if s.fail.Load() {
+		return errors.New("connection refused")
+	}
+	return s.Store.Finish(ctx, r, res, now)
+}
+
+// TestIdempotencyAnswerHeldUntilStored: a build's answer goes out only once the store kept it for
+// replay; when the store fails, the caller gets a 503 instead of an answer a retry could not replay,
+// and the retry builds (once) and is replayed from then on.
+func TestIdempotencyAnswerHeldUntilStored(t *testing.T) {
+	store := &finishFails{}
+	e := newEnv(t, withTestOp("testBuild", ScopeTxBuild), func(e *env) {
+		e.edits = append(e.edits, func(d *Deps) { store.Store = d.Idempotency; d.Idempotency = store })
+	})
+	b := newSlowBuilder(e)
+	close(b.gate)
+	call := func() response {
+		return e.do(request{method: http.MethodPost, path: "/v1/test/build", key: e.key, body: `{"chain":"base"}`, headers: map[string]string{"Idempotency-Key": "held"}})
+	}
+	store.fail.Store(true)
+	r := call()
+	if r.status != 503 || r.code() != string(CodeUnavailable) || r.header.Get("Retry-After") == "" || strings.Contains(r.rawBody, `"n"`) {
+		t.Fatalf("build whose answer the store did not keep: %d %q %s, want 503 unavailable with Retry-After and no build", r.status, r.header.Get("Retry-After"), r.rawBody)
+	}
+	store.fail.Store(false)
+	first := call()
+	if first.status != 200 || first.body["n"] != float64(2) || first.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("retry: %d %s, want the second build", first.status, first.rawBody)
+	}
+	if again := call(); again.status != 200 || again.rawBody != first.rawBody || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %d %s, want %s", again.status, again.rawBody, first.rawBody)
+	}
+	if n := b.runs.Load(); n != 2 {
+		t.Fatalf("builder ran %d times, want 2", n)
+	}
 }

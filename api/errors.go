@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -123,8 +124,21 @@ func Errorf(code Code, format string, args ...any) *Error {
 	if !ok {
 		panic(fmt.Sprintf("api: error code %q has no status", code))
 	}
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), status: status}
+	e := &Error{Code: code, Message: fmt.Sprintf(format, args...), status: status}
+	if code == CodeUnavailable {
+		// A store or dependency of ours is down for a moment (they fail closed and recover on
+		// their own within about a second): say when to come back.
+		secs := unavailableRetryAfter
+		e.RetryAfterSec = &secs
+		e.WithHeader("Retry-After", strconv.Itoa(secs))
+	}
+	return e
 }
+
+// unavailableRetryAfter is the Retry-After, in seconds, of every 503 unavailable: the store health
+// watcher probes several times a second and Redis admission recovers on the next call, so a second
+// is enough to see the dependency back.
+const unavailableRetryAfter = 1
 
 // WithCause attaches a private cause, logged but never sent.
 func (e *Error) WithCause(err error) *Error { e.cause = err; return e }

@@ -102,6 +102,9 @@ func TestFailClosed(t *testing.T) {
 		if r.status != 503 || r.code() != string(CodeUnavailable) {
 			t.Fatalf("%d %s", r.status, r.rawBody)
 		}
+		if r.header.Get("Retry-After") != "1" || r.body["retryAfterSec"] != float64(1) {
+			t.Fatalf("503 unavailable without Retry-After 1: %q %s", r.header.Get("Retry-After"), r.rawBody)
+		}
 		if strings.Contains(r.rawBody, "connection refused") {
 			t.Fatalf("the store's error leaked: %s", r.rawBody)
 		}

@@ -67,20 +67,29 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	next(rec)
 
 	// Keep the result for replay unless a retry should run the call again: the caller cancelled, the
-	// failure was on our side or upstream (5xx), or the answer is transient (a pending confirm).
+	// failure was on our side or upstream (5xx), or the answer is transient (a pending confirm). The
+	// answer is held back until the record is stored: an answer the store did not keep would build
+	// anew on a retry, with a new confirmation token, so it becomes a 503 instead.
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
 	defer cancel()
 	status := rec.Status()
 	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) || c.transient {
-		err = s.deps.Idempotency.Release(storeCtx, req)
-	} else {
-		res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}
-		err = s.deps.Idempotency.Finish(storeCtx, req, res, time.Now())
+		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
+			// The record's lease ends on its own; a retry then runs the call again.
+			s.log.Warn("release idempotency record", "requestId", requestIDOf(ctx), "err", err)
+		}
+		rec.send()
+		return
 	}
-	if err != nil {
-		// The record's lease ends on its own; a retry then runs the call again.
-		s.log.Warn("settle idempotency record", "requestId", requestIDOf(ctx), "err", err)
+	res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}
+	if err := s.deps.Idempotency.Finish(storeCtx, req, res, time.Now()); err != nil {
+		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
+			s.log.Warn("release idempotency record", "requestId", requestIDOf(ctx), "err", err)
+		}
+		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable; the answer was not kept, retry with the same Idempotency-Key").WithCause(err))
+		return
 	}
+	rec.send()
 }
 
 // begin claims the request's key, waiting while the same call is in flight (see idempotent).
@@ -156,10 +165,12 @@ func readBody(ctx huma.Context, timeout time.Duration) ([]byte, *Error) {
 // baseContext lets recordingContext embed a huma.Context without its field hiding the Context method.
 type baseContext huma.Context
 
-// recordingContext hands the handler the already-read body and keeps a copy of the response.
+// recordingContext hands the handler the already-read body and holds back its status and response
+// body until send.
 type recordingContext struct {
 	baseContext
 	request  []byte
+	status   int
 	response bytes.Buffer
 }
 
@@ -168,6 +179,16 @@ func (r *recordingContext) Unwrap() huma.Context { return r.baseContext }
 
 func (r *recordingContext) BodyReader() io.Reader { return bytes.NewReader(r.request) }
 
-func (r *recordingContext) BodyWriter() io.Writer {
-	return io.MultiWriter(r.baseContext.BodyWriter(), &r.response)
+func (r *recordingContext) SetStatus(code int) { r.status = code }
+
+func (r *recordingContext) Status() int { return r.status }
+
+func (r *recordingContext) BodyWriter() io.Writer { return &r.response }
+
+// send writes the held status and body.
+func (r *recordingContext) send() {
+	if r.status != 0 {
+		r.baseContext.SetStatus(r.status)
+	}
+	_, _ = r.baseContext.BodyWriter().Write(r.response.Bytes())
 }

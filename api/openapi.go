@@ -72,7 +72,7 @@ var responseHeaders = map[string]*huma.Header{
 	"RateLimit-Policy": {Description: "On admitted calls and 429: the consumer's limits as an IETF RateLimit-Policy list: " +
 		`"burst" allows q units at once, "rate" refills q units per w seconds. Units are rate-limit units, not requests.`,
 		Schema: &huma.Schema{Type: "string"}, Example: `"burst";q=100, "rate";q=600;w=60`},
-	"Retry-After": {Description: "On 429: seconds to wait before retrying (also retryAfterSec in the body).",
+	"Retry-After": {Description: "On 429 and on 503 unavailable: seconds to wait before retrying (also retryAfterSec in the body).",
 		Schema: &huma.Schema{Type: "integer"}, Example: 3},
 	"Idempotent-Replayed": {Description: "Builders: true when this answer is replayed from an earlier call with the same Idempotency-Key and body.",
 		Schema: &huma.Schema{Type: "string", Enum: []any{"true"}}, Example: "true"},
@@ -153,7 +153,8 @@ var errorDocs = map[int]struct {
 	502: {"BadGateway", "An upstream failed. Retry with bounded backoff.", []errorExample{
 		{code: CodeUpstreamError, message: "the chain's RPC returned an unusable response"},
 	}},
-	503: {"ServiceUnavailable", "An upstream or this service's store is unavailable (admission fails closed). Retry with bounded backoff, builders with the same key and body.", []errorExample{
+	503: {"ServiceUnavailable", "An upstream or this service's store is unavailable (admission fails closed). Retry with bounded backoff, builders with the same key and body; " +
+		"code unavailable (our own store or admission) says when in Retry-After.", []errorExample{
 		{code: CodeUpstreamUnavailable, message: "the chain's RPC is unavailable"},
 		{code: CodeUnavailable, message: "admission is temporarily unavailable"},
 	}},
@@ -169,7 +170,7 @@ func errorResponses() map[string]*huma.Response {
 		doc := errorDocs[status]
 		headers := headerRefs("X-Request-Id", "Cache-Control", "X-RateLimit-Limit", "X-RateLimit-Remaining", "RateLimit-Policy",
 			"Idempotent-Replayed", "Original-Request-Id")
-		if status == http.StatusTooManyRequests {
+		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			headers["Retry-After"] = &huma.Header{Ref: "#/components/headers/Retry-After"}
 		}
 		examples := map[string]*huma.Example{}

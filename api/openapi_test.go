@@ -39,7 +39,7 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("response %s (%d): %v", doc.name, status, resp)
 		}
 		headers, _ := resp["headers"].(map[string]any)
-		if headers["X-Request-Id"] == nil || (headers["Retry-After"] != nil) != (status == 429) {
+		if headers["X-Request-Id"] == nil || (headers["Retry-After"] != nil) != (status == 429 || status == 503) {
 			t.Errorf("response %s (%d): headers %v", doc.name, status, headers)
 		}
 	}

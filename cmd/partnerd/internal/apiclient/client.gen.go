@@ -7739,6 +7739,7 @@ type BuildBridgeResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -8054,6 +8055,7 @@ type ConfirmBuildResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -8369,6 +8371,7 @@ type BuildLPAddResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -8684,6 +8687,7 @@ type BuildLPCompoundResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -8999,6 +9003,7 @@ type BuildLPCreateResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -9314,6 +9319,7 @@ type BuildLPFarmResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -9629,6 +9635,7 @@ type BuildLPHarvestResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -9944,6 +9951,7 @@ type BuildLPIncreaseResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -10259,6 +10267,7 @@ type BuildLPMigrateResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -10574,6 +10583,7 @@ type BuildLPRebalanceResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -10889,6 +10899,7 @@ type BuildLPRemoveResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -11204,6 +11215,7 @@ type BuildSwapResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -11519,6 +11531,7 @@ type BuildTransferResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -11828,6 +11841,7 @@ type ListChainsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -12141,6 +12155,7 @@ type GetTrendingResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -12450,6 +12465,7 @@ type GetOpenAPIResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -12763,6 +12779,7 @@ type GetHotPoolsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -13076,6 +13093,7 @@ type GetNewPoolsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -13389,6 +13407,7 @@ type GetPoolResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -13702,6 +13721,7 @@ type GetPoolAuditResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -14015,6 +14035,7 @@ type GetPoolBinsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -14328,6 +14349,7 @@ type GetPoolChartResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -14641,6 +14663,7 @@ type GetPoolReservesResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -14954,6 +14977,7 @@ type GetHoldingsBatchResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -15267,6 +15291,7 @@ type GetPositionsBatchResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -15580,6 +15605,7 @@ type GetHoldingsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -15893,6 +15919,7 @@ type GetPositionsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -16206,6 +16233,7 @@ type GetBridgeQuoteResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -16519,6 +16547,7 @@ type GetSwapQuoteResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -16832,6 +16861,7 @@ type SearchTokensResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -17145,6 +17175,7 @@ type GetTokenResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -17458,6 +17489,7 @@ type GetTokenHistoryResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -17771,6 +17803,7 @@ type GetTokenHoldersResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -18084,6 +18117,7 @@ type GetTokenPriceResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -18397,6 +18431,7 @@ type GetTokenStatsResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -18710,6 +18745,7 @@ type GetTokenTopTradersResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -19023,6 +19059,7 @@ type GetTokenTradesResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -19336,6 +19373,7 @@ type GetTransactionStatusResponse503Headers struct {
 	IdempotentReplayed  *string
 	OriginalRequestId   *string
 	RateLimitPolicy     *string
+	RetryAfter          *int
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
 	XRequestId          string
@@ -21172,6 +21210,13 @@ func ParseBuildBridgeResponse(rsp *http.Response) (*BuildBridgeResponse, error) 
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -22026,6 +22071,13 @@ func ParseConfirmBuildResponse(rsp *http.Response) (*ConfirmBuildResponse, error
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -22882,6 +22934,13 @@ func ParseBuildLPAddResponse(rsp *http.Response) (*BuildLPAddResponse, error) {
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -23736,6 +23795,13 @@ func ParseBuildLPCompoundResponse(rsp *http.Response) (*BuildLPCompoundResponse,
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -24592,6 +24658,13 @@ func ParseBuildLPCreateResponse(rsp *http.Response) (*BuildLPCreateResponse, err
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -25446,6 +25519,13 @@ func ParseBuildLPFarmResponse(rsp *http.Response) (*BuildLPFarmResponse, error) 
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -26302,6 +26382,13 @@ func ParseBuildLPHarvestResponse(rsp *http.Response) (*BuildLPHarvestResponse, e
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -27156,6 +27243,13 @@ func ParseBuildLPIncreaseResponse(rsp *http.Response) (*BuildLPIncreaseResponse,
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -28012,6 +28106,13 @@ func ParseBuildLPMigrateResponse(rsp *http.Response) (*BuildLPMigrateResponse, e
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -28866,6 +28967,13 @@ func ParseBuildLPRebalanceResponse(rsp *http.Response) (*BuildLPRebalanceRespons
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -29722,6 +29830,13 @@ func ParseBuildLPRemoveResponse(rsp *http.Response) (*BuildLPRemoveResponse, err
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -30576,6 +30691,13 @@ func ParseBuildSwapResponse(rsp *http.Response) (*BuildSwapResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -31432,6 +31554,13 @@ func ParseBuildTransferResponse(rsp *http.Response) (*BuildTransferResponse, err
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -32244,6 +32373,13 @@ func ParseListChainsResponse(rsp *http.Response) (*ListChainsResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -33086,6 +33222,13 @@ func ParseGetTrendingResponse(rsp *http.Response) (*GetTrendingResponse, error) 
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -33898,6 +34041,13 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -34740,6 +34890,13 @@ func ParseGetHotPoolsResponse(rsp *http.Response) (*GetHotPoolsResponse, error) 
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -35580,6 +35737,13 @@ func ParseGetNewPoolsResponse(rsp *http.Response) (*GetNewPoolsResponse, error) 
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -36422,6 +36586,13 @@ func ParseGetPoolResponse(rsp *http.Response) (*GetPoolResponse, error) {
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -37262,6 +37433,13 @@ func ParseGetPoolAuditResponse(rsp *http.Response) (*GetPoolAuditResponse, error
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -38104,6 +38282,13 @@ func ParseGetPoolBinsResponse(rsp *http.Response) (*GetPoolBinsResponse, error) 
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -38944,6 +39129,13 @@ func ParseGetPoolChartResponse(rsp *http.Response) (*GetPoolChartResponse, error
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -39786,6 +39978,13 @@ func ParseGetPoolReservesResponse(rsp *http.Response) (*GetPoolReservesResponse,
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -40626,6 +40825,13 @@ func ParseGetHoldingsBatchResponse(rsp *http.Response) (*GetHoldingsBatchRespons
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -41468,6 +41674,13 @@ func ParseGetPositionsBatchResponse(rsp *http.Response) (*GetPositionsBatchRespo
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -42308,6 +42521,13 @@ func ParseGetHoldingsResponse(rsp *http.Response) (*GetHoldingsResponse, error) 
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -43150,6 +43370,13 @@ func ParseGetPositionsResponse(rsp *http.Response) (*GetPositionsResponse, error
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -43990,6 +44217,13 @@ func ParseGetBridgeQuoteResponse(rsp *http.Response) (*GetBridgeQuoteResponse, e
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -44832,6 +45066,13 @@ func ParseGetSwapQuoteResponse(rsp *http.Response) (*GetSwapQuoteResponse, error
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -45672,6 +45913,13 @@ func ParseSearchTokensResponse(rsp *http.Response) (*SearchTokensResponse, error
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -46514,6 +46762,13 @@ func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -47354,6 +47609,13 @@ func ParseGetTokenHistoryResponse(rsp *http.Response) (*GetTokenHistoryResponse,
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -48196,6 +48458,13 @@ func ParseGetTokenHoldersResponse(rsp *http.Response) (*GetTokenHoldersResponse,
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -49036,6 +49305,13 @@ func ParseGetTokenPriceResponse(rsp *http.Response) (*GetTokenPriceResponse, err
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -49878,6 +50154,13 @@ func ParseGetTokenStatsResponse(rsp *http.Response) (*GetTokenStatsResponse, err
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -50718,6 +51001,13 @@ func ParseGetTokenTopTradersResponse(rsp *http.Response) (*GetTokenTopTradersRes
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -51560,6 +51850,13 @@ func ParseGetTokenTradesResponse(rsp *http.Response) (*GetTokenTradesResponse, e
 			}
 			headers.RateLimitPolicy = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -52400,6 +52697,13 @@ func ParseGetTransactionStatusResponse(rsp *http.Response) (*GetTransactionStatu
 				return nil, err
 			}
 			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
 			var value int

@@ -76,6 +76,14 @@ func (s *Server) logError(ctx context.Context, e *Error) {
 	if e.status >= 500 && e.status != http.StatusServiceUnavailable {
 		level = slog.LevelError
 	}
+	if e.Code == CodeUnavailable {
+		// A store outage fails every call closed: one line a second says so, with how many more.
+		if more, ok := s.unavailable.take(time.Now()); ok {
+			s.log.Log(ctx, level, "request failed", "requestId", e.RequestID, "code", e.Code, "status", e.status, "cause", e.cause,
+				"alsoUnavailableSinceLastLine", more)
+		}
+		return
+	}
 	s.log.Log(ctx, level, "request failed", "requestId", e.RequestID, "code", e.Code, "status", e.status, "cause", e.cause)
 }
 

@@ -89,6 +89,8 @@ type Server struct {
 	router chi.Router
 	api    huma.API
 	specs  []*opSpec
+
+	unavailable logSampler // 503 unavailable lines, at most one a second
 }
 
 // New builds the API with every operation of the contract registered.

@@ -70,7 +70,8 @@ var dummyHash = fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Versio
 	base64.RawStdEncoding.EncodeToString(make([]byte, argonSaltLen)), base64.RawStdEncoding.EncodeToString(make([]byte, argonKeyLen)))
 
 // WithSignInThrottle sets the throttle of failed sign-ins (default: NewThrottle with the
-// default limits on the Service's clock; nil keeps it). Replicas each have their own; see Throttle.
+// default limits on the Service's clock; nil keeps it). In memory each replica counts its own; with a
+// ThrottleStore in Redis (WithThrottleStore) all replicas share the counts; see Throttle.
 func WithSignInThrottle(t *Throttle) ServiceOption {
 	return func(s *Service) {
 		if t != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
@@ -161,6 +162,37 @@ func (a *Account) Send(ctx context.Context, b Backend, to *common.Address, value
 	return receipt, nil
 }
 
+// PoolReport says what the node knows of addr's transactions, for the error of a transaction that
+// did not reach the pool: its mined and pending nonces and, from a client that exposes its RPC
+// connection (anvil's; not the in-process backend's), the pooled transactions by nonce from
+// txpool_inspect.
+func PoolReport(client simulated.Client, addr common.Address) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	mined, err1 := client.NonceAt(ctx, addr, nil)
+	pending, err2 := client.PendingNonceAt(ctx, addr)
+	report := fmt.Sprintf("mined nonce %d, pending nonce %d", mined, pending)
+	if err := errors.Join(err1, err2); err != nil {
+		report += fmt.Sprintf(" (%v)", err)
+	}
+	raw, ok := client.(interface{ Client() *rpc.Client })
+	if !ok {
+		return report
+	}
+	var pool map[string]map[string]map[string]string // pending/queued -> sender -> nonce -> summary
+	if err := raw.Client().CallContext(ctx, &pool, "txpool_inspect"); err != nil {
+		return report + fmt.Sprintf("; txpool_inspect: %v", err)
+	}
+	for _, state := range []string{"pending", "queued"} {
+		for sender, txs := range pool[state] {
+			if common.HexToAddress(sender) == addr {
+				report += fmt.Sprintf("; %s in the pool: %v", state, txs)
+			}
+		}
+	}
+	return report
+}
+
 func describe(to *common.Address) string {
 	if to == nil {
 		return "contract creation"
@@ -200,7 +232,7 @@ func waitPendingNonce(ctx context.Context, client simulated.Client, addr common.
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("devnet: transaction with nonce %d from %s never reached the pool: %w", want-1, addr, ctx.Err())
+			return fmt.Errorf("devnet: transaction with nonce %d from %s never reached the pool (%s): %w", want-1, addr, PoolReport(client, addr), ctx.Err())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}

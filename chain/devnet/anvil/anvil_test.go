@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -345,6 +347,27 @@ func TestBackend(t *testing.T) {
 	}
 	if n, err := b.Client().NonceAt(ctx, from, nil); err != nil || n != 3 {
 		t.Errorf("nonce = %d (%v), want 3", n, err)
+	}
+
+	// A transaction after a nonce gap waits in the queue; the report a seeding timeout gives says so.
+	head, err := b.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap, err := types.SignNewTx(node.Keys[0], types.LatestSignerForChainID(big.NewInt(ChainID)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(ChainID), Nonce: 5, GasTipCap: big.NewInt(1), GasFeeCap: new(big.Int).Mul(head.BaseFee, big.NewInt(2)),
+		Gas: 21_000, To: &to, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Client().SendTransaction(ctx, gap); err != nil {
+		t.Fatal(err)
+	}
+	report := devnet.PoolReport(b.Client(), from)
+	for _, want := range []string{"mined nonce 3, pending nonce 3", "queued in the pool: map[5:"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("PoolReport = %q, want it to say %q", report, want)
+		}
 	}
 }
 

@@ -312,6 +312,40 @@ func (l *Leases) keep(ctx context.Context, name string, start time.Time, fn func
 	}
 }
 
+// ErrLeaseLost is a fenced write's error when this replica no longer holds the chain's lease.
+var ErrLeaseLost = errors.New("index lease lost: another replica indexes this chain")
+
+// Fence is the index's write fence for the chain leases named by leaseOf: a write goes ahead only
+// while this replica holds the chain's lease, unexpired by the database's clock. On PostgreSQL the
+// lease row is locked for the rest of the write's transaction, so no replica can take the lease
+// over between the check and the commit (its takeover waits for the commit, and a renewal by this
+// replica too). A replica paused past its lease (a stopped process, a frozen VM) thus cannot write
+// over the index its successor is building when it wakes up, not even a Rollback or a Reset.
+func (l *Leases) Fence(leaseOf func(chainName string) string) Fence {
+	return func(ctx context.Context, tx *ent.Tx, chainName string) error {
+		name := leaseOf(chainName)
+		q := tx.IndexLease.Query().Where(indexlease.Name(name))
+		if l.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if ent.IsNotFound(err) {
+			return fmt.Errorf("%w (lease %s was never taken)", ErrLeaseLost, name)
+		}
+		if err != nil {
+			return fmt.Errorf("check lease %s: %w", name, err)
+		}
+		now, err := l.now(ctx)
+		if err != nil {
+			return err
+		}
+		if row.Holder != l.holder || row.ExpiresAt <= now {
+			return fmt.Errorf("%w (lease %s: holder %q, expires %d, now %d)", ErrLeaseLost, name, row.Holder, row.ExpiresAt, now)
+		}
+		return nil
+	}
+}
+
 // TermSink is the index as a chain indexer that runs under a lease sees it: after the replica
 // took the lease back (NewTerm), another replica may have moved the index meanwhile, so the first
 // Apply answers chain.ErrCursorMoved without writing, and the indexer re-reads the cursor and what

@@ -331,3 +331,67 @@ func TestLeaseTermSink(t *testing.T) {
 		t.Fatalf("second Apply: %v", err)
 	}
 }
+
+// TestLeaseFence: a fenced index write goes ahead only while the writer holds the chain's lease; a
+// replica whose lease another took over (it was paused past its lease) cannot write, not even a
+// Reset. On PostgreSQL the check locks the lease row until the write commits, so a takeover waits.
+func TestLeaseFence(t *testing.T) {
+	eachShared(t, func(t *testing.T, open func() *store.Store) {
+		ctx := t.Context()
+		sa, sb := open(), open()
+		a, b := newLeases(t, sa, "replica-a"), newLeases(t, sb, "replica-b")
+		leaseOf := func(c string) string { return "index:" + c }
+		ix := index.New(sa.Client, sa.Dialect, nil)
+		ix.SetFence(a.Fence(leaseOf))
+
+		if err := ix.Reset(ctx, "base"); !errors.Is(err, index.ErrLeaseLost) {
+			t.Fatalf("Reset before the lease was ever taken = %v, want ErrLeaseLost", err)
+		}
+		if held, _, err := a.TryAcquire(ctx, "index:base"); err != nil || !held {
+			t.Fatalf("a takes the lease: %v %v", held, err)
+		}
+		if err := ix.Reset(ctx, "base"); err != nil {
+			t.Fatalf("Reset by the holder: %v", err)
+		}
+
+		if sa.Dialect == "postgres" {
+			// A write in progress holds the lease row: b's takeover (forced here by expiring the
+			// lease) waits for it to commit.
+			tx, err := sa.Client.Tx(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Fence(leaseOf)(ctx, tx, "base"); err != nil {
+				t.Fatal(err)
+			}
+			blocked, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, err = sb.Client.IndexLease.Update().Where(indexlease.Name("index:base")).SetExpiresAt(0).Save(blocked)
+			cancel()
+			if err == nil {
+				t.Fatal("the lease row changed while a fenced write was in progress")
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		// a is paused past its lease; b takes it over. a's writes are refused from then on.
+		if _, err := sb.Client.IndexLease.Update().Where(indexlease.Name("index:base")).SetExpiresAt(0).Save(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if held, _, err := b.TryAcquire(ctx, "index:base"); err != nil || !held {
+			t.Fatalf("b takes the expired lease: %v %v", held, err)
+		}
+		if err := ix.Reset(ctx, "base"); !errors.Is(err, index.ErrLeaseLost) {
+			t.Fatalf("Reset by the replica that lost the lease = %v, want ErrLeaseLost", err)
+		}
+		if err := ix.Rollback(ctx, "base", 0, "0x00"); !errors.Is(err, index.ErrLeaseLost) {
+			t.Fatalf("Rollback by the replica that lost the lease = %v, want ErrLeaseLost", err)
+		}
+		ib := index.New(sb.Client, sb.Dialect, nil)
+		ib.SetFence(b.Fence(leaseOf))
+		if err := ib.Reset(ctx, "base"); err != nil {
+			t.Fatalf("Reset by the new holder: %v", err)
+		}
+	})
+}

@@ -33,9 +33,19 @@ type Store struct {
 	dialect string
 	pricing map[string]Pricing // by chain
 
+	fence Fence // nil: writes are not fenced
+
 	mu      sync.Mutex
 	markets map[string]*Market // the writer's view of each chain's pools, loaded on first use
 }
+
+// Fence checks, inside a write's transaction, that this replica may still write the chain's index;
+// an error rolls the write back. Leases.Fence is the one in use.
+type Fence func(ctx context.Context, tx *ent.Tx, chainName string) error
+
+// SetFence makes every write (Apply, Rollback, Reset) check f first, in its own transaction. Call
+// it before the store is used.
+func (s *Store) SetFence(f Fence) { s.fence = f }
 
 // New returns the index on the client; dialect is the store's (entgo.io/ent/dialect); pricing
 // anchors each indexed chain's USD prices.
@@ -176,6 +186,11 @@ func (s *Store) inTx(ctx context.Context, chainName string, fn func(tx *ent.Tx) 
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return err
+	}
+	if s.fence != nil {
+		if err := s.fence(ctx, tx, chainName); err != nil {
+			return errors.Join(err, tx.Rollback())
+		}
 	}
 	if err := fn(tx); err != nil {
 		s.forget(chainName)

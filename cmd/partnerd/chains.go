@@ -99,6 +99,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		pricing[name] = index.PricingOf(cc)
 	}
 	out.index = index.New(m.store.Client, m.store.Dialect, pricing)
+	out.index.SetFence(leases.Fence(indexLease)) // only the lease holder writes a chain's index
 	enabled := map[string]chain.Served{}
 	var marketChains []*market.Chain
 	var portfolioChains []*portfolio.Chain

@@ -17,11 +17,15 @@ build:
 ## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1);
 ## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM) and the
 ## OpenAPI linters (api/lint: Redocly CLI and Spectral, run by api.TestOpenAPILint)
-test: chain/devnet/anvil/node_modules api/lint/node_modules
+test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 chain/devnet/anvil/node_modules: chain/devnet/anvil/package.json chain/devnet/anvil/package-lock.json
 	npm ci --prefix chain/devnet/anvil --no-audit --no-fund
+	@touch $@
+
+chain/solana/validator/node_modules: chain/solana/validator/package.json chain/solana/validator/package-lock.json
+	npm ci --prefix chain/solana/validator --no-audit --no-fund
 	@touch $@
 
 api/lint/node_modules: api/lint/package.json api/lint/package-lock.json

@@ -279,6 +279,20 @@ func (n *Node) Close() {
 	})
 }
 
+// Done is closed when the validator process has exited (after Close, or if it died); Err then
+// says how it ended.
+func (n *Node) Done() <-chan struct{} { return n.exited }
+
+// Err is the process's exit error once Done is closed (nil before).
+func (n *Node) Err() error {
+	select {
+	case <-n.exited:
+		return n.waitErr
+	default:
+		return nil
+	}
+}
+
 // Log returns the validator's last log lines (for test failure messages).
 func (n *Node) Log() string { return n.out.String() }
 

@@ -857,6 +857,30 @@ func TestBlockhashExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg, _ := tx.Message.MarshalBinary()
+
+	// A durable nonce account, whose nonce outlives any blockhash.
+	nonce := solana.NewWallet().PrivateKey
+	rent, _ := c.GetMinimumBalanceForRentExemption(ctx, 80, rpc.CommitmentProcessed)
+	ntx := build(t, c, from, []solana.PrivateKey{nonce},
+		system.NewCreateAccountInstruction(rent, 80, solana.SystemProgramID, from.PublicKey(), nonce.PublicKey()).Build(),
+		system.NewInitializeNonceAccountInstruction(from.PublicKey(), nonce.PublicKey(), solana.SysVarRecentBlockHashesPubkey, solana.SysVarRentPubkey).Build())
+	if _, err := c.SendTransaction(ctx, ntx); err != nil {
+		t.Fatalf("create the nonce account: %v", err)
+	}
+	na, err := c.GetAccountInfoWithOpts(ctx, nonce.PublicKey(), &rpc.GetAccountInfoOpts{Commitment: rpc.CommitmentProcessed})
+	if err != nil {
+		t.Fatalf("nonce account: %v", err)
+	}
+	durable := solana.HashFromBytes(na.Value.Data.GetBinary()[40:72])
+	nonceRecipient := solana.NewWallet().PublicKey()
+	ntx, _ = solana.NewTransaction([]solana.Instruction{
+		system.NewAdvanceNonceAccountInstruction(nonce.PublicKey(), solana.SysVarRecentBlockHashesPubkey, from.PublicKey()).Build(),
+		system.NewTransferInstruction(solana.LAMPORTS_PER_SOL, from.PublicKey(), nonceRecipient).Build(),
+	}, durable, solana.TransactionPayer(from.PublicKey()))
+	if _, err := ntx.Sign(func(solana.PublicKey) *solana.PrivateKey { return &from }); err != nil {
+		t.Fatal(err)
+	}
+
 	if v, err := c.IsBlockhashValid(ctx, bh.Value.Blockhash, rpc.CommitmentProcessed); err != nil || !v.Value {
 		t.Fatalf("fresh blockhash not valid: %v %v", v, err)
 	}
@@ -882,6 +906,16 @@ func TestBlockhashExpiry(t *testing.T) {
 	}
 	if fee, err := c.GetFeeForMessage(ctx, base64.StdEncoding.EncodeToString(msg), rpc.CommitmentProcessed); err != nil || fee.Value != nil {
 		t.Errorf("getFeeForMessage of an expired message: %+v %v", fee, err)
+	}
+	// The durable-nonce transaction lands whatever the age of its nonce, and advances it.
+	if _, err := c.SendTransaction(ctx, ntx); err != nil {
+		t.Fatalf("durable-nonce transaction: %v", err)
+	}
+	if b, _ := c.GetBalance(ctx, nonceRecipient, rpc.CommitmentProcessed); b.Value != solana.LAMPORTS_PER_SOL {
+		t.Errorf("durable-nonce transfer: balance %d", b.Value)
+	}
+	if _, err := c.SendTransaction(ctx, ntx); err == nil || rpcError(t, err).Code != -32002 {
+		t.Errorf("the same durable-nonce transaction again: %v", err)
 	}
 	// Skipped slots: after more than 25 blocks the slot runs ahead of the block height.
 	slot, _ := c.GetSlot(ctx, rpc.CommitmentProcessed)
@@ -1010,6 +1044,14 @@ func TestStartOptions(t *testing.T) {
 	}
 	other.Close()
 	other.Close()
+	select {
+	case <-other.Done():
+	default:
+		t.Error("Done not closed after Close")
+	}
+	if other.Err() == nil {
+		t.Error("a killed validator reports no exit error")
+	}
 }
 
 func mustKeypair(t *testing.T, n *Node, name string) Keypair {

@@ -15,8 +15,9 @@ build:
 	$(GO) build -o bin/partnerd ./cmd/partnerd
 
 ## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1);
-## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM) and the
-## OpenAPI linters (api/lint: Redocly CLI and Spectral, run by api.TestOpenAPILint)
+## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM), LiteSVM for the
+## local Solana validator (chain/solana/validator) and the OpenAPI linters (api/lint: Redocly CLI and Spectral, run by
+## api.TestOpenAPILint)
 test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 

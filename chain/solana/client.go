@@ -49,6 +49,10 @@ type Options struct {
 	// MaxUnitPrice caps the priority fee a build sets, in micro-lamports per compute unit.
 	// Default 2,000,000 (2 lamports per unit: 0.0004 SOL for a 200,000-unit transaction).
 	MaxUnitPrice uint64
+	// MinUnitPrice is the least priority fee a build sets, micro-lamports per compute unit, for
+	// operators who want every transaction to bid (the estimate is often 0 on a quiet cluster).
+	// Default 0; at most MaxUnitPrice.
+	MinUnitPrice uint64
 	// Transport is the HTTP transport under failover. Default: a clone of http.DefaultTransport.
 	Transport http.RoundTripper
 }
@@ -72,6 +76,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxUnitPrice == 0 {
 		o.MaxUnitPrice = 2_000_000
 	}
+	o.MinUnitPrice = min(o.MinUnitPrice, o.MaxUnitPrice)
 	if o.Transport == nil {
 		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
 	}

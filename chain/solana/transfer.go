@@ -57,7 +57,7 @@ type TransferBuild struct {
 	RentLamports       uint64
 	// ComputeUnitLimit is the simulation's use plus a margin; ComputeUnitPrice the priority fee,
 	// micro-lamports per unit (the 75th percentile of recent fees on the written accounts,
-	// capped by Options.MaxUnitPrice).
+	// within Options.MinUnitPrice and MaxUnitPrice).
 	ComputeUnitLimit uint32
 	ComputeUnitPrice uint64
 	UnitsConsumed    uint64
@@ -183,7 +183,7 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 		return TransferBuild{}, badResponse(op, "getLatestBlockhash: blockhash %q", latest.Value.Blockhash)
 	}
 	b := TransferBuild{Blockhash: blockhash.String(), LastValidBlockHeight: latest.Value.LastValidBlockHeight, Slot: slot,
-		ComputeUnitPrice: unitPrice(prio, c.opts.MaxUnitPrice), Source: from.String(), Destination: to.String()}
+		ComputeUnitPrice: max(unitPrice(prio, c.opts.MaxUnitPrice), c.opts.MinUnitPrice), Source: from.String(), Destination: to.String()}
 
 	fromAcc, toAcc := accs[from], accs[to]
 	if fromAcc == nil || fromAcc.Lamports == 0 {

@@ -132,6 +132,13 @@ func (f *failover) skipIfTimedOut(attemptCtx context.Context, req *http.Request,
 	}
 }
 
+// CloseIdleConnections closes the idle connections of the transport under failover.
+func (f *failover) CloseIdleConnections() {
+	if t, ok := f.base.(interface{ CloseIdleConnections() }); ok {
+		t.CloseIdleConnections()
+	}
+}
+
 // address points req at t: its URL and its credentials, and nobody else's.
 func (t target) address(req *http.Request) {
 	u := *t.url

@@ -395,3 +395,30 @@ func computeBudgetPrice(microLamports uint64) sol.Instruction {
 func transferChecked(amount uint64, from, to sol.PublicKey) sol.Instruction {
 	return token.NewTransferCheckedInstruction(amount, 6, ata(from, usdcMint, tokenProgramID), usdcMint, ata(to, usdcMint, tokenProgramID), from, nil).Build()
 }
+
+func TestBatchSplit(t *testing.T) {
+	f := newFakeRPC(t)
+	many := make([]string, 0, 130)
+	for i := range 130 {
+		many = append(many, testKey("split mint "+string(rune('a'+i%26))+string(rune('a'+i/26))).String())
+	}
+	// 260 keys (the mints and their metadata accounts): three getMultipleAccounts of about 4.6 KB
+	// each; with a 6 KB request bound they go in three requests, at once.
+	c := f.client(Options{MaxRequestBytes: 6_000})
+	if _, err := c.Mints(t.Context(), many); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.roundTrips.Load(); n != 3 {
+		t.Errorf("%d HTTP requests, want 3", n)
+	}
+	// Three calls per owner, two per batch.
+	f.reset()
+	c = f.client(Options{MaxBatch: 2})
+	res, err := c.Holdings(t.Context(), []string{sender.String()})
+	if err != nil || len(res.Owners[0].Tokens) != 6 {
+		t.Fatalf("holdings: %+v, %v", res, err)
+	}
+	if n := f.roundTrips.Load(); n != 3 { // 2, then 1 for the 6 mints held (getMultipleAccounts and getEpochInfo)
+		t.Errorf("%d HTTP requests, want 3", n)
+	}
+}

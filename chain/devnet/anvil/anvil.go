@@ -18,7 +18,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -34,6 +33,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/partner-platform/partnerd/chain/internal/npmpkg"
 )
 
 // ChainID is the chain id anvil runs with: the devnet's, so devnet.Account works unchanged.
@@ -262,98 +263,17 @@ var binary = sync.OnceValues(func() (string, error) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		return "", fmt.Errorf("the pinned npm package @foundry-rs/anvil-linux-amd64 is for linux/amd64, this is %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
-	dir, err := packageDir()
+	var here string
+	if _, file, _, ok := runtime.Caller(0); ok {
+		here = filepath.Dir(file)
+	}
+	dir, err := npmpkg.Dir(here, "chain/devnet/anvil")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil")
-	if isFile(bin) {
-		return bin, nil
-	}
-	if err := npmCI(dir, bin); err != nil {
+	if err := npmpkg.Install(dir, bin); err != nil {
 		return "", err
-	}
-	if !isFile(bin) {
-		return "", fmt.Errorf("npm ci in %s did not install %s", dir, bin)
 	}
 	return bin, nil
 })
-
-// packageDir is this package's directory (holding package.json and package-lock.json): beside this
-// source file when built from a checkout, else chain/devnet/anvil under the module root found by
-// walking up from the working directory (a test's working directory is its package's).
-func packageDir() (string, error) {
-	if _, file, _, ok := runtime.Caller(0); ok {
-		if dir := filepath.Dir(file); isFile(filepath.Join(dir, "package-lock.json")) {
-			return dir, nil
-		}
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("locate chain/devnet/anvil: %w", err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if isFile(filepath.Join(d, "go.mod")) {
-			dir := filepath.Join(d, "chain", "devnet", "anvil")
-			if !isFile(filepath.Join(dir, "package-lock.json")) {
-				return "", fmt.Errorf("no package-lock.json in %s", dir)
-			}
-			return dir, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("locate chain/devnet/anvil: no go.mod above %s", wd)
-		}
-	}
-}
-
-// npmCI installs the locked packages into dir/node_modules: npm ci in a fresh directory beside it,
-// then a rename, so a test binary installing at the same time never sees a half-written tree.
-func npmCI(dir, bin string) error {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return fmt.Errorf("%s is not installed and npm is not on PATH to install it (make test installs it): %w", bin, err)
-	}
-	tmp, err := os.MkdirTemp(dir, ".npm-ci-")
-	if err != nil {
-		return fmt.Errorf("install anvil: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	for _, f := range []string{"package.json", "package-lock.json"} {
-		raw, err := os.ReadFile(filepath.Join(dir, f))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(tmp, f), raw, 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("install anvil: %w", err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "ci", "--prefix", tmp, "--no-audit", "--no-fund")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		if len(out) > 4000 {
-			out = out[len(out)-4000:]
-		}
-		return fmt.Errorf("npm ci for %s failed (%v):\n%s", dir, err, out)
-	}
-	dst := filepath.Join(dir, "node_modules")
-	if err := os.Rename(filepath.Join(tmp, "node_modules"), dst); err != nil {
-		if isFile(bin) {
-			return nil // another test binary installed it meanwhile
-		}
-		// A node_modules without the binary (partial or stale): move it aside and retry.
-		if err = os.Rename(dst, filepath.Join(tmp, "stale")); err == nil || errors.Is(err, os.ErrNotExist) {
-			err = os.Rename(filepath.Join(tmp, "node_modules"), dst)
-		}
-		if err != nil && !isFile(bin) {
-			return fmt.Errorf("install anvil into %s: %w", dst, err)
-		}
-	}
-	return nil
-}
-
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
-}

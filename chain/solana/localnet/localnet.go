@@ -40,6 +40,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/partner-platform/partnerd/chain/internal/npmpkg"
 )
 
 // DefaultSeed is the seed Start uses when Options.Seed is empty.
@@ -363,97 +365,19 @@ var install = sync.OnceValues(func() (string, error) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		return "", fmt.Errorf("%w: the pinned litesvm native module (litesvm-linux-x64-gnu) is for linux/amd64, this is %s/%s", ErrUnavailable, runtime.GOOS, runtime.GOARCH)
 	}
-	dir, err := packageDir()
+	var here string
+	if _, file, _, ok := runtime.Caller(0); ok {
+		here = filepath.Join(filepath.Dir(file), "..", "validator")
+	}
+	dir, err := npmpkg.Dir(here, "chain/solana/validator")
 	if err != nil {
 		return "", err
 	}
-	marker := filepath.Join(dir, "node_modules", "litesvm-linux-x64-gnu", "package.json")
-	if isFile(marker) {
-		return dir, nil
-	}
-	if err := npmCI(dir, marker); err != nil {
+	if err := npmpkg.Install(dir, filepath.Join(dir, "node_modules", "litesvm-linux-x64-gnu", "package.json")); err != nil {
+		if errors.Is(err, npmpkg.ErrUnavailable) {
+			return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
 		return "", err
-	}
-	if !isFile(marker) {
-		return "", fmt.Errorf("npm ci in %s did not install %s", dir, marker)
 	}
 	return dir, nil
 })
-
-// packageDir is chain/solana/validator: beside this source file when built from a checkout, else
-// under the module root found by walking up from the working directory.
-func packageDir() (string, error) {
-	if _, file, _, ok := runtime.Caller(0); ok {
-		if dir := filepath.Join(filepath.Dir(file), "..", "validator"); isFile(filepath.Join(dir, "package-lock.json")) {
-			return filepath.Clean(dir), nil
-		}
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("locate chain/solana/validator: %w", err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if isFile(filepath.Join(d, "go.mod")) {
-			dir := filepath.Join(d, "chain", "solana", "validator")
-			if !isFile(filepath.Join(dir, "package-lock.json")) {
-				return "", fmt.Errorf("locate chain/solana/validator: no package-lock.json in %s", dir)
-			}
-			return dir, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("locate chain/solana/validator: no go.mod above %s", wd)
-		}
-	}
-}
-
-// npmCI installs the locked packages into dir/node_modules: npm ci in a fresh directory beside it,
-// then a rename, so a process installing at the same time never sees a half-written tree.
-func npmCI(dir, marker string) error {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return fmt.Errorf("%w: %s is not installed and npm is not on PATH to install it (make test installs it): %v", ErrUnavailable, marker, err)
-	}
-	tmp, err := os.MkdirTemp(dir, ".npm-ci-")
-	if err != nil {
-		return fmt.Errorf("install the solana validator's packages: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	for _, f := range []string{"package.json", "package-lock.json"} {
-		raw, err := os.ReadFile(filepath.Join(dir, f))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(tmp, f), raw, 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("install the solana validator's packages: %w", err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "ci", "--prefix", tmp, "--no-audit", "--no-fund")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		if len(out) > 4000 {
-			out = out[len(out)-4000:]
-		}
-		return fmt.Errorf("%w: npm ci for %s failed (%v):\n%s", ErrUnavailable, dir, err, out)
-	}
-	dst := filepath.Join(dir, "node_modules")
-	if err := os.Rename(filepath.Join(tmp, "node_modules"), dst); err != nil {
-		if isFile(marker) {
-			return nil // another process installed it meanwhile
-		}
-		// A node_modules without the native module (partial or stale): move it aside and retry.
-		if err = os.Rename(dst, filepath.Join(tmp, "stale")); err == nil || errors.Is(err, os.ErrNotExist) {
-			err = os.Rename(filepath.Join(tmp, "node_modules"), dst)
-		}
-		if err != nil && !isFile(marker) {
-			return fmt.Errorf("install the solana validator's packages into %s: %w", dst, err)
-		}
-	}
-	return nil
-}
-
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
-}

@@ -217,10 +217,18 @@ func slowUpload(t *testing.T, e *env, path string) (int, string) {
 	return res.StatusCode, string(raw)
 }
 
-// finishFails is an idempotency store whose Finish fails while fail is set.
+// finishFails is an idempotency store whose Finish fails while fail is set, and Release too while
+// failRelease is.
 type finishFails struct {
 	idempotency.Store
-	fail atomic.Bool
+	fail, failRelease atomic.Bool
+}
+
+func (s *finishFails) Release(ctx context.Context, r idempotency.Request) error {
+	if s.failRelease.Load() {
+		return errors.New("connection refused")
+	}
+	return s.Store.Release(ctx, r)
 }
 
 func (s *finishFails) Finish(ctx context.Context, r idempotency.Request, res idempotency.Response, now time.Time) error {
@@ -258,5 +266,21 @@ func TestIdempotencyAnswerHeldUntilStored(t *testing.T) {
 	}
 	if n := b.runs.Load(); n != 2 {
 		t.Fatalf("builder ran %d times, want 2", n)
+	}
+
+	// The store fails to keep the answer and to release the key: the key is released in the
+	// background once the store is back, so a retry runs the call rather than waiting out the lease.
+	store.fail.Store(true)
+	store.failRelease.Store(true)
+	other := func() response {
+		return e.do(request{method: http.MethodPost, path: "/v1/test/build", key: e.key, body: `{"chain":"base"}`, headers: map[string]string{"Idempotency-Key": "held-2"}})
+	}
+	if r := other(); r.status != 503 {
+		t.Fatalf("build whose record could be neither kept nor released: %d %s", r.status, r.rawBody)
+	}
+	store.fail.Store(false)
+	store.failRelease.Store(false)
+	if r := other(); r.status != 200 || r.body["n"] != float64(4) { // the 503 call built the third
+		t.Fatalf("retry once the store is back: %d %s, want the fourth build", r.status, r.rawBody)
 	}
 }

@@ -75,8 +75,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	status := rec.Status()
 	if status >= 500 || status == StatusClientClosedRequest || cancelled(ctx.Context()) || c.transient {
 		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
-			// The record's lease ends on its own; a retry then runs the call again.
-			s.log.Warn("release idempotency record", "requestId", requestIDOf(ctx), "err", err)
+			s.releaseLater(req, requestIDOf(ctx), err)
 		}
 		rec.send()
 		return
@@ -84,12 +83,36 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}
 	if err := s.deps.Idempotency.Finish(storeCtx, req, res, time.Now()); err != nil {
 		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
-			s.log.Warn("release idempotency record", "requestId", requestIDOf(ctx), "err", err)
+			s.releaseLater(req, requestIDOf(ctx), err)
 		}
 		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable; the answer was not kept, retry with the same Idempotency-Key").WithCause(err))
 		return
 	}
 	rec.send()
+}
+
+// releaseRetry is how often releaseLater tries again.
+const releaseRetry = 500 * time.Millisecond
+
+// releaseLater keeps trying, in the background, to release a call's record that the store failed to
+// release at the end of the call (err), so that a retry after the store is back runs the call
+// instead of being refused as pending until the record's lease ends. It tries for half the lease
+// at most: a takeover of the key can only come after the whole lease, so a late release never
+// removes a newer call's record.
+func (s *Server) releaseLater(req idempotency.Request, requestID string, err error) {
+	s.log.Warn("release idempotency record; retrying in the background", "requestId", requestID, "err", err)
+	go func() {
+		for deadline := time.Now().Add(idempotencyLease / 2); time.Now().Before(deadline); {
+			time.Sleep(releaseRetry)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err := s.deps.Idempotency.Release(ctx, req)
+			cancel()
+			if err == nil || errors.Is(err, idempotency.ErrNotOwned) {
+				return
+			}
+		}
+		s.log.Warn("release idempotency record: gave up; the record's lease ends by itself", "requestId", requestID)
+	}()
 }
 
 // begin claims the request's key, waiting while the same call is in flight (see idempotent).

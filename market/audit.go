@@ -31,6 +31,9 @@ var burnAddresses = map[string]bool{
 // a simulated buy and sell (transfer taxes, honeypots), the top-10 holders' share of the supply
 // (the pool and burn addresses left out) and the share of LP tokens burned.
 func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Audit, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Audit{}, solanaNoPool(c, "pool", pool)
+	}
 	p, err := s.indexedPool(ctx, chainName, pool)
 	if err != nil {
 		return Audit{}, err

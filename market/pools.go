@@ -24,6 +24,9 @@ func (s *Service) indexedPool(ctx context.Context, chainName, addr string) (inde
 
 // Summary returns an indexed pool's summary from the snapshot (no live read).
 func (s *Service) Summary(ctx context.Context, chainName, addr string) (PoolSummary, error) {
+	if c := s.solana[chainName]; c != nil {
+		return PoolSummary{}, solanaNoPool(c, "pool", addr)
+	}
 	p, err := s.indexedPool(ctx, chainName, addr)
 	if err != nil {
 		return PoolSummary{}, err
@@ -48,6 +51,9 @@ func (s *Service) summaryOf(ctx context.Context, chainName string, p index.Pool)
 
 // Pool returns a pool's summary with its reserves read live.
 func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary, error) {
+	if c := s.solana[chainName]; c != nil {
+		return PoolSummary{}, solanaNoPool(c, "pool", addr)
+	}
 	p, err := s.indexedPool(ctx, chainName, addr)
 	if err != nil {
 		return PoolSummary{}, err
@@ -81,6 +87,9 @@ type Reserves struct {
 // Reserves reads a Uniswap V2 pair's reserves live, oriented as base/quote. ErrInvalid when base
 // and quote are not the pair's two tokens, ErrNotFound when the address is not a pair.
 func (s *Service) Reserves(ctx context.Context, chainName, pool, base, quote string) (Reserves, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Reserves{}, solanaNoPool(c, "pool", pool)
+	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Reserves{}, err
@@ -126,6 +135,9 @@ type Candle struct {
 // (unix seconds; 0 means now), at most limit of them, for the pool's base token or `token` (the
 // quote) when given. Intervals without swaps are left out. ErrInvalid when token is not the pool's.
 func (s *Service) Chart(ctx context.Context, chainName, pool string, resolution int, before int64, limit int, token string) ([]Candle, error) {
+	if c := s.solana[chainName]; c != nil {
+		return nil, solanaNoPool(c, "pool", pool)
+	}
 	p, err := s.indexedPool(ctx, chainName, pool)
 	if err != nil {
 		return nil, err

@@ -1,5 +1,6 @@
 // Package market answers the market reads (tokens, prices, trades, holders, pools, charts, audits)
-// of the EVM chains from the index, joined with live reads through the chain adapter.
+// of the EVM chains from the index, joined with live reads through the chain adapter, and the
+// token reads that need no pool on Solana chains, live from the Solana adapter (solana.go).
 //
 // Prices, trending, hot and new pools (the `cached` operations) come from a per-chain snapshot of
 // the index that Run rebuilds in the background every second or so; a token the snapshot does not
@@ -40,6 +41,7 @@ type Chain struct {
 type Service struct {
 	index  *index.Store
 	chains map[string]*Chain
+	solana map[string]*SolanaChain
 	now    func() time.Time
 	log    *slog.Logger
 
@@ -49,17 +51,23 @@ type Service struct {
 	windows    map[string]*dayWindow // nil until loaded, and after a refresh that failed
 }
 
-// New returns the service over the index for the given chains.
-func New(ix *index.Store, chains []*Chain, log *slog.Logger) *Service {
-	s := &Service{index: ix, chains: map[string]*Chain{}, now: time.Now, log: log, snapshots: map[string]*snapshot{}, windows: map[string]*dayWindow{}}
+// New returns the service over the index for the given EVM chains and Solana chains.
+func New(ix *index.Store, chains []*Chain, log *slog.Logger, solanaChains ...*SolanaChain) *Service {
+	s := &Service{index: ix, chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, now: time.Now, log: log,
+		snapshots: map[string]*snapshot{}, windows: map[string]*dayWindow{}}
 	for _, c := range chains {
 		s.chains[c.Name] = c
+	}
+	for _, c := range solanaChains {
+		s.solana[c.Name] = c
 	}
 	return s
 }
 
 // Serves reports whether the service reads the named chain.
-func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
+func (s *Service) Serves(chainName string) bool {
+	return s.chains[chainName] != nil || s.solana[chainName] != nil
+}
 
 // RefreshInterval is how often Run rebuilds the snapshots.
 const RefreshInterval = time.Second
@@ -125,6 +133,9 @@ func (s *Service) tokens(ctx context.Context, chainName string, addrs ...string)
 
 // PricesUSD returns the USD price of each token the snapshot prices (tokens is canonical addresses).
 func (s *Service) PricesUSD(ctx context.Context, chainName string, tokens []string) (map[string]float64, error) {
+	if s.solana[chainName] != nil {
+		return map[string]float64{}, nil // no Solana pool is indexed yet: nothing is priced
+	}
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return nil, err

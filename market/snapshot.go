@@ -278,6 +278,9 @@ const MaxListed = 50
 
 // Pools lists a chain's pools; venue, when set, keeps only that venue's.
 func (s *Service) Pools(ctx context.Context, chainName string, list List, venue string) ([]PoolSummary, error) {
+	if s.solana[chainName] != nil {
+		return nil, nil // no Solana pool is indexed yet
+	}
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return nil, err

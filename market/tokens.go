@@ -21,6 +21,9 @@ const SearchLimit = 20
 // Search finds indexed tokens by name, symbol or address; an address the index does not hold is
 // looked up on the chain.
 func (s *Service) Search(ctx context.Context, chainName, q string) ([]Token, error) {
+	if c := s.solana[chainName]; c != nil {
+		return s.solanaSearch(ctx, c, q)
+	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
@@ -50,11 +53,20 @@ type Resolution struct {
 	Token       Token
 	TotalSupply string // token units
 	Pools       []string
+	// Solana only (empty on EVM chains): the token program (SPL Token or Token-2022), where the
+	// symbol and name were read ("token-2022", "metaplex", or "" when the mint has no metadata) and
+	// the mint's Token-2022 extensions by the program's names (empty on SPL Token).
+	Program        string
+	MetadataSource string
+	Extensions     []string
 }
 
 // Resolve reads a token: its metadata and total supply from the chain, its pools from the index.
 // ErrNotFound when the address is not an ERC-20.
 func (s *Service) Resolve(ctx context.Context, chainName, addr string) (Resolution, error) {
+	if c := s.solana[chainName]; c != nil {
+		return s.solanaResolve(ctx, c, addr)
+	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Resolution{}, err
@@ -92,6 +104,9 @@ type Price struct {
 // Price returns a token's USD price from the warm snapshot, reading through once when the index
 // holds the token but the snapshot does not yet. ErrNotFound when no indexed pool prices it.
 func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Price{}, solanaPrice(c, addr)
+	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Price{}, err
@@ -142,6 +157,9 @@ type PricePoint struct {
 // given one, else the pool its price comes from): the price at the window's start, then one point per
 // event. ErrInvalid when the pool does not trade the token.
 func (s *Service) History(ctx context.Context, chainName, addr, poolAddr string, window int) (Token, []PricePoint, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Token{}, nil, solanaPrice(c, addr)
+	}
 	addr = canonical(addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
@@ -239,10 +257,18 @@ type Stats struct {
 	Sellers24h   int
 	Holders      int
 	FdvUSD       string // empty when the supply or the price is unknown
+	// HoldersPartial reports that Holders is a lower bound (Solana: the RPC refused to scan every
+	// token account of the mint, so only the owners of its largest accounts were counted).
+	HoldersPartial bool
+	// Supply is the total supply in token units; read on Solana chains, empty on EVM chains.
+	Supply string
 }
 
 // Stats returns a token's 24-hour figures across its indexed pools.
 func (s *Service) Stats(ctx context.Context, chainName, addr string) (Stats, error) {
+	if c := s.solana[chainName]; c != nil {
+		return s.solanaStats(ctx, c, addr)
+	}
 	addr = canonical(addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
@@ -327,6 +353,9 @@ const HoldersLimit = 20
 
 // Holders returns a token's largest holders: candidates from the index, balances read live.
 func (s *Service) Holders(ctx context.Context, chainName, addr string) (Token, []Holder, error) {
+	if c := s.solana[chainName]; c != nil {
+		return s.solanaHolders(ctx, c, addr)
+	}
 	addr = canonical(addr)
 	t, _, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
@@ -401,6 +430,9 @@ const TradesLimit = 50
 // previous page's last trade) when given. ErrInvalid for a malformed cursor or a pool that does not
 // trade the token.
 func (s *Service) Trades(ctx context.Context, chainName, addr, poolAddr, cursor string, limit int) (Token, []Trade, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Token{}, nil, solanaNoPool(c, "token", addr)
+	}
 	addr = canonical(addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
@@ -488,6 +520,9 @@ const TopTradersLimit = 20
 
 // TopTraders returns the token's traders of the last 24 hours by USD volume.
 func (s *Service) TopTraders(ctx context.Context, chainName, addr string) (Token, []Trader, error) {
+	if c := s.solana[chainName]; c != nil {
+		return Token{}, nil, solanaNoPool(c, "token", addr)
+	}
 	addr = canonical(addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {

@@ -1,0 +1,390 @@
+package market
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/solana"
+)
+
+// Solana token reads. Until Solana pools are indexed (issue 13, part 2) the market service answers
+// on a Solana chain what needs no pool, live from the adapter:
+//
+//   - Resolve: symbol and name (the mint's Token-2022 metadata extension, else its Metaplex metadata
+//     account), decimals, program and supply; one round trip.
+//   - Holders: the largest owners (token accounts of one owner summed), from the adapter's scan of
+//     every token account of the mint, or its largest accounts when the RPC refuses the scan.
+//   - Stats: supply and holder count (no price, liquidity or activity: those need pools).
+//   - TokenAudit: the facts that exist without a pool (authorities, Token-2022 extensions, the
+//     top-10 holders' share).
+//   - Search: an address is looked up on the chain; a name or symbol is matched against the
+//     index's tokens of the chain (none until Solana pools are indexed) and the chain's configured
+//     SolanaChain.Tokens.
+//   - Price, History, Trades and TopTraders, and every pool read: ErrNotFound (404) saying that no
+//     pool is indexed on the chain yet; the pool lists are empty.
+//
+// Solana addresses are base58 and case-sensitive: they are kept exactly as given (after
+// solana.ParseAddress checks them), never lower-cased or checksummed.
+
+// SolanaReader is what the service reads of a Solana cluster; *solana.Client implements it.
+type SolanaReader interface {
+	Mints(ctx context.Context, mints []string) ([]solana.Mint, error)
+	Holders(ctx context.Context, mint string, o solana.HoldersOptions) (solana.HolderList, error)
+}
+
+// SolanaChain is a Solana cluster the service reads.
+type SolanaChain struct {
+	Name   string
+	Client SolanaReader
+	// Tokens are mints Search matches by name and symbol besides the index's tokens of the chain,
+	// such as a local validator's seeded mints or an operator's list of well-known ones. Optional.
+	Tokens []string
+
+	known knownTokens
+}
+
+// KnownTokensTTL is how long Search keeps the metadata of SolanaChain.Tokens before reading it again.
+const KnownTokensTTL = time.Minute
+
+type knownTokens struct {
+	mu     sync.Mutex
+	at     time.Time
+	tokens []Token
+}
+
+// noPoolYet is the reason every pool-based read on a Solana chain gives (404 not_found).
+func noPoolYet(chainName string) string { return "no indexed pool on " + chainName + " yet" }
+
+// solanaAddress checks a Solana address (a mint, a pool): errors wrap chain.ErrInvalidAddress (400
+// invalid_address) and say what the string is instead (an EVM address, not base58, another length).
+func solanaAddress(what, addr string) (string, error) {
+	a, err := solana.ParseAddress(addr)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return a, nil
+}
+
+// solanaToken is a mint as a response token: the metadata's symbol and name (wrapped SOL, which
+// has none on some clusters, is named), the address as the chain spells it.
+func solanaToken(chainName string, m solana.Mint) Token {
+	t := Token{Chain: chainName, Address: m.Address, Decimals: m.Decimals}
+	switch {
+	case m.Metadata != nil:
+		t.Symbol, t.Name = m.Metadata.Symbol, m.Metadata.Name
+	case m.Address == solana.NativeMint:
+		t.Symbol, t.Name = "SOL", "Wrapped SOL"
+	}
+	return t
+}
+
+// readMint reads one mint: ErrNotFound when the address is not a mint of SPL Token or Token-2022.
+func (s *Service) readMint(ctx context.Context, c *SolanaChain, addr string) (solana.Mint, error) {
+	addr, err := solanaAddress("mint", addr)
+	if err != nil {
+		return solana.Mint{}, err
+	}
+	ms, err := c.Client.Mints(ctx, []string{addr})
+	if err != nil {
+		return solana.Mint{}, fmt.Errorf("read mint %s on %s: %w", addr, c.Name, err)
+	}
+	if len(ms) != 1 || !ms[0].Found {
+		return solana.Mint{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
+	}
+	return ms[0], nil
+}
+
+// readHolders reads a mint's largest holders (at most limit): ErrNotFound when it is not a mint.
+func (s *Service) readHolders(ctx context.Context, c *SolanaChain, addr string, limit int) (solana.HolderList, error) {
+	addr, err := solanaAddress("mint", addr)
+	if err != nil {
+		return solana.HolderList{}, err
+	}
+	l, err := c.Client.Holders(ctx, addr, solana.HoldersOptions{Limit: limit})
+	if err != nil {
+		return solana.HolderList{}, fmt.Errorf("read holders of %s on %s: %w", addr, c.Name, err)
+	}
+	if !l.Mint.Found {
+		return solana.HolderList{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
+	}
+	return l, nil
+}
+
+// solanaSearch: an address is read on the chain (a mint or nothing); other text matches the
+// symbols and names of the index's tokens and of the chain's configured tokens, ignoring case,
+// exact symbols first.
+func (s *Service) solanaSearch(ctx context.Context, c *SolanaChain, q string) ([]Token, error) {
+	out := []Token{}
+	if chain.IsSolanaAddress(q) {
+		ms, err := c.Client.Mints(ctx, []string{q})
+		if err != nil {
+			return nil, fmt.Errorf("search %s: %w", c.Name, err)
+		}
+		if len(ms) == 1 && ms[0].Found {
+			out = append(out, solanaToken(c.Name, ms[0]))
+		}
+		return out, nil
+	}
+	seen := map[string]bool{}
+	if s.index != nil {
+		found, err := s.index.SearchTokens(ctx, c.Name, q, SearchLimit)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range found {
+			seen[t.Address] = true
+			out = append(out, Token{Chain: c.Name, Address: t.Address, Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals})
+		}
+	}
+	known, err := s.knownTokens(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	lq := strings.ToLower(q)
+	var matched []Token
+	for _, t := range known {
+		if !seen[t.Address] && (strings.Contains(strings.ToLower(t.Symbol), lq) || strings.Contains(strings.ToLower(t.Name), lq)) {
+			matched = append(matched, t)
+		}
+	}
+	exact := func(t Token) bool { return strings.ToLower(t.Symbol) == lq }
+	slices.SortStableFunc(matched, func(a, b Token) int {
+		if ea, eb := exact(a), exact(b); ea != eb {
+			if ea {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Symbol, b.Symbol)
+	})
+	out = append(out, matched...)
+	return out[:min(len(out), SearchLimit)], nil
+}
+
+// knownTokens returns the configured tokens of the chain that are mints, read at most
+// KnownTokensTTL ago.
+func (s *Service) knownTokens(ctx context.Context, c *SolanaChain) ([]Token, error) {
+	if len(c.Tokens) == 0 {
+		return nil, nil
+	}
+	c.known.mu.Lock()
+	defer c.known.mu.Unlock()
+	now := s.now()
+	if !c.known.at.IsZero() && now.Sub(c.known.at) < KnownTokensTTL {
+		return c.known.tokens, nil
+	}
+	ms, err := c.Client.Mints(ctx, c.Tokens)
+	if err != nil {
+		return nil, fmt.Errorf("read the known tokens of %s: %w", c.Name, err)
+	}
+	tokens := make([]Token, 0, len(ms))
+	for _, m := range ms {
+		if m.Found {
+			tokens = append(tokens, solanaToken(c.Name, m))
+		}
+	}
+	c.known.at, c.known.tokens = now, tokens
+	return tokens, nil
+}
+
+// solanaResolve reads a mint: metadata, decimals, program, supply and extensions.
+func (s *Service) solanaResolve(ctx context.Context, c *SolanaChain, addr string) (Resolution, error) {
+	m, err := s.readMint(ctx, c, addr)
+	if err != nil {
+		return Resolution{}, err
+	}
+	out := Resolution{Token: solanaToken(c.Name, m), TotalSupply: Units(m.Supply, m.Decimals), Pools: []string{}, Program: m.Program,
+		Extensions: slices.Clone(m.Extensions.Types)}
+	if m.Metadata != nil {
+		out.MetadataSource = m.Metadata.Source
+	}
+	if out.Extensions == nil {
+		out.Extensions = []string{}
+	}
+	return out, nil
+}
+
+// solanaHolders returns a mint's HoldersLimit largest owners with their share of the supply.
+func (s *Service) solanaHolders(ctx context.Context, c *SolanaChain, addr string) (Token, []Holder, error) {
+	l, err := s.readHolders(ctx, c, addr, HoldersLimit)
+	if err != nil {
+		return Token{}, nil, err
+	}
+	m := l.Mint
+	out := make([]Holder, 0, len(l.Holders))
+	for _, h := range l.Holders {
+		row := Holder{Address: h.Owner, Amount: Units(h.Amount, m.Decimals), SharePct: "0"}
+		if m.Supply != nil && m.Supply.Sign() > 0 {
+			row.SharePct = Decimal(Ratio(h.Amount, m.Supply) * 100)
+		}
+		out = append(out, row)
+	}
+	return solanaToken(c.Name, m), out, nil
+}
+
+// solanaStats are the figures that need no pool: the supply and the number of holders (exact when
+// every token account could be scanned; otherwise a lower bound, HoldersPartial). Price, liquidity
+// and activity stay empty until pools are indexed.
+func (s *Service) solanaStats(ctx context.Context, c *SolanaChain, addr string) (Stats, error) {
+	l, err := s.readHolders(ctx, c, addr, 1)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{Token: solanaToken(c.Name, l.Mint), LiquidityUSD: "0", Holders: l.Owners, HoldersPartial: !l.Complete,
+		Supply: Units(l.Mint.Supply, l.Mint.Decimals)}, nil
+}
+
+// TokenAudit audits a token without a pool. On a Solana chain: the mint and freeze authorities,
+// the Token-2022 extensions that let someone move, tax, block or freeze holders' tokens (transfer
+// fee, permanent delegate, transfer hook, non-transferable, default account state, pausable), and
+// the 10 largest holders' share of the supply; the score counts as Audit's does. Audit.Pool is
+// empty. One round trip when the RPC lets every token account be scanned.
+//
+// Errors: chain.ErrInvalidAddress (400 invalid_address), ErrNotFound (404: not a mint, or a chain
+// the service does not read), ErrInvalid (400 invalid_request: on an EVM chain, audit a pool's
+// token with Audit), and the adapter's upstream errors (chain.ErrUpstreamUnavailable 503,
+// chain.ErrUpstreamTimeout 504, chain.ErrUpstreamBadResponse 502).
+func (s *Service) TokenAudit(ctx context.Context, chainName, mint string) (Audit, error) {
+	c := s.solana[chainName]
+	if c == nil {
+		if _, err := s.chain(chainName); err != nil {
+			return Audit{}, err
+		}
+		return Audit{}, fmt.Errorf("a token is audited with one of its pools on %s: %w", chainName, ErrInvalid)
+	}
+	l, err := s.readHolders(ctx, c, mint, 10)
+	if err != nil {
+		return Audit{}, err
+	}
+	f := solanaFindings(l)
+	return Audit{Token: l.Mint.Address, Score: auditScore(f), Findings: f}, nil
+}
+
+// solanaFindings are the pool-less audit findings of a mint read with its largest holders.
+func solanaFindings(l solana.HolderList) []Finding {
+	m, x := l.Mint, l.Mint.Extensions
+	var f []Finding
+	add := func(level, code, format string, args ...any) {
+		f = append(f, Finding{Code: code, Level: level, Message: fmt.Sprintf(format, args...)})
+	}
+	symbol := "tokens"
+	if m.Metadata != nil && m.Metadata.Symbol != "" {
+		symbol = m.Metadata.Symbol
+	}
+	if m.MintAuthority != "" {
+		add("warning", "mint_authority", "the mint authority (%s) can mint more tokens", m.MintAuthority)
+	} else {
+		add("info", "mint_authority_revoked", "no one can mint more tokens: the supply is fixed")
+	}
+	if m.FreezeAuthority != "" {
+		add("warning", "freeze_authority", "the freeze authority (%s) can freeze any holder's token account", m.FreezeAuthority)
+	} else {
+		add("info", "freeze_authority_revoked", "no one can freeze holders' token accounts")
+	}
+	if m.Program == solana.Token2022Program && len(x.Types) > 0 {
+		add("info", "token_2022_extensions", "Token-2022 mint with the extensions %s", strings.Join(x.Types, ", "))
+	}
+	if fee := m.TransferFee; fee != nil {
+		level := "info"
+		switch {
+		case fee.BasisPoints >= 1000:
+			level = "danger"
+		case fee.BasisPoints > 0:
+			level = "warning"
+		}
+		msg := fmt.Sprintf("transfers pay a %s%% fee (at most %s %s), withheld from the amount received",
+			Decimal(float64(fee.BasisPoints)/100), Units(new(big.Int).SetUint64(fee.MaximumFee), m.Decimals), symbol)
+		if x.TransferFee != nil && x.TransferFee.ConfigAuthority != "" {
+			msg += fmt.Sprintf("; its authority (%s) can change it", x.TransferFee.ConfigAuthority)
+			if level == "info" {
+				level = "warning"
+			}
+		}
+		add(level, "transfer_fee", "%s", msg)
+	}
+	if x.PermanentDelegate != "" {
+		add("danger", "permanent_delegate", "a permanent delegate (%s) can transfer or burn tokens from any holder's account", x.PermanentDelegate)
+	}
+	if h := x.TransferHook; h != nil {
+		switch {
+		case h.Program != "":
+			msg := fmt.Sprintf("every transfer calls the program %s, which may refuse it", h.Program)
+			if h.Authority != "" {
+				msg += fmt.Sprintf("; its authority (%s) can change the program", h.Authority)
+			}
+			add("warning", "transfer_hook", "%s", msg)
+		case h.Authority != "":
+			add("warning", "transfer_hook", "no transfer hook is set, but its authority (%s) can set one", h.Authority)
+		}
+	}
+	if x.NonTransferable {
+		add("danger", "non_transferable", "the token cannot be transferred")
+	}
+	switch x.DefaultAccountState {
+	case "frozen":
+		add("danger", "default_account_frozen", "new token accounts start frozen: a holder can move tokens only once the freeze authority thaws the account")
+	case "initialized":
+		add("info", "default_account_state", "new token accounts start unfrozen, but the default can be changed")
+	}
+	if p := x.Pausable; p != nil {
+		if p.Paused {
+			add("danger", "paused", "transfers, mints and burns are paused by %s", p.Authority)
+		} else if p.Authority != "" {
+			add("warning", "pausable", "the pause authority (%s) can stop every transfer", p.Authority)
+		}
+	}
+	if m.Supply != nil && m.Supply.Sign() > 0 {
+		pct := 0.0
+		if l.Top10 != nil {
+			pct = Ratio(l.Top10, m.Supply) * 100
+		}
+		level := "info"
+		if pct > 50 {
+			level = "warning"
+		}
+		msg := fmt.Sprintf("the 10 largest holders hold %s%% of the supply", Decimal(pct))
+		if !l.Complete {
+			msg += " (at least: only the largest token accounts could be read)"
+		}
+		add(level, "top10_holders", "%s", msg)
+	}
+	return f
+}
+
+// auditScore is 100 minus 40 per danger and 15 per warning, at least 0 (as Audit counts).
+func auditScore(f []Finding) int {
+	score := 100
+	for _, x := range f {
+		switch x.Level {
+		case "danger":
+			score -= 40
+		case "warning":
+			score -= 15
+		}
+	}
+	return max(0, score)
+}
+
+// solanaPrice: no pool prices a Solana token until pools are indexed (404), once the address is checked.
+func solanaPrice(c *SolanaChain, addr string) error {
+	if _, err := solanaAddress("mint", addr); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s to price %s: %w", noPoolYet(c.Name), addr, ErrNotFound)
+}
+
+// solanaNoPool is the answer of a read that needs an indexed pool on a Solana chain: the address
+// is checked (400 invalid_address), then ErrNotFound (404).
+func solanaNoPool(c *SolanaChain, what, addr string) error {
+	if _, err := solanaAddress(what, addr); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s %s: %s: %w", what, addr, noPoolYet(c.Name), ErrNotFound)
+}

@@ -24,7 +24,9 @@ type Build struct {
 	ConfirmationToken string         `json:"confirmationToken"`
 }
 
-// Tx is one EVM call of a build, to sign and send in order. Amounts are decimal wei strings.
+// Tx is one transaction of a build, to sign and send in order. EVM: a call (amounts are decimal
+// wei strings). Solana: ID, From (the fee payer and signer), Encoding "base64" and
+// Payload.Transaction; the EVM fields are zero.
 type Tx struct {
 	ID                   string   `json:"id"`
 	ChainID              int64    `json:"chainId"`
@@ -37,11 +39,15 @@ type Tx struct {
 	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas"`
 	Nonce                uint64   `json:"nonce"`
 	Payload              *Payload `json:"payload,omitempty"`
+	Encoding             string   `json:"encoding,omitempty"` // Solana: "base64"
 }
 
-// Payload holds what the caller must wait for after sending the call.
+// Payload holds what the caller must wait for after sending an EVM call, or a Solana transaction.
 type Payload struct {
 	Expect *Expect `json:"expect,omitempty"`
+	// Transaction is a Solana build's serialized transaction (base64): one signature slot per
+	// signer, zero until signed, and a recent blockhash.
+	Transaction string `json:"transaction,omitempty"`
 }
 
 // Expect is a state the next call needs once this one is mined.

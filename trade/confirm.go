@@ -39,11 +39,17 @@ func (e *VerificationError) Error() string {
 // confirmation depth): Confirmed and, the first time, Updated. Not yet mined or final: Confirmed
 // false with the pending ids and reason; the caller retries. Errors: ErrNotFound (unknown, expired
 // or another consumer's token), ErrInvalid (wrong count, a null hash: EVM builds have no optional
-// steps, a hash given twice), *VerificationError, and the adapter's and the store's.
+// steps, a hash given twice), *VerificationError, and the adapter's and the store's. A Solana
+// build's token takes signatures: the mined transaction must have the built payer and
+// instructions (a re-priced compute budget and a newer blockhash are accepted), have succeeded,
+// and reach the chain's Finality (see confirmSolana).
 func (s *Service) Confirm(ctx context.Context, consumerID int, token string, signatures []*string) (ConfirmResult, error) {
 	tok, err := s.tokens.find(ctx, consumerID, token, s.now())
 	if err != nil {
 		return ConfirmResult{}, err
+	}
+	if sc := s.solana[tok.chain]; sc != nil {
+		return s.confirmSolana(ctx, sc, tok, signatures)
 	}
 	c, err := s.chainOf(tok.chain)
 	if err != nil {

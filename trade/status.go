@@ -24,8 +24,12 @@ type TxStatus struct {
 }
 
 // Status reads a transaction's status (one round trip, two for a revert's reason). Errors: the
-// adapter's.
+// adapter's. On a Solana chain hash is a base58 signature (ErrInvalid otherwise): unknown, pending
+// (processed), confirmed, finalized, or failed with the cluster's error (see solanaStatus).
 func (s *Service) Status(ctx context.Context, chainName, hash string) (TxStatus, error) {
+	if sc := s.solana[chainName]; sc != nil {
+		return s.solanaStatus(ctx, sc, hash)
+	}
 	c, err := s.chainOf(chainName)
 	if err != nil {
 		return TxStatus{}, err

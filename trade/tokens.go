@@ -42,6 +42,9 @@ type boundTx struct {
 	To    string `json:"to"`
 	Data  string `json:"data"`
 	Value string `json:"value"`
+	// Payload is a Solana build's serialized transaction (base64), which confirm compares the mined
+	// transaction's message with.
+	Payload string `json:"payload,omitempty"`
 }
 
 // issue stores a new token for build b and returns it: "ct_" and 32 random bytes, base64url.
@@ -51,7 +54,11 @@ func (t *tokenStore) issue(ctx context.Context, consumerID int, chainName string
 	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	bd := binding{Fees: b.Fees}
 	for _, tx := range b.Transactions {
-		bd.Transactions = append(bd.Transactions, boundTx{ID: tx.ID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value})
+		bt := boundTx{ID: tx.ID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value}
+		if tx.Payload != nil {
+			bt.Payload = tx.Payload.Transaction
+		}
+		bd.Transactions = append(bd.Transactions, bt)
 	}
 	m, err := toMap(bd)
 	if err != nil {

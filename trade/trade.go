@@ -103,15 +103,20 @@ func NewChain(info chain.Info, cc chain.ChainConfig, src EVM) *Chain {
 // Service serves quotes, builds, confirms and statuses. It is safe for concurrent use.
 type Service struct {
 	chains map[string]*Chain
+	solana map[string]*SolanaChain // transfers, statuses and confirms (solana.go)
 	tokens *tokenStore
 	taxes  taxCache
 	now    func() time.Time
 	log    *slog.Logger
 }
 
-// New returns the service for the given chains, keeping confirmation tokens in db.
-func New(db *ent.Client, chains []*Chain, log *slog.Logger) *Service {
-	s := &Service{chains: map[string]*Chain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log}
+// New returns the service for the given EVM chains, keeping confirmation tokens in db. Options add
+// Solana chains (WithSolana).
+func New(db *ent.Client, chains []*Chain, log *slog.Logger, opts ...Option) *Service {
+	s := &Service{chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log}
+	for _, o := range opts {
+		o(s)
+	}
 	for _, c := range chains {
 		c.WrappedNative = strings.ToLower(c.WrappedNative)
 		for i := range c.Stablecoins {

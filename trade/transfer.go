@@ -20,7 +20,16 @@ type TransferRequest struct {
 // the token's decimals (18 for every gas token, arc's native USDC too; the ERC-20's own decimals
 // otherwise). Errors: ErrInvalidAmount (more decimals than the token has), ErrInvalid (not an
 // ERC-20), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
+//
+// On a Solana chain (WithSolana) Token is a mint or Native (SOL, 9 decimals) and the build is one
+// base64 transaction (Tx.Encoding, Payload.Transaction) with fee rows network, priority, rent (a
+// created associated token account) and transfer_fee (Token-2022); see buildSolanaTransfer in
+// solana.go. Its errors are the same kinds; an address that is not a Solana address is ErrInvalid
+// that also matches chain.ErrInvalidAddress.
 func (s *Service) BuildTransfer(ctx context.Context, consumerID int, r TransferRequest) (Build, error) {
+	if sc := s.solana[r.Chain]; sc != nil {
+		return s.buildSolanaTransfer(ctx, consumerID, sc, r)
+	}
 	c, err := s.chainOf(r.Chain)
 	if err != nil {
 		return Build{}, err

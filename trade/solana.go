@@ -1,0 +1,299 @@
+package trade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/market"
+)
+
+// Solana in the trade service: transfer builds (SOL, SPL Token, Token-2022), transaction status by
+// signature, and confirm. Swap quotes, swap builds and LP operations are not served on Solana
+// yet (they answer ErrNotSupported): ServesTransfers, not Serves, says which chains serve the
+// three operations here.
+
+// SolanaClient is what the service needs of the Solana adapter (chain/solana's *Client).
+type SolanaClient interface {
+	BuildTransfer(ctx context.Context, r solana.TransferRequest) (solana.TransferBuild, error)
+	SignatureStatuses(ctx context.Context, sigs []string) ([]solana.SigStatus, error)
+	Transactions(ctx context.Context, sigs []string) ([]solana.Tx, error)
+}
+
+// SolanaChain is a Solana cluster the service builds transfers on, reads statuses of and confirms
+// builds on.
+type SolanaChain struct {
+	// Name is the chain's name in the API ("solana").
+	Name string
+	// Client reads and builds through the cluster's RPC.
+	Client SolanaClient
+	// Finality is the commitment a confirm waits for before confirmed true: solana.StatusFinalized
+	// (the default: rooted, cannot roll back; about 13 s on mainnet) or solana.StatusConfirmed
+	// (voted on by a supermajority; faster, and no optimistically confirmed block has ever been
+	// rolled back on mainnet, but it is not final by the protocol's definition).
+	Finality string
+}
+
+// Option configures a Service at New.
+type Option func(*Service)
+
+// WithSolana adds Solana chains. A chain's Finality defaults to solana.StatusFinalized.
+func WithSolana(chains ...SolanaChain) Option {
+	return func(s *Service) {
+		for _, c := range chains {
+			if c.Finality == "" {
+				c.Finality = solana.StatusFinalized
+			}
+			s.solana[c.Name] = &c
+		}
+	}
+}
+
+// ServesTransfers reports whether the service builds transfers, reads transaction statuses and
+// confirms builds on the named chain: every EVM chain it trades on and every Solana chain.
+func (s *Service) ServesTransfers(chainName string) bool {
+	return s.chains[chainName] != nil || s.solana[chainName] != nil
+}
+
+// Fee row kinds of a Solana build, besides "network" (the signature fee).
+const (
+	FeePriority    = "priority"     // the priority fee: compute unit limit × unit price, in SOL
+	FeeRent        = "rent"         // the rent-exempt deposit of an account the transaction creates, in SOL; it stays in the account
+	FeeTransferFee = "transfer_fee" // a Token-2022 transfer fee withheld from the amount, base units of the token
+)
+
+// solanaTxID is the id of a Solana transfer build's one transaction.
+const solanaTxID = "transfer"
+
+// buildSolanaTransfer builds a transfer on a Solana chain: Amount (human units, exact with the
+// mint's decimals; 9 for SOL) of Token (a mint address, or Native for SOL) from User, who signs
+// and pays the fees, to To (a wallet; a token goes to its associated token account, created when
+// missing). Two round trips, simulated before it is returned.
+//
+// The build has one transaction (ID "transfer", Encoding "base64", Payload.Transaction: a legacy
+// transaction with User's signature slot empty and a recent blockhash), fee rows (network: the
+// signature fee and priority: the priority fee, both in SOL; rent: the new token account's
+// deposit, when one is created; transfer_fee: a Token-2022 fee withheld from the amount, in the
+// token's base units, with its basis points), metadata (amounts, accounts, blockhash and its last
+// valid block height, compute budget, the slot simulated at) and a confirmation token bound to
+// the transaction and the fee rows.
+//
+// Errors: ErrInvalidAmount (malformed, more decimals than the mint has, beyond a u64); ErrInvalid
+// (an address that is not a Solana address, also matching chain.ErrInvalidAddress; a token that
+// is not a mint; a recipient that is a token account or a mint); ErrNotSupported (a
+// non-transferable token, a token with a transfer hook); ErrPrerequisite (balances short of the
+// amount and fees, a frozen or paused account); *SimulationError; the adapter's RPC errors
+// (matching chain.ErrUpstreamUnavailable, ErrUpstreamTimeout, ErrUpstreamBadResponse and
+// ErrCanceled); and the store's.
+func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *SolanaChain, r TransferRequest) (Build, error) {
+	req := solana.TransferRequest{From: r.User, To: r.To, Amount: r.Amount}
+	if r.Token != Native {
+		req.Mint = r.Token
+	}
+	tb, err := sc.Client.BuildTransfer(ctx, req)
+	if err != nil {
+		return Build{}, solanaError("transfer", err)
+	}
+	b := Build{
+		Transactions: []Tx{{ID: solanaTxID, From: r.User, Encoding: "base64", Payload: &Payload{Transaction: tb.Transaction}}},
+		Fees: []Fee{
+			{Kind: "network", TxID: solanaTxID, Token: Native, Amount: lamports(tb.NetworkFee - tb.PriorityFee)},
+			{Kind: FeePriority, TxID: solanaTxID, Token: Native, Amount: lamports(tb.PriorityFee)},
+		},
+	}
+	if tb.CreatesDestination {
+		b.Fees = append(b.Fees, Fee{Kind: FeeRent, TxID: solanaTxID, Token: Native, Amount: lamports(tb.RentLamports)})
+	}
+	received := tb.Received
+	if received == nil {
+		received = tb.Amount
+	}
+	md := map[string]any{"token": r.Token, "to": r.To, "amount": r.Amount, "baseUnits": tb.Amount.String(), "decimals": tb.Decimals,
+		"received": market.Units(received, tb.Decimals), "receivedBaseUnits": received.String(),
+		"source": tb.Source, "destination": tb.Destination, "createsDestination": tb.CreatesDestination,
+		"blockhash": tb.Blockhash, "lastValidBlockHeight": tb.LastValidBlockHeight,
+		"computeUnitLimit": tb.ComputeUnitLimit, "computeUnitPrice": strconv.FormatUint(tb.ComputeUnitPrice, 10),
+		"simulatedAtSlot": tb.Slot}
+	if tb.Mint != nil {
+		md["tokenProgram"] = tb.Mint.Program
+	}
+	if tb.Fee != nil {
+		b.Fees = append(b.Fees, Fee{Kind: FeeTransferFee, TxID: solanaTxID, Token: r.Token, FeeBps: int(tb.Fee.BasisPoints),
+			Amount: strconv.FormatUint(tb.TransferFee, 10)})
+		md["transferFee"] = map[string]any{"amount": market.Units(new(big.Int).SetUint64(tb.TransferFee), tb.Decimals),
+			"baseUnits": strconv.FormatUint(tb.TransferFee, 10), "basisPoints": tb.Fee.BasisPoints,
+			"maximumFee": strconv.FormatUint(tb.Fee.MaximumFee, 10), "epoch": tb.Fee.Epoch}
+	}
+	b.Metadata = md
+	if b.ConfirmationToken, err = s.tokens.issue(ctx, consumerID, sc.Name, b, s.now()); err != nil {
+		return Build{}, err
+	}
+	return b, nil
+}
+
+// lamports is an amount of lamports in SOL.
+func lamports(n uint64) string {
+	return market.Units(new(big.Int).SetUint64(n), solana.SOLDecimals)
+}
+
+// solanaStatus reads a signature's status (one round trip): unknown when the cluster does not know
+// it (not sent, dropped, expired, or not propagated yet); pending at "processed" (executed in a
+// block that may still be dropped with a fork); confirmed at "confirmed" (voted on by a
+// supermajority); finalized at "finalized" (rooted); failed at confirmed or finalized when it
+// executed and failed, with the error as the cluster reports it (compact JSON such as
+// {"InstructionError":[2,{"Custom":1}]}). Block is the slot; Confirmations, while confirmed,
+// counts the confirmed blocks on top of it, its own included. Errors: ErrInvalid (not a base58
+// signature of 64 bytes), and the adapter's.
+func (s *Service) solanaStatus(ctx context.Context, sc *SolanaChain, sig string) (TxStatus, error) {
+	sts, err := sc.Client.SignatureStatuses(ctx, []string{sig})
+	if err != nil {
+		return TxStatus{}, solanaError("status", err)
+	}
+	if len(sts) != 1 {
+		return TxStatus{}, fmt.Errorf("status: %d statuses for 1 signature", len(sts))
+	}
+	st := sts[0]
+	switch {
+	case !st.Found:
+		return TxStatus{Status: StatusUnknown}, nil
+	case st.Status != solana.StatusConfirmed && st.Status != solana.StatusFinalized:
+		return TxStatus{Status: StatusPending, Block: st.Slot}, nil
+	}
+	out := TxStatus{Block: st.Slot}
+	switch {
+	case st.Failed:
+		out.Status, out.Error = StatusFailed, st.Err
+	case st.Status == solana.StatusFinalized:
+		out.Status = StatusFinalized
+	default:
+		out.Status, out.Confirmations = StatusConfirmed, int(st.Confirmations)+1
+	}
+	return out, nil
+}
+
+// commitmentRank orders commitments, weakest first.
+var commitmentRank = map[string]int{solana.StatusProcessed: 1, solana.StatusConfirmed: 2, solana.StatusFinalized: 3}
+
+// confirmSolana confirms a Solana build: one signature per built transaction, in order (the
+// payer's signature, which is the transaction's id). One round trip reads each transaction's
+// status and message. Each must be found with its message, and be the built transaction: the same
+// fee payer and the same instructions (programs, accounts in order, data) besides Compute Budget
+// ones. A wallet may re-price the priority fee (Compute Budget instructions) or sign the same
+// message with a newer blockhash: both are accepted, since neither changes what the transaction
+// does. It must have succeeded and reached the chain's Finality.
+//
+// Not found: pending transaction_not_found; found without its message (only processed yet):
+// receipt_pending; confirmed while Finality is finalized: finality_pending. Errors: ErrInvalid
+// (wrong count, a null signature, a signature given twice or not base58 of 64 bytes);
+// *VerificationError with, per signature, result "mismatch" and the fields that differ (payer,
+// instructions) or result "failed" with the slot and the cluster's error; and the adapter's and
+// the store's.
+func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued, signatures []*string) (ConfirmResult, error) {
+	txs := tok.binding.Transactions
+	if len(signatures) != len(txs) {
+		return ConfirmResult{}, fmt.Errorf("%w: the build has %d transactions; give %d signatures, in its order", ErrInvalid, len(txs), len(txs))
+	}
+	sigs := make([]string, len(txs))
+	seen := map[string]bool{}
+	for i, sig := range signatures {
+		if sig == nil {
+			return ConfirmResult{}, fmt.Errorf("%w: transaction %s is not optional: give its signature", ErrInvalid, txs[i].ID)
+		}
+		if _, err := solana.ParseSignature(*sig); err != nil {
+			return ConfirmResult{}, solanaError("confirm", err)
+		}
+		if seen[*sig] {
+			return ConfirmResult{}, fmt.Errorf("%w: signature %s is given twice", ErrInvalid, *sig)
+		}
+		seen[*sig], sigs[i] = true, *sig
+	}
+	found, err := sc.Client.Transactions(ctx, sigs)
+	if err != nil {
+		return ConfirmResult{}, solanaError("confirm", err)
+	}
+	if len(found) != len(sigs) {
+		return ConfirmResult{}, fmt.Errorf("confirm: %d transactions read for %d signatures", len(found), len(sigs))
+	}
+	var res ConfirmResult
+	bad := map[string]any{}
+	for i, f := range found {
+		want := txs[i]
+		if !f.Found {
+			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingNotFound)
+			continue
+		}
+		if !f.HasMessage {
+			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingReceipt)
+			continue
+		}
+		diff, err := solana.Diff(want.Payload, f)
+		if err != nil {
+			return ConfirmResult{}, fmt.Errorf("confirm %s: %w", want.ID, err)
+		}
+		// Compute Budget re-pricing and a newer blockhash do not change what the transaction does.
+		diff = slices.DeleteFunc(diff, func(d string) bool { return d == solana.DiffComputeBudget || d == solana.DiffBlockhash })
+		switch {
+		case len(diff) > 0:
+			bad[sigs[i]] = map[string]any{"id": want.ID, "result": "mismatch", "fields": diff}
+		case f.Failed:
+			bad[sigs[i]] = map[string]any{"id": want.ID, "result": "failed", "slot": f.Slot, "reason": f.Err}
+		case commitmentRank[f.Status] < commitmentRank[sc.Finality]:
+			reason := PendingFinality
+			if f.Status != solana.StatusConfirmed {
+				reason = PendingReceipt
+			}
+			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, reason)
+		}
+	}
+	if len(bad) > 0 {
+		return ConfirmResult{}, &VerificationError{Verification: bad}
+	}
+	if len(res.PendingIDs) > 0 {
+		return res, nil
+	}
+	res.Confirmed = true
+	if res.Updated, err = s.tokens.confirm(ctx, tok.id, s.now()); err != nil {
+		return ConfirmResult{}, err
+	}
+	return res, nil
+}
+
+// solanaError maps an error of the Solana adapter to the service's: its input and state errors to
+// ErrInvalid, ErrInvalidAmount, ErrNotSupported and ErrPrerequisite (keeping the adapter's
+// caller-safe message and its own sentinel, so that chain.ErrInvalidAddress still matches), a
+// failed simulation to *SimulationError, and RPC errors wrapped with the operation (they match
+// chain.ErrUpstreamUnavailable and its siblings).
+func solanaError(op string, err error) error {
+	var sim *solana.SimulationError
+	switch {
+	case errors.As(err, &sim):
+		reasons := []string{solanaTxID + ": " + sim.Err}
+		for _, l := range sim.Logs[max(0, len(sim.Logs)-3):] { // the last program logs say where it failed
+			reasons = append(reasons, solanaTxID+": "+l)
+		}
+		return &SimulationError{Reasons: reasons}
+	case errors.Is(err, chain.ErrInvalidAmount):
+		return both{ErrInvalidAmount, err}
+	case errors.Is(err, chain.ErrInvalidAddress), errors.Is(err, solana.ErrInvalidToken), errors.Is(err, solana.ErrInvalidSignature):
+		return both{ErrInvalid, err}
+	case errors.Is(err, solana.ErrNotSupported):
+		return both{ErrNotSupported, err}
+	case errors.Is(err, solana.ErrPrerequisite):
+		return both{ErrPrerequisite, err}
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// both is an adapter's error classified as one of the service's: its message is the adapter's,
+// and errors.Is matches the service's error and everything the adapter's matches.
+type both struct {
+	kind, err error
+}
+
+func (b both) Error() string   { return b.err.Error() }
+func (b both) Unwrap() []error { return []error{b.kind, b.err} }

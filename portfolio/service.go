@@ -1,5 +1,6 @@
 // Package portfolio answers the portfolio reads of the EVM chains: an owner's holdings (native coin
 // and indexed ERC-20 tokens, with USD values) and LP positions, for one owner or many at once.
+// It also reads holdings on Solana (solana.go): SOL and every SPL Token and Token-2022 account.
 //
 // Discovery is limited to the tokens and pools the index follows, so every result says so in its
 // sources: the chain source is complete for the native coin, the index source is never complete.
@@ -47,18 +48,23 @@ type Service struct {
 	index  *index.Store
 	market *market.Service
 	chains map[string]*Chain
+	solana map[string]*SolanaChain // holdings only (solana.go)
 }
 
-// New returns the service.
-func New(ix *index.Store, m *market.Service, chains []*Chain) *Service {
-	s := &Service{index: ix, market: m, chains: map[string]*Chain{}}
+// New returns the service over the EVM chains, plus what opts add (WithSolana).
+func New(ix *index.Store, m *market.Service, chains []*Chain, opts ...Option) *Service {
+	s := &Service{index: ix, market: m, chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}}
 	for _, c := range chains {
 		s.chains[c.Name] = c
+	}
+	for _, o := range opts {
+		o(s)
 	}
 	return s
 }
 
-// Serves reports whether the service reads the named chain.
+// Serves reports whether the service answers every portfolio read (holdings and positions) on the
+// named chain: the EVM chains. ServesHoldings also counts the Solana chains.
 func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
 
 // Source is one source's health in a result: OK that it answered, Complete that its discovery was
@@ -89,6 +95,10 @@ type Holdings struct {
 	Holdings []Holding
 	ValueUSD string
 	Sources  []Source
+	// Err is this owner's own failure; the other fields but Owner and Chain are then zero, and the
+	// other owners of the call are unaffected. Only Solana reads and HoldingsBatch set it: an EVM
+	// read fails as a whole, with Holdings' error.
+	Err error
 }
 
 func (s *Service) chain(name string) (*Chain, error) {
@@ -111,7 +121,14 @@ func canonical(owners []string) []string {
 // owner's native balance and its balances of the indexed tokens (not LP tokens) the index says it
 // holds, of the wrapped native token and of the stablecoins. An owner's result is the same alone
 // as in any batch.
+//
+// On a Solana chain it reads SOL and every token account instead (solanaHoldings), and an owner
+// that cannot be read (a malformed address, or the RPC answering the batch but not that owner's
+// reads) has its Err set.
 func (s *Service) Holdings(ctx context.Context, chainName string, owners []string) ([]Holdings, error) {
+	if sc := s.solana[chainName]; sc != nil {
+		return s.solanaHoldings(ctx, sc, owners)
+	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,7 @@ import (
 const consumer = 7
 
 type solEnv struct {
+	rt  *countingTransport
 	n   *localnet.Node
 	c   *solana.Client
 	db  *ent.Client
@@ -44,8 +46,9 @@ func newSolEnv(t *testing.T) *solEnv {
 	n := localnet.StartTestWith(t, localnet.Options{SlotTime: 100 * time.Millisecond, FinalizeDepth: 20})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// A priority fee floor, so that the fee charged includes one (an idle cluster's recent fees are 0).
+	rt := &countingTransport{base: http.DefaultTransport}
 	c, _, err := solana.Open(t.Context(), "solana", chain.ChainConfig{RPCURLs: []string{n.URL}, Network: chain.Devnet},
-		solana.Options{MinUnitPrice: 12_345}, log)
+		solana.Options{MinUnitPrice: 12_345, Transport: rt}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +59,18 @@ func newSolEnv(t *testing.T) *solEnv {
 	}
 	t.Cleanup(func() { st.Close() })
 	svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c}))
-	return &solEnv{n: n, c: c, db: st.Client, svc: svc, log: log}
+	return &solEnv{rt: rt, n: n, c: c, db: st.Client, svc: svc, log: log}
+}
+
+// countingTransport counts the adapter's HTTP round trips (a JSON-RPC batch is one).
+type countingTransport struct {
+	base http.RoundTripper
+	n    atomic.Int64
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.base.RoundTrip(r)
 }
 
 func (e *solEnv) keypair(t *testing.T, name string) localnet.Keypair {
@@ -156,9 +170,13 @@ func (e *solEnv) waitStatus(t *testing.T, sig, want string) []string {
 	defer cancel()
 	var seen []string
 	for {
+		e.rt.n.Store(0)
 		st, err := e.svc.Status(ctx, "solana", sig)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if n := e.rt.n.Load(); n != 1 {
+			t.Errorf("the status took %d round trips, want 1", n)
 		}
 		if len(seen) == 0 || seen[len(seen)-1] != st.Status {
 			seen = append(seen, st.Status)
@@ -247,9 +265,13 @@ func TestSolanaTransfers(t *testing.T) {
 				r.Token, mint, decimals = m.Address, m.Address, int(m.Decimals)
 			}
 			before := e.balancesOf(t, sender.Address, tc.to)
+			e.rt.n.Store(0)
 			b, err := e.svc.BuildTransfer(t.Context(), consumer, r)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n := e.rt.n.Load(); n > 2 {
+				t.Errorf("the build took %d round trips, want at most 2", n)
 			}
 
 			// The build's shape.
@@ -300,9 +322,13 @@ func TestSolanaTransfers(t *testing.T) {
 
 			// Sign, send; confirm right away is pending (not yet final), never confirmed.
 			sig := e.send(t, b, sender)
+			e.rt.n.Store(0)
 			res, err := e.svc.Confirm(t.Context(), consumer, b.ConfirmationToken, []*string{&sig})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n := e.rt.n.Load(); n != 1 {
+				t.Errorf("the confirm took %d round trips, want 1", n)
 			}
 			if res.Confirmed || res.Updated || !slices.Equal(res.PendingIDs, []string{"transfer"}) ||
 				(res.PendingReason != PendingReceipt && res.PendingReason != PendingFinality && res.PendingReason != PendingNotFound) {
@@ -423,10 +449,15 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 	// A wallet that re-priced the priority fee and signed with a newer blockhash: the same transfer,
 	// confirmed. Another payer or other instructions: a mismatch.
 	for _, tc := range []struct {
-		name   string
-		edit   func(*solana.Tx)
-		fields []string
+		name     string
+		edit     func(*solana.Tx)
+		fields   []string
+		finality string
+		pending  string
 	}{
+		{"only confirmed yet", func(tx *solana.Tx) { tx.Status = solana.StatusConfirmed }, nil, "", PendingFinality},
+		{"confirmed is enough", func(tx *solana.Tx) { tx.Status = solana.StatusConfirmed }, nil, solana.StatusConfirmed, ""},
+		{"failed", func(tx *solana.Tx) { tx.Failed, tx.Err = true, `{"InstructionError":[2,{"Custom":1}]}` }, nil, "", ""},
 		{"re-priced, newer blockhash", func(tx *solana.Tx) {
 			for i, ix := range tx.Instructions {
 				if ix.Program == solana.ComputeBudgetProgram && len(ix.Data) > 0 && ix.Data[0] == 3 { // SetComputeUnitPrice
@@ -438,17 +469,29 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 				!slices.Equal(d, []string{solana.DiffComputeBudget, solana.DiffBlockhash}) {
 				t.Errorf("the edited transaction differs by %v, %v", d, err)
 			}
-		}, nil},
-		{"another payer", func(tx *solana.Tx) { tx.Payer = freshWallet("payer") }, []string{solana.DiffPayer}},
+		}, nil, "", ""},
+		{"another payer", func(tx *solana.Tx) { tx.Payer = freshWallet("payer") }, []string{solana.DiffPayer}, "", ""},
 		{"another recipient account", func(tx *solana.Tx) {
 			last := &tx.Instructions[len(tx.Instructions)-1]
 			last.Accounts = slices.Clone(last.Accounts)
 			last.Accounts[2] = freshWallet("recipient")
-		}, []string{solana.DiffInstructions}},
+		}, []string{solana.DiffInstructions}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := New(e.db, nil, e.log, WithSolana(SolanaChain{Name: "solana", Client: rewriting{e.c, tc.edit}}))
+			svc := New(e.db, nil, e.log, WithSolana(SolanaChain{Name: "solana", Client: rewriting{e.c, tc.edit}, Finality: tc.finality}))
 			res, err := svc.Confirm(t.Context(), consumer, two.ConfirmationToken, []*string{&sig})
+			switch {
+			case tc.name == "failed":
+				if !errors.As(err, &v) || v.Verification[sig].(map[string]any)["result"] != "failed" || v.Verification[sig].(map[string]any)["reason"] == "" {
+					t.Errorf("confirm of a failed transaction: %+v, %v", res, err)
+				}
+				return
+			case tc.pending != "":
+				if err != nil || res.Confirmed || res.PendingReason != tc.pending || !slices.Equal(res.PendingIDs, []string{"transfer"}) {
+					t.Errorf("confirm: %+v, %v", res, err)
+				}
+				return
+			}
 			if tc.fields == nil {
 				if err != nil || !res.Confirmed {
 					t.Errorf("confirm: %+v, %v", res, err)

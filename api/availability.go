@@ -50,6 +50,17 @@ func (s *Server) portfolioServes(c chain.Info) bool {
 	return s.deps.Portfolio != nil && s.deps.Portfolio.Serves(c.Name)
 }
 
+// portfolioServesHoldings: holdings are read on more chains than positions (Solana: no LP yet).
+func (s *Server) portfolioServesHoldings(c chain.Info) bool {
+	return s.deps.Portfolio != nil && s.deps.Portfolio.ServesHoldings(c.Name)
+}
+
 func (s *Server) tradeServes(c chain.Info) bool {
 	return s.deps.Trade != nil && s.deps.Trade.Serves(c.Name)
+}
+
+// tradeServesTransfers: transfers, their status and confirm are served on more chains than swaps,
+// quotes and liquidity (Solana: no venue yet).
+func (s *Server) tradeServesTransfers(c chain.Info) bool {
+	return s.deps.Trade != nil && s.deps.Trade.ServesTransfers(c.Name)
 }

@@ -2,7 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/trade"
@@ -26,26 +30,60 @@ type BuildResponse struct {
 // its gas limit from the simulation and the fee market's current fees (consecutive nonces from
 // the signer's pending nonce). Solana: encoding base64 and a serialized transaction as payload.
 type Transaction struct {
-	ID                   string   `json:"id" doc:"The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ..." example:"swap"`
-	ChainID              int64    `json:"chainId,omitempty" doc:"EVM: the chain id to sign for." example:"8453"`
-	From                 string   `json:"from,omitempty" doc:"EVM: the signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
-	To                   string   `json:"to,omitempty" doc:"EVM: the contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
-	Data                 string   `json:"data,omitempty" doc:"EVM: calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
-	Value                string   `json:"value,omitempty" doc:"EVM: wei sent with the call, decimal." example:"0"`
-	Gas                  int64    `json:"gas,omitempty" doc:"EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged)." example:"152000"`
-	MaxFeePerGas         string   `json:"maxFeePerGas,omitempty" doc:"EVM: wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
-	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas,omitempty" doc:"EVM: the tip, wei per gas, decimal." example:"1000000"`
-	Nonce                *int64   `json:"nonce,omitempty" doc:"EVM: the nonce to sign with, if no other transaction of the signer goes first." example:"12"`
-	Encoding             string   `json:"encoding,omitempty" enum:"base64" doc:"Solana: the payload's encoding." example:"base64"`
-	Payload              *Payload `json:"payload,omitempty" doc:"EVM: what to wait for after this call (expect); Solana: the serialized transaction."`
+	ID                   string     `json:"id" doc:"The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ..." example:"swap"`
+	ChainID              int64      `json:"chainId,omitempty" doc:"EVM: the chain id to sign for." example:"8453"`
+	From                 string     `json:"from,omitempty" doc:"EVM: the signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	To                   string     `json:"to,omitempty" doc:"EVM: the contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
+	Data                 string     `json:"data,omitempty" doc:"EVM: calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
+	Value                string     `json:"value,omitempty" doc:"EVM: wei sent with the call, decimal." example:"0"`
+	Gas                  int64      `json:"gas,omitempty" doc:"EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged)." example:"152000"`
+	MaxFeePerGas         string     `json:"maxFeePerGas,omitempty" doc:"EVM: wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
+	MaxPriorityFeePerGas string     `json:"maxPriorityFeePerGas,omitempty" doc:"EVM: the tip, wei per gas, decimal." example:"1000000"`
+	Nonce                *int64     `json:"nonce,omitempty" doc:"EVM: the nonce to sign with, if no other transaction of the signer goes first." example:"12"`
+	Encoding             string     `json:"encoding,omitempty" enum:"base64" doc:"Solana: the payload's encoding." example:"base64"`
+	Payload              *TxPayload `json:"payload,omitempty"`
 }
 
-// Payload is a transaction's payload. EVM: expect states a condition the next call needs once this
-// one is mined. Solana: transaction is the serialized transaction, with partial signatures and a
-// blockhash.
+// Payload is an EVM transaction's payload: expect states a condition the next call needs once this
+// one is mined.
 type Payload struct {
-	Expect      *Expect `json:"expect,omitempty"`
-	Transaction string  `json:"transaction,omitempty" doc:"Solana: the serialized transaction, base64." example:"AQABAg=="`
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// TxPayload is a transaction entry's payload, as the contract has it: on EVM an object (Payload),
+// on Solana the serialized transaction itself, a string in the entry's encoding.
+type TxPayload struct {
+	EVM    *Payload
+	Solana string
+}
+
+// MarshalJSON writes the Solana transaction as a string, else the EVM object.
+func (p TxPayload) MarshalJSON() ([]byte, error) {
+	if p.Solana != "" {
+		return json.Marshal(p.Solana)
+	}
+	return json.Marshal(p.EVM)
+}
+
+// UnmarshalJSON reads either shape.
+func (p *TxPayload) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &p.Solana)
+	}
+	p.EVM = &Payload{}
+	return json.Unmarshal(data, p.EVM)
+}
+
+// Schema documents both shapes.
+func (TxPayload) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{
+		Description: "EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction " +
+			"(legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.",
+		OneOf: []*huma.Schema{
+			r.Schema(reflect.TypeFor[Payload](), true, "Payload"),
+			{Type: huma.TypeString, Description: "Solana: the serialized transaction, base64.", Examples: []any{"AQABAg=="}},
+		},
+	}
 }
 
 // Expect is what the next call needs once this one is mined.
@@ -66,13 +104,13 @@ type AllowanceExpect struct {
 // estimated at the simulated gas and the current base fee and tip) or a venue's swap fee on one pool
 // (kind venue, in base units of the token the pool receives).
 type FeeRow struct {
-	Kind   string `json:"kind" enum:"network,venue" example:"network"`
+	Kind   string `json:"kind" enum:"network,venue,priority,rent,transfer_fee" doc:"network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount." example:"network"`
 	TxID   string `json:"txId,omitempty" doc:"network: the transaction it pays for." example:"swap"`
 	Venue  string `json:"venue,omitempty" example:"uniswap-v2"`
 	Pool   string `json:"pool,omitempty" example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
-	FeeBps int    `json:"feeBps,omitempty" doc:"venue: the pool's fee, basis points." example:"30"`
+	FeeBps int    `json:"feeBps,omitempty" doc:"venue: the pool's fee; transfer_fee: the mint's rate; basis points." example:"30"`
 	Token  string `json:"token" doc:"native (the gas token) or the token's address." example:"native"`
-	Amount string `json:"amount" doc:"network: gas token units; venue: base units." example:"0.000012"`
+	Amount string `json:"amount" doc:"network, priority and rent: native token units (ETH, SOL ...); venue and transfer_fee: base units." example:"0.000012"`
 	USD    string `json:"usd,omitempty" doc:"network: US dollars, when the gas token is priced." example:"0.036"`
 }
 
@@ -224,7 +262,7 @@ func (s *Server) registerBuilders() {
 	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil), s.buildBridge)
 	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+
 		"from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is "+
-		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServes), s.buildTransfer)
+		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers), s.buildTransfer)
 	for _, op := range lpOps {
 		serves := s.tradeServes
 		if !op.served {
@@ -233,7 +271,7 @@ func (s *Server) registerBuilders() {
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
 			"venue-specific fields are accepted and checked when the operation runs.", serves), s.buildLP(op.id))
 	}
-	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServes)
+	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServesTransfers)
 	confirm.Description = "Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, " +
 		"against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least " +
 		"the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: " +
@@ -292,11 +330,19 @@ func buildOutput(b trade.Build, err error) (*output[BuildResponse], error) {
 		r.Fees = append(r.Fees, FeeRow(f))
 	}
 	for _, tx := range b.Transactions {
+		if tx.Encoding != "" { // Solana: the serialized transaction is all there is
+			t := Transaction{ID: tx.ID, Encoding: tx.Encoding}
+			if tx.Payload != nil {
+				t.Payload = &TxPayload{Solana: tx.Payload.Transaction}
+			}
+			r.Transactions = append(r.Transactions, t)
+			continue
+		}
 		nonce := int64(tx.Nonce)
 		t := Transaction{ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value, Gas: int64(tx.Gas),
 			MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: &nonce}
 		if tx.Payload != nil && tx.Payload.Expect != nil && tx.Payload.Expect.Allowance != nil {
-			t.Payload = &Payload{Expect: &Expect{Allowance: (*AllowanceExpect)(tx.Payload.Expect.Allowance)}}
+			t.Payload = &TxPayload{EVM: &Payload{Expect: &Expect{Allowance: (*AllowanceExpect)(tx.Payload.Expect.Allowance)}}}
 		}
 		r.Transactions = append(r.Transactions, t)
 	}

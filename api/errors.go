@@ -176,6 +176,8 @@ func readError(err error) *Error {
 	switch {
 	case errors.Is(err, market.ErrNotFound):
 		return Errorf(CodeNotFound, "%s", err.Error())
+	case errors.Is(err, chain.ErrInvalidAddress), errors.Is(err, chain.ErrInvalidOwner):
+		return Errorf(CodeInvalidAddress, "%s", err.Error())
 	case errors.Is(err, market.ErrInvalid):
 		return Errorf(CodeInvalidRequest, "%s", err.Error())
 	case errors.Is(err, chain.ErrUpstreamTimeout), errors.Is(err, context.DeadlineExceeded):
@@ -215,6 +217,8 @@ func tradeError(err error) *Error {
 		return Errorf(CodeNotFound, "%s", err.Error())
 	case errors.Is(err, trade.ErrInvalidAmount):
 		return Errorf(CodeInvalidAmount, "%s", err.Error())
+	case errors.Is(err, chain.ErrInvalidAddress):
+		return Errorf(CodeInvalidAddress, "%s", err.Error())
 	case errors.Is(err, trade.ErrInvalid):
 		return Errorf(CodeInvalidRequest, "%s", err.Error())
 	case errors.Is(err, trade.ErrNotSupported):

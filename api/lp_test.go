@@ -231,7 +231,7 @@ func TestLPAddRemoveOnDevnet(t *testing.T) {
 		t.Fatalf("add takes %s USDD base units (unused %s); want about 15 USDD", usedUSD, add.md("unused"+iu))
 	}
 	for _, tx := range add.built.Transactions[:2] {
-		exp := tx.Payload.Expect.Allowance
+		exp := tx.Payload.EVM.Expect.Allowance
 		want := add.md("amount" + tx.ID[len(tx.ID)-1:])
 		if exp.Amount != want || !strings.EqualFold(exp.Spender, router.Hex()) {
 			t.Errorf("%s expects %+v, want exactly %s for the router", tx.ID, exp, want)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,6 +221,12 @@ func (w *exampleWalker) walk(owner, path string, s map[string]any) {
 		if !w.checked[name] {
 			w.checked[name] = true
 			w.walk(name, "", target)
+		}
+		return
+	}
+	if alts, ok := s["oneOf"].([]any); ok && schemaType(s) == "" {
+		for i, alt := range alts {
+			w.walk(owner, fmt.Sprintf("%s(oneOf %d)", path, i), alt.(map[string]any))
 		}
 		return
 	}

@@ -97,14 +97,16 @@ func (s *Server) registerPortfolio() {
 	}
 	batch := func(spec opSpec) opSpec { spec.Cost = ownersCost; return spec }
 	const holdings = "The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, " +
-		"with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and " +
-		"whether it was complete; HTTP 200 alone does not prove a zero balance."
+		"with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and " +
+		"every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; " +
+		"HTTP 200 alone does not prove a zero balance."
 	const positions = "Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, " +
 		"and their USD value. sources says how complete discovery was."
 	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
 		"and each owner's answer is the same as alone."
-	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings), s.holdings)
-	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched)), s.holdingsBatch)
+	holdingsOp := func(spec opSpec) opSpec { spec.Serves = s.portfolioServesHoldings; return spec }
+	register(s, holdingsOp(get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings)), s.holdings)
+	register(s, holdingsOp(batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched))), s.holdingsBatch)
 	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions), s.positions)
 	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched)), s.positionsBatch)
 }
@@ -149,6 +151,9 @@ func (s *Server) holdings(ctx context.Context, in *ownerInput) (*output[Holdings
 		return nil, e
 	}
 	res, err := p.Holdings(ctx, c.Name, []string{in.Owner})
+	if err == nil {
+		err = res[0].Err
+	}
 	if err != nil {
 		return nil, readError(err)
 	}
@@ -168,13 +173,14 @@ func (s *Server) positions(ctx context.Context, in *ownerInput) (*output[Positio
 }
 
 func (s *Server) holdingsBatch(ctx context.Context, in *ownersInput) (*output[HoldingsBatchResponse], error) {
-	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*HoldingsResult, error) {
+	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*HoldingsResult, []error, error) {
 		res, err := p.Holdings(ctx, chainName, owners)
 		out := make([]*HoldingsResult, len(res))
+		errs := make([]error, len(res))
 		for i, r := range res {
-			out[i] = holdingsResult(r)
+			out[i], errs[i] = holdingsResult(r), r.Err
 		}
-		return out, err
+		return out, errs, err
 	}, func(ref string, f OwnerFailure, r *HoldingsResult) HoldingsBatchEntry {
 		return HoldingsBatchEntry{Ref: ref, OwnerFailure: f, Result: r}
 	})
@@ -185,13 +191,13 @@ func (s *Server) holdingsBatch(ctx context.Context, in *ownersInput) (*output[Ho
 }
 
 func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[PositionsBatchResponse], error) {
-	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*PositionsResult, error) {
+	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*PositionsResult, []error, error) {
 		res, err := p.Positions(ctx, chainName, owners)
 		out := make([]*PositionsResult, len(res))
 		for i, r := range res {
 			out[i] = positionsResult(r)
 		}
-		return out, err
+		return out, nil, err
 	}, func(ref string, f OwnerFailure, r *PositionsResult) PositionsBatchEntry {
 		return PositionsBatchEntry{Ref: ref, OwnerFailure: f, Result: r}
 	})
@@ -203,9 +209,10 @@ func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[P
 
 // batch makes one entry per distinct owner ref, in the order given. Owners are read chain by chain,
 // all of a chain's owners at once; an owner that cannot be read (its chain is not enabled or not
-// served, or its chain's read failed) fails in its own entry only.
+// served, its chain's read failed, or read reports an error of its own in errs) fails in its own
+// entry only.
 func batch[R any, E any](ctx context.Context, s *Server, owners string,
-	read func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]R, error),
+	read func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) (res []R, errs []error, err error),
 	entry func(ref string, f OwnerFailure, r R) E) ([]E, *Error) {
 	refs, e := parseOwners(owners)
 	if e != nil {
@@ -230,11 +237,17 @@ func batch[R any, E any](ctx context.Context, s *Server, owners string,
 		for j, i := range idx {
 			addrs[j] = refs[i].Address
 		}
-		res, err := read(ctx, s.deps.Portfolio, chainName, addrs)
+		res, errs, err := read(ctx, s.deps.Portfolio, chainName, addrs)
+		if err != nil {
+			s.log.Warn("batch portfolio read failed", "chain", chainName, "err", err)
+		}
 		for j, i := range idx {
-			if err != nil {
-				e := readError(err)
-				s.log.Warn("batch portfolio read failed", "chain", chainName, "err", err)
+			ownErr := err
+			if ownErr == nil && errs != nil {
+				ownErr = errs[j]
+			}
+			if ownErr != nil {
+				e := readError(ownErr)
 				failures[i] = OwnerFailure{Error: e.Message, Code: e.Code}
 				continue
 			}

@@ -136,7 +136,7 @@ func (s *Server) registerQuotes() {
 	status := spec("getTransactionStatus", http.MethodGet, "/v1/transactions/{signature}/status", "Status of a submitted transaction",
 		"Whether a transaction hash or signature is unknown, pending, confirmed, finalized (at least the chain's confirmation depth deep) "+
 			"or failed (with the revert reason when it decodes), on its origin chain only (not a bridge's destination)."+onChains)
-	status.Serves = s.tradeServes
+	status.Serves = s.tradeServesTransfers
 	register(s, status, s.transactionStatus)
 }
 

@@ -230,7 +230,7 @@ func TestSwapOnDevnet(t *testing.T) {
 		want := []string{"swap"}
 		if tc.approve {
 			want = []string{"approve", "swap"}
-			exp := built.Transactions[0].Payload.Expect.Allowance
+			exp := built.Transactions[0].Payload.EVM.Expect.Allowance
 			if exp.Amount != tc.amount || !strings.EqualFold(exp.Token, inAddr.Hex()) {
 				t.Errorf("%s: approve expects %+v, want exactly %s of %s", tc.name, exp, tc.amount, inAddr)
 			}

@@ -18,7 +18,8 @@ import (
 )
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
-// the market and portfolio services over them, the adapters and, in local mode, the devnet.
+// the market and portfolio services over them, the adapters and, in local mode, the devnet and the
+// local Solana validator.
 //
 // Replicas on one database share the index, and exactly one of them indexes a chain at a time: the
 // holder of the chain's lease "index:<chain>" (index.Leases). The others serve reads from the
@@ -35,7 +36,8 @@ type chains struct {
 	indexers  []indexer
 	leases    *index.Leases
 	devnet    *devnet.Local
-	devnetKey string // the devnet's lease when this replica holds it (local mode on PostgreSQL)
+	devnetKey string       // the devnet's lease when this replica holds it (local mode on PostgreSQL)
+	solana    *solanaChain // nil: solana is not served
 }
 
 // indexer is one chain's follower and the sink it writes through.
@@ -53,7 +55,8 @@ func indexLease(chainName string) string { return "index:" + chainName }
 
 // openChains starts local mode when no EVM chain is configured, then opens every configured EVM
 // chain. A chain whose RPC does not answer (or answers with another chain id) stays disabled, said
-// loudly in the log; the others are served. (Solana has no adapter yet: it stays disabled.)
+// loudly in the log; the others are served. Solana is opened by openSolana (in local mode, on the
+// local validator).
 func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	cfg := chain.Config{Chains: map[string]chain.ChainConfig{}}
 	for name, cc := range m.Config.Chains.Chains {
@@ -123,13 +126,23 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			Pricing: pricing[info.Name]})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source))
 	}
+	var solMarket []*market.SolanaChain
+	var solPortfolio []portfolio.Option
+	var solTrade []trade.Option
+	if out.solana = m.openSolana(ctx, cfg, out.devnet != nil); out.solana != nil {
+		sc := out.solana
+		enabled["solana"] = chain.Served{Network: sc.config.Network}
+		solMarket = append(solMarket, &market.SolanaChain{Name: "solana", Client: sc.client, Tokens: sc.tokens()})
+		solPortfolio = append(solPortfolio, portfolio.WithSolana(&portfolio.SolanaChain{Name: "solana", Source: sc.client}))
+		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client}))
+	}
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
 		out.close()
 		return nil, err
 	}
-	out.market = market.New(out.index, marketChains, m.Log)
-	out.portfolio = portfolio.New(out.index, out.market, portfolioChains)
-	out.trade = trade.New(m.store.Client, tradeChains, m.Log)
+	out.market = market.New(out.index, marketChains, m.Log, solMarket...)
+	out.portfolio = portfolio.New(out.index, out.market, portfolioChains, solPortfolio...)
+	out.trade = trade.New(m.store.Client, tradeChains, m.Log, solTrade...)
 	return out, nil
 }
 
@@ -183,6 +196,9 @@ func (c *chains) close() error {
 		a.Close()
 	}
 	var errs []error
+	if c.solana != nil {
+		c.solana.close()
+	}
 	if c.devnet != nil {
 		errs = append(errs, c.devnet.Close())
 	}

@@ -369,9 +369,11 @@ func TestEndToEnd(t *testing.T) {
 	var ids []string
 	for _, c := range chains.Chains {
 		ids = append(ids, c.ID)
-		// Local mode: no EVM RPC is configured, so base is served from the devnet, and says so.
-		if local := c.ID == "base"; c.Enabled != local || local && (c.Network != "devnet" || c.ChainID != 1337 || !strings.Contains(c.Note, "DEVNET")) {
-			t.Errorf("chain %+v; want only base enabled, as a devnet with chain id 1337 and a note saying so", c)
+		// Local mode: no RPC is configured, so base is served from the devnet and solana from the local
+		// validator, and each says so.
+		if local := c.ID == "base" || c.ID == "solana"; c.Enabled != local || local && (c.Network != "devnet" || !strings.Contains(c.Note, "DEVNET")) ||
+			c.ID == "base" && c.ChainID != 1337 {
+			t.Errorf("chain %+v; want only base and solana enabled, as devnets (base with chain id 1337) with a note saying so", c)
 		}
 	}
 	if got, want := strings.Join(ids, ","), "solana,ethereum,base,bsc,robinhood,arc"; got != want || !chains.OK {

@@ -526,11 +526,12 @@ func checkMarket(t *testing.T, w *marketWorld) {
 			Result *struct{ Owner string }
 		}
 	}
-	solana := "So11111111111111111111111111111111111111112"
-	w.get("/v1/portfolio/holdings?owners=base:"+w.users[0].Address.Hex()+","+solana+",base:"+u.Address.Hex(), &batch)
-	if len(batch.Results) != 3 || batch.Results[0].Result == nil || batch.Results[2].Result == nil ||
-		batch.Results[1].Code != "chain_not_enabled" || batch.Results[1].Result != nil {
-		t.Errorf("batch holdings %+v: want two results and a chain_not_enabled entry for the Solana owner", batch.Results)
+	solana := "So11111111111111111111111111111111111111112" // local mode serves solana too
+	w.get("/v1/portfolio/holdings?owners=base:"+w.users[0].Address.Hex()+","+solana+",ethereum:"+u.Address.Hex()+",base:"+u.Address.Hex(), &batch)
+	if len(batch.Results) != 4 || batch.Results[0].Result == nil || batch.Results[3].Result == nil ||
+		batch.Results[1].Result == nil || batch.Results[1].Result.Owner != solana ||
+		batch.Results[2].Code != "chain_not_enabled" || batch.Results[2].Result != nil {
+		t.Errorf("batch holdings %+v: want results for the base and solana owners and a chain_not_enabled entry for ethereum", batch.Results)
 	}
 
 	var positions struct {

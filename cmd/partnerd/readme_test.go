@@ -205,6 +205,16 @@ func readmeChecks(e *e2e) []readmeCheck {
 				t.Errorf("%s\nholds no token (is the owner a devnet user account?): %s", cmd, out)
 			}
 		}},
+		{"/v1/portfolio/58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3/holdings", func(t *testing.T, cmd, out string) {
+			if h := as[api.HoldingsResult](t, ok(t, cmd, out).raw); h.Chain != "solana" || !holdsTokens(h) {
+				t.Errorf("%s\nanswered %s; want the local validator's holder-0 on solana, the default chain, holding tokens", cmd, out)
+			}
+		}},
+		{"/v1/tokens/DvxQQQ3XEuo1XMNbsnsxYt7mrBb9Totn6yPY3NLfX84N", func(t *testing.T, cmd, out string) {
+			if r := ok(t, cmd, out); !strings.Contains(string(r.raw), `"symbol":"EMB"`) {
+				t.Errorf("%s\nanswered %s; want the Token-2022 mint EMB", cmd, out)
+			}
+		}},
 		{"/v1/quotes/swap?", func(t *testing.T, cmd, out string) {
 			if q := as[api.SwapQuoteResponse](t, ok(t, cmd, out).raw); q.OutAmount == "" || q.OutAmount == "0" || len(q.Route) == 0 {
 				t.Errorf("%s\nquoted nothing: %s", cmd, out)

@@ -333,14 +333,23 @@ func (e ConfirmResponsePendingReason) Valid() bool {
 
 // Defines values for FeeRowKind.
 const (
-	Network FeeRowKind = "network"
-	Venue   FeeRowKind = "venue"
+	Network     FeeRowKind = "network"
+	Priority    FeeRowKind = "priority"
+	Rent        FeeRowKind = "rent"
+	TransferFee FeeRowKind = "transfer_fee"
+	Venue       FeeRowKind = "venue"
 )
 
 // Valid indicates whether the value is a known member of the FeeRowKind enum.
 func (e FeeRowKind) Valid() bool {
 	switch e {
 	case Network:
+		return true
+	case Priority:
+		return true
+	case Rent:
+		return true
+	case TransferFee:
 		return true
 	case Venue:
 		return true
@@ -1718,17 +1727,19 @@ type Expect struct {
 
 // FeeRow defines model for FeeRow.
 type FeeRow struct {
-	// Amount network: gas token units; venue: base units.
+	// Amount network, priority and rent: native token units (ETH, SOL ...); venue and transfer_fee: base units.
 	//
 	// Examples: 0.000012
 	Amount string `json:"amount"`
 
-	// FeeBps venue: the pool's fee, basis points.
+	// FeeBps venue: the pool's fee; transfer_fee: the mint's rate; basis points.
 	//
 	// Examples: 30
 	FeeBps *int64 `json:"feeBps,omitempty"`
 
-	// Kind Examples: network
+	// Kind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+	//
+	// Examples: network
 	Kind FeeRowKind `json:"kind"`
 
 	// Pool Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
@@ -1753,7 +1764,9 @@ type FeeRow struct {
 	Venue *string `json:"venue,omitempty"`
 }
 
-// FeeRowKind Examples: network
+// FeeRowKind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+//
+// Examples: network
 type FeeRowKind string
 
 // Finding defines model for Finding.
@@ -1872,11 +1885,6 @@ type NetworkFee struct {
 // Payload defines model for Payload.
 type Payload struct {
 	Expect *Expect `json:"expect,omitempty"`
-
-	// Transaction Solana: the serialized transaction, base64.
-	//
-	// Examples: AQABAg==
-	Transaction *string `json:"transaction,omitempty"`
 }
 
 // PoolAuditResponse defines model for PoolAuditResponse.
@@ -2516,8 +2524,8 @@ type Transaction struct {
 	// Examples: 12
 	Nonce *int64 `json:"nonce,omitempty"`
 
-	// Payload EVM: what to wait for after this call (expect); Solana: the serialized transaction.
-	Payload *Payload `json:"payload,omitempty"`
+	// Payload EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction (legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.
+	Payload *Transaction_Payload `json:"payload,omitempty"`
 
 	// To EVM: the contract or receiver called.
 	//
@@ -2534,6 +2542,16 @@ type Transaction struct {
 //
 // Examples: base64
 type TransactionEncoding string
+
+// TransactionPayload1 Solana: the serialized transaction, base64.
+//
+// Examples: AQABAg==
+type TransactionPayload1 = string
+
+// Transaction_Payload EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction (legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.
+type Transaction_Payload struct {
+	union json.RawMessage
+}
 
 // TransactionStatusResponse defines model for TransactionStatusResponse.
 type TransactionStatusResponse struct {
@@ -3028,6 +3046,68 @@ type BuildTransferJSONRequestBody = BuildTransferRequest
 // GetBridgeQuoteJSONRequestBody defines body for GetBridgeQuote for application/json ContentType.
 type GetBridgeQuoteJSONRequestBody = BridgeQuoteRequest
 
+// AsPayload returns the union data inside the Transaction_Payload as a Payload
+func (t Transaction_Payload) AsPayload() (Payload, error) {
+	var body Payload
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPayload overwrites any union data inside the Transaction_Payload as the provided Payload
+func (t *Transaction_Payload) FromPayload(v Payload) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePayload performs a merge with any union data inside the Transaction_Payload, using the provided Payload
+func (t *Transaction_Payload) MergePayload(v Payload) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTransactionPayload1 returns the union data inside the Transaction_Payload as a TransactionPayload1
+func (t Transaction_Payload) AsTransactionPayload1() (TransactionPayload1, error) {
+	var body TransactionPayload1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTransactionPayload1 overwrites any union data inside the Transaction_Payload as the provided TransactionPayload1
+func (t *Transaction_Payload) FromTransactionPayload1(v TransactionPayload1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTransactionPayload1 performs a merge with any union data inside the Transaction_Payload, using the provided TransactionPayload1
+func (t *Transaction_Payload) MergeTransactionPayload1(v TransactionPayload1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Transaction_Payload) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Transaction_Payload) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -3480,7 +3560,7 @@ type ClientInterface interface {
 
 	// GetHoldingsBatch Holdings of up to 24 owners
 	//
-	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -3498,7 +3578,7 @@ type ClientInterface interface {
 
 	// GetHoldings An owner's holdings
 	//
-	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
+	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -4365,7 +4445,7 @@ func (c *Client) GetPoolReserves(ctx context.Context, pool string, params *GetPo
 
 // GetHoldingsBatch Holdings of up to 24 owners
 //
-// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -4403,7 +4483,7 @@ func (c *Client) GetPositionsBatch(ctx context.Context, params *GetPositionsBatc
 
 // GetHoldings An owner's holdings
 //
-// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
+// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -7425,7 +7505,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetHoldingsBatchWithResponse Holdings of up to 24 owners
 	//
-	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -7447,7 +7527,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetHoldingsWithResponse An owner's holdings
 	//
-	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
+	// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -20164,7 +20244,7 @@ func (c *ClientWithResponses) GetPoolReservesWithResponse(ctx context.Context, p
 
 // GetHoldingsBatchWithResponse Holdings of up to 24 owners
 //
-// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -20198,7 +20278,7 @@ func (c *ClientWithResponses) GetPositionsBatchWithResponse(ctx context.Context,
 
 // GetHoldingsWithResponse An owner's holdings
 //
-// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values. Discovery covers the tokens the service follows: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
+// The native coin, the wrapped native token, the stablecoins and every followed token the owner holds, with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; HTTP 200 alone does not prove a zero balance.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //

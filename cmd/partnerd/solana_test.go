@@ -106,6 +106,10 @@ func TestSolanaEndToEnd(t *testing.T) {
 			"to": "Getiq6bf2BFP4gNXBHsBeFDcoXe9JQhwap36ffw8fRXL", "token": emb, "amount": amount}, "Idempotency-Key", idem)
 	}
 	e.expect(transfer("1.0000001", "too-precise"), "more decimals than the mint's 6", http.StatusBadRequest, "invalid_amount")
+	r = e.call(http.MethodGet, "/v1/portfolio/3QkfvpabHMF9CzxkvjQvHKR8mMcWTDnB2mnSa8sVZz7/holdings?chain=solana", key, nil)
+	e.expect(r, "base58 of 31 bytes", http.StatusBadRequest, "invalid_address")
+	r = e.call(http.MethodGet, "/v1/transactions/not-base58-0OIl/status?chain=solana", key, nil)
+	e.expect(r, "a signature that is not base58", http.StatusBadRequest, "invalid_request")
 
 	// 200 EMB at 1 %: the recipient gets 198.
 	built := transfer("200", "emb-200")

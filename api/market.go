@@ -20,10 +20,19 @@ type TokenSearchResponse struct {
 
 // TokenResolution resolves a token address.
 type TokenResolution struct {
-	OK          bool     `json:"ok" example:"true"`
-	Token       TokenRef `json:"token"`
-	TotalSupply string   `json:"totalSupply" example:"4185672310.25"`
-	Pools       []string `json:"pools" doc:"Known pools holding the token." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C,0xd0b53D9277642d899DF5C87A3966A349A798F224"`
+	OK          bool        `json:"ok" example:"true"`
+	Token       TokenRef    `json:"token"`
+	TotalSupply string      `json:"totalSupply" example:"4185672310.25"`
+	Pools       []string    `json:"pools" doc:"Known pools holding the token." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C,0xd0b53D9277642d899DF5C87A3966A349A798F224"`
+	Audit       *TokenAudit `json:"audit,omitempty" doc:"Solana: what the mint itself says, without a pool (on EVM, a pool's audit says it)."`
+}
+
+// TokenAudit is a Solana mint's audit: its mint and freeze authorities, its Token-2022 extensions
+// (transfer fee, permanent delegate, transfer hook, non-transferable, default account state ...) and
+// the share of the ten largest holders, scored like a pool's audit.
+type TokenAudit struct {
+	Score    int       `json:"score" doc:"0 (dangerous) to 100." example:"85"`
+	Findings []Finding `json:"findings"`
 }
 
 // TokenPrice is a token's current price: the token's own, one for all its pools (a pool's price of
@@ -344,7 +353,18 @@ func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenRes
 	if err != nil {
 		return nil, readError(err)
 	}
-	return &output[TokenResolution]{Body: TokenResolution{OK: true, Token: tokenRef(r.Token), TotalSupply: r.TotalSupply, Pools: r.Pools}}, nil
+	out := TokenResolution{OK: true, Token: tokenRef(r.Token), TotalSupply: r.TotalSupply, Pools: r.Pools}
+	if c.Kind == chain.KindSolana {
+		a, err := m.TokenAudit(ctx, c.Name, in.Mint)
+		if err != nil {
+			return nil, readError(err)
+		}
+		out.Audit = &TokenAudit{Score: a.Score, Findings: make([]Finding, len(a.Findings))}
+		for i, f := range a.Findings {
+			out.Audit.Findings[i] = Finding{Code: f.Code, Level: f.Level, Message: f.Message}
+		}
+	}
+	return &output[TokenResolution]{Body: out}, nil
 }
 
 func (s *Server) tokenPrice(ctx context.Context, in *tokenInput) (*output[TokenPrice], error) {

@@ -97,6 +97,11 @@ func TestSolanaEndToEnd(t *testing.T) {
 		t.Fatalf("holder-0's USDC = %s, want the seeded 1251000.5 (two accounts)", got)
 	}
 	before := balance(holder, emb)
+	r = e.call(http.MethodGet, "/v1/tokens/"+emb, key, nil)
+	e.expect(r, "EMB", http.StatusOK, "")
+	if audit, _ := r.body["audit"].(map[string]any); audit == nil || !strings.Contains(string(r.raw), "transfer") {
+		t.Fatalf("EMB = %s; want its audit, naming its transfer fee", r.raw)
+	}
 
 	// Bad input on Solana.
 	r = e.call(http.MethodGet, "/v1/portfolio/0x00000000000000000000000000000000000000aa/holdings?chain=solana", key, nil)

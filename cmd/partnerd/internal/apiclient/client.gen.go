@@ -2259,6 +2259,16 @@ type SwapQuoteResponse struct {
 	Taxes *[]TokenTax `json:"taxes,omitempty"`
 }
 
+// TokenAudit defines model for TokenAudit.
+type TokenAudit struct {
+	Findings []Finding `json:"findings"`
+
+	// Score 0 (dangerous) to 100.
+	//
+	// Examples: 85
+	Score int64 `json:"score"`
+}
+
 // TokenPrice defines model for TokenPrice.
 type TokenPrice struct {
 	// Ok Examples: true
@@ -2304,6 +2314,9 @@ type TokenRef struct {
 
 // TokenResolution defines model for TokenResolution.
 type TokenResolution struct {
+	// Audit Solana: what the mint itself says, without a pool (on EVM, a pool's audit says it).
+	Audit *TokenAudit `json:"audit,omitempty"`
+
 	// Ok Examples: true
 	Ok bool `json:"ok"`
 

@@ -137,6 +137,35 @@ func decodeBase58(s string) ([]byte, bool) {
 	return append(make([]byte, zeros), out...), true
 }
 
+// EncodeBase58 encodes b in the Bitcoin alphabet, as Solana writes addresses and signatures, with
+// a '1' for each leading zero byte; decodeBase58 reads it back.
+func EncodeBase58(b []byte) string {
+	digits := make([]byte, 0, len(b)*138/100+1) // little-endian base-58 digits
+	for _, c := range b {
+		carry := int(c)
+		for i := range digits {
+			carry += int(digits[i]) << 8
+			digits[i] = byte(carry % 58)
+			carry /= 58
+		}
+		for carry > 0 {
+			digits = append(digits, byte(carry%58))
+			carry /= 58
+		}
+	}
+	out := make([]byte, 0, len(digits)+len(b))
+	for _, c := range b {
+		if c != 0 {
+			break
+		}
+		out = append(out, '1')
+	}
+	for i := len(digits) - 1; i >= 0; i-- {
+		out = append(out, base58Alphabet[digits[i]])
+	}
+	return string(out)
+}
+
 // IsTxID reports whether s names a transaction on the chain's family: a 0x-prefixed 32-byte hash on
 // EVM chains, a base58 64-byte signature on Solana.
 func IsTxID(c Info, s string) bool {

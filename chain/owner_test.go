@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -91,4 +92,23 @@ func FuzzParseOwnerRefs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBase58 checks EncodeBase58 against known Solana encodings and against decodeBase58.
+func TestBase58(t *testing.T) {
+	for enc, n := range map[string]int{"11111111111111111111111111111111": 32} { // the system program: 32 zero bytes
+		if got := EncodeBase58(make([]byte, n)); got != enc {
+			t.Errorf("EncodeBase58(%d zero bytes) = %s, want %s", n, got, enc)
+		}
+	}
+	wsol := []byte{6, 155, 136, 87, 254, 171, 129, 132, 251, 104, 127, 99, 70, 24, 192, 53, 218, 196, 57, 220, 26, 235, 59, 85, 152, 160, 240, 0, 0, 0, 0, 1}
+	if got := EncodeBase58(wsol); got != WrappedSOL {
+		t.Errorf("EncodeBase58(wrapped SOL's key) = %s, want %s", got, WrappedSOL)
+	}
+	for _, b := range [][]byte{{}, {0}, {0, 0, 1}, {255}, bytes.Repeat([]byte{0xff}, 31), bytes.Repeat([]byte{7}, 64)} {
+		back, ok := decodeBase58(EncodeBase58(b))
+		if !ok || !bytes.Equal(back, b) {
+			t.Errorf("decode(encode(%x)) = %x, %v", b, back, ok)
+		}
+	}
 }

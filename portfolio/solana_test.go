@@ -181,7 +181,7 @@ func freshKeys(n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		h := sha256.Sum256([]byte(fmt.Sprint("portfolio fresh wallet ", i)))
-		out[i] = base58(h[:])
+		out[i] = chain.EncodeBase58(h[:])
 	}
 	return out
 }
@@ -250,7 +250,7 @@ func TestSolanaBatch24Owners(t *testing.T) {
 func TestSolanaOwnerFailures(t *testing.T) {
 	e := newSolanaEnv(t)
 	holder0, holder1, victim := e.address(t, "holder-0"), e.address(t, "holder-1"), e.address(t, "holder-3")
-	short := base58(bytes.Repeat([]byte{0xff}, 31)) // 31 bytes, not 32
+	short := chain.EncodeBase58(bytes.Repeat([]byte{0xff}, 31)) // 31 bytes, not 32
 	bad := []struct{ owner, why string }{
 		{"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d", "an EVM address"},
 		{"0OIl" + holder0[4:], "not base58"},
@@ -410,27 +410,6 @@ func (rt *rpcTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(answer)), int64(len(answer))
 	resp.Header.Del("Content-Length")
 	return resp, nil
-}
-
-// base58 encodes b in Bitcoin's base58 alphabet, as Solana writes addresses (the tests may not
-// import solana-go).
-func base58(b []byte) string {
-	const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-	n := new(big.Int).SetBytes(b)
-	var out []byte
-	mod, base := new(big.Int), big.NewInt(58)
-	for n.Sign() > 0 {
-		n.DivMod(n, base, mod)
-		out = append(out, alphabet[mod.Int64()])
-	}
-	for _, c := range b {
-		if c != 0 {
-			break
-		}
-		out = append(out, '1')
-	}
-	slices.Reverse(out)
-	return string(out)
 }
 
 // fakeSolana answers Holdings from fixed results, recording what it was asked.

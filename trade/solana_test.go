@@ -198,26 +198,7 @@ func (e *solEnv) waitStatus(t *testing.T, sig, want string) []string {
 // freshWallet is an address the validator has never seen.
 func freshWallet(label string) string {
 	h := sha256.Sum256([]byte("partnerd trade test " + label))
-	return base58(h[:])
-}
-
-func base58(b []byte) string {
-	const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-	n := new(big.Int).SetBytes(b)
-	var out []byte
-	mod, base := new(big.Int), big.NewInt(58)
-	for n.Sign() > 0 {
-		n.DivMod(n, base, mod)
-		out = append(out, alphabet[mod.Int64()])
-	}
-	for _, c := range b {
-		if c != 0 {
-			break
-		}
-		out = append(out, '1')
-	}
-	slices.Reverse(out)
-	return string(out)
+	return chain.EncodeBase58(h[:])
 }
 
 // feeSum sums the fee rows of a kind in lamports (SOL rows) or base units (token rows).
@@ -440,7 +421,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 		}
 	}
 	// A signature the cluster has never seen: pending, not found.
-	unseen := base58(bytes.Repeat([]byte{7}, 64))
+	unseen := chain.EncodeBase58(bytes.Repeat([]byte{7}, 64))
 	if res, err := e.svc.Confirm(t.Context(), consumer, two.ConfirmationToken, []*string{&unseen}); err != nil || res.Confirmed ||
 		res.PendingReason != PendingNotFound {
 		t.Errorf("an unseen signature: %+v, %v", res, err)
@@ -519,7 +500,7 @@ func TestSolanaBadInput(t *testing.T) {
 	}{
 		{"an EVM recipient", sender, "0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d", usdc, "1", []error{ErrInvalid, chain.ErrInvalidAddress}},
 		{"an EVM sender", "0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d", to, Native, "1", []error{ErrInvalid, chain.ErrInvalidAddress}},
-		{"base58 of 31 bytes", sender, base58(bytes.Repeat([]byte{9}, 31)), Native, "1", []error{ErrInvalid, chain.ErrInvalidAddress}},
+		{"base58 of 31 bytes", sender, chain.EncodeBase58(bytes.Repeat([]byte{9}, 31)), Native, "1", []error{ErrInvalid, chain.ErrInvalidAddress}},
 		{"USDC beyond 6 decimals", sender, to, usdc, "1.1234567", []error{ErrInvalidAmount, chain.ErrInvalidAmount}},
 		{"SOL beyond 9 decimals", sender, to, Native, "0.0000000001", []error{ErrInvalidAmount}},
 		{"a malformed amount", sender, to, Native, "1e9", []error{ErrInvalidAmount}},
@@ -542,7 +523,7 @@ func TestSolanaBadInput(t *testing.T) {
 	if _, err := e.svc.Status(t.Context(), "solana", "0xabc"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("status of an EVM hash: %v", err)
 	}
-	if st, err := e.svc.Status(t.Context(), "solana", base58(bytes.Repeat([]byte{7}, 64))); err != nil || st.Status != StatusUnknown {
+	if st, err := e.svc.Status(t.Context(), "solana", chain.EncodeBase58(bytes.Repeat([]byte{7}, 64))); err != nil || st.Status != StatusUnknown {
 		t.Errorf("status of an unseen signature: %+v, %v", st, err)
 	}
 	// Signing: a key that does not sign the transaction, a key that is not a key.
@@ -596,7 +577,7 @@ func TestSolanaUpstream(t *testing.T) {
 		if _, err := svc.BuildTransfer(t.Context(), consumer, TransferRequest{Chain: "solana", User: a, To: b, Token: Native, Amount: "1"}); !errors.Is(err, tc.want) {
 			t.Errorf("%s: build: %v", tc.want, err)
 		}
-		sig := base58(bytes.Repeat([]byte{7}, 64))
+		sig := chain.EncodeBase58(bytes.Repeat([]byte{7}, 64))
 		if _, err := svc.Status(t.Context(), "solana", sig); !errors.Is(err, tc.want) {
 			t.Errorf("%s: status: %v", tc.want, err)
 		}
@@ -618,7 +599,7 @@ func (f fakeStatuses) SignatureStatuses(_ context.Context, sigs []string) ([]sol
 
 // TestSolanaStatusMapping: the cluster's commitment levels in the status vocabulary.
 func TestSolanaStatusMapping(t *testing.T) {
-	sig := base58(bytes.Repeat([]byte{7}, 64))
+	sig := chain.EncodeBase58(bytes.Repeat([]byte{7}, 64))
 	for _, tc := range []struct {
 		in   solana.SigStatus
 		want TxStatus

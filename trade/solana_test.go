@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -643,6 +644,62 @@ func TestSolanaErrorMapping(t *testing.T) {
 		got := solanaError("x", errors.Join(in))
 		if !errors.Is(got, want) || !errors.Is(got, in) || got.Error() != in.Error() {
 			t.Errorf("%v: %v", in, got)
+		}
+	}
+}
+
+// TestSolanaBuildsRunUnsigned: builds run straight in LiteSVM, unsigned and exactly as built (a
+// fresh SVM seeded like the validator they were built against, signature verification off), and
+// move exactly what was asked: SOL, USDC creating the recipient's account, and Token-2022 EMB at
+// its fee cap.
+func TestSolanaBuildsRunUnsigned(t *testing.T) {
+	e := newSolEnv(t) // the validator has run nothing but its seeding
+	sender := e.keypair(t, "holder-3").Address
+	usdc, emb := e.mint(t, "USDC"), e.mint(t, "EMB")
+	cases := []struct {
+		token, to, amount string
+		want              uint64 // what the recipient holds after: lamports, or token base units
+		mint              string
+	}{
+		{Native, freshWallet("unsigned sol"), "0.5", 500_000_000, ""},
+		{usdc.Address, freshWallet("unsigned usdc"), "1.5", 1_500_000, usdc.Address},
+		{emb.Address, freshWallet("unsigned emb"), "1500", 1_500_000_000 - emb.TransferFee.MaximumFee, emb.Address},
+	}
+	var payloads []string
+	for _, c := range cases {
+		b, err := e.svc.BuildTransfer(t.Context(), consumer, TransferRequest{Chain: "solana", User: sender, To: c.to, Token: c.token, Amount: c.amount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		payloads = append(payloads, b.Transactions[0].Payload.Transaction)
+	}
+	runs, err := localnet.RunUnsigned(t.Context(), e.n.Seed, payloads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		r := runs[i]
+		if !r.Succeeded() {
+			t.Fatalf("%s %s: %+v", c.amount, c.token, r)
+		}
+		got := uint64(0)
+		if c.mint == "" {
+			got = r.PostBalances[slices.Index(r.Accounts, c.to)]
+		}
+		for _, raw := range r.PostTokenBalances {
+			var tb struct {
+				Mint, Owner   string
+				UITokenAmount struct{ Amount string } `json:"uiTokenAmount"`
+			}
+			if err := json.Unmarshal(raw, &tb); err != nil {
+				t.Fatal(err)
+			}
+			if tb.Mint == c.mint && tb.Owner == c.to {
+				got, _ = strconv.ParseUint(tb.UITokenAmount.Amount, 10, 64)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s %s: the recipient holds %d after, want %d", c.amount, c.token, got, c.want)
 		}
 	}
 }

@@ -58,7 +58,8 @@ func (m *Main) openSolana(ctx context.Context, cfg chain.Config, localMode bool)
 	return &solanaChain{client: client, config: cc, node: node}
 }
 
-// logLocalSolana says, once, what the local validator serves: its RPC, mints and test keypairs.
+// logLocalSolana says, once, what the local validator serves: its RPC, mints and funded test
+// keypairs (faucet, the mints' authority, holder-0..7, trader-0..2) with their secret keys.
 func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	mints := map[string]string{}
 	for _, mt := range node.Mints {
@@ -66,9 +67,7 @@ func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	}
 	keys := map[string]string{}
 	for _, k := range node.Keypairs {
-		if k.Name == "holder-0" || k.Name == "holder-1" || k.Name == "trader-0" {
-			keys[k.Name] = k.Address + " secret " + k.SecretKey
-		}
+		keys[k.Name] = k.Address + " secret " + k.SecretKey
 	}
 	m.Log.Warn("LOCAL MODE: no Solana RPC is configured (PARTNER_CHAINS), so solana is served from a local VALIDATOR (LiteSVM), "+
 		"not the real chain; its keypairs are test keys, never use them on a real cluster",

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
@@ -493,6 +494,9 @@ const maxSealRounds = 8
 // seal sends the batch, waits until the pool holds all of it, and commits until every
 // transaction has a receipt (usually once). A reverted transaction is an error.
 func (bt *batch) seal(ctx context.Context) ([]*types.Receipt, error) {
+	if a, ok := bt.b.(interface{ Automines() bool }); ok && a.Automines() {
+		return bt.sealOneByOne(ctx)
+	}
 	client := bt.b.Client()
 	for _, t := range bt.txs {
 		if err := client.SendTransaction(ctx, t.tx); err != nil {
@@ -527,6 +531,50 @@ func (bt *batch) seal(ctx context.Context) ([]*types.Receipt, error) {
 		}
 		if countNil(receipts) == 0 {
 			return receipts, nil
+		}
+	}
+}
+
+// sealOneByOne sends the batch to a node that mines each transaction as it arrives (anvil), one
+// transaction at a time, each after the last one's receipt: a transaction that reaches anvil while
+// the one before it from the same sender is being mined can stay queued in its pool for good (seen
+// in CI: the sender's next nonce and every later one queued, none ever mined).
+func (bt *batch) sealOneByOne(ctx context.Context) ([]*types.Receipt, error) {
+	client := bt.b.Client()
+	receipts := make([]*types.Receipt, len(bt.txs))
+	for i, t := range bt.txs {
+		if err := client.SendTransaction(ctx, t.tx); err != nil {
+			return nil, fmt.Errorf("%s: send from %s (nonce %d): %w", t.what, t.from, t.tx.Nonce(), err)
+		}
+		wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+		rc, err := receiptOf(wait, client, t.tx.Hash())
+		cancel()
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: transaction %s from %s (nonce %d) not mined (%s): %w", t.what, t.tx.Hash(), t.from, t.tx.Nonce(),
+				PoolReport(client, t.from), err)
+		case rc.Status != types.ReceiptStatusSuccessful:
+			return nil, fmt.Errorf("%s: transaction %s from %s reverted (gas used %d of %d)", t.what, t.tx.Hash(), t.from, rc.GasUsed, t.tx.Gas())
+		}
+		receipts[i] = rc
+	}
+	return receipts, nil
+}
+
+// receiptOf polls for a transaction's receipt until it is there or ctx ends.
+func receiptOf(ctx context.Context, client simulated.Client, hash common.Hash) (*types.Receipt, error) {
+	for {
+		rc, err := client.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return rc, nil
+		}
+		if !errors.Is(err, ethereum.NotFound) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
 		}
 	}
 }

@@ -52,6 +52,10 @@ func (b *Backend) Client() simulated.Client { return b.client }
 // EthClient is the node's client with its concrete type, for Client() (the raw *rpc.Client).
 func (b *Backend) EthClient() *ethclient.Client { return b.client }
 
+// Automines reports that anvil mines each transaction as it reaches its pool (devnet seeding then
+// sends one transaction at a time).
+func (b *Backend) Automines() bool { return true }
+
 // Close closes the connection (not the node: that goes with the test).
 func (b *Backend) Close() { b.client.Close() }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -77,6 +78,8 @@ type Stats struct {
 	Pending int64
 	// Failures is how many writes failed (and were retried).
 	Failures int64
+	// RateLimited is how many of the recorded calls were refused by admission (answered 429).
+	RateLimited int64
 }
 
 // NewRecorder starts a recorder writing to w every interval (0: DefaultFlushInterval), and at once
@@ -100,6 +103,9 @@ func NewRecorder(w UsageWriter, log *slog.Logger, interval time.Duration, buffer
 func (r *Recorder) Record(c Call) {
 	r.mu.Lock()
 	r.stats.Recorded++
+	if c.Status == http.StatusTooManyRequests {
+		r.stats.RateLimited++
+	}
 	r.rollups.Add(c)
 	if r.held >= r.limit {
 		r.stats.Shed++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -414,5 +415,22 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out: %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestRecorderCountsRateLimited: Stats counts the recorded calls admission refused (429), for the
+// operators' metrics.
+func TestRecorderCountsRateLimited(t *testing.T) {
+	st := storetest.SQLite(t)
+	r := newRecorder(t, metering.NewUsageStore(st.Client, st.Dialect), never, 0)
+	for i := range 10 {
+		c := call(i)
+		if i%3 == 0 {
+			c.Status = http.StatusTooManyRequests
+		}
+		r.Record(c)
+	}
+	if s := r.Stats(); s.Recorded != 10 || s.RateLimited != 4 {
+		t.Fatalf("Stats = %+v, want 10 recorded of which 4 rate limited", s)
 	}
 }

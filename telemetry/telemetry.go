@@ -98,6 +98,7 @@ func (s Sources) WriteMetrics(out io.Writer) error {
 		w.metric("partnerd_usage_raw_rows_shed_total", "counter", "Raw per-call usage rows dropped because too many were pending (the store failing or far behind); their calls are still counted.", st.Shed)
 		w.metric("partnerd_usage_write_failures_total", "counter", "Usage writes that failed (their rows stay queued and are retried).", st.Failures)
 		w.metric("partnerd_usage_raw_rows_pending", "gauge", "Raw per-call usage rows queued or being written.", st.Pending)
+		w.metric("partnerd_calls_rate_limited_total", "counter", "Calls refused by admission (429 rate_limited) since start; each is also in partnerd_usage_calls_recorded_total.", st.RateLimited)
 	}
 	if s.UsageBuffer > 0 {
 		w.metric("partnerd_usage_raw_rows_pending_limit", "gauge", "Pending raw usage rows beyond which new raw rows are shed.", int64(s.UsageBuffer))

@@ -51,7 +51,7 @@ func want(t *testing.T, m telemetrytest.Metrics, name string, value float64) {
 func TestMetricsFromSources(t *testing.T) {
 	h := telemetry.Handler(telemetry.Sources{
 		Usage: func() metering.Stats {
-			return metering.Stats{Recorded: 1000, Counted: 990, Written: 900, Shed: 7, Pending: 93, Failures: 2}
+			return metering.Stats{Recorded: 1000, Counted: 990, Written: 900, Shed: 7, Pending: 93, Failures: 2, RateLimited: 40}
 		},
 		UsageBuffer: 100_000,
 		DB: func() sql.DBStats {
@@ -67,6 +67,7 @@ func TestMetricsFromSources(t *testing.T) {
 		"partnerd_usage_raw_rows_shed_total":        7,
 		"partnerd_usage_write_failures_total":       2,
 		"partnerd_usage_raw_rows_pending":           93,
+		"partnerd_calls_rate_limited_total":         40,
 		"partnerd_usage_raw_rows_pending_limit":     100_000,
 		"partnerd_access_reloads_total":             12,
 		"partnerd_db_connections_open":              5,

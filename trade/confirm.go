@@ -98,6 +98,12 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingFinality)
 		}
 	}
+	return s.settleConfirm(ctx, tok.id, res, bad)
+}
+
+// settleConfirm ends a confirm once every transaction was checked: a *VerificationError when any
+// is in bad, res as it is while any is pending, else the token is marked confirmed.
+func (s *Service) settleConfirm(ctx context.Context, tokenID int, res ConfirmResult, bad map[string]any) (ConfirmResult, error) {
 	if len(bad) > 0 {
 		return ConfirmResult{}, &VerificationError{Verification: bad}
 	}
@@ -105,7 +111,8 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 		return res, nil
 	}
 	res.Confirmed = true
-	if res.Updated, err = s.tokens.confirm(ctx, tok.id, s.now()); err != nil {
+	var err error
+	if res.Updated, err = s.tokens.confirm(ctx, tokenID, s.now()); err != nil {
 		return ConfirmResult{}, err
 	}
 	return res, nil

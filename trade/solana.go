@@ -250,17 +250,7 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, reason)
 		}
 	}
-	if len(bad) > 0 {
-		return ConfirmResult{}, &VerificationError{Verification: bad}
-	}
-	if len(res.PendingIDs) > 0 {
-		return res, nil
-	}
-	res.Confirmed = true
-	if res.Updated, err = s.tokens.confirm(ctx, tok.id, s.now()); err != nil {
-		return ConfirmResult{}, err
-	}
-	return res, nil
+	return s.settleConfirm(ctx, tok.id, res, bad)
 }
 
 // solanaError maps an error of the Solana adapter to the service's: its input and state errors to

@@ -2,14 +2,12 @@ package access
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/netip"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 )
 
 // The sign-in throttle's behaviour, run against both places it keeps failures: in memory and in
@@ -28,51 +27,6 @@ import (
 // testRedisTimeout replaces DefaultRedisThrottleTimeout in the behavioural cases, so that a loaded
 // machine cannot turn a slow answer into a failure; the fail-closed tests keep the production one.
 const testRedisTimeout = 5 * time.Second
-
-// throttleRedis returns a client of the test Redis (PARTNER_TEST_REDIS_URL, default database 0 of
-// 127.0.0.1:6379, where the packages' tests keep to key prefixes of their own), closed when the
-// test ends. It skips the test when Redis cannot be reached, or fails it under
-// PARTNER_TEST_REQUIRE_ALL=1.
-func throttleRedis(t testing.TB) *redis.Client {
-	t.Helper()
-	u := os.Getenv("PARTNER_TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	opt, err := metering.ParseRedisURL(u)
-	if err != nil {
-		t.Fatalf("PARTNER_TEST_REDIS_URL: %v", err)
-	}
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.PoolTimeout = testRedisTimeout, testRedisTimeout, testRedisTimeout, testRedisTimeout
-	c := redis.NewClient(opt)
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		if os.Getenv("PARTNER_TEST_REQUIRE_ALL") == "1" {
-			t.Fatalf("Redis at %s is unreachable and PARTNER_TEST_REQUIRE_ALL=1: %v", c.Options().Addr, err)
-		}
-		t.Skipf("skipping: Redis at %s is unreachable (set PARTNER_TEST_REDIS_URL, or PARTNER_TEST_REQUIRE_ALL=1 to fail): %v", c.Options().Addr, err)
-	}
-	return c
-}
-
-// throttlePrefix returns a key prefix of the test's own (partnerd-test-signin:<random>:) and
-// deletes its keys when the test ends.
-func throttlePrefix(t testing.TB, c *redis.Client) string {
-	t.Helper()
-	prefix := "partnerd-test-signin:" + rand.Text()[:16] + ":"
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if keys := redisKeys(t, ctx, c, prefix); len(keys) > 0 {
-			if err := c.Del(ctx, keys...).Err(); err != nil {
-				t.Logf("cleanup of %s*: %v", prefix, err)
-			}
-		}
-	})
-	return prefix
-}
 
 func redisKeys(t testing.TB, ctx context.Context, c *redis.Client, prefix string) []string {
 	t.Helper()
@@ -101,8 +55,8 @@ func throttleBackends() []throttleBackend {
 			return func(opts ...ThrottleOption) *Throttle { return newTestThrottle(clk, opts...) }
 		}},
 		{name: "redis", shared: true, newFor: func(t *testing.T, clk *fakeClock) func(...ThrottleOption) *Throttle {
-			c := throttleRedis(t)
-			store := NewRedisThrottleStore(c, WithRedisThrottlePrefix(throttlePrefix(t, c)),
+			c := meteringtest.Redis(t, testRedisTimeout)
+			store := NewRedisThrottleStore(c, WithRedisThrottlePrefix(meteringtest.RedisPrefix(t, c, "partnerd-test-signin")),
 				WithRedisThrottleClock(clk.Now), WithRedisThrottleTimeout(testRedisTimeout))
 			return func(opts ...ThrottleOption) *Throttle {
 				return newTestThrottle(clk, append([]ThrottleOption{WithThrottleStore(store)}, opts...)...)
@@ -280,8 +234,8 @@ func caseReplicas(t *testing.T, b throttleBackend, newThrottle func(...ThrottleO
 // TestRedisThrottleKeys: the keys name neither the email nor the address, live under the prefix,
 // hold at most the limit's failures and expire with the window, on Redis's own clock.
 func TestRedisThrottleKeys(t *testing.T) {
-	c := throttleRedis(t)
-	prefix := throttlePrefix(t, c)
+	c := meteringtest.Redis(t, testRedisTimeout)
+	prefix := meteringtest.RedisPrefix(t, c, "partnerd-test-signin")
 	const window = 2 * time.Second
 	th := NewThrottle(WithThrottleLimits(3, 10, window),
 		WithThrottleStore(NewRedisThrottleStore(c, WithRedisThrottlePrefix(prefix), WithRedisThrottleTimeout(testRedisTimeout))))

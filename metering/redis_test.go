@@ -2,8 +2,6 @@ package metering_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -21,74 +19,17 @@ import (
 	"github.com/partner-platform/partnerd/metering/meteringtest"
 )
 
-// defaultTestRedisURL is the Redis the tests use unless PARTNER_TEST_REDIS_URL says otherwise.
-const defaultTestRedisURL = "redis://127.0.0.1:6379/0"
-
 // testTimeout replaces the production bound (metering.DefaultRedisTimeout) in the tests of the
 // limiter's semantics, so that a loaded test machine cannot turn a slow answer into a failure; the
 // fail-closed tests keep the production client.
 const testTimeout = 5 * time.Second
 
-// testRedis returns a client of the test Redis, closed when the test ends: the production options
-// (no retries) with testTimeout. It skips the test when Redis cannot be reached, or fails it under
-// PARTNER_TEST_REQUIRE_ALL=1.
-func testRedis(t testing.TB) *redis.Client {
-	t.Helper()
-	u := os.Getenv("PARTNER_TEST_REDIS_URL")
-	if u == "" {
-		u = defaultTestRedisURL
-	}
-	opt, err := metering.ParseRedisURL(u)
-	if err != nil {
-		t.Fatalf("PARTNER_TEST_REDIS_URL: %v", err)
-	}
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.PoolTimeout = testTimeout, testTimeout, testTimeout, testTimeout
-	c := redis.NewClient(opt)
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		if os.Getenv("PARTNER_TEST_REQUIRE_ALL") == "1" {
-			t.Fatalf("Redis at %s is unreachable and PARTNER_TEST_REQUIRE_ALL=1: %v", c.Options().Addr, err)
-		}
-		t.Skipf("skipping: Redis at %s is unreachable (set PARTNER_TEST_REDIS_URL, or PARTNER_TEST_REQUIRE_ALL=1 to fail): %v", c.Options().Addr, err)
-	}
-	return c
-}
-
-// freshPrefix returns a key prefix of its own for the test and deletes its keys when the test ends.
-func freshPrefix(t testing.TB, c *redis.Client) string {
-	t.Helper()
-	b := make([]byte, 8)
-	rand.Read(b)
-	prefix := "partnerd-test:" + hex.EncodeToString(b) + ":"
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		var keys []string
-		for iter.Next(ctx) {
-			keys = append(keys, iter.Val())
-		}
-		if err := iter.Err(); err != nil {
-			t.Logf("cleanup of %s*: %v", prefix, err)
-			return
-		}
-		if len(keys) > 0 {
-			if err := c.Del(ctx, keys...).Err(); err != nil {
-				t.Logf("cleanup of %s*: %v", prefix, err)
-			}
-		}
-	})
-	return prefix
-}
-
 // TestRedisLimiter runs the shared conformance suite against Redis, each subtest on a fresh prefix,
 // with the suite's manual clock standing in for Redis's TIME.
 func TestRedisLimiter(t *testing.T) {
-	c := testRedis(t)
+	c := meteringtest.Redis(t, testTimeout)
 	meteringtest.Run(t, func(t *testing.T, clock func() time.Time) metering.Limiter {
-		return metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(t, c)), metering.WithRedisClock(clock), metering.WithRedisTimeout(testTimeout))
+		return metering.NewRedisLimiter(c, metering.WithRedisPrefix(meteringtest.RedisPrefix(t, c, "partnerd-test")), metering.WithRedisClock(clock), metering.WithRedisTimeout(testTimeout))
 	})
 }
 
@@ -130,8 +71,8 @@ func reserveAll(t *testing.T, ls []metering.Limiter, consumer int, lim metering.
 // one bucket: 200 simultaneous calls against a burst of 50 admit exactly 50, whichever replica
 // they reach; refunds through one replica are seen by the other.
 func TestRedisReplicasShareBucket(t *testing.T) {
-	c1, c2 := testRedis(t), testRedis(t)
-	prefix := freshPrefix(t, c1)
+	c1, c2 := meteringtest.Redis(t, testTimeout), meteringtest.Redis(t, testTimeout)
+	prefix := meteringtest.RedisPrefix(t, c1, "partnerd-test")
 	a := metering.NewRedisLimiter(c1, metering.WithRedisPrefix(prefix), metering.WithRedisTimeout(testTimeout))
 	b := metering.NewRedisLimiter(c2, metering.WithRedisPrefix(prefix), metering.WithRedisTimeout(testTimeout))
 	lim := metering.Limit{RatePerMinute: 0, Burst: 50} // no refill while the test runs
@@ -163,8 +104,8 @@ func TestRedisReplicasShareBucket(t *testing.T) {
 // ahead and an hour behind agree: no refill from the clock ahead, no stall from the one behind,
 // Retry-After within one refill interval, and the sweeper of either reclaims by Redis's clock.
 func TestRedisSkewedClocks(t *testing.T) {
-	c := testRedis(t)
-	prefix := freshPrefix(t, c)
+	c := meteringtest.Redis(t, testTimeout)
+	prefix := meteringtest.RedisPrefix(t, c, "partnerd-test")
 	ahead := func() time.Time { return time.Now().Add(time.Hour) }
 	behind := func() time.Time { return time.Now().Add(-time.Hour) }
 	const ttl = 5 * time.Second
@@ -220,10 +161,10 @@ func TestRedisSkewedClocks(t *testing.T) {
 // it) makes one round trip; its settlement rides on the next script, which removes the reservation
 // from the held set, so neither round trips nor the held set grow with the calls.
 func TestRedisOneRoundTripPerCall(t *testing.T) {
-	c, inspect := testRedis(t), testRedis(t)
+	c, inspect := meteringtest.Redis(t, testTimeout), meteringtest.Redis(t, testTimeout)
 	hook := &roundTrips{}
 	c.AddHook(hook)
-	prefix := freshPrefix(t, c)
+	prefix := meteringtest.RedisPrefix(t, c, "partnerd-test")
 	l := metering.NewRedisLimiter(c, metering.WithRedisPrefix(prefix), metering.WithRedisTimeout(testTimeout))
 	lim := metering.Limit{RatePerMinute: 0, Burst: 1000}
 	// Warm up: the first call after Redis lost its script cache (EVALSHA answers NOSCRIPT) sends
@@ -433,7 +374,7 @@ func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 // (throughput), reporting Redis round trips per operation. Redis calls get testTimeout, so that a
 // stall of the machine does not end the run, and the slowest call is reported (max-ms).
 func BenchmarkRedisReserve(b *testing.B) {
-	c := testRedis(b)
+	c := meteringtest.Redis(b, testTimeout)
 	hook := &roundTrips{}
 	c.AddHook(hook)
 	lim := metering.Limit{RatePerMinute: 100_000_000, Burst: 100_000_000}
@@ -453,7 +394,7 @@ func BenchmarkRedisReserve(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					var l metering.Limiter = metering.NewMemoryLimiter()
 					if backend == "redis" {
-						l = metering.NewRedisLimiter(c, metering.WithRedisPrefix(freshPrefix(b, c)), metering.WithRedisTimeout(testTimeout))
+						l = metering.NewRedisLimiter(c, metering.WithRedisPrefix(meteringtest.RedisPrefix(b, c, "partnerd-test")), metering.WithRedisTimeout(testTimeout))
 					}
 					var next, slowest atomic.Int64
 					call := func(id int) {

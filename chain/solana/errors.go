@@ -15,86 +15,27 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// ErrorKind says why an RPC read failed, so callers can choose a status without parsing messages.
-type ErrorKind string
+// ErrorKind says why an RPC read failed (chain.UpstreamKind).
+type ErrorKind = chain.UpstreamKind
 
-// Error kinds.
+// Error kinds (see chain.UpstreamKind).
 const (
-	// KindUnavailable: no RPC URL could be reached or each refused service (connection refused or
-	// reset, DNS failure, HTTP 5xx or 429, a JSON-RPC "node unhealthy" or rate-limit answer). The
-	// API answers 503 upstream_unavailable.
-	KindUnavailable ErrorKind = "unavailable"
-	// KindTimeout: the call's deadline (the caller's, or Options.CallTimeout) passed before an RPC
-	// answered, or HTTP 408/504. The API answers 504 upstream_timeout.
-	KindTimeout ErrorKind = "timeout"
-	// KindCanceled: the caller's context was canceled. The API answers 499 client_closed_request.
-	KindCanceled ErrorKind = "canceled"
-	// KindBadResponse: an RPC answered, but with a JSON-RPC error, malformed JSON, an answer larger
-	// than Options.MaxResponseBytes, or data that does not decode as Solana's documented shapes. The
-	// API answers 502 upstream_error.
-	KindBadResponse ErrorKind = "bad_response"
+	KindUnavailable = chain.UpstreamUnavailable // also a JSON-RPC "node unhealthy" or rate-limit answer
+	KindTimeout     = chain.UpstreamTimeout     // the caller's deadline, or Options.CallTimeout
+	KindCanceled    = chain.UpstreamCanceled
+	KindBadResponse = chain.UpstreamBadResponse // also an answer larger than Options.MaxResponseBytes
 )
 
-// Error is the error type of every RPC failure the adapter returns. Error() is a generic message
-// that is safe to show to API callers: it names the operation and the kind, never an RPC's own
-// text or URL. The cause (with the RPC's text) is available through Unwrap and Detail, for logs.
+// Error is the error type of every RPC failure the adapter returns: a chain.UpstreamError of
+// family "solana".
 //
 // Errors about the caller's input are not *Error: they wrap chain.ErrInvalidAddress,
 // chain.ErrInvalidAmount, ErrInvalidSignature, ErrInvalidToken, ErrNotSupported or
 // ErrPrerequisite, or are a *SimulationError (see their docs for the API codes).
-type Error struct {
-	Kind  ErrorKind
-	Op    string // the operation, e.g. "holdings"
-	cause error
-}
-
-var publicText = map[ErrorKind]string{
-	KindUnavailable: "chain RPC unavailable",
-	KindTimeout:     "chain RPC timed out",
-	KindCanceled:    "request canceled",
-	KindBadResponse: "chain RPC returned an unusable response",
-}
-
-// Error returns the caller-safe message.
-func (e *Error) Error() string { return "solana " + e.Op + ": " + publicText[e.Kind] }
-
-// Unwrap returns the cause, for errors.Is/As (context.DeadlineExceeded, net errors, ...).
-func (e *Error) Unwrap() error { return e.cause }
-
-// Is lets errors.Is match the chain package's adapter-neutral errors: KindUnavailable is
-// chain.ErrUpstreamUnavailable, KindTimeout chain.ErrUpstreamTimeout, KindCanceled chain.ErrCanceled
-// and KindBadResponse chain.ErrUpstreamBadResponse.
-func (e *Error) Is(target error) bool {
-	switch e.Kind {
-	case KindUnavailable:
-		return target == chain.ErrUpstreamUnavailable
-	case KindTimeout:
-		return target == chain.ErrUpstreamTimeout
-	case KindCanceled:
-		return target == chain.ErrCanceled
-	case KindBadResponse:
-		return target == chain.ErrUpstreamBadResponse
-	}
-	return false
-}
-
-// Detail is the message for logs: the safe message plus the cause, which may contain the RPC's
-// text (never a configured URL: requests are addressed to a placeholder, see failover).
-func (e *Error) Detail() string {
-	if e.cause == nil {
-		return e.Error()
-	}
-	return e.Error() + ": " + e.cause.Error()
-}
+type Error = chain.UpstreamError
 
 // KindOf returns the kind of an *Error in err's chain, and "" for any other error.
-func KindOf(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+func KindOf(err error) ErrorKind { return chain.UpstreamKindOf(err) }
 
 // Errors about the caller's input and the chain's state, besides chain.ErrInvalidAddress (400
 // invalid_address) and chain.ErrInvalidAmount (400 invalid_amount). Each is wrapped with a message
@@ -128,7 +69,7 @@ type SimulationError struct {
 func (e *SimulationError) Error() string { return "simulation failed: " + e.Err }
 
 func newError(op string, kind ErrorKind, cause error) *Error {
-	return &Error{Kind: kind, Op: op, cause: cause}
+	return chain.NewUpstreamError("solana", op, kind, cause)
 }
 
 func badResponse(op string, format string, args ...any) *Error {

@@ -128,6 +128,19 @@ func (h *Health) probe(ctx context.Context) error {
 		}
 		h.closeConn()
 	}
+	// A fresh connection, twice: one lost on its own (terminated by an administrator, reset) can
+	// take the next one with it, and that alone is no outage.
+	var err error
+	for range 2 {
+		if err = h.connect(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// connect opens the probe's connection and pings on it.
+func (h *Health) connect(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, h.pg)
 	if err != nil {
 		return h.store.target.scrub(err)

@@ -310,17 +310,19 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 	}
 	build, err := s.deps.Trade.BuildSwap(ctx, consumerOf(ctx), trade.SwapRequest{Chain: c.Name, User: b.User, InputMint: b.InputMint,
 		OutputMint: b.OutputMint, Amount: b.Amount, SlippageBps: *b.SlippageBps, MaxValueLossPpm: b.MaxValueLossPpm})
-	return buildOutput(build, err)
+	return buildOutput(ctx, build, err)
 }
 
 // consumerOf is the calling consumer.
 func consumerOf(ctx context.Context) int { return callOf(ctx).principal.ConsumerID }
 
-// buildOutput is a build's answer: sequential signing, the transactions, fees, quote and token.
-func buildOutput(b trade.Build, err error) (*output[BuildResponse], error) {
+// buildOutput is a build's answer: sequential signing, the transactions, fees, quote and token,
+// which is stored with the answer (call.keep).
+func buildOutput(ctx context.Context, b trade.Build, err error) (*output[BuildResponse], error) {
 	if err != nil {
 		return nil, tradeError(err)
 	}
+	callOf(ctx).keep = b.Keep
 	r := BuildResponse{OK: true, Signing: Signing{Mode: "sequential"}, Metadata: b.Metadata, ConfirmationToken: b.ConfirmationToken,
 		Fees: []FeeRow{}, Transactions: []Transaction{}}
 	if b.Quote != nil {
@@ -374,7 +376,7 @@ func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransfer
 		return nil, e
 	}
 	build, err := s.deps.Trade.BuildTransfer(ctx, consumerOf(ctx), trade.TransferRequest{Chain: c.Name, User: b.User, To: b.To, Token: b.Token, Amount: b.Amount})
-	return buildOutput(build, err)
+	return buildOutput(ctx, build, err)
 }
 
 func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
@@ -495,7 +497,7 @@ func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (
 		"buildLPCreate": t.BuildLPCreate, "buildLPAdd": t.BuildLPAdd, "buildLPRemove": t.BuildLPRemove,
 		"buildLPFarm": t.BuildLPFarm, "buildLPHarvest": t.BuildLPHarvest, "buildLPCompound": t.BuildLPCompound,
 	}[opID](ctx, consumer, r)
-	return buildOutput(build, err)
+	return buildOutput(ctx, build, err)
 }
 
 // confirmBuild confirms a build against the chain its token was issued for.

@@ -231,11 +231,11 @@ func (s *finishFails) Release(ctx context.Context, r idempotency.Request) error 
 	return s.Store.Release(ctx, r)
 }
 
-func (s *finishFails) Finish(ctx context.Context, r idempotency.Request, res idempotency.Response, now time.Time) error {
+func (s *finishFails) Finish(ctx context.Context, r idempotency.Request, res idempotency.Response, now time.Time, with idempotency.Write) error {
 	if s.fail.Load() {
 		return errors.New("connection refused")
 	}
-	return s.Store.Finish(ctx, r, res, now)
+	return s.Store.Finish(ctx, r, res, now, with)
 }
 
 // TestIdempotencyAnswerHeldUntilStored: a build's answer goes out only once the store kept it for

@@ -68,8 +68,9 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 
 	// Keep the result for replay unless a retry should run the call again: the caller cancelled, the
 	// failure was on our side or upstream (5xx), or the answer is transient (a pending confirm). The
-	// answer is held back until the record is stored: an answer the store did not keep would build
-	// anew on a retry, with a new confirmation token, so it becomes a 503 instead.
+	// answer is held back until the record is stored, in one transaction with the confirmation token
+	// it hands out: an answer the store did not keep would build anew on a retry, so it becomes a 503
+	// instead and leaves no token behind.
 	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx.Context()), 5*time.Second)
 	defer cancel()
 	status := rec.Status()
@@ -81,7 +82,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	res := idempotency.Response{Status: status, Body: rec.response.Bytes(), RequestID: requestIDOf(ctx)}
-	if err := s.deps.Idempotency.Finish(storeCtx, req, res, time.Now()); err != nil {
+	if err := s.deps.Idempotency.Finish(storeCtx, req, res, time.Now(), c.keep); err != nil {
 		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
 			s.releaseLater(req, requestIDOf(ctx), err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 
 	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/idempotency"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
 )
@@ -45,6 +46,9 @@ type call struct {
 	// transient marks an answer that must not be replayed under its Idempotency-Key: a confirm
 	// still pending, which the caller retries to see progress.
 	transient bool
+	// keep writes what a builder's answer hands out (its confirmation token) in the transaction
+	// that stores the answer for replay (see idempotent).
+	keep idempotency.Write
 }
 
 func callOf(ctx context.Context) *call {

@@ -30,13 +30,15 @@ type tradeEnv struct {
 	builds int // builds posted, for fresh idempotency keys
 }
 
-func newTradeEnv(t *testing.T, account int) *tradeEnv { return newTradeEnvOn(t, "base", account) }
+func newTradeEnv(t *testing.T, account int, opts ...envOption) *tradeEnv {
+	return newTradeEnvOn(t, "base", account, opts...)
+}
 
 // newTradeEnvOn is newTradeEnv with the devnet serving the named chain.
-func newTradeEnvOn(t *testing.T, chainName string, account int) *tradeEnv {
+func newTradeEnvOn(t *testing.T, chainName string, account int, opts ...envOption) *tradeEnv {
 	t.Helper()
 	d := &devnetChain{name: chainName}
-	e := newEnv(t, withDevnet(d))
+	e := newEnv(t, append([]envOption{withDevnet(d)}, opts...)...)
 	_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
 	acct := d.local.Accounts()[account]
 	return &tradeEnv{env: e, d: d, key: key, wallet: newWallet(t, d.local.RPCURL(), acct.PrivateKeyHex), market: d.local.Market()}
@@ -437,6 +439,39 @@ func TestBuildIdempotencyOnDevnet(t *testing.T) {
 	}
 	if r := post(strings.Replace(body, "0.25", "0.26", 1)); r.status != http.StatusConflict || r.body["code"] != "idempotency_conflict" {
 		t.Errorf("changed body: %d %s", r.status, r.rawBody)
+	}
+}
+
+// TestBuildTokenKeptWithAnswer: a build's confirmation token is stored in one transaction with its
+// answer's idempotency record. When the store fails to keep the answer, the caller gets a 503 and no
+// token is left behind; the retry builds again and its token, the only one stored, is known to confirm.
+func TestBuildTokenKeptWithAnswer(t *testing.T) {
+	t.Parallel()
+	store := &finishFails{}
+	te := newTradeEnv(t, 7, withDeps(func(d *Deps) { store.Store = d.Idempotency; d.Idempotency = store }))
+	body := fmt.Sprintf(`{"chain":"base","user":%q,"to":%q,"token":"native","amount":"0.5"}`, te.wallet.Address.Hex(), te.d.local.Accounts()[8].Address.Hex())
+	post := func() response {
+		return te.checked(request{method: http.MethodPost, path: "/v1/build/transfer", key: te.key, body: body, headers: map[string]string{"Idempotency-Key": "kept"}})
+	}
+	store.fail.Store(true)
+	if r := post(); r.status != http.StatusServiceUnavailable || r.body["code"] != "unavailable" {
+		t.Fatalf("build whose answer the store did not keep: %d %s", r.status, r.rawBody)
+	}
+	if rows := te.tokenRows(); rows != 0 {
+		t.Fatalf("%d confirmation tokens stored for an answer that was not kept, want 0", rows)
+	}
+	store.fail.Store(false)
+	r := post()
+	token, _ := r.body["confirmationToken"].(string)
+	if r.status != http.StatusOK || token == "" {
+		t.Fatalf("retry: %d %s", r.status, r.rawBody)
+	}
+	if rows := te.tokenRows(); rows != 1 {
+		t.Fatalf("%d confirmation tokens stored after the retry, want 1", rows)
+	}
+	hashes, _ := te.wallet.sendBuild(r.rawBody)
+	if c := te.confirm(r.rawBody, hashes); c.status != http.StatusOK {
+		t.Fatalf("confirm with the kept token: %d %s", c.status, c.rawBody)
 	}
 }
 

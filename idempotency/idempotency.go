@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/partner-platform/partnerd/ent"
 )
 
 // Window is how long a finished call is replayed.
@@ -51,6 +53,9 @@ type Request struct {
 	BodyHash [32]byte // SHA-256 of the request body bytes
 }
 
+// Write is what a call writes together with its response, on the client of Finish's transaction.
+type Write func(ctx context.Context, db *ent.Client) error
+
 // ErrNotOwned is returned by Finish and Release when the record is no longer held by this call
 // (it expired, or its lease ran out and another call took it over).
 var ErrNotOwned = errors.New("idempotency record not held")
@@ -61,8 +66,10 @@ type Store interface {
 	// Begin claims the request's key, holding it until lease ends; a record still pending after its
 	// lease was abandoned by a crashed call and is taken over.
 	Begin(ctx context.Context, r Request, now time.Time, lease time.Duration) (Outcome, error)
-	// Finish stores the call's final response for replay until the window ends.
-	Finish(ctx context.Context, r Request, res Response, now time.Time) error
+	// Finish stores the call's final response for replay until the window ends. A non-nil with
+	// runs in the same transaction, writing what the response hands out (a build's confirmation
+	// token): the response and those writes are kept together or not at all.
+	Finish(ctx context.Context, r Request, res Response, now time.Time, with Write) error
 	// Release forgets a call that must not be replayed (it failed in a retryable way), so a retry runs again.
 	Release(ctx context.Context, r Request) error
 	// Sweep deletes records whose window ended before now and returns how many.

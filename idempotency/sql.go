@@ -84,16 +84,28 @@ func (s *SQLStore) Begin(ctx context.Context, r Request, now time.Time, lease ti
 }
 
 // Finish implements Store. The replay window runs for Window from now.
-func (s *SQLStore) Finish(ctx context.Context, r Request, res Response, now time.Time) error {
-	n, err := s.db.IdempotencyRecord.Update().
-		Where(s.held(r)...).
-		SetDone(true).SetStatus(res.Status).SetResponse(res.Body).SetRequestID(res.RequestID).SetExpiresAt(now.Add(Window)).
-		Save(ctx)
+func (s *SQLStore) Finish(ctx context.Context, r Request, res Response, now time.Time, with Write) error {
+	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return fmt.Errorf("finish idempotent call: %w", err)
 	}
-	if n == 0 {
-		return fmt.Errorf("finish idempotent call: %w", ErrNotOwned)
+	n, err := tx.IdempotencyRecord.Update().
+		Where(s.held(r)...).
+		SetDone(true).SetStatus(res.Status).SetResponse(res.Body).SetRequestID(res.RequestID).SetExpiresAt(now.Add(Window)).
+		Save(ctx)
+	switch {
+	case err != nil:
+	case n == 0:
+		err = ErrNotOwned
+	case with != nil:
+		err = with(ctx, tx.Client())
+	}
+	if err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("finish idempotent call: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("finish idempotent call: %w", err)
 	}
 	return nil
 }

@@ -2,12 +2,15 @@ package idempotency_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/ent/idempotencyrecord"
 	"github.com/partner-platform/partnerd/idempotency"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
@@ -64,7 +67,7 @@ func (h idem) replay(r idempotency.Request, now time.Time, status int, body []by
 func (h idem) finish(r idempotency.Request, status int, body []byte, now time.Time, want error) {
 	h.t.Helper()
 	res := idempotency.Response{Status: status, Body: body, RequestID: requestID(r)}
-	if err := h.s.Finish(h.t.Context(), r, res, now); !errors.Is(err, want) || (want == nil && err != nil) {
+	if err := h.s.Finish(h.t.Context(), r, res, now, nil); !errors.Is(err, want) || (want == nil && err != nil) {
 		h.t.Fatalf("Finish(%s) = %v, want %v", r.Key, err, want)
 	}
 }
@@ -179,8 +182,8 @@ func TestSQLStore(t *testing.T) {
 			h.begin(r, t0.Add(lease+time.Second), idempotency.Started) // call 2 takes over
 			// The store cannot tell the two calls apart (same key, same body): whichever finishes
 			// first stores its result, the other gets ErrNotOwned, and nothing is overwritten.
-			err1 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("one"), RequestID: requestID(r)}, t0.Add(lease+2*time.Second))
-			err2 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("two"), RequestID: requestID(r)}, t0.Add(lease+3*time.Second))
+			err1 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("one"), RequestID: requestID(r)}, t0.Add(lease+2*time.Second), nil)
+			err2 := h.s.Finish(h.t.Context(), r, idempotency.Response{Status: 200, Body: []byte("two"), RequestID: requestID(r)}, t0.Add(lease+3*time.Second), nil)
 			if err1 != nil || !errors.Is(err2, idempotency.ErrNotOwned) {
 				h.t.Fatalf("Finish, Finish = %v, %v; want nil, ErrNotOwned", err1, err2)
 			}
@@ -303,6 +306,71 @@ func TestSQLStoreSweep(t *testing.T) {
 
 		if n, err := s.Sweep(t.Context(), now); err != nil || n != 0 {
 			t.Fatalf("second Sweep = %d, %v; want 0", n, err)
+		}
+	})
+}
+
+// TestSQLStoreFinishWith: what a call writes with its response (a build's confirmation token) is
+// kept exactly when the response is. Here the write is another record, made on the transaction's
+// client; a write that fails takes the response down with it, and a response that cannot be
+// stored (the call no longer holds its key) takes the write down.
+func TestSQLStoreFinishWith(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		s := idempotency.NewSQLStore(st.Client)
+		h := idem{t: t, s: s}
+		side := func(key string) idempotency.Write {
+			return func(ctx context.Context, db *ent.Client) error {
+				return db.IdempotencyRecord.Create().SetKeyID(99).SetIdempotencyKey(key).SetBodyHash(make([]byte, 32)).
+					SetCreatedAt(t0).SetExpiresAt(t0.Add(time.Hour)).SetLeaseUntil(t0).Exec(ctx)
+			}
+		}
+		failing := func(key string) idempotency.Write {
+			return func(ctx context.Context, db *ent.Client) error {
+				if err := side(key)(ctx, db); err != nil {
+					return err
+				}
+				return errors.New("disk full")
+			}
+		}
+		written := func(key string) bool {
+			t.Helper()
+			n, err := st.Client.IdempotencyRecord.Query().Where(idempotencyrecord.KeyID(99), idempotencyrecord.IdempotencyKey(key)).Count(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n == 1
+		}
+		res := func(r idempotency.Request) idempotency.Response {
+			return idempotency.Response{Status: 200, Body: []byte("ok"), RequestID: requestID(r)}
+		}
+
+		kept := req(1, "kept", "b")
+		h.begin(kept, t0, idempotency.Started)
+		if err := s.Finish(t.Context(), kept, res(kept), t0, side("kept")); err != nil {
+			t.Fatalf("Finish with a write: %v", err)
+		}
+		h.replay(kept, t0, 200, []byte("ok"))
+		if !written("kept") {
+			t.Error("Finish kept the response but not its write")
+		}
+
+		failed := req(1, "failed", "b")
+		h.begin(failed, t0, idempotency.Started)
+		if err := s.Finish(t.Context(), failed, res(failed), t0, failing("failed")); err == nil {
+			t.Fatal("Finish whose write failed succeeded")
+		}
+		if written("failed") {
+			t.Error("Finish failed but its write was kept")
+		}
+		h.begin(failed, t0, idempotency.Pending) // still held, not finished
+		h.release(failed, nil)
+
+		lost := req(1, "lost", "b")
+		if err := s.Finish(t.Context(), lost, res(lost), t0, side("lost")); !errors.Is(err, idempotency.ErrNotOwned) {
+			t.Fatalf("Finish of a key not held = %v, want ErrNotOwned", err)
+		}
+		if written("lost") {
+			t.Error("Finish of a key not held kept its write")
 		}
 	})
 }

@@ -22,6 +22,8 @@ type Build struct {
 	Quote             *SwapQuote     `json:"quote,omitempty"`
 	Metadata          map[string]any `json:"metadata"`
 	ConfirmationToken string         `json:"confirmationToken"`
+
+	token *pendingToken // the token's row, stored by Keep
 }
 
 // Tx is one transaction of a build, to sign and send in order. EVM: a call (amounts are decimal
@@ -141,7 +143,7 @@ func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, 
 		b.Fees = append(b.Fees, Fee{Kind: "network", TxID: st.id, Token: Native, Amount: fee.Native, USD: fee.USD})
 	}
 	b.Fees = append(b.Fees, a.venueFees...)
-	if b.ConfirmationToken, err = s.tokens.issue(ctx, a.consumerID, a.c.Info.Name, b, s.now()); err != nil {
+	if err := s.tokens.issue(a.consumerID, a.c.Info.Name, &b, s.now()); err != nil {
 		return Build{}, err
 	}
 	return b, nil

@@ -130,7 +130,7 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 			"maximumFee": strconv.FormatUint(tb.Fee.MaximumFee, 10), "epoch": tb.Fee.Epoch}
 	}
 	b.Metadata = md
-	if b.ConfirmationToken, err = s.tokens.issue(ctx, consumerID, sc.Name, b, s.now()); err != nil {
+	if err := s.tokens.issue(consumerID, sc.Name, &b, s.now()); err != nil {
 		return Build{}, err
 	}
 	return b, nil

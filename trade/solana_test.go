@@ -255,6 +255,14 @@ func TestSolanaTransfers(t *testing.T) {
 			if n := e.rt.n.Load(); n > 2 {
 				t.Errorf("the build took %d round trips, want at most 2", n)
 			}
+			// The token is unknown until the build is kept (the API keeps it with its answer).
+			unsent := "1111111111111111111111111111111111111111111111111111111111111111"
+			if _, err := e.svc.Confirm(t.Context(), consumer, b.ConfirmationToken, []*string{&unsent}); !errors.Is(err, ErrNotFound) {
+				t.Errorf("confirm before the build was kept: %v, want ErrNotFound", err)
+			}
+			if err := b.Keep(t.Context(), e.db); err != nil {
+				t.Fatal(err)
+			}
 
 			// The build's shape.
 			if len(b.Transactions) != 1 {
@@ -388,6 +396,9 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 	to := e.keypair(t, "holder-6").Address
 	build := func(amount string) Build {
 		b, err := e.svc.BuildTransfer(t.Context(), consumer, TransferRequest{Chain: "solana", User: sender.Address, To: to, Token: usdc.Address, Amount: amount})
+		if err == nil {
+			err = b.Keep(t.Context(), e.db)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,8 +47,10 @@ type boundTx struct {
 	Payload string `json:"payload,omitempty"`
 }
 
-// issue stores a new token for build b and returns it: "ct_" and 32 random bytes, base64url.
-func (t *tokenStore) issue(ctx context.Context, consumerID int, chainName string, b Build, now time.Time) (string, error) {
+// issue makes a new token for build b, "ct_" and 32 random bytes (base64url), and sets it on b
+// with the row that stores it: nothing is written until b.Keep, so a token is stored only together
+// with the answer that hands it out (see Build.Keep).
+func (t *tokenStore) issue(consumerID int, chainName string, b *Build, now time.Time) error {
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
@@ -62,15 +64,39 @@ func (t *tokenStore) issue(ctx context.Context, consumerID int, chainName string
 	}
 	m, err := toMap(bd)
 	if err != nil {
-		return "", err
+		return err
 	}
 	hash := sha256.Sum256([]byte(token))
-	err = t.db.ConfirmationToken.Create().SetTokenHash(hash[:]).SetConsumerID(consumerID).SetChain(chainName).SetBinding(m).
-		SetCreatedAt(now).SetExpiresAt(now.Add(ConfirmationTTL)).Exec(ctx)
-	if err != nil {
-		return "", fmt.Errorf("%w: issue: %v", ErrStore, err)
+	b.ConfirmationToken = token
+	b.token = &pendingToken{hash: hash[:], consumerID: consumerID, chain: chainName, binding: m, at: now}
+	return nil
+}
+
+// pendingToken is the row of a build's confirmation token, written by Build.Keep.
+type pendingToken struct {
+	hash       []byte
+	consumerID int
+	chain      string
+	binding    map[string]any
+	at         time.Time
+}
+
+// Keep stores the build's confirmation token with db; until then confirm does not know it. The
+// caller passes the client of the transaction that also keeps the answer carrying the token (the
+// API stores it with the call's idempotency record), so that a token is stored exactly when its
+// answer is: an answer the store failed to keep leaves no token behind, and one it kept always has
+// its token. A build without a token (none issued) keeps nothing.
+func (b Build) Keep(ctx context.Context, db *ent.Client) error {
+	p := b.token
+	if p == nil {
+		return nil
 	}
-	return token, nil
+	err := db.ConfirmationToken.Create().SetTokenHash(p.hash).SetConsumerID(p.consumerID).SetChain(p.chain).SetBinding(p.binding).
+		SetCreatedAt(p.at).SetExpiresAt(p.at.Add(ConfirmationTTL)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: keep: %v", ErrStore, err)
+	}
+	return nil
 }
 
 // issued is a stored token.

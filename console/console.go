@@ -109,20 +109,21 @@ func (c *Console) routes() {
 	r.Get("/set-password/{token}", c.setPasswordForm)
 	r.Post("/set-password/{token}", c.setPassword)
 
+	c.accountRoutes(r)
+
 	r.Group(func(r chi.Router) {
 		r.Use(c.require(roleConsumer))
-		r.Get("/keys", c.keys)
-		r.Post("/keys", c.createKey)
-		r.Get("/keys/issued", c.issued)
-		r.Post("/keys/{id}/rename", c.renameKey)
-		r.Get("/keys/{id}/rotate", c.rotateForm)
-		r.Post("/keys/{id}/rotate", c.rotateKey)
-		r.Get("/keys/{id}/revoke", c.revokeForm)
-		r.Post("/keys/{id}/revoke", c.revokeKey)
-		r.Get("/keys/{id}/end-grace", c.endGraceForm)
-		r.Post("/keys/{id}/end-grace", c.endGrace)
 		r.Get("/usage", c.usage)
 		r.Get("/plan", c.plan)
+		c.logRoutes(r)
+		r.Group(func(r chi.Router) {
+			r.Use(c.requireTeam(teamDeveloper))
+			c.keyRoutes(r)
+		})
+		r.Group(func(r chi.Router) {
+			r.Use(c.requireTeam(teamOwner))
+			c.teamRoutes(r)
+		})
 	})
 	r.Route("/operator", func(r chi.Router) {
 		r.Use(c.require(roleOperator))
@@ -140,6 +141,8 @@ func (c *Console) routes() {
 		r.Post("/consumers/{id}/users", c.opCreateUser)
 		r.Get("/consumers/{id}/usage", c.opUsage)
 		r.Get("/audit", c.opAudit)
+		c.opLogRoutes(r)
+		c.opTeamRoutes(r)
 	})
 	c.router = r
 }

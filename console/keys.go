@@ -1,6 +1,8 @@
 package console
 
 import (
+	"github.com/go-chi/chi/v5"
+
 	"errors"
 	"net/http"
 	"strconv"
@@ -19,6 +21,20 @@ var graceChoices = []struct {
 	{"1h", "1 hour", time.Hour},
 	{"24h", "24 hours", 24 * time.Hour},
 	{"168h", "7 days", 7 * 24 * time.Hour},
+}
+
+// keyRoutes serves the consumer's API keys pages (developers and owners).
+func (c *Console) keyRoutes(r chi.Router) {
+	r.Get("/keys", c.keys)
+	r.Post("/keys", c.createKey)
+	r.Get("/keys/issued", c.issued)
+	r.Post("/keys/{id}/rename", c.renameKey)
+	r.Get("/keys/{id}/rotate", c.rotateForm)
+	r.Post("/keys/{id}/rotate", c.rotateKey)
+	r.Get("/keys/{id}/revoke", c.revokeForm)
+	r.Post("/keys/{id}/revoke", c.revokeKey)
+	r.Get("/keys/{id}/end-grace", c.endGraceForm)
+	r.Post("/keys/{id}/end-grace", c.endGrace)
 }
 
 func (c *Console) keys(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -36,6 +37,10 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 	// the key this one replaced
 	RotatedFromID *int `json:"rotated_from_id,omitempty"`
+	// a restricted key's scopes, a subset of its consumer's; nil: all of the consumer's
+	Scopes []string `json:"scopes,omitempty"`
+	// a restricted key's own source allowlist, applied with the consumer's; nil: none of its own
+	SourceCidrs []string `json:"source_cidrs,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APIKeyQuery when eager-loading is set.
 	Edges        APIKeyEdges `json:"edges"`
@@ -91,7 +96,7 @@ func (*APIKey) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case apikey.FieldHash:
+		case apikey.FieldHash, apikey.FieldScopes, apikey.FieldSourceCidrs:
 			values[i] = new([]byte)
 		case apikey.FieldID, apikey.FieldConsumerID, apikey.FieldRotatedFromID:
 			values[i] = new(sql.NullInt64)
@@ -178,6 +183,22 @@ func (_m *APIKey) assignValues(columns []string, values []any) error {
 				_m.RotatedFromID = new(int)
 				*_m.RotatedFromID = int(value.Int64)
 			}
+		case apikey.FieldScopes:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field scopes", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Scopes); err != nil {
+					return fmt.Errorf("unmarshal field scopes: %w", err)
+				}
+			}
+		case apikey.FieldSourceCidrs:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field source_cidrs", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.SourceCidrs); err != nil {
+					return fmt.Errorf("unmarshal field source_cidrs: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -262,6 +283,12 @@ func (_m *APIKey) String() string {
 		builder.WriteString("rotated_from_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("scopes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Scopes))
+	builder.WriteString(", ")
+	builder.WriteString("source_cidrs=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SourceCidrs))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -117,6 +117,18 @@ func (_c *APIKeyCreate) SetNillableRotatedFromID(v *int) *APIKeyCreate {
 	return _c
 }
 
+// SetScopes sets the "scopes" field.
+func (_c *APIKeyCreate) SetScopes(v []string) *APIKeyCreate {
+	_c.mutation.SetScopes(v)
+	return _c
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (_c *APIKeyCreate) SetSourceCidrs(v []string) *APIKeyCreate {
+	_c.mutation.SetSourceCidrs(v)
+	return _c
+}
+
 // SetConsumer sets the "consumer" edge to the Consumer entity.
 func (_c *APIKeyCreate) SetConsumer(v *Consumer) *APIKeyCreate {
 	return _c.SetConsumerID(v.ID)
@@ -272,6 +284,14 @@ func (_c *APIKeyCreate) createSpec() (*APIKey, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RevokedAt(); ok {
 		_spec.SetField(apikey.FieldRevokedAt, field.TypeTime, value)
 		_node.RevokedAt = &value
+	}
+	if value, ok := _c.mutation.Scopes(); ok {
+		_spec.SetField(apikey.FieldScopes, field.TypeJSON, value)
+		_node.Scopes = value
+	}
+	if value, ok := _c.mutation.SourceCidrs(); ok {
+		_spec.SetField(apikey.FieldSourceCidrs, field.TypeJSON, value)
+		_node.SourceCidrs = value
 	}
 	if nodes := _c.mutation.ConsumerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -471,6 +491,42 @@ func (u *APIKeyUpsert) ClearRotatedFromID() *APIKeyUpsert {
 	return u
 }
 
+// SetScopes sets the "scopes" field.
+func (u *APIKeyUpsert) SetScopes(v []string) *APIKeyUpsert {
+	u.Set(apikey.FieldScopes, v)
+	return u
+}
+
+// UpdateScopes sets the "scopes" field to the value that was provided on create.
+func (u *APIKeyUpsert) UpdateScopes() *APIKeyUpsert {
+	u.SetExcluded(apikey.FieldScopes)
+	return u
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (u *APIKeyUpsert) ClearScopes() *APIKeyUpsert {
+	u.SetNull(apikey.FieldScopes)
+	return u
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (u *APIKeyUpsert) SetSourceCidrs(v []string) *APIKeyUpsert {
+	u.Set(apikey.FieldSourceCidrs, v)
+	return u
+}
+
+// UpdateSourceCidrs sets the "source_cidrs" field to the value that was provided on create.
+func (u *APIKeyUpsert) UpdateSourceCidrs() *APIKeyUpsert {
+	u.SetExcluded(apikey.FieldSourceCidrs)
+	return u
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (u *APIKeyUpsert) ClearSourceCidrs() *APIKeyUpsert {
+	u.SetNull(apikey.FieldSourceCidrs)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -631,6 +687,48 @@ func (u *APIKeyUpsertOne) UpdateRotatedFromID() *APIKeyUpsertOne {
 func (u *APIKeyUpsertOne) ClearRotatedFromID() *APIKeyUpsertOne {
 	return u.Update(func(s *APIKeyUpsert) {
 		s.ClearRotatedFromID()
+	})
+}
+
+// SetScopes sets the "scopes" field.
+func (u *APIKeyUpsertOne) SetScopes(v []string) *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.SetScopes(v)
+	})
+}
+
+// UpdateScopes sets the "scopes" field to the value that was provided on create.
+func (u *APIKeyUpsertOne) UpdateScopes() *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.UpdateScopes()
+	})
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (u *APIKeyUpsertOne) ClearScopes() *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.ClearScopes()
+	})
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (u *APIKeyUpsertOne) SetSourceCidrs(v []string) *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.SetSourceCidrs(v)
+	})
+}
+
+// UpdateSourceCidrs sets the "source_cidrs" field to the value that was provided on create.
+func (u *APIKeyUpsertOne) UpdateSourceCidrs() *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.UpdateSourceCidrs()
+	})
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (u *APIKeyUpsertOne) ClearSourceCidrs() *APIKeyUpsertOne {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.ClearSourceCidrs()
 	})
 }
 
@@ -960,6 +1058,48 @@ func (u *APIKeyUpsertBulk) UpdateRotatedFromID() *APIKeyUpsertBulk {
 func (u *APIKeyUpsertBulk) ClearRotatedFromID() *APIKeyUpsertBulk {
 	return u.Update(func(s *APIKeyUpsert) {
 		s.ClearRotatedFromID()
+	})
+}
+
+// SetScopes sets the "scopes" field.
+func (u *APIKeyUpsertBulk) SetScopes(v []string) *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.SetScopes(v)
+	})
+}
+
+// UpdateScopes sets the "scopes" field to the value that was provided on create.
+func (u *APIKeyUpsertBulk) UpdateScopes() *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.UpdateScopes()
+	})
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (u *APIKeyUpsertBulk) ClearScopes() *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.ClearScopes()
+	})
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (u *APIKeyUpsertBulk) SetSourceCidrs(v []string) *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.SetSourceCidrs(v)
+	})
+}
+
+// UpdateSourceCidrs sets the "source_cidrs" field to the value that was provided on create.
+func (u *APIKeyUpsertBulk) UpdateSourceCidrs() *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.UpdateSourceCidrs()
+	})
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (u *APIKeyUpsertBulk) ClearSourceCidrs() *APIKeyUpsertBulk {
+	return u.Update(func(s *APIKeyUpsert) {
+		s.ClearSourceCidrs()
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/consumer"
@@ -134,6 +135,42 @@ func (_u *APIKeyUpdate) SetNillableRotatedFromID(v *int) *APIKeyUpdate {
 // ClearRotatedFromID clears the value of the "rotated_from_id" field.
 func (_u *APIKeyUpdate) ClearRotatedFromID() *APIKeyUpdate {
 	_u.mutation.ClearRotatedFromID()
+	return _u
+}
+
+// SetScopes sets the "scopes" field.
+func (_u *APIKeyUpdate) SetScopes(v []string) *APIKeyUpdate {
+	_u.mutation.SetScopes(v)
+	return _u
+}
+
+// AppendScopes appends value to the "scopes" field.
+func (_u *APIKeyUpdate) AppendScopes(v []string) *APIKeyUpdate {
+	_u.mutation.AppendScopes(v)
+	return _u
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (_u *APIKeyUpdate) ClearScopes() *APIKeyUpdate {
+	_u.mutation.ClearScopes()
+	return _u
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (_u *APIKeyUpdate) SetSourceCidrs(v []string) *APIKeyUpdate {
+	_u.mutation.SetSourceCidrs(v)
+	return _u
+}
+
+// AppendSourceCidrs appends value to the "source_cidrs" field.
+func (_u *APIKeyUpdate) AppendSourceCidrs(v []string) *APIKeyUpdate {
+	_u.mutation.AppendSourceCidrs(v)
+	return _u
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (_u *APIKeyUpdate) ClearSourceCidrs() *APIKeyUpdate {
+	_u.mutation.ClearSourceCidrs()
 	return _u
 }
 
@@ -272,6 +309,28 @@ func (_u *APIKeyUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RevokedAtCleared() {
 		_spec.ClearField(apikey.FieldRevokedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Scopes(); ok {
+		_spec.SetField(apikey.FieldScopes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedScopes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, apikey.FieldScopes, value)
+		})
+	}
+	if _u.mutation.ScopesCleared() {
+		_spec.ClearField(apikey.FieldScopes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SourceCidrs(); ok {
+		_spec.SetField(apikey.FieldSourceCidrs, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSourceCidrs(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, apikey.FieldSourceCidrs, value)
+		})
+	}
+	if _u.mutation.SourceCidrsCleared() {
+		_spec.ClearField(apikey.FieldSourceCidrs, field.TypeJSON)
 	}
 	if _u.mutation.ConsumerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -504,6 +563,42 @@ func (_u *APIKeyUpdateOne) ClearRotatedFromID() *APIKeyUpdateOne {
 	return _u
 }
 
+// SetScopes sets the "scopes" field.
+func (_u *APIKeyUpdateOne) SetScopes(v []string) *APIKeyUpdateOne {
+	_u.mutation.SetScopes(v)
+	return _u
+}
+
+// AppendScopes appends value to the "scopes" field.
+func (_u *APIKeyUpdateOne) AppendScopes(v []string) *APIKeyUpdateOne {
+	_u.mutation.AppendScopes(v)
+	return _u
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (_u *APIKeyUpdateOne) ClearScopes() *APIKeyUpdateOne {
+	_u.mutation.ClearScopes()
+	return _u
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (_u *APIKeyUpdateOne) SetSourceCidrs(v []string) *APIKeyUpdateOne {
+	_u.mutation.SetSourceCidrs(v)
+	return _u
+}
+
+// AppendSourceCidrs appends value to the "source_cidrs" field.
+func (_u *APIKeyUpdateOne) AppendSourceCidrs(v []string) *APIKeyUpdateOne {
+	_u.mutation.AppendSourceCidrs(v)
+	return _u
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (_u *APIKeyUpdateOne) ClearSourceCidrs() *APIKeyUpdateOne {
+	_u.mutation.ClearSourceCidrs()
+	return _u
+}
+
 // SetConsumer sets the "consumer" edge to the Consumer entity.
 func (_u *APIKeyUpdateOne) SetConsumer(v *Consumer) *APIKeyUpdateOne {
 	return _u.SetConsumerID(v.ID)
@@ -669,6 +764,28 @@ func (_u *APIKeyUpdateOne) sqlSave(ctx context.Context) (_node *APIKey, err erro
 	}
 	if _u.mutation.RevokedAtCleared() {
 		_spec.ClearField(apikey.FieldRevokedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Scopes(); ok {
+		_spec.SetField(apikey.FieldScopes, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedScopes(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, apikey.FieldScopes, value)
+		})
+	}
+	if _u.mutation.ScopesCleared() {
+		_spec.ClearField(apikey.FieldScopes, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.SourceCidrs(); ok {
+		_spec.SetField(apikey.FieldSourceCidrs, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSourceCidrs(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, apikey.FieldSourceCidrs, value)
+		})
+	}
+	if _u.mutation.SourceCidrsCleared() {
+		_spec.ClearField(apikey.FieldSourceCidrs, field.TypeJSON)
 	}
 	if _u.mutation.ConsumerCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -29,12 +29,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
+	"github.com/partner-platform/partnerd/ent/recoverycode"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/tokenbalance"
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 
 	stdsql "database/sql"
@@ -73,6 +76,8 @@ type Client struct {
 	PasswordToken *PasswordTokenClient
 	// PoolEvent is the client for interacting with the PoolEvent builders.
 	PoolEvent *PoolEventClient
+	// RecoveryCode is the client for interacting with the RecoveryCode builders.
+	RecoveryCode *RecoveryCodeClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
@@ -85,6 +90,10 @@ type Client struct {
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
 	UsageHourly *UsageHourlyClient
+	// UsageLatency is the client for interacting with the UsageLatency builders.
+	UsageLatency *UsageLatencyClient
+	// UsageMinute is the client for interacting with the UsageMinute builders.
+	UsageMinute *UsageMinuteClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 }
@@ -112,12 +121,15 @@ func (c *Client) init() {
 	c.MarketToken = NewMarketTokenClient(c.config)
 	c.PasswordToken = NewPasswordTokenClient(c.config)
 	c.PoolEvent = NewPoolEventClient(c.config)
+	c.RecoveryCode = NewRecoveryCodeClient(c.config)
 	c.ScopeGrant = NewScopeGrantClient(c.config)
 	c.SourceAllow = NewSourceAllowClient(c.config)
 	c.TokenBalance = NewTokenBalanceClient(c.config)
 	c.TokenTransfer = NewTokenTransferClient(c.config)
 	c.UsageDaily = NewUsageDailyClient(c.config)
 	c.UsageHourly = NewUsageHourlyClient(c.config)
+	c.UsageLatency = NewUsageLatencyClient(c.config)
+	c.UsageMinute = NewUsageMinuteClient(c.config)
 	c.UsageRecord = NewUsageRecordClient(c.config)
 }
 
@@ -225,12 +237,15 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
 		PoolEvent:         NewPoolEventClient(cfg),
+		RecoveryCode:      NewRecoveryCodeClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
 		TokenBalance:      NewTokenBalanceClient(cfg),
 		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
+		UsageLatency:      NewUsageLatencyClient(cfg),
+		UsageMinute:       NewUsageMinuteClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -265,12 +280,15 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
 		PoolEvent:         NewPoolEventClient(cfg),
+		RecoveryCode:      NewRecoveryCodeClient(cfg),
 		ScopeGrant:        NewScopeGrantClient(cfg),
 		SourceAllow:       NewSourceAllowClient(cfg),
 		TokenBalance:      NewTokenBalanceClient(cfg),
 		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
+		UsageLatency:      NewUsageLatencyClient(cfg),
+		UsageMinute:       NewUsageMinuteClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -303,9 +321,9 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
-		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant,
-		c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly,
-		c.UsageRecord,
+		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.RecoveryCode,
+		c.ScopeGrant, c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily,
+		c.UsageHourly, c.UsageLatency, c.UsageMinute, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -317,9 +335,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
-		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.ScopeGrant,
-		c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily, c.UsageHourly,
-		c.UsageRecord,
+		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.RecoveryCode,
+		c.ScopeGrant, c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily,
+		c.UsageHourly, c.UsageLatency, c.UsageMinute, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -356,6 +374,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PasswordToken.mutate(ctx, m)
 	case *PoolEventMutation:
 		return c.PoolEvent.mutate(ctx, m)
+	case *RecoveryCodeMutation:
+		return c.RecoveryCode.mutate(ctx, m)
 	case *ScopeGrantMutation:
 		return c.ScopeGrant.mutate(ctx, m)
 	case *SourceAllowMutation:
@@ -368,6 +388,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.UsageDaily.mutate(ctx, m)
 	case *UsageHourlyMutation:
 		return c.UsageHourly.mutate(ctx, m)
+	case *UsageLatencyMutation:
+		return c.UsageLatency.mutate(ctx, m)
+	case *UsageMinuteMutation:
+		return c.UsageMinute.mutate(ctx, m)
 	case *UsageRecordMutation:
 		return c.UsageRecord.mutate(ctx, m)
 	default:
@@ -2333,6 +2357,139 @@ func (c *PoolEventClient) mutate(ctx context.Context, m *PoolEventMutation) (Val
 	}
 }
 
+// RecoveryCodeClient is a client for the RecoveryCode schema.
+type RecoveryCodeClient struct {
+	config
+}
+
+// NewRecoveryCodeClient returns a client for the RecoveryCode from the given config.
+func NewRecoveryCodeClient(c config) *RecoveryCodeClient {
+	return &RecoveryCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `recoverycode.Hooks(f(g(h())))`.
+func (c *RecoveryCodeClient) Use(hooks ...Hook) {
+	c.hooks.RecoveryCode = append(c.hooks.RecoveryCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `recoverycode.Intercept(f(g(h())))`.
+func (c *RecoveryCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RecoveryCode = append(c.inters.RecoveryCode, interceptors...)
+}
+
+// Create returns a builder for creating a RecoveryCode entity.
+func (c *RecoveryCodeClient) Create() *RecoveryCodeCreate {
+	mutation := newRecoveryCodeMutation(c.config, OpCreate)
+	return &RecoveryCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RecoveryCode entities.
+func (c *RecoveryCodeClient) CreateBulk(builders ...*RecoveryCodeCreate) *RecoveryCodeCreateBulk {
+	return &RecoveryCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RecoveryCodeClient) MapCreateBulk(slice any, setFunc func(*RecoveryCodeCreate, int)) *RecoveryCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RecoveryCodeCreateBulk{err: fmt.Errorf("calling to RecoveryCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RecoveryCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RecoveryCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RecoveryCode.
+func (c *RecoveryCodeClient) Update() *RecoveryCodeUpdate {
+	mutation := newRecoveryCodeMutation(c.config, OpUpdate)
+	return &RecoveryCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RecoveryCodeClient) UpdateOne(_m *RecoveryCode) *RecoveryCodeUpdateOne {
+	mutation := newRecoveryCodeMutation(c.config, OpUpdateOne, withRecoveryCode(_m))
+	return &RecoveryCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RecoveryCodeClient) UpdateOneID(id int) *RecoveryCodeUpdateOne {
+	mutation := newRecoveryCodeMutation(c.config, OpUpdateOne, withRecoveryCodeID(id))
+	return &RecoveryCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RecoveryCode.
+func (c *RecoveryCodeClient) Delete() *RecoveryCodeDelete {
+	mutation := newRecoveryCodeMutation(c.config, OpDelete)
+	return &RecoveryCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RecoveryCodeClient) DeleteOne(_m *RecoveryCode) *RecoveryCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RecoveryCodeClient) DeleteOneID(id int) *RecoveryCodeDeleteOne {
+	builder := c.Delete().Where(recoverycode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RecoveryCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for RecoveryCode.
+func (c *RecoveryCodeClient) Query() *RecoveryCodeQuery {
+	return &RecoveryCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRecoveryCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RecoveryCode entity by its id.
+func (c *RecoveryCodeClient) Get(ctx context.Context, id int) (*RecoveryCode, error) {
+	return c.Query().Where(recoverycode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RecoveryCodeClient) GetX(ctx context.Context, id int) *RecoveryCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RecoveryCodeClient) Hooks() []Hook {
+	return c.hooks.RecoveryCode
+}
+
+// Interceptors returns the client interceptors.
+func (c *RecoveryCodeClient) Interceptors() []Interceptor {
+	return c.inters.RecoveryCode
+}
+
+func (c *RecoveryCodeClient) mutate(ctx context.Context, m *RecoveryCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RecoveryCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RecoveryCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RecoveryCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RecoveryCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RecoveryCode mutation op: %q", m.Op())
+	}
+}
+
 // ScopeGrantClient is a client for the ScopeGrant schema.
 type ScopeGrantClient struct {
 	config
@@ -3163,6 +3320,272 @@ func (c *UsageHourlyClient) mutate(ctx context.Context, m *UsageHourlyMutation) 
 	}
 }
 
+// UsageLatencyClient is a client for the UsageLatency schema.
+type UsageLatencyClient struct {
+	config
+}
+
+// NewUsageLatencyClient returns a client for the UsageLatency from the given config.
+func NewUsageLatencyClient(c config) *UsageLatencyClient {
+	return &UsageLatencyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usagelatency.Hooks(f(g(h())))`.
+func (c *UsageLatencyClient) Use(hooks ...Hook) {
+	c.hooks.UsageLatency = append(c.hooks.UsageLatency, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usagelatency.Intercept(f(g(h())))`.
+func (c *UsageLatencyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageLatency = append(c.inters.UsageLatency, interceptors...)
+}
+
+// Create returns a builder for creating a UsageLatency entity.
+func (c *UsageLatencyClient) Create() *UsageLatencyCreate {
+	mutation := newUsageLatencyMutation(c.config, OpCreate)
+	return &UsageLatencyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsageLatency entities.
+func (c *UsageLatencyClient) CreateBulk(builders ...*UsageLatencyCreate) *UsageLatencyCreateBulk {
+	return &UsageLatencyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsageLatencyClient) MapCreateBulk(slice any, setFunc func(*UsageLatencyCreate, int)) *UsageLatencyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsageLatencyCreateBulk{err: fmt.Errorf("calling to UsageLatencyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsageLatencyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsageLatencyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsageLatency.
+func (c *UsageLatencyClient) Update() *UsageLatencyUpdate {
+	mutation := newUsageLatencyMutation(c.config, OpUpdate)
+	return &UsageLatencyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsageLatencyClient) UpdateOne(_m *UsageLatency) *UsageLatencyUpdateOne {
+	mutation := newUsageLatencyMutation(c.config, OpUpdateOne, withUsageLatency(_m))
+	return &UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsageLatencyClient) UpdateOneID(id int) *UsageLatencyUpdateOne {
+	mutation := newUsageLatencyMutation(c.config, OpUpdateOne, withUsageLatencyID(id))
+	return &UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsageLatency.
+func (c *UsageLatencyClient) Delete() *UsageLatencyDelete {
+	mutation := newUsageLatencyMutation(c.config, OpDelete)
+	return &UsageLatencyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsageLatencyClient) DeleteOne(_m *UsageLatency) *UsageLatencyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsageLatencyClient) DeleteOneID(id int) *UsageLatencyDeleteOne {
+	builder := c.Delete().Where(usagelatency.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsageLatencyDeleteOne{builder}
+}
+
+// Query returns a query builder for UsageLatency.
+func (c *UsageLatencyClient) Query() *UsageLatencyQuery {
+	return &UsageLatencyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsageLatency},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsageLatency entity by its id.
+func (c *UsageLatencyClient) Get(ctx context.Context, id int) (*UsageLatency, error) {
+	return c.Query().Where(usagelatency.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsageLatencyClient) GetX(ctx context.Context, id int) *UsageLatency {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsageLatencyClient) Hooks() []Hook {
+	return c.hooks.UsageLatency
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsageLatencyClient) Interceptors() []Interceptor {
+	return c.inters.UsageLatency
+}
+
+func (c *UsageLatencyClient) mutate(ctx context.Context, m *UsageLatencyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsageLatencyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsageLatencyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsageLatencyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsageLatency mutation op: %q", m.Op())
+	}
+}
+
+// UsageMinuteClient is a client for the UsageMinute schema.
+type UsageMinuteClient struct {
+	config
+}
+
+// NewUsageMinuteClient returns a client for the UsageMinute from the given config.
+func NewUsageMinuteClient(c config) *UsageMinuteClient {
+	return &UsageMinuteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usageminute.Hooks(f(g(h())))`.
+func (c *UsageMinuteClient) Use(hooks ...Hook) {
+	c.hooks.UsageMinute = append(c.hooks.UsageMinute, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usageminute.Intercept(f(g(h())))`.
+func (c *UsageMinuteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageMinute = append(c.inters.UsageMinute, interceptors...)
+}
+
+// Create returns a builder for creating a UsageMinute entity.
+func (c *UsageMinuteClient) Create() *UsageMinuteCreate {
+	mutation := newUsageMinuteMutation(c.config, OpCreate)
+	return &UsageMinuteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsageMinute entities.
+func (c *UsageMinuteClient) CreateBulk(builders ...*UsageMinuteCreate) *UsageMinuteCreateBulk {
+	return &UsageMinuteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsageMinuteClient) MapCreateBulk(slice any, setFunc func(*UsageMinuteCreate, int)) *UsageMinuteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsageMinuteCreateBulk{err: fmt.Errorf("calling to UsageMinuteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsageMinuteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsageMinuteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsageMinute.
+func (c *UsageMinuteClient) Update() *UsageMinuteUpdate {
+	mutation := newUsageMinuteMutation(c.config, OpUpdate)
+	return &UsageMinuteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsageMinuteClient) UpdateOne(_m *UsageMinute) *UsageMinuteUpdateOne {
+	mutation := newUsageMinuteMutation(c.config, OpUpdateOne, withUsageMinute(_m))
+	return &UsageMinuteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsageMinuteClient) UpdateOneID(id int) *UsageMinuteUpdateOne {
+	mutation := newUsageMinuteMutation(c.config, OpUpdateOne, withUsageMinuteID(id))
+	return &UsageMinuteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsageMinute.
+func (c *UsageMinuteClient) Delete() *UsageMinuteDelete {
+	mutation := newUsageMinuteMutation(c.config, OpDelete)
+	return &UsageMinuteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsageMinuteClient) DeleteOne(_m *UsageMinute) *UsageMinuteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsageMinuteClient) DeleteOneID(id int) *UsageMinuteDeleteOne {
+	builder := c.Delete().Where(usageminute.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsageMinuteDeleteOne{builder}
+}
+
+// Query returns a query builder for UsageMinute.
+func (c *UsageMinuteClient) Query() *UsageMinuteQuery {
+	return &UsageMinuteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsageMinute},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsageMinute entity by its id.
+func (c *UsageMinuteClient) Get(ctx context.Context, id int) (*UsageMinute, error) {
+	return c.Query().Where(usageminute.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsageMinuteClient) GetX(ctx context.Context, id int) *UsageMinute {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsageMinuteClient) Hooks() []Hook {
+	return c.hooks.UsageMinute
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsageMinuteClient) Interceptors() []Interceptor {
+	return c.inters.UsageMinute
+}
+
+func (c *UsageMinuteClient) mutate(ctx context.Context, m *UsageMinuteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsageMinuteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsageMinuteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsageMinuteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsageMinuteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsageMinute mutation op: %q", m.Op())
+	}
+}
+
 // UsageRecordClient is a client for the UsageRecord schema.
 type UsageRecordClient struct {
 	config
@@ -3301,14 +3724,16 @@ type (
 	hooks struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
-		MarketToken, PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance,
-		TokenTransfer, UsageDaily, UsageHourly, UsageRecord []ent.Hook
+		MarketToken, PasswordToken, PoolEvent, RecoveryCode, ScopeGrant, SourceAllow,
+		TokenBalance, TokenTransfer, UsageDaily, UsageHourly, UsageLatency,
+		UsageMinute, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
-		MarketToken, PasswordToken, PoolEvent, ScopeGrant, SourceAllow, TokenBalance,
-		TokenTransfer, UsageDaily, UsageHourly, UsageRecord []ent.Interceptor
+		MarketToken, PasswordToken, PoolEvent, RecoveryCode, ScopeGrant, SourceAllow,
+		TokenBalance, TokenTransfer, UsageDaily, UsageHourly, UsageLatency,
+		UsageMinute, UsageRecord []ent.Interceptor
 	}
 )
 

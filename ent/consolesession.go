@@ -21,7 +21,17 @@ type ConsoleSession struct {
 	// Data holds the value of the "data" field.
 	Data []byte `json:"data,omitempty"`
 	// Expiry holds the value of the "expiry" field.
-	Expiry       time.Time `json:"expiry,omitempty"`
+	Expiry time.Time `json:"expiry,omitempty"`
+	// the signed-in user, for the sessions list
+	UserID *int `json:"user_id,omitempty"`
+	// CreatedAt holds the value of the "created_at" field.
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// LastSeenAt holds the value of the "last_seen_at" field.
+	LastSeenAt *time.Time `json:"last_seen_at,omitempty"`
+	// UserAgent holds the value of the "user_agent" field.
+	UserAgent string `json:"user_agent,omitempty"`
+	// IP holds the value of the "ip" field.
+	IP           string `json:"ip,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -32,9 +42,11 @@ func (*ConsoleSession) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case consolesession.FieldData:
 			values[i] = new([]byte)
-		case consolesession.FieldID:
+		case consolesession.FieldUserID:
+			values[i] = new(sql.NullInt64)
+		case consolesession.FieldID, consolesession.FieldUserAgent, consolesession.FieldIP:
 			values[i] = new(sql.NullString)
-		case consolesession.FieldExpiry:
+		case consolesession.FieldExpiry, consolesession.FieldCreatedAt, consolesession.FieldLastSeenAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -68,6 +80,39 @@ func (_m *ConsoleSession) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field expiry", values[i])
 			} else if value.Valid {
 				_m.Expiry = value.Time
+			}
+		case consolesession.FieldUserID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field user_id", values[i])
+			} else if value.Valid {
+				_m.UserID = new(int)
+				*_m.UserID = int(value.Int64)
+			}
+		case consolesession.FieldCreatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field created_at", values[i])
+			} else if value.Valid {
+				_m.CreatedAt = new(time.Time)
+				*_m.CreatedAt = value.Time
+			}
+		case consolesession.FieldLastSeenAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field last_seen_at", values[i])
+			} else if value.Valid {
+				_m.LastSeenAt = new(time.Time)
+				*_m.LastSeenAt = value.Time
+			}
+		case consolesession.FieldUserAgent:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field user_agent", values[i])
+			} else if value.Valid {
+				_m.UserAgent = value.String
+			}
+		case consolesession.FieldIP:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field ip", values[i])
+			} else if value.Valid {
+				_m.IP = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -110,6 +155,27 @@ func (_m *ConsoleSession) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("expiry=")
 	builder.WriteString(_m.Expiry.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.UserID; v != nil {
+		builder.WriteString("user_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CreatedAt; v != nil {
+		builder.WriteString("created_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.LastSeenAt; v != nil {
+		builder.WriteString("last_seen_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("user_agent=")
+	builder.WriteString(_m.UserAgent)
+	builder.WriteString(", ")
+	builder.WriteString("ip=")
+	builder.WriteString(_m.IP)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -35,6 +35,76 @@ func (_c *ConsoleSessionCreate) SetExpiry(v time.Time) *ConsoleSessionCreate {
 	return _c
 }
 
+// SetUserID sets the "user_id" field.
+func (_c *ConsoleSessionCreate) SetUserID(v int) *ConsoleSessionCreate {
+	_c.mutation.SetUserID(v)
+	return _c
+}
+
+// SetNillableUserID sets the "user_id" field if the given value is not nil.
+func (_c *ConsoleSessionCreate) SetNillableUserID(v *int) *ConsoleSessionCreate {
+	if v != nil {
+		_c.SetUserID(*v)
+	}
+	return _c
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (_c *ConsoleSessionCreate) SetCreatedAt(v time.Time) *ConsoleSessionCreate {
+	_c.mutation.SetCreatedAt(v)
+	return _c
+}
+
+// SetNillableCreatedAt sets the "created_at" field if the given value is not nil.
+func (_c *ConsoleSessionCreate) SetNillableCreatedAt(v *time.Time) *ConsoleSessionCreate {
+	if v != nil {
+		_c.SetCreatedAt(*v)
+	}
+	return _c
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_c *ConsoleSessionCreate) SetLastSeenAt(v time.Time) *ConsoleSessionCreate {
+	_c.mutation.SetLastSeenAt(v)
+	return _c
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_c *ConsoleSessionCreate) SetNillableLastSeenAt(v *time.Time) *ConsoleSessionCreate {
+	if v != nil {
+		_c.SetLastSeenAt(*v)
+	}
+	return _c
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_c *ConsoleSessionCreate) SetUserAgent(v string) *ConsoleSessionCreate {
+	_c.mutation.SetUserAgent(v)
+	return _c
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_c *ConsoleSessionCreate) SetNillableUserAgent(v *string) *ConsoleSessionCreate {
+	if v != nil {
+		_c.SetUserAgent(*v)
+	}
+	return _c
+}
+
+// SetIP sets the "ip" field.
+func (_c *ConsoleSessionCreate) SetIP(v string) *ConsoleSessionCreate {
+	_c.mutation.SetIP(v)
+	return _c
+}
+
+// SetNillableIP sets the "ip" field if the given value is not nil.
+func (_c *ConsoleSessionCreate) SetNillableIP(v *string) *ConsoleSessionCreate {
+	if v != nil {
+		_c.SetIP(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ConsoleSessionCreate) SetID(v string) *ConsoleSessionCreate {
 	_c.mutation.SetID(v)
@@ -48,6 +118,7 @@ func (_c *ConsoleSessionCreate) Mutation() *ConsoleSessionMutation {
 
 // Save creates the ConsoleSession in the database.
 func (_c *ConsoleSessionCreate) Save(ctx context.Context) (*ConsoleSession, error) {
+	_c.defaults()
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -73,6 +144,18 @@ func (_c *ConsoleSessionCreate) ExecX(ctx context.Context) {
 	}
 }
 
+// defaults sets the default values of the builder before save.
+func (_c *ConsoleSessionCreate) defaults() {
+	if _, ok := _c.mutation.UserAgent(); !ok {
+		v := consolesession.DefaultUserAgent
+		_c.mutation.SetUserAgent(v)
+	}
+	if _, ok := _c.mutation.IP(); !ok {
+		v := consolesession.DefaultIP
+		_c.mutation.SetIP(v)
+	}
+}
+
 // check runs all checks and user-defined validators on the builder.
 func (_c *ConsoleSessionCreate) check() error {
 	if _, ok := _c.mutation.Data(); !ok {
@@ -80,6 +163,22 @@ func (_c *ConsoleSessionCreate) check() error {
 	}
 	if _, ok := _c.mutation.Expiry(); !ok {
 		return &ValidationError{Name: "expiry", err: errors.New(`ent: missing required field "ConsoleSession.expiry"`)}
+	}
+	if _, ok := _c.mutation.UserAgent(); !ok {
+		return &ValidationError{Name: "user_agent", err: errors.New(`ent: missing required field "ConsoleSession.user_agent"`)}
+	}
+	if v, ok := _c.mutation.UserAgent(); ok {
+		if err := consolesession.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.user_agent": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.IP(); !ok {
+		return &ValidationError{Name: "ip", err: errors.New(`ent: missing required field "ConsoleSession.ip"`)}
+	}
+	if v, ok := _c.mutation.IP(); ok {
+		if err := consolesession.IPValidator(v); err != nil {
+			return &ValidationError{Name: "ip", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.ip": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := consolesession.IDValidator(v); err != nil {
@@ -129,6 +228,26 @@ func (_c *ConsoleSessionCreate) createSpec() (*ConsoleSession, *sqlgraph.CreateS
 	if value, ok := _c.mutation.Expiry(); ok {
 		_spec.SetField(consolesession.FieldExpiry, field.TypeTime, value)
 		_node.Expiry = value
+	}
+	if value, ok := _c.mutation.UserID(); ok {
+		_spec.SetField(consolesession.FieldUserID, field.TypeInt, value)
+		_node.UserID = &value
+	}
+	if value, ok := _c.mutation.CreatedAt(); ok {
+		_spec.SetField(consolesession.FieldCreatedAt, field.TypeTime, value)
+		_node.CreatedAt = &value
+	}
+	if value, ok := _c.mutation.LastSeenAt(); ok {
+		_spec.SetField(consolesession.FieldLastSeenAt, field.TypeTime, value)
+		_node.LastSeenAt = &value
+	}
+	if value, ok := _c.mutation.UserAgent(); ok {
+		_spec.SetField(consolesession.FieldUserAgent, field.TypeString, value)
+		_node.UserAgent = value
+	}
+	if value, ok := _c.mutation.IP(); ok {
+		_spec.SetField(consolesession.FieldIP, field.TypeString, value)
+		_node.IP = value
 	}
 	return _node, _spec
 }
@@ -203,6 +322,90 @@ func (u *ConsoleSessionUpsert) SetExpiry(v time.Time) *ConsoleSessionUpsert {
 // UpdateExpiry sets the "expiry" field to the value that was provided on create.
 func (u *ConsoleSessionUpsert) UpdateExpiry() *ConsoleSessionUpsert {
 	u.SetExcluded(consolesession.FieldExpiry)
+	return u
+}
+
+// SetUserID sets the "user_id" field.
+func (u *ConsoleSessionUpsert) SetUserID(v int) *ConsoleSessionUpsert {
+	u.Set(consolesession.FieldUserID, v)
+	return u
+}
+
+// UpdateUserID sets the "user_id" field to the value that was provided on create.
+func (u *ConsoleSessionUpsert) UpdateUserID() *ConsoleSessionUpsert {
+	u.SetExcluded(consolesession.FieldUserID)
+	return u
+}
+
+// AddUserID adds v to the "user_id" field.
+func (u *ConsoleSessionUpsert) AddUserID(v int) *ConsoleSessionUpsert {
+	u.Add(consolesession.FieldUserID, v)
+	return u
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (u *ConsoleSessionUpsert) ClearUserID() *ConsoleSessionUpsert {
+	u.SetNull(consolesession.FieldUserID)
+	return u
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (u *ConsoleSessionUpsert) SetCreatedAt(v time.Time) *ConsoleSessionUpsert {
+	u.Set(consolesession.FieldCreatedAt, v)
+	return u
+}
+
+// UpdateCreatedAt sets the "created_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsert) UpdateCreatedAt() *ConsoleSessionUpsert {
+	u.SetExcluded(consolesession.FieldCreatedAt)
+	return u
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (u *ConsoleSessionUpsert) ClearCreatedAt() *ConsoleSessionUpsert {
+	u.SetNull(consolesession.FieldCreatedAt)
+	return u
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *ConsoleSessionUpsert) SetLastSeenAt(v time.Time) *ConsoleSessionUpsert {
+	u.Set(consolesession.FieldLastSeenAt, v)
+	return u
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsert) UpdateLastSeenAt() *ConsoleSessionUpsert {
+	u.SetExcluded(consolesession.FieldLastSeenAt)
+	return u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *ConsoleSessionUpsert) ClearLastSeenAt() *ConsoleSessionUpsert {
+	u.SetNull(consolesession.FieldLastSeenAt)
+	return u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *ConsoleSessionUpsert) SetUserAgent(v string) *ConsoleSessionUpsert {
+	u.Set(consolesession.FieldUserAgent, v)
+	return u
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *ConsoleSessionUpsert) UpdateUserAgent() *ConsoleSessionUpsert {
+	u.SetExcluded(consolesession.FieldUserAgent)
+	return u
+}
+
+// SetIP sets the "ip" field.
+func (u *ConsoleSessionUpsert) SetIP(v string) *ConsoleSessionUpsert {
+	u.Set(consolesession.FieldIP, v)
+	return u
+}
+
+// UpdateIP sets the "ip" field to the value that was provided on create.
+func (u *ConsoleSessionUpsert) UpdateIP() *ConsoleSessionUpsert {
+	u.SetExcluded(consolesession.FieldIP)
 	return u
 }
 
@@ -282,6 +485,104 @@ func (u *ConsoleSessionUpsertOne) UpdateExpiry() *ConsoleSessionUpsertOne {
 	})
 }
 
+// SetUserID sets the "user_id" field.
+func (u *ConsoleSessionUpsertOne) SetUserID(v int) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetUserID(v)
+	})
+}
+
+// AddUserID adds v to the "user_id" field.
+func (u *ConsoleSessionUpsertOne) AddUserID(v int) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.AddUserID(v)
+	})
+}
+
+// UpdateUserID sets the "user_id" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertOne) UpdateUserID() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateUserID()
+	})
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (u *ConsoleSessionUpsertOne) ClearUserID() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearUserID()
+	})
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (u *ConsoleSessionUpsertOne) SetCreatedAt(v time.Time) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetCreatedAt(v)
+	})
+}
+
+// UpdateCreatedAt sets the "created_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertOne) UpdateCreatedAt() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateCreatedAt()
+	})
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (u *ConsoleSessionUpsertOne) ClearCreatedAt() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearCreatedAt()
+	})
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *ConsoleSessionUpsertOne) SetLastSeenAt(v time.Time) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetLastSeenAt(v)
+	})
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertOne) UpdateLastSeenAt() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateLastSeenAt()
+	})
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *ConsoleSessionUpsertOne) ClearLastSeenAt() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearLastSeenAt()
+	})
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *ConsoleSessionUpsertOne) SetUserAgent(v string) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetUserAgent(v)
+	})
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertOne) UpdateUserAgent() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateUserAgent()
+	})
+}
+
+// SetIP sets the "ip" field.
+func (u *ConsoleSessionUpsertOne) SetIP(v string) *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetIP(v)
+	})
+}
+
+// UpdateIP sets the "ip" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertOne) UpdateIP() *ConsoleSessionUpsertOne {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateIP()
+	})
+}
+
 // Exec executes the query.
 func (u *ConsoleSessionUpsertOne) Exec(ctx context.Context) error {
 	if len(u.create.conflict) == 0 {
@@ -339,6 +640,7 @@ func (_c *ConsoleSessionCreateBulk) Save(ctx context.Context) ([]*ConsoleSession
 	for i := range _c.builders {
 		func(i int, root context.Context) {
 			builder := _c.builders[i]
+			builder.defaults()
 			var mut Mutator = MutateFunc(func(ctx context.Context, m Mutation) (Value, error) {
 				mutation, ok := m.(*ConsoleSessionMutation)
 				if !ok {
@@ -521,6 +823,104 @@ func (u *ConsoleSessionUpsertBulk) SetExpiry(v time.Time) *ConsoleSessionUpsertB
 func (u *ConsoleSessionUpsertBulk) UpdateExpiry() *ConsoleSessionUpsertBulk {
 	return u.Update(func(s *ConsoleSessionUpsert) {
 		s.UpdateExpiry()
+	})
+}
+
+// SetUserID sets the "user_id" field.
+func (u *ConsoleSessionUpsertBulk) SetUserID(v int) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetUserID(v)
+	})
+}
+
+// AddUserID adds v to the "user_id" field.
+func (u *ConsoleSessionUpsertBulk) AddUserID(v int) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.AddUserID(v)
+	})
+}
+
+// UpdateUserID sets the "user_id" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertBulk) UpdateUserID() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateUserID()
+	})
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (u *ConsoleSessionUpsertBulk) ClearUserID() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearUserID()
+	})
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (u *ConsoleSessionUpsertBulk) SetCreatedAt(v time.Time) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetCreatedAt(v)
+	})
+}
+
+// UpdateCreatedAt sets the "created_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertBulk) UpdateCreatedAt() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateCreatedAt()
+	})
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (u *ConsoleSessionUpsertBulk) ClearCreatedAt() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearCreatedAt()
+	})
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (u *ConsoleSessionUpsertBulk) SetLastSeenAt(v time.Time) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetLastSeenAt(v)
+	})
+}
+
+// UpdateLastSeenAt sets the "last_seen_at" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertBulk) UpdateLastSeenAt() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateLastSeenAt()
+	})
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (u *ConsoleSessionUpsertBulk) ClearLastSeenAt() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.ClearLastSeenAt()
+	})
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (u *ConsoleSessionUpsertBulk) SetUserAgent(v string) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetUserAgent(v)
+	})
+}
+
+// UpdateUserAgent sets the "user_agent" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertBulk) UpdateUserAgent() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateUserAgent()
+	})
+}
+
+// SetIP sets the "ip" field.
+func (u *ConsoleSessionUpsertBulk) SetIP(v string) *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.SetIP(v)
+	})
+}
+
+// UpdateIP sets the "ip" field to the value that was provided on create.
+func (u *ConsoleSessionUpsertBulk) UpdateIP() *ConsoleSessionUpsertBulk {
+	return u.Update(func(s *ConsoleSessionUpsert) {
+		s.UpdateIP()
 	})
 }
 

@@ -48,6 +48,101 @@ func (_u *ConsoleSessionUpdate) SetNillableExpiry(v *time.Time) *ConsoleSessionU
 	return _u
 }
 
+// SetUserID sets the "user_id" field.
+func (_u *ConsoleSessionUpdate) SetUserID(v int) *ConsoleSessionUpdate {
+	_u.mutation.ResetUserID()
+	_u.mutation.SetUserID(v)
+	return _u
+}
+
+// SetNillableUserID sets the "user_id" field if the given value is not nil.
+func (_u *ConsoleSessionUpdate) SetNillableUserID(v *int) *ConsoleSessionUpdate {
+	if v != nil {
+		_u.SetUserID(*v)
+	}
+	return _u
+}
+
+// AddUserID adds value to the "user_id" field.
+func (_u *ConsoleSessionUpdate) AddUserID(v int) *ConsoleSessionUpdate {
+	_u.mutation.AddUserID(v)
+	return _u
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (_u *ConsoleSessionUpdate) ClearUserID() *ConsoleSessionUpdate {
+	_u.mutation.ClearUserID()
+	return _u
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (_u *ConsoleSessionUpdate) SetCreatedAt(v time.Time) *ConsoleSessionUpdate {
+	_u.mutation.SetCreatedAt(v)
+	return _u
+}
+
+// SetNillableCreatedAt sets the "created_at" field if the given value is not nil.
+func (_u *ConsoleSessionUpdate) SetNillableCreatedAt(v *time.Time) *ConsoleSessionUpdate {
+	if v != nil {
+		_u.SetCreatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (_u *ConsoleSessionUpdate) ClearCreatedAt() *ConsoleSessionUpdate {
+	_u.mutation.ClearCreatedAt()
+	return _u
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_u *ConsoleSessionUpdate) SetLastSeenAt(v time.Time) *ConsoleSessionUpdate {
+	_u.mutation.SetLastSeenAt(v)
+	return _u
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_u *ConsoleSessionUpdate) SetNillableLastSeenAt(v *time.Time) *ConsoleSessionUpdate {
+	if v != nil {
+		_u.SetLastSeenAt(*v)
+	}
+	return _u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (_u *ConsoleSessionUpdate) ClearLastSeenAt() *ConsoleSessionUpdate {
+	_u.mutation.ClearLastSeenAt()
+	return _u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_u *ConsoleSessionUpdate) SetUserAgent(v string) *ConsoleSessionUpdate {
+	_u.mutation.SetUserAgent(v)
+	return _u
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_u *ConsoleSessionUpdate) SetNillableUserAgent(v *string) *ConsoleSessionUpdate {
+	if v != nil {
+		_u.SetUserAgent(*v)
+	}
+	return _u
+}
+
+// SetIP sets the "ip" field.
+func (_u *ConsoleSessionUpdate) SetIP(v string) *ConsoleSessionUpdate {
+	_u.mutation.SetIP(v)
+	return _u
+}
+
+// SetNillableIP sets the "ip" field if the given value is not nil.
+func (_u *ConsoleSessionUpdate) SetNillableIP(v *string) *ConsoleSessionUpdate {
+	if v != nil {
+		_u.SetIP(*v)
+	}
+	return _u
+}
+
 // Mutation returns the ConsoleSessionMutation object of the builder.
 func (_u *ConsoleSessionUpdate) Mutation() *ConsoleSessionMutation {
 	return _u.mutation
@@ -80,7 +175,25 @@ func (_u *ConsoleSessionUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *ConsoleSessionUpdate) check() error {
+	if v, ok := _u.mutation.UserAgent(); ok {
+		if err := consolesession.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.user_agent": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IP(); ok {
+		if err := consolesession.IPValidator(v); err != nil {
+			return &ValidationError{Name: "ip", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.ip": %w`, err)}
+		}
+	}
+	return nil
+}
+
 func (_u *ConsoleSessionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(consolesession.Table, consolesession.Columns, sqlgraph.NewFieldSpec(consolesession.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -94,6 +207,33 @@ func (_u *ConsoleSessionUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.Expiry(); ok {
 		_spec.SetField(consolesession.FieldExpiry, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.UserID(); ok {
+		_spec.SetField(consolesession.FieldUserID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedUserID(); ok {
+		_spec.AddField(consolesession.FieldUserID, field.TypeInt, value)
+	}
+	if _u.mutation.UserIDCleared() {
+		_spec.ClearField(consolesession.FieldUserID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CreatedAt(); ok {
+		_spec.SetField(consolesession.FieldCreatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CreatedAtCleared() {
+		_spec.ClearField(consolesession.FieldCreatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastSeenAt(); ok {
+		_spec.SetField(consolesession.FieldLastSeenAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastSeenAtCleared() {
+		_spec.ClearField(consolesession.FieldLastSeenAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.UserAgent(); ok {
+		_spec.SetField(consolesession.FieldUserAgent, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.IP(); ok {
+		_spec.SetField(consolesession.FieldIP, field.TypeString, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -131,6 +271,101 @@ func (_u *ConsoleSessionUpdateOne) SetExpiry(v time.Time) *ConsoleSessionUpdateO
 func (_u *ConsoleSessionUpdateOne) SetNillableExpiry(v *time.Time) *ConsoleSessionUpdateOne {
 	if v != nil {
 		_u.SetExpiry(*v)
+	}
+	return _u
+}
+
+// SetUserID sets the "user_id" field.
+func (_u *ConsoleSessionUpdateOne) SetUserID(v int) *ConsoleSessionUpdateOne {
+	_u.mutation.ResetUserID()
+	_u.mutation.SetUserID(v)
+	return _u
+}
+
+// SetNillableUserID sets the "user_id" field if the given value is not nil.
+func (_u *ConsoleSessionUpdateOne) SetNillableUserID(v *int) *ConsoleSessionUpdateOne {
+	if v != nil {
+		_u.SetUserID(*v)
+	}
+	return _u
+}
+
+// AddUserID adds value to the "user_id" field.
+func (_u *ConsoleSessionUpdateOne) AddUserID(v int) *ConsoleSessionUpdateOne {
+	_u.mutation.AddUserID(v)
+	return _u
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (_u *ConsoleSessionUpdateOne) ClearUserID() *ConsoleSessionUpdateOne {
+	_u.mutation.ClearUserID()
+	return _u
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (_u *ConsoleSessionUpdateOne) SetCreatedAt(v time.Time) *ConsoleSessionUpdateOne {
+	_u.mutation.SetCreatedAt(v)
+	return _u
+}
+
+// SetNillableCreatedAt sets the "created_at" field if the given value is not nil.
+func (_u *ConsoleSessionUpdateOne) SetNillableCreatedAt(v *time.Time) *ConsoleSessionUpdateOne {
+	if v != nil {
+		_u.SetCreatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (_u *ConsoleSessionUpdateOne) ClearCreatedAt() *ConsoleSessionUpdateOne {
+	_u.mutation.ClearCreatedAt()
+	return _u
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (_u *ConsoleSessionUpdateOne) SetLastSeenAt(v time.Time) *ConsoleSessionUpdateOne {
+	_u.mutation.SetLastSeenAt(v)
+	return _u
+}
+
+// SetNillableLastSeenAt sets the "last_seen_at" field if the given value is not nil.
+func (_u *ConsoleSessionUpdateOne) SetNillableLastSeenAt(v *time.Time) *ConsoleSessionUpdateOne {
+	if v != nil {
+		_u.SetLastSeenAt(*v)
+	}
+	return _u
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (_u *ConsoleSessionUpdateOne) ClearLastSeenAt() *ConsoleSessionUpdateOne {
+	_u.mutation.ClearLastSeenAt()
+	return _u
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (_u *ConsoleSessionUpdateOne) SetUserAgent(v string) *ConsoleSessionUpdateOne {
+	_u.mutation.SetUserAgent(v)
+	return _u
+}
+
+// SetNillableUserAgent sets the "user_agent" field if the given value is not nil.
+func (_u *ConsoleSessionUpdateOne) SetNillableUserAgent(v *string) *ConsoleSessionUpdateOne {
+	if v != nil {
+		_u.SetUserAgent(*v)
+	}
+	return _u
+}
+
+// SetIP sets the "ip" field.
+func (_u *ConsoleSessionUpdateOne) SetIP(v string) *ConsoleSessionUpdateOne {
+	_u.mutation.SetIP(v)
+	return _u
+}
+
+// SetNillableIP sets the "ip" field if the given value is not nil.
+func (_u *ConsoleSessionUpdateOne) SetNillableIP(v *string) *ConsoleSessionUpdateOne {
+	if v != nil {
+		_u.SetIP(*v)
 	}
 	return _u
 }
@@ -180,7 +415,25 @@ func (_u *ConsoleSessionUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *ConsoleSessionUpdateOne) check() error {
+	if v, ok := _u.mutation.UserAgent(); ok {
+		if err := consolesession.UserAgentValidator(v); err != nil {
+			return &ValidationError{Name: "user_agent", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.user_agent": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.IP(); ok {
+		if err := consolesession.IPValidator(v); err != nil {
+			return &ValidationError{Name: "ip", err: fmt.Errorf(`ent: validator failed for field "ConsoleSession.ip": %w`, err)}
+		}
+	}
+	return nil
+}
+
 func (_u *ConsoleSessionUpdateOne) sqlSave(ctx context.Context) (_node *ConsoleSession, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(consolesession.Table, consolesession.Columns, sqlgraph.NewFieldSpec(consolesession.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
 	if !ok {
@@ -211,6 +464,33 @@ func (_u *ConsoleSessionUpdateOne) sqlSave(ctx context.Context) (_node *ConsoleS
 	}
 	if value, ok := _u.mutation.Expiry(); ok {
 		_spec.SetField(consolesession.FieldExpiry, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.UserID(); ok {
+		_spec.SetField(consolesession.FieldUserID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedUserID(); ok {
+		_spec.AddField(consolesession.FieldUserID, field.TypeInt, value)
+	}
+	if _u.mutation.UserIDCleared() {
+		_spec.ClearField(consolesession.FieldUserID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.CreatedAt(); ok {
+		_spec.SetField(consolesession.FieldCreatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CreatedAtCleared() {
+		_spec.ClearField(consolesession.FieldCreatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastSeenAt(); ok {
+		_spec.SetField(consolesession.FieldLastSeenAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastSeenAtCleared() {
+		_spec.ClearField(consolesession.FieldLastSeenAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.UserAgent(); ok {
+		_spec.SetField(consolesession.FieldUserAgent, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.IP(); ok {
+		_spec.SetField(consolesession.FieldIP, field.TypeString, value)
 	}
 	_node = &ConsoleSession{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -29,6 +29,18 @@ type ConsoleUser struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// LastSignInAt holds the value of the "last_sign_in_at" field.
 	LastSignInAt *time.Time `json:"last_sign_in_at,omitempty"`
+	// a consumer user's role in its team; nil for operators
+	TeamRole *consoleuser.TeamRole `json:"team_role,omitempty"`
+	// who invited the user (an email or an actor name)
+	InvitedBy string `json:"invited_by,omitempty"`
+	// PasswordChangedAt holds the value of the "password_changed_at" field.
+	PasswordChangedAt *time.Time `json:"password_changed_at,omitempty"`
+	// base32 TOTP secret; set while enrolling, confirmed by totp_enabled_at
+	TotpSecret string `json:"-"`
+	// TotpEnabledAt holds the value of the "totp_enabled_at" field.
+	TotpEnabledAt *time.Time `json:"totp_enabled_at,omitempty"`
+	// the last TOTP time step accepted, so a code is used once
+	TotpLastStep int64 `json:"totp_last_step,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -37,11 +49,11 @@ func (*ConsoleUser) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case consoleuser.FieldID, consoleuser.FieldConsumerID:
+		case consoleuser.FieldID, consoleuser.FieldConsumerID, consoleuser.FieldTotpLastStep:
 			values[i] = new(sql.NullInt64)
-		case consoleuser.FieldEmail, consoleuser.FieldPasswordHash, consoleuser.FieldRole:
+		case consoleuser.FieldEmail, consoleuser.FieldPasswordHash, consoleuser.FieldRole, consoleuser.FieldTeamRole, consoleuser.FieldInvitedBy, consoleuser.FieldTotpSecret:
 			values[i] = new(sql.NullString)
-		case consoleuser.FieldCreatedAt, consoleuser.FieldLastSignInAt:
+		case consoleuser.FieldCreatedAt, consoleuser.FieldLastSignInAt, consoleuser.FieldPasswordChangedAt, consoleuser.FieldTotpEnabledAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -102,6 +114,45 @@ func (_m *ConsoleUser) assignValues(columns []string, values []any) error {
 				_m.LastSignInAt = new(time.Time)
 				*_m.LastSignInAt = value.Time
 			}
+		case consoleuser.FieldTeamRole:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field team_role", values[i])
+			} else if value.Valid {
+				_m.TeamRole = new(consoleuser.TeamRole)
+				*_m.TeamRole = consoleuser.TeamRole(value.String)
+			}
+		case consoleuser.FieldInvitedBy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field invited_by", values[i])
+			} else if value.Valid {
+				_m.InvitedBy = value.String
+			}
+		case consoleuser.FieldPasswordChangedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field password_changed_at", values[i])
+			} else if value.Valid {
+				_m.PasswordChangedAt = new(time.Time)
+				*_m.PasswordChangedAt = value.Time
+			}
+		case consoleuser.FieldTotpSecret:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field totp_secret", values[i])
+			} else if value.Valid {
+				_m.TotpSecret = value.String
+			}
+		case consoleuser.FieldTotpEnabledAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field totp_enabled_at", values[i])
+			} else if value.Valid {
+				_m.TotpEnabledAt = new(time.Time)
+				*_m.TotpEnabledAt = value.Time
+			}
+		case consoleuser.FieldTotpLastStep:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field totp_last_step", values[i])
+			} else if value.Valid {
+				_m.TotpLastStep = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -158,6 +209,29 @@ func (_m *ConsoleUser) String() string {
 		builder.WriteString("last_sign_in_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	if v := _m.TeamRole; v != nil {
+		builder.WriteString("team_role=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("invited_by=")
+	builder.WriteString(_m.InvitedBy)
+	builder.WriteString(", ")
+	if v := _m.PasswordChangedAt; v != nil {
+		builder.WriteString("password_changed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("totp_secret=<sensitive>")
+	builder.WriteString(", ")
+	if v := _m.TotpEnabledAt; v != nil {
+		builder.WriteString("totp_enabled_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("totp_last_step=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TotpLastStep))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -90,6 +90,90 @@ func (_c *ConsoleUserCreate) SetNillableLastSignInAt(v *time.Time) *ConsoleUserC
 	return _c
 }
 
+// SetTeamRole sets the "team_role" field.
+func (_c *ConsoleUserCreate) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserCreate {
+	_c.mutation.SetTeamRole(v)
+	return _c
+}
+
+// SetNillableTeamRole sets the "team_role" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillableTeamRole(v *consoleuser.TeamRole) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetTeamRole(*v)
+	}
+	return _c
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (_c *ConsoleUserCreate) SetInvitedBy(v string) *ConsoleUserCreate {
+	_c.mutation.SetInvitedBy(v)
+	return _c
+}
+
+// SetNillableInvitedBy sets the "invited_by" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillableInvitedBy(v *string) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetInvitedBy(*v)
+	}
+	return _c
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (_c *ConsoleUserCreate) SetPasswordChangedAt(v time.Time) *ConsoleUserCreate {
+	_c.mutation.SetPasswordChangedAt(v)
+	return _c
+}
+
+// SetNillablePasswordChangedAt sets the "password_changed_at" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillablePasswordChangedAt(v *time.Time) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetPasswordChangedAt(*v)
+	}
+	return _c
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (_c *ConsoleUserCreate) SetTotpSecret(v string) *ConsoleUserCreate {
+	_c.mutation.SetTotpSecret(v)
+	return _c
+}
+
+// SetNillableTotpSecret sets the "totp_secret" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillableTotpSecret(v *string) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetTotpSecret(*v)
+	}
+	return _c
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (_c *ConsoleUserCreate) SetTotpEnabledAt(v time.Time) *ConsoleUserCreate {
+	_c.mutation.SetTotpEnabledAt(v)
+	return _c
+}
+
+// SetNillableTotpEnabledAt sets the "totp_enabled_at" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillableTotpEnabledAt(v *time.Time) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetTotpEnabledAt(*v)
+	}
+	return _c
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (_c *ConsoleUserCreate) SetTotpLastStep(v int64) *ConsoleUserCreate {
+	_c.mutation.SetTotpLastStep(v)
+	return _c
+}
+
+// SetNillableTotpLastStep sets the "totp_last_step" field if the given value is not nil.
+func (_c *ConsoleUserCreate) SetNillableTotpLastStep(v *int64) *ConsoleUserCreate {
+	if v != nil {
+		_c.SetTotpLastStep(*v)
+	}
+	return _c
+}
+
 // Mutation returns the ConsoleUserMutation object of the builder.
 func (_c *ConsoleUserCreate) Mutation() *ConsoleUserMutation {
 	return _c.mutation
@@ -129,6 +213,14 @@ func (_c *ConsoleUserCreate) defaults() {
 		v := consoleuser.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.InvitedBy(); !ok {
+		v := consoleuser.DefaultInvitedBy
+		_c.mutation.SetInvitedBy(v)
+	}
+	if _, ok := _c.mutation.TotpLastStep(); !ok {
+		v := consoleuser.DefaultTotpLastStep
+		_c.mutation.SetTotpLastStep(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -151,6 +243,27 @@ func (_c *ConsoleUserCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "ConsoleUser.created_at"`)}
+	}
+	if v, ok := _c.mutation.TeamRole(); ok {
+		if err := consoleuser.TeamRoleValidator(v); err != nil {
+			return &ValidationError{Name: "team_role", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.team_role": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.InvitedBy(); !ok {
+		return &ValidationError{Name: "invited_by", err: errors.New(`ent: missing required field "ConsoleUser.invited_by"`)}
+	}
+	if v, ok := _c.mutation.InvitedBy(); ok {
+		if err := consoleuser.InvitedByValidator(v); err != nil {
+			return &ValidationError{Name: "invited_by", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.invited_by": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.TotpSecret(); ok {
+		if err := consoleuser.TotpSecretValidator(v); err != nil {
+			return &ValidationError{Name: "totp_secret", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.totp_secret": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.TotpLastStep(); !ok {
+		return &ValidationError{Name: "totp_last_step", err: errors.New(`ent: missing required field "ConsoleUser.totp_last_step"`)}
 	}
 	return nil
 }
@@ -202,6 +315,30 @@ func (_c *ConsoleUserCreate) createSpec() (*ConsoleUser, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastSignInAt(); ok {
 		_spec.SetField(consoleuser.FieldLastSignInAt, field.TypeTime, value)
 		_node.LastSignInAt = &value
+	}
+	if value, ok := _c.mutation.TeamRole(); ok {
+		_spec.SetField(consoleuser.FieldTeamRole, field.TypeEnum, value)
+		_node.TeamRole = &value
+	}
+	if value, ok := _c.mutation.InvitedBy(); ok {
+		_spec.SetField(consoleuser.FieldInvitedBy, field.TypeString, value)
+		_node.InvitedBy = value
+	}
+	if value, ok := _c.mutation.PasswordChangedAt(); ok {
+		_spec.SetField(consoleuser.FieldPasswordChangedAt, field.TypeTime, value)
+		_node.PasswordChangedAt = &value
+	}
+	if value, ok := _c.mutation.TotpSecret(); ok {
+		_spec.SetField(consoleuser.FieldTotpSecret, field.TypeString, value)
+		_node.TotpSecret = value
+	}
+	if value, ok := _c.mutation.TotpEnabledAt(); ok {
+		_spec.SetField(consoleuser.FieldTotpEnabledAt, field.TypeTime, value)
+		_node.TotpEnabledAt = &value
+	}
+	if value, ok := _c.mutation.TotpLastStep(); ok {
+		_spec.SetField(consoleuser.FieldTotpLastStep, field.TypeInt64, value)
+		_node.TotpLastStep = value
 	}
 	return _node, _spec
 }
@@ -336,6 +473,108 @@ func (u *ConsoleUserUpsert) UpdateLastSignInAt() *ConsoleUserUpsert {
 // ClearLastSignInAt clears the value of the "last_sign_in_at" field.
 func (u *ConsoleUserUpsert) ClearLastSignInAt() *ConsoleUserUpsert {
 	u.SetNull(consoleuser.FieldLastSignInAt)
+	return u
+}
+
+// SetTeamRole sets the "team_role" field.
+func (u *ConsoleUserUpsert) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldTeamRole, v)
+	return u
+}
+
+// UpdateTeamRole sets the "team_role" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdateTeamRole() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldTeamRole)
+	return u
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (u *ConsoleUserUpsert) ClearTeamRole() *ConsoleUserUpsert {
+	u.SetNull(consoleuser.FieldTeamRole)
+	return u
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (u *ConsoleUserUpsert) SetInvitedBy(v string) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldInvitedBy, v)
+	return u
+}
+
+// UpdateInvitedBy sets the "invited_by" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdateInvitedBy() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldInvitedBy)
+	return u
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (u *ConsoleUserUpsert) SetPasswordChangedAt(v time.Time) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldPasswordChangedAt, v)
+	return u
+}
+
+// UpdatePasswordChangedAt sets the "password_changed_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdatePasswordChangedAt() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldPasswordChangedAt)
+	return u
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (u *ConsoleUserUpsert) ClearPasswordChangedAt() *ConsoleUserUpsert {
+	u.SetNull(consoleuser.FieldPasswordChangedAt)
+	return u
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (u *ConsoleUserUpsert) SetTotpSecret(v string) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldTotpSecret, v)
+	return u
+}
+
+// UpdateTotpSecret sets the "totp_secret" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdateTotpSecret() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldTotpSecret)
+	return u
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (u *ConsoleUserUpsert) ClearTotpSecret() *ConsoleUserUpsert {
+	u.SetNull(consoleuser.FieldTotpSecret)
+	return u
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (u *ConsoleUserUpsert) SetTotpEnabledAt(v time.Time) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldTotpEnabledAt, v)
+	return u
+}
+
+// UpdateTotpEnabledAt sets the "totp_enabled_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdateTotpEnabledAt() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldTotpEnabledAt)
+	return u
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (u *ConsoleUserUpsert) ClearTotpEnabledAt() *ConsoleUserUpsert {
+	u.SetNull(consoleuser.FieldTotpEnabledAt)
+	return u
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (u *ConsoleUserUpsert) SetTotpLastStep(v int64) *ConsoleUserUpsert {
+	u.Set(consoleuser.FieldTotpLastStep, v)
+	return u
+}
+
+// UpdateTotpLastStep sets the "totp_last_step" field to the value that was provided on create.
+func (u *ConsoleUserUpsert) UpdateTotpLastStep() *ConsoleUserUpsert {
+	u.SetExcluded(consoleuser.FieldTotpLastStep)
+	return u
+}
+
+// AddTotpLastStep adds v to the "totp_last_step" field.
+func (u *ConsoleUserUpsert) AddTotpLastStep(v int64) *ConsoleUserUpsert {
+	u.Add(consoleuser.FieldTotpLastStep, v)
 	return u
 }
 
@@ -479,6 +718,125 @@ func (u *ConsoleUserUpsertOne) UpdateLastSignInAt() *ConsoleUserUpsertOne {
 func (u *ConsoleUserUpsertOne) ClearLastSignInAt() *ConsoleUserUpsertOne {
 	return u.Update(func(s *ConsoleUserUpsert) {
 		s.ClearLastSignInAt()
+	})
+}
+
+// SetTeamRole sets the "team_role" field.
+func (u *ConsoleUserUpsertOne) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTeamRole(v)
+	})
+}
+
+// UpdateTeamRole sets the "team_role" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdateTeamRole() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTeamRole()
+	})
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (u *ConsoleUserUpsertOne) ClearTeamRole() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTeamRole()
+	})
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (u *ConsoleUserUpsertOne) SetInvitedBy(v string) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetInvitedBy(v)
+	})
+}
+
+// UpdateInvitedBy sets the "invited_by" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdateInvitedBy() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateInvitedBy()
+	})
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (u *ConsoleUserUpsertOne) SetPasswordChangedAt(v time.Time) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetPasswordChangedAt(v)
+	})
+}
+
+// UpdatePasswordChangedAt sets the "password_changed_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdatePasswordChangedAt() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdatePasswordChangedAt()
+	})
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (u *ConsoleUserUpsertOne) ClearPasswordChangedAt() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearPasswordChangedAt()
+	})
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (u *ConsoleUserUpsertOne) SetTotpSecret(v string) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpSecret(v)
+	})
+}
+
+// UpdateTotpSecret sets the "totp_secret" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdateTotpSecret() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpSecret()
+	})
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (u *ConsoleUserUpsertOne) ClearTotpSecret() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTotpSecret()
+	})
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (u *ConsoleUserUpsertOne) SetTotpEnabledAt(v time.Time) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpEnabledAt(v)
+	})
+}
+
+// UpdateTotpEnabledAt sets the "totp_enabled_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdateTotpEnabledAt() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpEnabledAt()
+	})
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (u *ConsoleUserUpsertOne) ClearTotpEnabledAt() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTotpEnabledAt()
+	})
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (u *ConsoleUserUpsertOne) SetTotpLastStep(v int64) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpLastStep(v)
+	})
+}
+
+// AddTotpLastStep adds v to the "totp_last_step" field.
+func (u *ConsoleUserUpsertOne) AddTotpLastStep(v int64) *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.AddTotpLastStep(v)
+	})
+}
+
+// UpdateTotpLastStep sets the "totp_last_step" field to the value that was provided on create.
+func (u *ConsoleUserUpsertOne) UpdateTotpLastStep() *ConsoleUserUpsertOne {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpLastStep()
 	})
 }
 
@@ -788,6 +1146,125 @@ func (u *ConsoleUserUpsertBulk) UpdateLastSignInAt() *ConsoleUserUpsertBulk {
 func (u *ConsoleUserUpsertBulk) ClearLastSignInAt() *ConsoleUserUpsertBulk {
 	return u.Update(func(s *ConsoleUserUpsert) {
 		s.ClearLastSignInAt()
+	})
+}
+
+// SetTeamRole sets the "team_role" field.
+func (u *ConsoleUserUpsertBulk) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTeamRole(v)
+	})
+}
+
+// UpdateTeamRole sets the "team_role" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdateTeamRole() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTeamRole()
+	})
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (u *ConsoleUserUpsertBulk) ClearTeamRole() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTeamRole()
+	})
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (u *ConsoleUserUpsertBulk) SetInvitedBy(v string) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetInvitedBy(v)
+	})
+}
+
+// UpdateInvitedBy sets the "invited_by" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdateInvitedBy() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateInvitedBy()
+	})
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (u *ConsoleUserUpsertBulk) SetPasswordChangedAt(v time.Time) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetPasswordChangedAt(v)
+	})
+}
+
+// UpdatePasswordChangedAt sets the "password_changed_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdatePasswordChangedAt() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdatePasswordChangedAt()
+	})
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (u *ConsoleUserUpsertBulk) ClearPasswordChangedAt() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearPasswordChangedAt()
+	})
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (u *ConsoleUserUpsertBulk) SetTotpSecret(v string) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpSecret(v)
+	})
+}
+
+// UpdateTotpSecret sets the "totp_secret" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdateTotpSecret() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpSecret()
+	})
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (u *ConsoleUserUpsertBulk) ClearTotpSecret() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTotpSecret()
+	})
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (u *ConsoleUserUpsertBulk) SetTotpEnabledAt(v time.Time) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpEnabledAt(v)
+	})
+}
+
+// UpdateTotpEnabledAt sets the "totp_enabled_at" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdateTotpEnabledAt() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpEnabledAt()
+	})
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (u *ConsoleUserUpsertBulk) ClearTotpEnabledAt() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.ClearTotpEnabledAt()
+	})
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (u *ConsoleUserUpsertBulk) SetTotpLastStep(v int64) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.SetTotpLastStep(v)
+	})
+}
+
+// AddTotpLastStep adds v to the "totp_last_step" field.
+func (u *ConsoleUserUpsertBulk) AddTotpLastStep(v int64) *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.AddTotpLastStep(v)
+	})
+}
+
+// UpdateTotpLastStep sets the "totp_last_step" field to the value that was provided on create.
+func (u *ConsoleUserUpsertBulk) UpdateTotpLastStep() *ConsoleUserUpsertBulk {
+	return u.Update(func(s *ConsoleUserUpsert) {
+		s.UpdateTotpLastStep()
 	})
 }
 

@@ -123,6 +123,121 @@ func (_u *ConsoleUserUpdate) ClearLastSignInAt() *ConsoleUserUpdate {
 	return _u
 }
 
+// SetTeamRole sets the "team_role" field.
+func (_u *ConsoleUserUpdate) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserUpdate {
+	_u.mutation.SetTeamRole(v)
+	return _u
+}
+
+// SetNillableTeamRole sets the "team_role" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillableTeamRole(v *consoleuser.TeamRole) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetTeamRole(*v)
+	}
+	return _u
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (_u *ConsoleUserUpdate) ClearTeamRole() *ConsoleUserUpdate {
+	_u.mutation.ClearTeamRole()
+	return _u
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (_u *ConsoleUserUpdate) SetInvitedBy(v string) *ConsoleUserUpdate {
+	_u.mutation.SetInvitedBy(v)
+	return _u
+}
+
+// SetNillableInvitedBy sets the "invited_by" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillableInvitedBy(v *string) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetInvitedBy(*v)
+	}
+	return _u
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (_u *ConsoleUserUpdate) SetPasswordChangedAt(v time.Time) *ConsoleUserUpdate {
+	_u.mutation.SetPasswordChangedAt(v)
+	return _u
+}
+
+// SetNillablePasswordChangedAt sets the "password_changed_at" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillablePasswordChangedAt(v *time.Time) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetPasswordChangedAt(*v)
+	}
+	return _u
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (_u *ConsoleUserUpdate) ClearPasswordChangedAt() *ConsoleUserUpdate {
+	_u.mutation.ClearPasswordChangedAt()
+	return _u
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (_u *ConsoleUserUpdate) SetTotpSecret(v string) *ConsoleUserUpdate {
+	_u.mutation.SetTotpSecret(v)
+	return _u
+}
+
+// SetNillableTotpSecret sets the "totp_secret" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillableTotpSecret(v *string) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetTotpSecret(*v)
+	}
+	return _u
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (_u *ConsoleUserUpdate) ClearTotpSecret() *ConsoleUserUpdate {
+	_u.mutation.ClearTotpSecret()
+	return _u
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (_u *ConsoleUserUpdate) SetTotpEnabledAt(v time.Time) *ConsoleUserUpdate {
+	_u.mutation.SetTotpEnabledAt(v)
+	return _u
+}
+
+// SetNillableTotpEnabledAt sets the "totp_enabled_at" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillableTotpEnabledAt(v *time.Time) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetTotpEnabledAt(*v)
+	}
+	return _u
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (_u *ConsoleUserUpdate) ClearTotpEnabledAt() *ConsoleUserUpdate {
+	_u.mutation.ClearTotpEnabledAt()
+	return _u
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (_u *ConsoleUserUpdate) SetTotpLastStep(v int64) *ConsoleUserUpdate {
+	_u.mutation.ResetTotpLastStep()
+	_u.mutation.SetTotpLastStep(v)
+	return _u
+}
+
+// SetNillableTotpLastStep sets the "totp_last_step" field if the given value is not nil.
+func (_u *ConsoleUserUpdate) SetNillableTotpLastStep(v *int64) *ConsoleUserUpdate {
+	if v != nil {
+		_u.SetTotpLastStep(*v)
+	}
+	return _u
+}
+
+// AddTotpLastStep adds value to the "totp_last_step" field.
+func (_u *ConsoleUserUpdate) AddTotpLastStep(v int64) *ConsoleUserUpdate {
+	_u.mutation.AddTotpLastStep(v)
+	return _u
+}
+
 // Mutation returns the ConsoleUserMutation object of the builder.
 func (_u *ConsoleUserUpdate) Mutation() *ConsoleUserMutation {
 	return _u.mutation
@@ -167,6 +282,21 @@ func (_u *ConsoleUserUpdate) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.role": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.TeamRole(); ok {
+		if err := consoleuser.TeamRoleValidator(v); err != nil {
+			return &ValidationError{Name: "team_role", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.team_role": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.InvitedBy(); ok {
+		if err := consoleuser.InvitedByValidator(v); err != nil {
+			return &ValidationError{Name: "invited_by", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.invited_by": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.TotpSecret(); ok {
+		if err := consoleuser.TotpSecretValidator(v); err != nil {
+			return &ValidationError{Name: "totp_secret", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.totp_secret": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -208,6 +338,39 @@ func (_u *ConsoleUserUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.LastSignInAtCleared() {
 		_spec.ClearField(consoleuser.FieldLastSignInAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TeamRole(); ok {
+		_spec.SetField(consoleuser.FieldTeamRole, field.TypeEnum, value)
+	}
+	if _u.mutation.TeamRoleCleared() {
+		_spec.ClearField(consoleuser.FieldTeamRole, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.InvitedBy(); ok {
+		_spec.SetField(consoleuser.FieldInvitedBy, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.PasswordChangedAt(); ok {
+		_spec.SetField(consoleuser.FieldPasswordChangedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PasswordChangedAtCleared() {
+		_spec.ClearField(consoleuser.FieldPasswordChangedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TotpSecret(); ok {
+		_spec.SetField(consoleuser.FieldTotpSecret, field.TypeString, value)
+	}
+	if _u.mutation.TotpSecretCleared() {
+		_spec.ClearField(consoleuser.FieldTotpSecret, field.TypeString)
+	}
+	if value, ok := _u.mutation.TotpEnabledAt(); ok {
+		_spec.SetField(consoleuser.FieldTotpEnabledAt, field.TypeTime, value)
+	}
+	if _u.mutation.TotpEnabledAtCleared() {
+		_spec.ClearField(consoleuser.FieldTotpEnabledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TotpLastStep(); ok {
+		_spec.SetField(consoleuser.FieldTotpLastStep, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedTotpLastStep(); ok {
+		_spec.AddField(consoleuser.FieldTotpLastStep, field.TypeInt64, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -324,6 +487,121 @@ func (_u *ConsoleUserUpdateOne) ClearLastSignInAt() *ConsoleUserUpdateOne {
 	return _u
 }
 
+// SetTeamRole sets the "team_role" field.
+func (_u *ConsoleUserUpdateOne) SetTeamRole(v consoleuser.TeamRole) *ConsoleUserUpdateOne {
+	_u.mutation.SetTeamRole(v)
+	return _u
+}
+
+// SetNillableTeamRole sets the "team_role" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillableTeamRole(v *consoleuser.TeamRole) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetTeamRole(*v)
+	}
+	return _u
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (_u *ConsoleUserUpdateOne) ClearTeamRole() *ConsoleUserUpdateOne {
+	_u.mutation.ClearTeamRole()
+	return _u
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (_u *ConsoleUserUpdateOne) SetInvitedBy(v string) *ConsoleUserUpdateOne {
+	_u.mutation.SetInvitedBy(v)
+	return _u
+}
+
+// SetNillableInvitedBy sets the "invited_by" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillableInvitedBy(v *string) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetInvitedBy(*v)
+	}
+	return _u
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (_u *ConsoleUserUpdateOne) SetPasswordChangedAt(v time.Time) *ConsoleUserUpdateOne {
+	_u.mutation.SetPasswordChangedAt(v)
+	return _u
+}
+
+// SetNillablePasswordChangedAt sets the "password_changed_at" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillablePasswordChangedAt(v *time.Time) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetPasswordChangedAt(*v)
+	}
+	return _u
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (_u *ConsoleUserUpdateOne) ClearPasswordChangedAt() *ConsoleUserUpdateOne {
+	_u.mutation.ClearPasswordChangedAt()
+	return _u
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (_u *ConsoleUserUpdateOne) SetTotpSecret(v string) *ConsoleUserUpdateOne {
+	_u.mutation.SetTotpSecret(v)
+	return _u
+}
+
+// SetNillableTotpSecret sets the "totp_secret" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillableTotpSecret(v *string) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetTotpSecret(*v)
+	}
+	return _u
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (_u *ConsoleUserUpdateOne) ClearTotpSecret() *ConsoleUserUpdateOne {
+	_u.mutation.ClearTotpSecret()
+	return _u
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (_u *ConsoleUserUpdateOne) SetTotpEnabledAt(v time.Time) *ConsoleUserUpdateOne {
+	_u.mutation.SetTotpEnabledAt(v)
+	return _u
+}
+
+// SetNillableTotpEnabledAt sets the "totp_enabled_at" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillableTotpEnabledAt(v *time.Time) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetTotpEnabledAt(*v)
+	}
+	return _u
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (_u *ConsoleUserUpdateOne) ClearTotpEnabledAt() *ConsoleUserUpdateOne {
+	_u.mutation.ClearTotpEnabledAt()
+	return _u
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (_u *ConsoleUserUpdateOne) SetTotpLastStep(v int64) *ConsoleUserUpdateOne {
+	_u.mutation.ResetTotpLastStep()
+	_u.mutation.SetTotpLastStep(v)
+	return _u
+}
+
+// SetNillableTotpLastStep sets the "totp_last_step" field if the given value is not nil.
+func (_u *ConsoleUserUpdateOne) SetNillableTotpLastStep(v *int64) *ConsoleUserUpdateOne {
+	if v != nil {
+		_u.SetTotpLastStep(*v)
+	}
+	return _u
+}
+
+// AddTotpLastStep adds value to the "totp_last_step" field.
+func (_u *ConsoleUserUpdateOne) AddTotpLastStep(v int64) *ConsoleUserUpdateOne {
+	_u.mutation.AddTotpLastStep(v)
+	return _u
+}
+
 // Mutation returns the ConsoleUserMutation object of the builder.
 func (_u *ConsoleUserUpdateOne) Mutation() *ConsoleUserMutation {
 	return _u.mutation
@@ -379,6 +657,21 @@ func (_u *ConsoleUserUpdateOne) check() error {
 	if v, ok := _u.mutation.Role(); ok {
 		if err := consoleuser.RoleValidator(v); err != nil {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.role": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.TeamRole(); ok {
+		if err := consoleuser.TeamRoleValidator(v); err != nil {
+			return &ValidationError{Name: "team_role", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.team_role": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.InvitedBy(); ok {
+		if err := consoleuser.InvitedByValidator(v); err != nil {
+			return &ValidationError{Name: "invited_by", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.invited_by": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.TotpSecret(); ok {
+		if err := consoleuser.TotpSecretValidator(v); err != nil {
+			return &ValidationError{Name: "totp_secret", err: fmt.Errorf(`ent: validator failed for field "ConsoleUser.totp_secret": %w`, err)}
 		}
 	}
 	return nil
@@ -439,6 +732,39 @@ func (_u *ConsoleUserUpdateOne) sqlSave(ctx context.Context) (_node *ConsoleUser
 	}
 	if _u.mutation.LastSignInAtCleared() {
 		_spec.ClearField(consoleuser.FieldLastSignInAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TeamRole(); ok {
+		_spec.SetField(consoleuser.FieldTeamRole, field.TypeEnum, value)
+	}
+	if _u.mutation.TeamRoleCleared() {
+		_spec.ClearField(consoleuser.FieldTeamRole, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.InvitedBy(); ok {
+		_spec.SetField(consoleuser.FieldInvitedBy, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.PasswordChangedAt(); ok {
+		_spec.SetField(consoleuser.FieldPasswordChangedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PasswordChangedAtCleared() {
+		_spec.ClearField(consoleuser.FieldPasswordChangedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TotpSecret(); ok {
+		_spec.SetField(consoleuser.FieldTotpSecret, field.TypeString, value)
+	}
+	if _u.mutation.TotpSecretCleared() {
+		_spec.ClearField(consoleuser.FieldTotpSecret, field.TypeString)
+	}
+	if value, ok := _u.mutation.TotpEnabledAt(); ok {
+		_spec.SetField(consoleuser.FieldTotpEnabledAt, field.TypeTime, value)
+	}
+	if _u.mutation.TotpEnabledAtCleared() {
+		_spec.ClearField(consoleuser.FieldTotpEnabledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.TotpLastStep(); ok {
+		_spec.SetField(consoleuser.FieldTotpLastStep, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedTotpLastStep(); ok {
+		_spec.AddField(consoleuser.FieldTotpLastStep, field.TypeInt64, value)
 	}
 	_node = &ConsoleUser{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -30,6 +30,8 @@ type Consumer struct {
 	Price string `json:"price,omitempty"`
 	// operation ids switched off for this consumer (endpoint availability)
 	DisabledOperations []string `json:"disabled_operations,omitempty"`
+	// when access was last switched on or off
+	AccessChangedAt *time.Time `json:"access_changed_at,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
@@ -93,7 +95,7 @@ func (*Consumer) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case consumer.FieldName, consumer.FieldPrice:
 			values[i] = new(sql.NullString)
-		case consumer.FieldCreatedAt, consumer.FieldUpdatedAt:
+		case consumer.FieldAccessChangedAt, consumer.FieldCreatedAt, consumer.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -153,6 +155,13 @@ func (_m *Consumer) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.DisabledOperations); err != nil {
 					return fmt.Errorf("unmarshal field disabled_operations: %w", err)
 				}
+			}
+		case consumer.FieldAccessChangedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field access_changed_at", values[i])
+			} else if value.Valid {
+				_m.AccessChangedAt = new(time.Time)
+				*_m.AccessChangedAt = value.Time
 			}
 		case consumer.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -234,6 +243,11 @@ func (_m *Consumer) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("disabled_operations=")
 	builder.WriteString(fmt.Sprintf("%v", _m.DisabledOperations))
+	builder.WriteString(", ")
+	if v := _m.AccessChangedAt; v != nil {
+		builder.WriteString("access_changed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

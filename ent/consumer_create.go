@@ -93,6 +93,20 @@ func (_c *ConsumerCreate) SetDisabledOperations(v []string) *ConsumerCreate {
 	return _c
 }
 
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (_c *ConsumerCreate) SetAccessChangedAt(v time.Time) *ConsumerCreate {
+	_c.mutation.SetAccessChangedAt(v)
+	return _c
+}
+
+// SetNillableAccessChangedAt sets the "access_changed_at" field if the given value is not nil.
+func (_c *ConsumerCreate) SetNillableAccessChangedAt(v *time.Time) *ConsumerCreate {
+	if v != nil {
+		_c.SetAccessChangedAt(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *ConsumerCreate) SetCreatedAt(v time.Time) *ConsumerCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -321,6 +335,10 @@ func (_c *ConsumerCreate) createSpec() (*Consumer, *sqlgraph.CreateSpec) {
 		_spec.SetField(consumer.FieldDisabledOperations, field.TypeJSON, value)
 		_node.DisabledOperations = value
 	}
+	if value, ok := _c.mutation.AccessChangedAt(); ok {
+		_spec.SetField(consumer.FieldAccessChangedAt, field.TypeTime, value)
+		_node.AccessChangedAt = &value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(consumer.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -519,6 +537,24 @@ func (u *ConsumerUpsert) ClearDisabledOperations() *ConsumerUpsert {
 	return u
 }
 
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (u *ConsumerUpsert) SetAccessChangedAt(v time.Time) *ConsumerUpsert {
+	u.Set(consumer.FieldAccessChangedAt, v)
+	return u
+}
+
+// UpdateAccessChangedAt sets the "access_changed_at" field to the value that was provided on create.
+func (u *ConsumerUpsert) UpdateAccessChangedAt() *ConsumerUpsert {
+	u.SetExcluded(consumer.FieldAccessChangedAt)
+	return u
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (u *ConsumerUpsert) ClearAccessChangedAt() *ConsumerUpsert {
+	u.SetNull(consumer.FieldAccessChangedAt)
+	return u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (u *ConsumerUpsert) SetUpdatedAt(v time.Time) *ConsumerUpsert {
 	u.Set(consumer.FieldUpdatedAt, v)
@@ -678,6 +714,27 @@ func (u *ConsumerUpsertOne) UpdateDisabledOperations() *ConsumerUpsertOne {
 func (u *ConsumerUpsertOne) ClearDisabledOperations() *ConsumerUpsertOne {
 	return u.Update(func(s *ConsumerUpsert) {
 		s.ClearDisabledOperations()
+	})
+}
+
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (u *ConsumerUpsertOne) SetAccessChangedAt(v time.Time) *ConsumerUpsertOne {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.SetAccessChangedAt(v)
+	})
+}
+
+// UpdateAccessChangedAt sets the "access_changed_at" field to the value that was provided on create.
+func (u *ConsumerUpsertOne) UpdateAccessChangedAt() *ConsumerUpsertOne {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.UpdateAccessChangedAt()
+	})
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (u *ConsumerUpsertOne) ClearAccessChangedAt() *ConsumerUpsertOne {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.ClearAccessChangedAt()
 	})
 }
 
@@ -1008,6 +1065,27 @@ func (u *ConsumerUpsertBulk) UpdateDisabledOperations() *ConsumerUpsertBulk {
 func (u *ConsumerUpsertBulk) ClearDisabledOperations() *ConsumerUpsertBulk {
 	return u.Update(func(s *ConsumerUpsert) {
 		s.ClearDisabledOperations()
+	})
+}
+
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (u *ConsumerUpsertBulk) SetAccessChangedAt(v time.Time) *ConsumerUpsertBulk {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.SetAccessChangedAt(v)
+	})
+}
+
+// UpdateAccessChangedAt sets the "access_changed_at" field to the value that was provided on create.
+func (u *ConsumerUpsertBulk) UpdateAccessChangedAt() *ConsumerUpsertBulk {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.UpdateAccessChangedAt()
+	})
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (u *ConsumerUpsertBulk) ClearAccessChangedAt() *ConsumerUpsertBulk {
+	return u.Update(func(s *ConsumerUpsert) {
+		s.ClearAccessChangedAt()
 	})
 }
 

@@ -134,6 +134,26 @@ func (_u *ConsumerUpdate) ClearDisabledOperations() *ConsumerUpdate {
 	return _u
 }
 
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (_u *ConsumerUpdate) SetAccessChangedAt(v time.Time) *ConsumerUpdate {
+	_u.mutation.SetAccessChangedAt(v)
+	return _u
+}
+
+// SetNillableAccessChangedAt sets the "access_changed_at" field if the given value is not nil.
+func (_u *ConsumerUpdate) SetNillableAccessChangedAt(v *time.Time) *ConsumerUpdate {
+	if v != nil {
+		_u.SetAccessChangedAt(*v)
+	}
+	return _u
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (_u *ConsumerUpdate) ClearAccessChangedAt() *ConsumerUpdate {
+	_u.mutation.ClearAccessChangedAt()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *ConsumerUpdate) SetUpdatedAt(v time.Time) *ConsumerUpdate {
 	_u.mutation.SetUpdatedAt(v)
@@ -357,6 +377,12 @@ func (_u *ConsumerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DisabledOperationsCleared() {
 		_spec.ClearField(consumer.FieldDisabledOperations, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.AccessChangedAt(); ok {
+		_spec.SetField(consumer.FieldAccessChangedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AccessChangedAtCleared() {
+		_spec.ClearField(consumer.FieldAccessChangedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(consumer.FieldUpdatedAt, field.TypeTime, value)
@@ -618,6 +644,26 @@ func (_u *ConsumerUpdateOne) ClearDisabledOperations() *ConsumerUpdateOne {
 	return _u
 }
 
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (_u *ConsumerUpdateOne) SetAccessChangedAt(v time.Time) *ConsumerUpdateOne {
+	_u.mutation.SetAccessChangedAt(v)
+	return _u
+}
+
+// SetNillableAccessChangedAt sets the "access_changed_at" field if the given value is not nil.
+func (_u *ConsumerUpdateOne) SetNillableAccessChangedAt(v *time.Time) *ConsumerUpdateOne {
+	if v != nil {
+		_u.SetAccessChangedAt(*v)
+	}
+	return _u
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (_u *ConsumerUpdateOne) ClearAccessChangedAt() *ConsumerUpdateOne {
+	_u.mutation.ClearAccessChangedAt()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *ConsumerUpdateOne) SetUpdatedAt(v time.Time) *ConsumerUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
@@ -871,6 +917,12 @@ func (_u *ConsumerUpdateOne) sqlSave(ctx context.Context) (_node *Consumer, err 
 	}
 	if _u.mutation.DisabledOperationsCleared() {
 		_spec.ClearField(consumer.FieldDisabledOperations, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.AccessChangedAt(); ok {
+		_spec.SetField(consumer.FieldAccessChangedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AccessChangedAtCleared() {
+		_spec.ClearField(consumer.FieldAccessChangedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(consumer.FieldUpdatedAt, field.TypeTime, value)

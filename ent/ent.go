@@ -26,12 +26,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
+	"github.com/partner-platform/partnerd/ent/recoverycode"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/tokenbalance"
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -107,12 +110,15 @@ func checkColumn(t, c string) error {
 			markettoken.Table:       markettoken.ValidColumn,
 			passwordtoken.Table:     passwordtoken.ValidColumn,
 			poolevent.Table:         poolevent.ValidColumn,
+			recoverycode.Table:      recoverycode.ValidColumn,
 			scopegrant.Table:        scopegrant.ValidColumn,
 			sourceallow.Table:       sourceallow.ValidColumn,
 			tokenbalance.Table:      tokenbalance.ValidColumn,
 			tokentransfer.Table:     tokentransfer.ValidColumn,
 			usagedaily.Table:        usagedaily.ValidColumn,
 			usagehourly.Table:       usagehourly.ValidColumn,
+			usagelatency.Table:      usagelatency.ValidColumn,
+			usageminute.Table:       usageminute.ValidColumn,
 			usagerecord.Table:       usagerecord.ValidColumn,
 		})
 	})

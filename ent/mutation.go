@@ -26,12 +26,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
 	"github.com/partner-platform/partnerd/ent/predicate"
+	"github.com/partner-platform/partnerd/ent/recoverycode"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
 	"github.com/partner-platform/partnerd/ent/tokenbalance"
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -58,12 +61,15 @@ const (
 	TypeMarketToken       = "MarketToken"
 	TypePasswordToken     = "PasswordToken"
 	TypePoolEvent         = "PoolEvent"
+	TypeRecoveryCode      = "RecoveryCode"
 	TypeScopeGrant        = "ScopeGrant"
 	TypeSourceAllow       = "SourceAllow"
 	TypeTokenBalance      = "TokenBalance"
 	TypeTokenTransfer     = "TokenTransfer"
 	TypeUsageDaily        = "UsageDaily"
 	TypeUsageHourly       = "UsageHourly"
+	TypeUsageLatency      = "UsageLatency"
+	TypeUsageMinute       = "UsageMinute"
 	TypeUsageRecord       = "UsageRecord"
 )
 
@@ -80,6 +86,10 @@ type APIKeyMutation struct {
 	last_used_at        *time.Time
 	expires_at          *time.Time
 	revoked_at          *time.Time
+	scopes              *[]string
+	appendscopes        []string
+	source_cidrs        *[]string
+	appendsource_cidrs  []string
 	clearedFields       map[string]struct{}
 	consumer            *int
 	clearedconsumer     bool
@@ -567,6 +577,136 @@ func (m *APIKeyMutation) ResetRotatedFromID() {
 	delete(m.clearedFields, apikey.FieldRotatedFromID)
 }
 
+// SetScopes sets the "scopes" field.
+func (m *APIKeyMutation) SetScopes(s []string) {
+	m.scopes = &s
+	m.appendscopes = nil
+}
+
+// Scopes returns the value of the "scopes" field in the mutation.
+func (m *APIKeyMutation) Scopes() (r []string, exists bool) {
+	v := m.scopes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopes returns the old "scopes" field's value of the APIKey entity.
+// If the APIKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APIKeyMutation) OldScopes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopes: %w", err)
+	}
+	return oldValue.Scopes, nil
+}
+
+// AppendScopes adds s to the "scopes" field.
+func (m *APIKeyMutation) AppendScopes(s []string) {
+	m.appendscopes = append(m.appendscopes, s...)
+}
+
+// AppendedScopes returns the list of values that were appended to the "scopes" field in this mutation.
+func (m *APIKeyMutation) AppendedScopes() ([]string, bool) {
+	if len(m.appendscopes) == 0 {
+		return nil, false
+	}
+	return m.appendscopes, true
+}
+
+// ClearScopes clears the value of the "scopes" field.
+func (m *APIKeyMutation) ClearScopes() {
+	m.scopes = nil
+	m.appendscopes = nil
+	m.clearedFields[apikey.FieldScopes] = struct{}{}
+}
+
+// ScopesCleared returns if the "scopes" field was cleared in this mutation.
+func (m *APIKeyMutation) ScopesCleared() bool {
+	_, ok := m.clearedFields[apikey.FieldScopes]
+	return ok
+}
+
+// ResetScopes resets all changes to the "scopes" field.
+func (m *APIKeyMutation) ResetScopes() {
+	m.scopes = nil
+	m.appendscopes = nil
+	delete(m.clearedFields, apikey.FieldScopes)
+}
+
+// SetSourceCidrs sets the "source_cidrs" field.
+func (m *APIKeyMutation) SetSourceCidrs(s []string) {
+	m.source_cidrs = &s
+	m.appendsource_cidrs = nil
+}
+
+// SourceCidrs returns the value of the "source_cidrs" field in the mutation.
+func (m *APIKeyMutation) SourceCidrs() (r []string, exists bool) {
+	v := m.source_cidrs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceCidrs returns the old "source_cidrs" field's value of the APIKey entity.
+// If the APIKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APIKeyMutation) OldSourceCidrs(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceCidrs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceCidrs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceCidrs: %w", err)
+	}
+	return oldValue.SourceCidrs, nil
+}
+
+// AppendSourceCidrs adds s to the "source_cidrs" field.
+func (m *APIKeyMutation) AppendSourceCidrs(s []string) {
+	m.appendsource_cidrs = append(m.appendsource_cidrs, s...)
+}
+
+// AppendedSourceCidrs returns the list of values that were appended to the "source_cidrs" field in this mutation.
+func (m *APIKeyMutation) AppendedSourceCidrs() ([]string, bool) {
+	if len(m.appendsource_cidrs) == 0 {
+		return nil, false
+	}
+	return m.appendsource_cidrs, true
+}
+
+// ClearSourceCidrs clears the value of the "source_cidrs" field.
+func (m *APIKeyMutation) ClearSourceCidrs() {
+	m.source_cidrs = nil
+	m.appendsource_cidrs = nil
+	m.clearedFields[apikey.FieldSourceCidrs] = struct{}{}
+}
+
+// SourceCidrsCleared returns if the "source_cidrs" field was cleared in this mutation.
+func (m *APIKeyMutation) SourceCidrsCleared() bool {
+	_, ok := m.clearedFields[apikey.FieldSourceCidrs]
+	return ok
+}
+
+// ResetSourceCidrs resets all changes to the "source_cidrs" field.
+func (m *APIKeyMutation) ResetSourceCidrs() {
+	m.source_cidrs = nil
+	m.appendsource_cidrs = nil
+	delete(m.clearedFields, apikey.FieldSourceCidrs)
+}
+
 // ClearConsumer clears the "consumer" edge to the Consumer entity.
 func (m *APIKeyMutation) ClearConsumer() {
 	m.clearedconsumer = true
@@ -709,7 +849,7 @@ func (m *APIKeyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *APIKeyMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 11)
 	if m.consumer != nil {
 		fields = append(fields, apikey.FieldConsumerID)
 	}
@@ -737,6 +877,12 @@ func (m *APIKeyMutation) Fields() []string {
 	if m.rotated_from != nil {
 		fields = append(fields, apikey.FieldRotatedFromID)
 	}
+	if m.scopes != nil {
+		fields = append(fields, apikey.FieldScopes)
+	}
+	if m.source_cidrs != nil {
+		fields = append(fields, apikey.FieldSourceCidrs)
+	}
 	return fields
 }
 
@@ -763,6 +909,10 @@ func (m *APIKeyMutation) Field(name string) (ent.Value, bool) {
 		return m.RevokedAt()
 	case apikey.FieldRotatedFromID:
 		return m.RotatedFromID()
+	case apikey.FieldScopes:
+		return m.Scopes()
+	case apikey.FieldSourceCidrs:
+		return m.SourceCidrs()
 	}
 	return nil, false
 }
@@ -790,6 +940,10 @@ func (m *APIKeyMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldRevokedAt(ctx)
 	case apikey.FieldRotatedFromID:
 		return m.OldRotatedFromID(ctx)
+	case apikey.FieldScopes:
+		return m.OldScopes(ctx)
+	case apikey.FieldSourceCidrs:
+		return m.OldSourceCidrs(ctx)
 	}
 	return nil, fmt.Errorf("unknown APIKey field %s", name)
 }
@@ -862,6 +1016,20 @@ func (m *APIKeyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRotatedFromID(v)
 		return nil
+	case apikey.FieldScopes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopes(v)
+		return nil
+	case apikey.FieldSourceCidrs:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceCidrs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown APIKey field %s", name)
 }
@@ -907,6 +1075,12 @@ func (m *APIKeyMutation) ClearedFields() []string {
 	if m.FieldCleared(apikey.FieldRotatedFromID) {
 		fields = append(fields, apikey.FieldRotatedFromID)
 	}
+	if m.FieldCleared(apikey.FieldScopes) {
+		fields = append(fields, apikey.FieldScopes)
+	}
+	if m.FieldCleared(apikey.FieldSourceCidrs) {
+		fields = append(fields, apikey.FieldSourceCidrs)
+	}
 	return fields
 }
 
@@ -932,6 +1106,12 @@ func (m *APIKeyMutation) ClearField(name string) error {
 		return nil
 	case apikey.FieldRotatedFromID:
 		m.ClearRotatedFromID()
+		return nil
+	case apikey.FieldScopes:
+		m.ClearScopes()
+		return nil
+	case apikey.FieldSourceCidrs:
+		m.ClearSourceCidrs()
 		return nil
 	}
 	return fmt.Errorf("unknown APIKey nullable field %s", name)
@@ -967,6 +1147,12 @@ func (m *APIKeyMutation) ResetField(name string) error {
 		return nil
 	case apikey.FieldRotatedFromID:
 		m.ResetRotatedFromID()
+		return nil
+	case apikey.FieldScopes:
+		m.ResetScopes()
+		return nil
+	case apikey.FieldSourceCidrs:
+		m.ResetSourceCidrs()
 		return nil
 	}
 	return fmt.Errorf("unknown APIKey field %s", name)
@@ -2609,6 +2795,12 @@ type ConsoleSessionMutation struct {
 	id            *string
 	data          *[]byte
 	expiry        *time.Time
+	user_id       *int
+	adduser_id    *int
+	created_at    *time.Time
+	last_seen_at  *time.Time
+	user_agent    *string
+	ip            *string
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*ConsoleSession, error)
@@ -2791,6 +2983,246 @@ func (m *ConsoleSessionMutation) ResetExpiry() {
 	m.expiry = nil
 }
 
+// SetUserID sets the "user_id" field.
+func (m *ConsoleSessionMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ConsoleSessionMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *ConsoleSessionMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *ConsoleSessionMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ConsoleSessionMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[consolesession.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ConsoleSessionMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[consolesession.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ConsoleSessionMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, consolesession.FieldUserID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConsoleSessionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConsoleSessionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldCreatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ClearCreatedAt clears the value of the "created_at" field.
+func (m *ConsoleSessionMutation) ClearCreatedAt() {
+	m.created_at = nil
+	m.clearedFields[consolesession.FieldCreatedAt] = struct{}{}
+}
+
+// CreatedAtCleared returns if the "created_at" field was cleared in this mutation.
+func (m *ConsoleSessionMutation) CreatedAtCleared() bool {
+	_, ok := m.clearedFields[consolesession.FieldCreatedAt]
+	return ok
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConsoleSessionMutation) ResetCreatedAt() {
+	m.created_at = nil
+	delete(m.clearedFields, consolesession.FieldCreatedAt)
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (m *ConsoleSessionMutation) SetLastSeenAt(t time.Time) {
+	m.last_seen_at = &t
+}
+
+// LastSeenAt returns the value of the "last_seen_at" field in the mutation.
+func (m *ConsoleSessionMutation) LastSeenAt() (r time.Time, exists bool) {
+	v := m.last_seen_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastSeenAt returns the old "last_seen_at" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldLastSeenAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastSeenAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastSeenAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastSeenAt: %w", err)
+	}
+	return oldValue.LastSeenAt, nil
+}
+
+// ClearLastSeenAt clears the value of the "last_seen_at" field.
+func (m *ConsoleSessionMutation) ClearLastSeenAt() {
+	m.last_seen_at = nil
+	m.clearedFields[consolesession.FieldLastSeenAt] = struct{}{}
+}
+
+// LastSeenAtCleared returns if the "last_seen_at" field was cleared in this mutation.
+func (m *ConsoleSessionMutation) LastSeenAtCleared() bool {
+	_, ok := m.clearedFields[consolesession.FieldLastSeenAt]
+	return ok
+}
+
+// ResetLastSeenAt resets all changes to the "last_seen_at" field.
+func (m *ConsoleSessionMutation) ResetLastSeenAt() {
+	m.last_seen_at = nil
+	delete(m.clearedFields, consolesession.FieldLastSeenAt)
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (m *ConsoleSessionMutation) SetUserAgent(s string) {
+	m.user_agent = &s
+}
+
+// UserAgent returns the value of the "user_agent" field in the mutation.
+func (m *ConsoleSessionMutation) UserAgent() (r string, exists bool) {
+	v := m.user_agent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserAgent returns the old "user_agent" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldUserAgent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserAgent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserAgent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserAgent: %w", err)
+	}
+	return oldValue.UserAgent, nil
+}
+
+// ResetUserAgent resets all changes to the "user_agent" field.
+func (m *ConsoleSessionMutation) ResetUserAgent() {
+	m.user_agent = nil
+}
+
+// SetIP sets the "ip" field.
+func (m *ConsoleSessionMutation) SetIP(s string) {
+	m.ip = &s
+}
+
+// IP returns the value of the "ip" field in the mutation.
+func (m *ConsoleSessionMutation) IP() (r string, exists bool) {
+	v := m.ip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIP returns the old "ip" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldIP(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIP is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIP requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIP: %w", err)
+	}
+	return oldValue.IP, nil
+}
+
+// ResetIP resets all changes to the "ip" field.
+func (m *ConsoleSessionMutation) ResetIP() {
+	m.ip = nil
+}
+
 // Where appends a list predicates to the ConsoleSessionMutation builder.
 func (m *ConsoleSessionMutation) Where(ps ...predicate.ConsoleSession) {
 	m.predicates = append(m.predicates, ps...)
@@ -2825,12 +3257,27 @@ func (m *ConsoleSessionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleSessionMutation) Fields() []string {
-	fields := make([]string, 0, 2)
+	fields := make([]string, 0, 7)
 	if m.data != nil {
 		fields = append(fields, consolesession.FieldData)
 	}
 	if m.expiry != nil {
 		fields = append(fields, consolesession.FieldExpiry)
+	}
+	if m.user_id != nil {
+		fields = append(fields, consolesession.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, consolesession.FieldCreatedAt)
+	}
+	if m.last_seen_at != nil {
+		fields = append(fields, consolesession.FieldLastSeenAt)
+	}
+	if m.user_agent != nil {
+		fields = append(fields, consolesession.FieldUserAgent)
+	}
+	if m.ip != nil {
+		fields = append(fields, consolesession.FieldIP)
 	}
 	return fields
 }
@@ -2844,6 +3291,16 @@ func (m *ConsoleSessionMutation) Field(name string) (ent.Value, bool) {
 		return m.Data()
 	case consolesession.FieldExpiry:
 		return m.Expiry()
+	case consolesession.FieldUserID:
+		return m.UserID()
+	case consolesession.FieldCreatedAt:
+		return m.CreatedAt()
+	case consolesession.FieldLastSeenAt:
+		return m.LastSeenAt()
+	case consolesession.FieldUserAgent:
+		return m.UserAgent()
+	case consolesession.FieldIP:
+		return m.IP()
 	}
 	return nil, false
 }
@@ -2857,6 +3314,16 @@ func (m *ConsoleSessionMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldData(ctx)
 	case consolesession.FieldExpiry:
 		return m.OldExpiry(ctx)
+	case consolesession.FieldUserID:
+		return m.OldUserID(ctx)
+	case consolesession.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case consolesession.FieldLastSeenAt:
+		return m.OldLastSeenAt(ctx)
+	case consolesession.FieldUserAgent:
+		return m.OldUserAgent(ctx)
+	case consolesession.FieldIP:
+		return m.OldIP(ctx)
 	}
 	return nil, fmt.Errorf("unknown ConsoleSession field %s", name)
 }
@@ -2880,6 +3347,41 @@ func (m *ConsoleSessionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetExpiry(v)
 		return nil
+	case consolesession.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case consolesession.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case consolesession.FieldLastSeenAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastSeenAt(v)
+		return nil
+	case consolesession.FieldUserAgent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserAgent(v)
+		return nil
+	case consolesession.FieldIP:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIP(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ConsoleSession field %s", name)
 }
@@ -2887,13 +3389,21 @@ func (m *ConsoleSessionMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ConsoleSessionMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, consolesession.FieldUserID)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ConsoleSessionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case consolesession.FieldUserID:
+		return m.AddedUserID()
+	}
 	return nil, false
 }
 
@@ -2902,6 +3412,13 @@ func (m *ConsoleSessionMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *ConsoleSessionMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case consolesession.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ConsoleSession numeric field %s", name)
 }
@@ -2909,7 +3426,17 @@ func (m *ConsoleSessionMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *ConsoleSessionMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(consolesession.FieldUserID) {
+		fields = append(fields, consolesession.FieldUserID)
+	}
+	if m.FieldCleared(consolesession.FieldCreatedAt) {
+		fields = append(fields, consolesession.FieldCreatedAt)
+	}
+	if m.FieldCleared(consolesession.FieldLastSeenAt) {
+		fields = append(fields, consolesession.FieldLastSeenAt)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -2922,6 +3449,17 @@ func (m *ConsoleSessionMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *ConsoleSessionMutation) ClearField(name string) error {
+	switch name {
+	case consolesession.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case consolesession.FieldCreatedAt:
+		m.ClearCreatedAt()
+		return nil
+	case consolesession.FieldLastSeenAt:
+		m.ClearLastSeenAt()
+		return nil
+	}
 	return fmt.Errorf("unknown ConsoleSession nullable field %s", name)
 }
 
@@ -2934,6 +3472,21 @@ func (m *ConsoleSessionMutation) ResetField(name string) error {
 		return nil
 	case consolesession.FieldExpiry:
 		m.ResetExpiry()
+		return nil
+	case consolesession.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case consolesession.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case consolesession.FieldLastSeenAt:
+		m.ResetLastSeenAt()
+		return nil
+	case consolesession.FieldUserAgent:
+		m.ResetUserAgent()
+		return nil
+	case consolesession.FieldIP:
+		m.ResetIP()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleSession field %s", name)
@@ -2990,20 +3543,27 @@ func (m *ConsoleSessionMutation) ResetEdge(name string) error {
 // ConsoleUserMutation represents an operation that mutates the ConsoleUser nodes in the graph.
 type ConsoleUserMutation struct {
 	config
-	op              Op
-	typ             string
-	id              *int
-	email           *string
-	password_hash   *string
-	role            *consoleuser.Role
-	consumer_id     *int
-	addconsumer_id  *int
-	created_at      *time.Time
-	last_sign_in_at *time.Time
-	clearedFields   map[string]struct{}
-	done            bool
-	oldValue        func(context.Context) (*ConsoleUser, error)
-	predicates      []predicate.ConsoleUser
+	op                  Op
+	typ                 string
+	id                  *int
+	email               *string
+	password_hash       *string
+	role                *consoleuser.Role
+	consumer_id         *int
+	addconsumer_id      *int
+	created_at          *time.Time
+	last_sign_in_at     *time.Time
+	team_role           *consoleuser.TeamRole
+	invited_by          *string
+	password_changed_at *time.Time
+	totp_secret         *string
+	totp_enabled_at     *time.Time
+	totp_last_step      *int64
+	addtotp_last_step   *int64
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*ConsoleUser, error)
+	predicates          []predicate.ConsoleUser
 }
 
 var _ ent.Mutation = (*ConsoleUserMutation)(nil)
@@ -3380,6 +3940,294 @@ func (m *ConsoleUserMutation) ResetLastSignInAt() {
 	delete(m.clearedFields, consoleuser.FieldLastSignInAt)
 }
 
+// SetTeamRole sets the "team_role" field.
+func (m *ConsoleUserMutation) SetTeamRole(cr consoleuser.TeamRole) {
+	m.team_role = &cr
+}
+
+// TeamRole returns the value of the "team_role" field in the mutation.
+func (m *ConsoleUserMutation) TeamRole() (r consoleuser.TeamRole, exists bool) {
+	v := m.team_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTeamRole returns the old "team_role" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldTeamRole(ctx context.Context) (v *consoleuser.TeamRole, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTeamRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTeamRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTeamRole: %w", err)
+	}
+	return oldValue.TeamRole, nil
+}
+
+// ClearTeamRole clears the value of the "team_role" field.
+func (m *ConsoleUserMutation) ClearTeamRole() {
+	m.team_role = nil
+	m.clearedFields[consoleuser.FieldTeamRole] = struct{}{}
+}
+
+// TeamRoleCleared returns if the "team_role" field was cleared in this mutation.
+func (m *ConsoleUserMutation) TeamRoleCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldTeamRole]
+	return ok
+}
+
+// ResetTeamRole resets all changes to the "team_role" field.
+func (m *ConsoleUserMutation) ResetTeamRole() {
+	m.team_role = nil
+	delete(m.clearedFields, consoleuser.FieldTeamRole)
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (m *ConsoleUserMutation) SetInvitedBy(s string) {
+	m.invited_by = &s
+}
+
+// InvitedBy returns the value of the "invited_by" field in the mutation.
+func (m *ConsoleUserMutation) InvitedBy() (r string, exists bool) {
+	v := m.invited_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInvitedBy returns the old "invited_by" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldInvitedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInvitedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInvitedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInvitedBy: %w", err)
+	}
+	return oldValue.InvitedBy, nil
+}
+
+// ResetInvitedBy resets all changes to the "invited_by" field.
+func (m *ConsoleUserMutation) ResetInvitedBy() {
+	m.invited_by = nil
+}
+
+// SetPasswordChangedAt sets the "password_changed_at" field.
+func (m *ConsoleUserMutation) SetPasswordChangedAt(t time.Time) {
+	m.password_changed_at = &t
+}
+
+// PasswordChangedAt returns the value of the "password_changed_at" field in the mutation.
+func (m *ConsoleUserMutation) PasswordChangedAt() (r time.Time, exists bool) {
+	v := m.password_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPasswordChangedAt returns the old "password_changed_at" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldPasswordChangedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPasswordChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPasswordChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPasswordChangedAt: %w", err)
+	}
+	return oldValue.PasswordChangedAt, nil
+}
+
+// ClearPasswordChangedAt clears the value of the "password_changed_at" field.
+func (m *ConsoleUserMutation) ClearPasswordChangedAt() {
+	m.password_changed_at = nil
+	m.clearedFields[consoleuser.FieldPasswordChangedAt] = struct{}{}
+}
+
+// PasswordChangedAtCleared returns if the "password_changed_at" field was cleared in this mutation.
+func (m *ConsoleUserMutation) PasswordChangedAtCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldPasswordChangedAt]
+	return ok
+}
+
+// ResetPasswordChangedAt resets all changes to the "password_changed_at" field.
+func (m *ConsoleUserMutation) ResetPasswordChangedAt() {
+	m.password_changed_at = nil
+	delete(m.clearedFields, consoleuser.FieldPasswordChangedAt)
+}
+
+// SetTotpSecret sets the "totp_secret" field.
+func (m *ConsoleUserMutation) SetTotpSecret(s string) {
+	m.totp_secret = &s
+}
+
+// TotpSecret returns the value of the "totp_secret" field in the mutation.
+func (m *ConsoleUserMutation) TotpSecret() (r string, exists bool) {
+	v := m.totp_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotpSecret returns the old "totp_secret" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldTotpSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotpSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotpSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotpSecret: %w", err)
+	}
+	return oldValue.TotpSecret, nil
+}
+
+// ClearTotpSecret clears the value of the "totp_secret" field.
+func (m *ConsoleUserMutation) ClearTotpSecret() {
+	m.totp_secret = nil
+	m.clearedFields[consoleuser.FieldTotpSecret] = struct{}{}
+}
+
+// TotpSecretCleared returns if the "totp_secret" field was cleared in this mutation.
+func (m *ConsoleUserMutation) TotpSecretCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldTotpSecret]
+	return ok
+}
+
+// ResetTotpSecret resets all changes to the "totp_secret" field.
+func (m *ConsoleUserMutation) ResetTotpSecret() {
+	m.totp_secret = nil
+	delete(m.clearedFields, consoleuser.FieldTotpSecret)
+}
+
+// SetTotpEnabledAt sets the "totp_enabled_at" field.
+func (m *ConsoleUserMutation) SetTotpEnabledAt(t time.Time) {
+	m.totp_enabled_at = &t
+}
+
+// TotpEnabledAt returns the value of the "totp_enabled_at" field in the mutation.
+func (m *ConsoleUserMutation) TotpEnabledAt() (r time.Time, exists bool) {
+	v := m.totp_enabled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotpEnabledAt returns the old "totp_enabled_at" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldTotpEnabledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotpEnabledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotpEnabledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotpEnabledAt: %w", err)
+	}
+	return oldValue.TotpEnabledAt, nil
+}
+
+// ClearTotpEnabledAt clears the value of the "totp_enabled_at" field.
+func (m *ConsoleUserMutation) ClearTotpEnabledAt() {
+	m.totp_enabled_at = nil
+	m.clearedFields[consoleuser.FieldTotpEnabledAt] = struct{}{}
+}
+
+// TotpEnabledAtCleared returns if the "totp_enabled_at" field was cleared in this mutation.
+func (m *ConsoleUserMutation) TotpEnabledAtCleared() bool {
+	_, ok := m.clearedFields[consoleuser.FieldTotpEnabledAt]
+	return ok
+}
+
+// ResetTotpEnabledAt resets all changes to the "totp_enabled_at" field.
+func (m *ConsoleUserMutation) ResetTotpEnabledAt() {
+	m.totp_enabled_at = nil
+	delete(m.clearedFields, consoleuser.FieldTotpEnabledAt)
+}
+
+// SetTotpLastStep sets the "totp_last_step" field.
+func (m *ConsoleUserMutation) SetTotpLastStep(i int64) {
+	m.totp_last_step = &i
+	m.addtotp_last_step = nil
+}
+
+// TotpLastStep returns the value of the "totp_last_step" field in the mutation.
+func (m *ConsoleUserMutation) TotpLastStep() (r int64, exists bool) {
+	v := m.totp_last_step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotpLastStep returns the old "totp_last_step" field's value of the ConsoleUser entity.
+// If the ConsoleUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleUserMutation) OldTotpLastStep(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotpLastStep is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotpLastStep requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotpLastStep: %w", err)
+	}
+	return oldValue.TotpLastStep, nil
+}
+
+// AddTotpLastStep adds i to the "totp_last_step" field.
+func (m *ConsoleUserMutation) AddTotpLastStep(i int64) {
+	if m.addtotp_last_step != nil {
+		*m.addtotp_last_step += i
+	} else {
+		m.addtotp_last_step = &i
+	}
+}
+
+// AddedTotpLastStep returns the value that was added to the "totp_last_step" field in this mutation.
+func (m *ConsoleUserMutation) AddedTotpLastStep() (r int64, exists bool) {
+	v := m.addtotp_last_step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotpLastStep resets all changes to the "totp_last_step" field.
+func (m *ConsoleUserMutation) ResetTotpLastStep() {
+	m.totp_last_step = nil
+	m.addtotp_last_step = nil
+}
+
 // Where appends a list predicates to the ConsoleUserMutation builder.
 func (m *ConsoleUserMutation) Where(ps ...predicate.ConsoleUser) {
 	m.predicates = append(m.predicates, ps...)
@@ -3414,7 +4262,7 @@ func (m *ConsoleUserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleUserMutation) Fields() []string {
-	fields := make([]string, 0, 6)
+	fields := make([]string, 0, 12)
 	if m.email != nil {
 		fields = append(fields, consoleuser.FieldEmail)
 	}
@@ -3432,6 +4280,24 @@ func (m *ConsoleUserMutation) Fields() []string {
 	}
 	if m.last_sign_in_at != nil {
 		fields = append(fields, consoleuser.FieldLastSignInAt)
+	}
+	if m.team_role != nil {
+		fields = append(fields, consoleuser.FieldTeamRole)
+	}
+	if m.invited_by != nil {
+		fields = append(fields, consoleuser.FieldInvitedBy)
+	}
+	if m.password_changed_at != nil {
+		fields = append(fields, consoleuser.FieldPasswordChangedAt)
+	}
+	if m.totp_secret != nil {
+		fields = append(fields, consoleuser.FieldTotpSecret)
+	}
+	if m.totp_enabled_at != nil {
+		fields = append(fields, consoleuser.FieldTotpEnabledAt)
+	}
+	if m.totp_last_step != nil {
+		fields = append(fields, consoleuser.FieldTotpLastStep)
 	}
 	return fields
 }
@@ -3453,6 +4319,18 @@ func (m *ConsoleUserMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case consoleuser.FieldLastSignInAt:
 		return m.LastSignInAt()
+	case consoleuser.FieldTeamRole:
+		return m.TeamRole()
+	case consoleuser.FieldInvitedBy:
+		return m.InvitedBy()
+	case consoleuser.FieldPasswordChangedAt:
+		return m.PasswordChangedAt()
+	case consoleuser.FieldTotpSecret:
+		return m.TotpSecret()
+	case consoleuser.FieldTotpEnabledAt:
+		return m.TotpEnabledAt()
+	case consoleuser.FieldTotpLastStep:
+		return m.TotpLastStep()
 	}
 	return nil, false
 }
@@ -3474,6 +4352,18 @@ func (m *ConsoleUserMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCreatedAt(ctx)
 	case consoleuser.FieldLastSignInAt:
 		return m.OldLastSignInAt(ctx)
+	case consoleuser.FieldTeamRole:
+		return m.OldTeamRole(ctx)
+	case consoleuser.FieldInvitedBy:
+		return m.OldInvitedBy(ctx)
+	case consoleuser.FieldPasswordChangedAt:
+		return m.OldPasswordChangedAt(ctx)
+	case consoleuser.FieldTotpSecret:
+		return m.OldTotpSecret(ctx)
+	case consoleuser.FieldTotpEnabledAt:
+		return m.OldTotpEnabledAt(ctx)
+	case consoleuser.FieldTotpLastStep:
+		return m.OldTotpLastStep(ctx)
 	}
 	return nil, fmt.Errorf("unknown ConsoleUser field %s", name)
 }
@@ -3525,6 +4415,48 @@ func (m *ConsoleUserMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastSignInAt(v)
 		return nil
+	case consoleuser.FieldTeamRole:
+		v, ok := value.(consoleuser.TeamRole)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTeamRole(v)
+		return nil
+	case consoleuser.FieldInvitedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInvitedBy(v)
+		return nil
+	case consoleuser.FieldPasswordChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPasswordChangedAt(v)
+		return nil
+	case consoleuser.FieldTotpSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotpSecret(v)
+		return nil
+	case consoleuser.FieldTotpEnabledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotpEnabledAt(v)
+		return nil
+	case consoleuser.FieldTotpLastStep:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotpLastStep(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ConsoleUser field %s", name)
 }
@@ -3536,6 +4468,9 @@ func (m *ConsoleUserMutation) AddedFields() []string {
 	if m.addconsumer_id != nil {
 		fields = append(fields, consoleuser.FieldConsumerID)
 	}
+	if m.addtotp_last_step != nil {
+		fields = append(fields, consoleuser.FieldTotpLastStep)
+	}
 	return fields
 }
 
@@ -3546,6 +4481,8 @@ func (m *ConsoleUserMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case consoleuser.FieldConsumerID:
 		return m.AddedConsumerID()
+	case consoleuser.FieldTotpLastStep:
+		return m.AddedTotpLastStep()
 	}
 	return nil, false
 }
@@ -3561,6 +4498,13 @@ func (m *ConsoleUserMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddConsumerID(v)
+		return nil
+	case consoleuser.FieldTotpLastStep:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotpLastStep(v)
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleUser numeric field %s", name)
@@ -3578,6 +4522,18 @@ func (m *ConsoleUserMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(consoleuser.FieldLastSignInAt) {
 		fields = append(fields, consoleuser.FieldLastSignInAt)
+	}
+	if m.FieldCleared(consoleuser.FieldTeamRole) {
+		fields = append(fields, consoleuser.FieldTeamRole)
+	}
+	if m.FieldCleared(consoleuser.FieldPasswordChangedAt) {
+		fields = append(fields, consoleuser.FieldPasswordChangedAt)
+	}
+	if m.FieldCleared(consoleuser.FieldTotpSecret) {
+		fields = append(fields, consoleuser.FieldTotpSecret)
+	}
+	if m.FieldCleared(consoleuser.FieldTotpEnabledAt) {
+		fields = append(fields, consoleuser.FieldTotpEnabledAt)
 	}
 	return fields
 }
@@ -3601,6 +4557,18 @@ func (m *ConsoleUserMutation) ClearField(name string) error {
 		return nil
 	case consoleuser.FieldLastSignInAt:
 		m.ClearLastSignInAt()
+		return nil
+	case consoleuser.FieldTeamRole:
+		m.ClearTeamRole()
+		return nil
+	case consoleuser.FieldPasswordChangedAt:
+		m.ClearPasswordChangedAt()
+		return nil
+	case consoleuser.FieldTotpSecret:
+		m.ClearTotpSecret()
+		return nil
+	case consoleuser.FieldTotpEnabledAt:
+		m.ClearTotpEnabledAt()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleUser nullable field %s", name)
@@ -3627,6 +4595,24 @@ func (m *ConsoleUserMutation) ResetField(name string) error {
 		return nil
 	case consoleuser.FieldLastSignInAt:
 		m.ResetLastSignInAt()
+		return nil
+	case consoleuser.FieldTeamRole:
+		m.ResetTeamRole()
+		return nil
+	case consoleuser.FieldInvitedBy:
+		m.ResetInvitedBy()
+		return nil
+	case consoleuser.FieldPasswordChangedAt:
+		m.ResetPasswordChangedAt()
+		return nil
+	case consoleuser.FieldTotpSecret:
+		m.ResetTotpSecret()
+		return nil
+	case consoleuser.FieldTotpEnabledAt:
+		m.ResetTotpEnabledAt()
+		return nil
+	case consoleuser.FieldTotpLastStep:
+		m.ResetTotpLastStep()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleUser field %s", name)
@@ -3695,6 +4681,7 @@ type ConsumerMutation struct {
 	price                     *string
 	disabled_operations       *[]string
 	appenddisabled_operations []string
+	access_changed_at         *time.Time
 	created_at                *time.Time
 	updated_at                *time.Time
 	clearedFields             map[string]struct{}
@@ -4095,6 +5082,55 @@ func (m *ConsumerMutation) ResetDisabledOperations() {
 	delete(m.clearedFields, consumer.FieldDisabledOperations)
 }
 
+// SetAccessChangedAt sets the "access_changed_at" field.
+func (m *ConsumerMutation) SetAccessChangedAt(t time.Time) {
+	m.access_changed_at = &t
+}
+
+// AccessChangedAt returns the value of the "access_changed_at" field in the mutation.
+func (m *ConsumerMutation) AccessChangedAt() (r time.Time, exists bool) {
+	v := m.access_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccessChangedAt returns the old "access_changed_at" field's value of the Consumer entity.
+// If the Consumer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsumerMutation) OldAccessChangedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccessChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccessChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccessChangedAt: %w", err)
+	}
+	return oldValue.AccessChangedAt, nil
+}
+
+// ClearAccessChangedAt clears the value of the "access_changed_at" field.
+func (m *ConsumerMutation) ClearAccessChangedAt() {
+	m.access_changed_at = nil
+	m.clearedFields[consumer.FieldAccessChangedAt] = struct{}{}
+}
+
+// AccessChangedAtCleared returns if the "access_changed_at" field was cleared in this mutation.
+func (m *ConsumerMutation) AccessChangedAtCleared() bool {
+	_, ok := m.clearedFields[consumer.FieldAccessChangedAt]
+	return ok
+}
+
+// ResetAccessChangedAt resets all changes to the "access_changed_at" field.
+func (m *ConsumerMutation) ResetAccessChangedAt() {
+	m.access_changed_at = nil
+	delete(m.clearedFields, consumer.FieldAccessChangedAt)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *ConsumerMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -4363,7 +5399,7 @@ func (m *ConsumerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsumerMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.name != nil {
 		fields = append(fields, consumer.FieldName)
 	}
@@ -4381,6 +5417,9 @@ func (m *ConsumerMutation) Fields() []string {
 	}
 	if m.disabled_operations != nil {
 		fields = append(fields, consumer.FieldDisabledOperations)
+	}
+	if m.access_changed_at != nil {
+		fields = append(fields, consumer.FieldAccessChangedAt)
 	}
 	if m.created_at != nil {
 		fields = append(fields, consumer.FieldCreatedAt)
@@ -4408,6 +5447,8 @@ func (m *ConsumerMutation) Field(name string) (ent.Value, bool) {
 		return m.Price()
 	case consumer.FieldDisabledOperations:
 		return m.DisabledOperations()
+	case consumer.FieldAccessChangedAt:
+		return m.AccessChangedAt()
 	case consumer.FieldCreatedAt:
 		return m.CreatedAt()
 	case consumer.FieldUpdatedAt:
@@ -4433,6 +5474,8 @@ func (m *ConsumerMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldPrice(ctx)
 	case consumer.FieldDisabledOperations:
 		return m.OldDisabledOperations(ctx)
+	case consumer.FieldAccessChangedAt:
+		return m.OldAccessChangedAt(ctx)
 	case consumer.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case consumer.FieldUpdatedAt:
@@ -4487,6 +5530,13 @@ func (m *ConsumerMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetDisabledOperations(v)
+		return nil
+	case consumer.FieldAccessChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccessChangedAt(v)
 		return nil
 	case consumer.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -4562,6 +5612,9 @@ func (m *ConsumerMutation) ClearedFields() []string {
 	if m.FieldCleared(consumer.FieldDisabledOperations) {
 		fields = append(fields, consumer.FieldDisabledOperations)
 	}
+	if m.FieldCleared(consumer.FieldAccessChangedAt) {
+		fields = append(fields, consumer.FieldAccessChangedAt)
+	}
 	return fields
 }
 
@@ -4578,6 +5631,9 @@ func (m *ConsumerMutation) ClearField(name string) error {
 	switch name {
 	case consumer.FieldDisabledOperations:
 		m.ClearDisabledOperations()
+		return nil
+	case consumer.FieldAccessChangedAt:
+		m.ClearAccessChangedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Consumer nullable field %s", name)
@@ -4604,6 +5660,9 @@ func (m *ConsumerMutation) ResetField(name string) error {
 		return nil
 	case consumer.FieldDisabledOperations:
 		m.ResetDisabledOperations()
+		return nil
+	case consumer.FieldAccessChangedAt:
+		m.ResetAccessChangedAt()
 		return nil
 	case consumer.FieldCreatedAt:
 		m.ResetCreatedAt()
@@ -11109,6 +12168,552 @@ func (m *PoolEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PoolEvent edge %s", name)
 }
 
+// RecoveryCodeMutation represents an operation that mutates the RecoveryCode nodes in the graph.
+type RecoveryCodeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	user_id       *int
+	adduser_id    *int
+	code_hash     *[]byte
+	created_at    *time.Time
+	used_at       *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*RecoveryCode, error)
+	predicates    []predicate.RecoveryCode
+}
+
+var _ ent.Mutation = (*RecoveryCodeMutation)(nil)
+
+// recoverycodeOption allows management of the mutation configuration using functional options.
+type recoverycodeOption func(*RecoveryCodeMutation)
+
+// newRecoveryCodeMutation creates new mutation for the RecoveryCode entity.
+func newRecoveryCodeMutation(c config, op Op, opts ...recoverycodeOption) *RecoveryCodeMutation {
+	m := &RecoveryCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRecoveryCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRecoveryCodeID sets the ID field of the mutation.
+func withRecoveryCodeID(id int) recoverycodeOption {
+	return func(m *RecoveryCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RecoveryCode
+		)
+		m.oldValue = func(ctx context.Context) (*RecoveryCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RecoveryCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRecoveryCode sets the old RecoveryCode of the mutation.
+func withRecoveryCode(node *RecoveryCode) recoverycodeOption {
+	return func(m *RecoveryCodeMutation) {
+		m.oldValue = func(context.Context) (*RecoveryCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RecoveryCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RecoveryCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RecoveryCodeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RecoveryCodeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RecoveryCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *RecoveryCodeMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *RecoveryCodeMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the RecoveryCode entity.
+// If the RecoveryCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RecoveryCodeMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *RecoveryCodeMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *RecoveryCodeMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *RecoveryCodeMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetCodeHash sets the "code_hash" field.
+func (m *RecoveryCodeMutation) SetCodeHash(b []byte) {
+	m.code_hash = &b
+}
+
+// CodeHash returns the value of the "code_hash" field in the mutation.
+func (m *RecoveryCodeMutation) CodeHash() (r []byte, exists bool) {
+	v := m.code_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeHash returns the old "code_hash" field's value of the RecoveryCode entity.
+// If the RecoveryCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RecoveryCodeMutation) OldCodeHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeHash: %w", err)
+	}
+	return oldValue.CodeHash, nil
+}
+
+// ResetCodeHash resets all changes to the "code_hash" field.
+func (m *RecoveryCodeMutation) ResetCodeHash() {
+	m.code_hash = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RecoveryCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RecoveryCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RecoveryCode entity.
+// If the RecoveryCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RecoveryCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RecoveryCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *RecoveryCodeMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *RecoveryCodeMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the RecoveryCode entity.
+// If the RecoveryCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RecoveryCodeMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *RecoveryCodeMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[recoverycode.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *RecoveryCodeMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[recoverycode.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *RecoveryCodeMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, recoverycode.FieldUsedAt)
+}
+
+// Where appends a list predicates to the RecoveryCodeMutation builder.
+func (m *RecoveryCodeMutation) Where(ps ...predicate.RecoveryCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RecoveryCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RecoveryCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RecoveryCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RecoveryCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RecoveryCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RecoveryCode).
+func (m *RecoveryCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RecoveryCodeMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.user_id != nil {
+		fields = append(fields, recoverycode.FieldUserID)
+	}
+	if m.code_hash != nil {
+		fields = append(fields, recoverycode.FieldCodeHash)
+	}
+	if m.created_at != nil {
+		fields = append(fields, recoverycode.FieldCreatedAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, recoverycode.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RecoveryCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case recoverycode.FieldUserID:
+		return m.UserID()
+	case recoverycode.FieldCodeHash:
+		return m.CodeHash()
+	case recoverycode.FieldCreatedAt:
+		return m.CreatedAt()
+	case recoverycode.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RecoveryCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case recoverycode.FieldUserID:
+		return m.OldUserID(ctx)
+	case recoverycode.FieldCodeHash:
+		return m.OldCodeHash(ctx)
+	case recoverycode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case recoverycode.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown RecoveryCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RecoveryCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case recoverycode.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case recoverycode.FieldCodeHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeHash(v)
+		return nil
+	case recoverycode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case recoverycode.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RecoveryCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RecoveryCodeMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, recoverycode.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RecoveryCodeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case recoverycode.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RecoveryCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case recoverycode.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RecoveryCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RecoveryCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(recoverycode.FieldUsedAt) {
+		fields = append(fields, recoverycode.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RecoveryCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RecoveryCodeMutation) ClearField(name string) error {
+	switch name {
+	case recoverycode.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RecoveryCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RecoveryCodeMutation) ResetField(name string) error {
+	switch name {
+	case recoverycode.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case recoverycode.FieldCodeHash:
+		m.ResetCodeHash()
+		return nil
+	case recoverycode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case recoverycode.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RecoveryCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RecoveryCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RecoveryCodeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RecoveryCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RecoveryCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RecoveryCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RecoveryCodeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RecoveryCodeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RecoveryCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RecoveryCodeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RecoveryCode edge %s", name)
+}
+
 // ScopeGrantMutation represents an operation that mutates the ScopeGrant nodes in the graph.
 type ScopeGrantMutation struct {
 	config
@@ -14023,6 +15628,14 @@ type UsageHourlyMutation struct {
 	addcost        *int64
 	errors         *int64
 	adderrors      *int64
+	calls_2xx      *int64
+	addcalls_2xx   *int64
+	calls_4xx      *int64
+	addcalls_4xx   *int64
+	calls_429      *int64
+	addcalls_429   *int64
+	calls_5xx      *int64
+	addcalls_5xx   *int64
 	clearedFields  map[string]struct{}
 	done           bool
 	oldValue       func(context.Context) (*UsageHourly, error)
@@ -14387,6 +16000,230 @@ func (m *UsageHourlyMutation) ResetErrors() {
 	m.adderrors = nil
 }
 
+// SetCalls2xx sets the "calls_2xx" field.
+func (m *UsageHourlyMutation) SetCalls2xx(i int64) {
+	m.calls_2xx = &i
+	m.addcalls_2xx = nil
+}
+
+// Calls2xx returns the value of the "calls_2xx" field in the mutation.
+func (m *UsageHourlyMutation) Calls2xx() (r int64, exists bool) {
+	v := m.calls_2xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls2xx returns the old "calls_2xx" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCalls2xx(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls2xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls2xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls2xx: %w", err)
+	}
+	return oldValue.Calls2xx, nil
+}
+
+// AddCalls2xx adds i to the "calls_2xx" field.
+func (m *UsageHourlyMutation) AddCalls2xx(i int64) {
+	if m.addcalls_2xx != nil {
+		*m.addcalls_2xx += i
+	} else {
+		m.addcalls_2xx = &i
+	}
+}
+
+// AddedCalls2xx returns the value that was added to the "calls_2xx" field in this mutation.
+func (m *UsageHourlyMutation) AddedCalls2xx() (r int64, exists bool) {
+	v := m.addcalls_2xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls2xx resets all changes to the "calls_2xx" field.
+func (m *UsageHourlyMutation) ResetCalls2xx() {
+	m.calls_2xx = nil
+	m.addcalls_2xx = nil
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (m *UsageHourlyMutation) SetCalls4xx(i int64) {
+	m.calls_4xx = &i
+	m.addcalls_4xx = nil
+}
+
+// Calls4xx returns the value of the "calls_4xx" field in the mutation.
+func (m *UsageHourlyMutation) Calls4xx() (r int64, exists bool) {
+	v := m.calls_4xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls4xx returns the old "calls_4xx" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCalls4xx(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls4xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls4xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls4xx: %w", err)
+	}
+	return oldValue.Calls4xx, nil
+}
+
+// AddCalls4xx adds i to the "calls_4xx" field.
+func (m *UsageHourlyMutation) AddCalls4xx(i int64) {
+	if m.addcalls_4xx != nil {
+		*m.addcalls_4xx += i
+	} else {
+		m.addcalls_4xx = &i
+	}
+}
+
+// AddedCalls4xx returns the value that was added to the "calls_4xx" field in this mutation.
+func (m *UsageHourlyMutation) AddedCalls4xx() (r int64, exists bool) {
+	v := m.addcalls_4xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls4xx resets all changes to the "calls_4xx" field.
+func (m *UsageHourlyMutation) ResetCalls4xx() {
+	m.calls_4xx = nil
+	m.addcalls_4xx = nil
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (m *UsageHourlyMutation) SetCalls429(i int64) {
+	m.calls_429 = &i
+	m.addcalls_429 = nil
+}
+
+// Calls429 returns the value of the "calls_429" field in the mutation.
+func (m *UsageHourlyMutation) Calls429() (r int64, exists bool) {
+	v := m.calls_429
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls429 returns the old "calls_429" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCalls429(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls429 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls429 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls429: %w", err)
+	}
+	return oldValue.Calls429, nil
+}
+
+// AddCalls429 adds i to the "calls_429" field.
+func (m *UsageHourlyMutation) AddCalls429(i int64) {
+	if m.addcalls_429 != nil {
+		*m.addcalls_429 += i
+	} else {
+		m.addcalls_429 = &i
+	}
+}
+
+// AddedCalls429 returns the value that was added to the "calls_429" field in this mutation.
+func (m *UsageHourlyMutation) AddedCalls429() (r int64, exists bool) {
+	v := m.addcalls_429
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls429 resets all changes to the "calls_429" field.
+func (m *UsageHourlyMutation) ResetCalls429() {
+	m.calls_429 = nil
+	m.addcalls_429 = nil
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (m *UsageHourlyMutation) SetCalls5xx(i int64) {
+	m.calls_5xx = &i
+	m.addcalls_5xx = nil
+}
+
+// Calls5xx returns the value of the "calls_5xx" field in the mutation.
+func (m *UsageHourlyMutation) Calls5xx() (r int64, exists bool) {
+	v := m.calls_5xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls5xx returns the old "calls_5xx" field's value of the UsageHourly entity.
+// If the UsageHourly object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageHourlyMutation) OldCalls5xx(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls5xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls5xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls5xx: %w", err)
+	}
+	return oldValue.Calls5xx, nil
+}
+
+// AddCalls5xx adds i to the "calls_5xx" field.
+func (m *UsageHourlyMutation) AddCalls5xx(i int64) {
+	if m.addcalls_5xx != nil {
+		*m.addcalls_5xx += i
+	} else {
+		m.addcalls_5xx = &i
+	}
+}
+
+// AddedCalls5xx returns the value that was added to the "calls_5xx" field in this mutation.
+func (m *UsageHourlyMutation) AddedCalls5xx() (r int64, exists bool) {
+	v := m.addcalls_5xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls5xx resets all changes to the "calls_5xx" field.
+func (m *UsageHourlyMutation) ResetCalls5xx() {
+	m.calls_5xx = nil
+	m.addcalls_5xx = nil
+}
+
 // Where appends a list predicates to the UsageHourlyMutation builder.
 func (m *UsageHourlyMutation) Where(ps ...predicate.UsageHourly) {
 	m.predicates = append(m.predicates, ps...)
@@ -14421,7 +16258,7 @@ func (m *UsageHourlyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UsageHourlyMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 9)
 	if m.consumer_id != nil {
 		fields = append(fields, usagehourly.FieldConsumerID)
 	}
@@ -14436,6 +16273,18 @@ func (m *UsageHourlyMutation) Fields() []string {
 	}
 	if m.errors != nil {
 		fields = append(fields, usagehourly.FieldErrors)
+	}
+	if m.calls_2xx != nil {
+		fields = append(fields, usagehourly.FieldCalls2xx)
+	}
+	if m.calls_4xx != nil {
+		fields = append(fields, usagehourly.FieldCalls4xx)
+	}
+	if m.calls_429 != nil {
+		fields = append(fields, usagehourly.FieldCalls429)
+	}
+	if m.calls_5xx != nil {
+		fields = append(fields, usagehourly.FieldCalls5xx)
 	}
 	return fields
 }
@@ -14455,6 +16304,14 @@ func (m *UsageHourlyMutation) Field(name string) (ent.Value, bool) {
 		return m.Cost()
 	case usagehourly.FieldErrors:
 		return m.Errors()
+	case usagehourly.FieldCalls2xx:
+		return m.Calls2xx()
+	case usagehourly.FieldCalls4xx:
+		return m.Calls4xx()
+	case usagehourly.FieldCalls429:
+		return m.Calls429()
+	case usagehourly.FieldCalls5xx:
+		return m.Calls5xx()
 	}
 	return nil, false
 }
@@ -14474,6 +16331,14 @@ func (m *UsageHourlyMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCost(ctx)
 	case usagehourly.FieldErrors:
 		return m.OldErrors(ctx)
+	case usagehourly.FieldCalls2xx:
+		return m.OldCalls2xx(ctx)
+	case usagehourly.FieldCalls4xx:
+		return m.OldCalls4xx(ctx)
+	case usagehourly.FieldCalls429:
+		return m.OldCalls429(ctx)
+	case usagehourly.FieldCalls5xx:
+		return m.OldCalls5xx(ctx)
 	}
 	return nil, fmt.Errorf("unknown UsageHourly field %s", name)
 }
@@ -14518,6 +16383,34 @@ func (m *UsageHourlyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetErrors(v)
 		return nil
+	case usagehourly.FieldCalls2xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls2xx(v)
+		return nil
+	case usagehourly.FieldCalls4xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls4xx(v)
+		return nil
+	case usagehourly.FieldCalls429:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls429(v)
+		return nil
+	case usagehourly.FieldCalls5xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls5xx(v)
+		return nil
 	}
 	return fmt.Errorf("unknown UsageHourly field %s", name)
 }
@@ -14538,6 +16431,18 @@ func (m *UsageHourlyMutation) AddedFields() []string {
 	if m.adderrors != nil {
 		fields = append(fields, usagehourly.FieldErrors)
 	}
+	if m.addcalls_2xx != nil {
+		fields = append(fields, usagehourly.FieldCalls2xx)
+	}
+	if m.addcalls_4xx != nil {
+		fields = append(fields, usagehourly.FieldCalls4xx)
+	}
+	if m.addcalls_429 != nil {
+		fields = append(fields, usagehourly.FieldCalls429)
+	}
+	if m.addcalls_5xx != nil {
+		fields = append(fields, usagehourly.FieldCalls5xx)
+	}
 	return fields
 }
 
@@ -14554,6 +16459,14 @@ func (m *UsageHourlyMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCost()
 	case usagehourly.FieldErrors:
 		return m.AddedErrors()
+	case usagehourly.FieldCalls2xx:
+		return m.AddedCalls2xx()
+	case usagehourly.FieldCalls4xx:
+		return m.AddedCalls4xx()
+	case usagehourly.FieldCalls429:
+		return m.AddedCalls429()
+	case usagehourly.FieldCalls5xx:
+		return m.AddedCalls5xx()
 	}
 	return nil, false
 }
@@ -14590,6 +16503,34 @@ func (m *UsageHourlyMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddErrors(v)
+		return nil
+	case usagehourly.FieldCalls2xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls2xx(v)
+		return nil
+	case usagehourly.FieldCalls4xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls4xx(v)
+		return nil
+	case usagehourly.FieldCalls429:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls429(v)
+		return nil
+	case usagehourly.FieldCalls5xx:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls5xx(v)
 		return nil
 	}
 	return fmt.Errorf("unknown UsageHourly numeric field %s", name)
@@ -14632,6 +16573,18 @@ func (m *UsageHourlyMutation) ResetField(name string) error {
 		return nil
 	case usagehourly.FieldErrors:
 		m.ResetErrors()
+		return nil
+	case usagehourly.FieldCalls2xx:
+		m.ResetCalls2xx()
+		return nil
+	case usagehourly.FieldCalls4xx:
+		m.ResetCalls4xx()
+		return nil
+	case usagehourly.FieldCalls429:
+		m.ResetCalls429()
+		return nil
+	case usagehourly.FieldCalls5xx:
+		m.ResetCalls5xx()
 		return nil
 	}
 	return fmt.Errorf("unknown UsageHourly field %s", name)
@@ -14685,30 +16638,1360 @@ func (m *UsageHourlyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown UsageHourly edge %s", name)
 }
 
-// UsageRecordMutation represents an operation that mutates the UsageRecord nodes in the graph.
-type UsageRecordMutation struct {
+// UsageLatencyMutation represents an operation that mutates the UsageLatency nodes in the graph.
+type UsageLatencyMutation struct {
 	config
 	op             Op
 	typ            string
 	id             *int
 	consumer_id    *int
 	addconsumer_id *int
-	key_id         *int
-	addkey_id      *int
+	hour           *time.Time
 	operation      *string
-	status         *int
-	addstatus      *int
-	cost           *int
-	addcost        *int
-	latency_us     *int64
-	addlatency_us  *int64
-	chain          *string
-	request_id     *string
-	at             *time.Time
+	bucket         *int
+	addbucket      *int
+	calls          *int64
+	addcalls       *int64
 	clearedFields  map[string]struct{}
 	done           bool
-	oldValue       func(context.Context) (*UsageRecord, error)
-	predicates     []predicate.UsageRecord
+	oldValue       func(context.Context) (*UsageLatency, error)
+	predicates     []predicate.UsageLatency
+}
+
+var _ ent.Mutation = (*UsageLatencyMutation)(nil)
+
+// usagelatencyOption allows management of the mutation configuration using functional options.
+type usagelatencyOption func(*UsageLatencyMutation)
+
+// newUsageLatencyMutation creates new mutation for the UsageLatency entity.
+func newUsageLatencyMutation(c config, op Op, opts ...usagelatencyOption) *UsageLatencyMutation {
+	m := &UsageLatencyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeUsageLatency,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withUsageLatencyID sets the ID field of the mutation.
+func withUsageLatencyID(id int) usagelatencyOption {
+	return func(m *UsageLatencyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *UsageLatency
+		)
+		m.oldValue = func(ctx context.Context) (*UsageLatency, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().UsageLatency.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withUsageLatency sets the old UsageLatency of the mutation.
+func withUsageLatency(node *UsageLatency) usagelatencyOption {
+	return func(m *UsageLatencyMutation) {
+		m.oldValue = func(context.Context) (*UsageLatency, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m UsageLatencyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m UsageLatencyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *UsageLatencyMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *UsageLatencyMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().UsageLatency.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetConsumerID sets the "consumer_id" field.
+func (m *UsageLatencyMutation) SetConsumerID(i int) {
+	m.consumer_id = &i
+	m.addconsumer_id = nil
+}
+
+// ConsumerID returns the value of the "consumer_id" field in the mutation.
+func (m *UsageLatencyMutation) ConsumerID() (r int, exists bool) {
+	v := m.consumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumerID returns the old "consumer_id" field's value of the UsageLatency entity.
+// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyMutation) OldConsumerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumerID: %w", err)
+	}
+	return oldValue.ConsumerID, nil
+}
+
+// AddConsumerID adds i to the "consumer_id" field.
+func (m *UsageLatencyMutation) AddConsumerID(i int) {
+	if m.addconsumer_id != nil {
+		*m.addconsumer_id += i
+	} else {
+		m.addconsumer_id = &i
+	}
+}
+
+// AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
+func (m *UsageLatencyMutation) AddedConsumerID() (r int, exists bool) {
+	v := m.addconsumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConsumerID resets all changes to the "consumer_id" field.
+func (m *UsageLatencyMutation) ResetConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+}
+
+// SetHour sets the "hour" field.
+func (m *UsageLatencyMutation) SetHour(t time.Time) {
+	m.hour = &t
+}
+
+// Hour returns the value of the "hour" field in the mutation.
+func (m *UsageLatencyMutation) Hour() (r time.Time, exists bool) {
+	v := m.hour
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHour returns the old "hour" field's value of the UsageLatency entity.
+// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyMutation) OldHour(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHour is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHour requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHour: %w", err)
+	}
+	return oldValue.Hour, nil
+}
+
+// ResetHour resets all changes to the "hour" field.
+func (m *UsageLatencyMutation) ResetHour() {
+	m.hour = nil
+}
+
+// SetOperation sets the "operation" field.
+func (m *UsageLatencyMutation) SetOperation(s string) {
+	m.operation = &s
+}
+
+// Operation returns the value of the "operation" field in the mutation.
+func (m *UsageLatencyMutation) Operation() (r string, exists bool) {
+	v := m.operation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperation returns the old "operation" field's value of the UsageLatency entity.
+// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyMutation) OldOperation(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperation is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperation requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperation: %w", err)
+	}
+	return oldValue.Operation, nil
+}
+
+// ResetOperation resets all changes to the "operation" field.
+func (m *UsageLatencyMutation) ResetOperation() {
+	m.operation = nil
+}
+
+// SetBucket sets the "bucket" field.
+func (m *UsageLatencyMutation) SetBucket(i int) {
+	m.bucket = &i
+	m.addbucket = nil
+}
+
+// Bucket returns the value of the "bucket" field in the mutation.
+func (m *UsageLatencyMutation) Bucket() (r int, exists bool) {
+	v := m.bucket
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBucket returns the old "bucket" field's value of the UsageLatency entity.
+// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyMutation) OldBucket(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBucket is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBucket requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBucket: %w", err)
+	}
+	return oldValue.Bucket, nil
+}
+
+// AddBucket adds i to the "bucket" field.
+func (m *UsageLatencyMutation) AddBucket(i int) {
+	if m.addbucket != nil {
+		*m.addbucket += i
+	} else {
+		m.addbucket = &i
+	}
+}
+
+// AddedBucket returns the value that was added to the "bucket" field in this mutation.
+func (m *UsageLatencyMutation) AddedBucket() (r int, exists bool) {
+	v := m.addbucket
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBucket resets all changes to the "bucket" field.
+func (m *UsageLatencyMutation) ResetBucket() {
+	m.bucket = nil
+	m.addbucket = nil
+}
+
+// SetCalls sets the "calls" field.
+func (m *UsageLatencyMutation) SetCalls(i int64) {
+	m.calls = &i
+	m.addcalls = nil
+}
+
+// Calls returns the value of the "calls" field in the mutation.
+func (m *UsageLatencyMutation) Calls() (r int64, exists bool) {
+	v := m.calls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls returns the old "calls" field's value of the UsageLatency entity.
+// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyMutation) OldCalls(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls: %w", err)
+	}
+	return oldValue.Calls, nil
+}
+
+// AddCalls adds i to the "calls" field.
+func (m *UsageLatencyMutation) AddCalls(i int64) {
+	if m.addcalls != nil {
+		*m.addcalls += i
+	} else {
+		m.addcalls = &i
+	}
+}
+
+// AddedCalls returns the value that was added to the "calls" field in this mutation.
+func (m *UsageLatencyMutation) AddedCalls() (r int64, exists bool) {
+	v := m.addcalls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls resets all changes to the "calls" field.
+func (m *UsageLatencyMutation) ResetCalls() {
+	m.calls = nil
+	m.addcalls = nil
+}
+
+// Where appends a list predicates to the UsageLatencyMutation builder.
+func (m *UsageLatencyMutation) Where(ps ...predicate.UsageLatency) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the UsageLatencyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *UsageLatencyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsageLatency, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *UsageLatencyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *UsageLatencyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (UsageLatency).
+func (m *UsageLatencyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *UsageLatencyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.consumer_id != nil {
+		fields = append(fields, usagelatency.FieldConsumerID)
+	}
+	if m.hour != nil {
+		fields = append(fields, usagelatency.FieldHour)
+	}
+	if m.operation != nil {
+		fields = append(fields, usagelatency.FieldOperation)
+	}
+	if m.bucket != nil {
+		fields = append(fields, usagelatency.FieldBucket)
+	}
+	if m.calls != nil {
+		fields = append(fields, usagelatency.FieldCalls)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *UsageLatencyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		return m.ConsumerID()
+	case usagelatency.FieldHour:
+		return m.Hour()
+	case usagelatency.FieldOperation:
+		return m.Operation()
+	case usagelatency.FieldBucket:
+		return m.Bucket()
+	case usagelatency.FieldCalls:
+		return m.Calls()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *UsageLatencyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		return m.OldConsumerID(ctx)
+	case usagelatency.FieldHour:
+		return m.OldHour(ctx)
+	case usagelatency.FieldOperation:
+		return m.OldOperation(ctx)
+	case usagelatency.FieldBucket:
+		return m.OldBucket(ctx)
+	case usagelatency.FieldCalls:
+		return m.OldCalls(ctx)
+	}
+	return nil, fmt.Errorf("unknown UsageLatency field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageLatencyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumerID(v)
+		return nil
+	case usagelatency.FieldHour:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHour(v)
+		return nil
+	case usagelatency.FieldOperation:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperation(v)
+		return nil
+	case usagelatency.FieldBucket:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBucket(v)
+		return nil
+	case usagelatency.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageLatency field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *UsageLatencyMutation) AddedFields() []string {
+	var fields []string
+	if m.addconsumer_id != nil {
+		fields = append(fields, usagelatency.FieldConsumerID)
+	}
+	if m.addbucket != nil {
+		fields = append(fields, usagelatency.FieldBucket)
+	}
+	if m.addcalls != nil {
+		fields = append(fields, usagelatency.FieldCalls)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *UsageLatencyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		return m.AddedConsumerID()
+	case usagelatency.FieldBucket:
+		return m.AddedBucket()
+	case usagelatency.FieldCalls:
+		return m.AddedCalls()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageLatencyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConsumerID(v)
+		return nil
+	case usagelatency.FieldBucket:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBucket(v)
+		return nil
+	case usagelatency.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageLatency numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *UsageLatencyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *UsageLatencyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *UsageLatencyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsageLatency nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *UsageLatencyMutation) ResetField(name string) error {
+	switch name {
+	case usagelatency.FieldConsumerID:
+		m.ResetConsumerID()
+		return nil
+	case usagelatency.FieldHour:
+		m.ResetHour()
+		return nil
+	case usagelatency.FieldOperation:
+		m.ResetOperation()
+		return nil
+	case usagelatency.FieldBucket:
+		m.ResetBucket()
+		return nil
+	case usagelatency.FieldCalls:
+		m.ResetCalls()
+		return nil
+	}
+	return fmt.Errorf("unknown UsageLatency field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *UsageLatencyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *UsageLatencyMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *UsageLatencyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *UsageLatencyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *UsageLatencyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *UsageLatencyMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *UsageLatencyMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsageLatency unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *UsageLatencyMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsageLatency edge %s", name)
+}
+
+// UsageMinuteMutation represents an operation that mutates the UsageMinute nodes in the graph.
+type UsageMinuteMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	consumer_id    *int
+	addconsumer_id *int
+	minute         *time.Time
+	calls          *int64
+	addcalls       *int64
+	cost           *int64
+	addcost        *int64
+	limited        *int64
+	addlimited     *int64
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*UsageMinute, error)
+	predicates     []predicate.UsageMinute
+}
+
+var _ ent.Mutation = (*UsageMinuteMutation)(nil)
+
+// usageminuteOption allows management of the mutation configuration using functional options.
+type usageminuteOption func(*UsageMinuteMutation)
+
+// newUsageMinuteMutation creates new mutation for the UsageMinute entity.
+func newUsageMinuteMutation(c config, op Op, opts ...usageminuteOption) *UsageMinuteMutation {
+	m := &UsageMinuteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeUsageMinute,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withUsageMinuteID sets the ID field of the mutation.
+func withUsageMinuteID(id int) usageminuteOption {
+	return func(m *UsageMinuteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *UsageMinute
+		)
+		m.oldValue = func(ctx context.Context) (*UsageMinute, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().UsageMinute.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withUsageMinute sets the old UsageMinute of the mutation.
+func withUsageMinute(node *UsageMinute) usageminuteOption {
+	return func(m *UsageMinuteMutation) {
+		m.oldValue = func(context.Context) (*UsageMinute, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m UsageMinuteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m UsageMinuteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *UsageMinuteMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *UsageMinuteMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().UsageMinute.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetConsumerID sets the "consumer_id" field.
+func (m *UsageMinuteMutation) SetConsumerID(i int) {
+	m.consumer_id = &i
+	m.addconsumer_id = nil
+}
+
+// ConsumerID returns the value of the "consumer_id" field in the mutation.
+func (m *UsageMinuteMutation) ConsumerID() (r int, exists bool) {
+	v := m.consumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumerID returns the old "consumer_id" field's value of the UsageMinute entity.
+// If the UsageMinute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageMinuteMutation) OldConsumerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumerID: %w", err)
+	}
+	return oldValue.ConsumerID, nil
+}
+
+// AddConsumerID adds i to the "consumer_id" field.
+func (m *UsageMinuteMutation) AddConsumerID(i int) {
+	if m.addconsumer_id != nil {
+		*m.addconsumer_id += i
+	} else {
+		m.addconsumer_id = &i
+	}
+}
+
+// AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
+func (m *UsageMinuteMutation) AddedConsumerID() (r int, exists bool) {
+	v := m.addconsumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConsumerID resets all changes to the "consumer_id" field.
+func (m *UsageMinuteMutation) ResetConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+}
+
+// SetMinute sets the "minute" field.
+func (m *UsageMinuteMutation) SetMinute(t time.Time) {
+	m.minute = &t
+}
+
+// Minute returns the value of the "minute" field in the mutation.
+func (m *UsageMinuteMutation) Minute() (r time.Time, exists bool) {
+	v := m.minute
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMinute returns the old "minute" field's value of the UsageMinute entity.
+// If the UsageMinute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageMinuteMutation) OldMinute(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMinute is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMinute requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMinute: %w", err)
+	}
+	return oldValue.Minute, nil
+}
+
+// ResetMinute resets all changes to the "minute" field.
+func (m *UsageMinuteMutation) ResetMinute() {
+	m.minute = nil
+}
+
+// SetCalls sets the "calls" field.
+func (m *UsageMinuteMutation) SetCalls(i int64) {
+	m.calls = &i
+	m.addcalls = nil
+}
+
+// Calls returns the value of the "calls" field in the mutation.
+func (m *UsageMinuteMutation) Calls() (r int64, exists bool) {
+	v := m.calls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls returns the old "calls" field's value of the UsageMinute entity.
+// If the UsageMinute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageMinuteMutation) OldCalls(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls: %w", err)
+	}
+	return oldValue.Calls, nil
+}
+
+// AddCalls adds i to the "calls" field.
+func (m *UsageMinuteMutation) AddCalls(i int64) {
+	if m.addcalls != nil {
+		*m.addcalls += i
+	} else {
+		m.addcalls = &i
+	}
+}
+
+// AddedCalls returns the value that was added to the "calls" field in this mutation.
+func (m *UsageMinuteMutation) AddedCalls() (r int64, exists bool) {
+	v := m.addcalls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls resets all changes to the "calls" field.
+func (m *UsageMinuteMutation) ResetCalls() {
+	m.calls = nil
+	m.addcalls = nil
+}
+
+// SetCost sets the "cost" field.
+func (m *UsageMinuteMutation) SetCost(i int64) {
+	m.cost = &i
+	m.addcost = nil
+}
+
+// Cost returns the value of the "cost" field in the mutation.
+func (m *UsageMinuteMutation) Cost() (r int64, exists bool) {
+	v := m.cost
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCost returns the old "cost" field's value of the UsageMinute entity.
+// If the UsageMinute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageMinuteMutation) OldCost(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCost is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCost requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCost: %w", err)
+	}
+	return oldValue.Cost, nil
+}
+
+// AddCost adds i to the "cost" field.
+func (m *UsageMinuteMutation) AddCost(i int64) {
+	if m.addcost != nil {
+		*m.addcost += i
+	} else {
+		m.addcost = &i
+	}
+}
+
+// AddedCost returns the value that was added to the "cost" field in this mutation.
+func (m *UsageMinuteMutation) AddedCost() (r int64, exists bool) {
+	v := m.addcost
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCost resets all changes to the "cost" field.
+func (m *UsageMinuteMutation) ResetCost() {
+	m.cost = nil
+	m.addcost = nil
+}
+
+// SetLimited sets the "limited" field.
+func (m *UsageMinuteMutation) SetLimited(i int64) {
+	m.limited = &i
+	m.addlimited = nil
+}
+
+// Limited returns the value of the "limited" field in the mutation.
+func (m *UsageMinuteMutation) Limited() (r int64, exists bool) {
+	v := m.limited
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLimited returns the old "limited" field's value of the UsageMinute entity.
+// If the UsageMinute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageMinuteMutation) OldLimited(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLimited is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLimited requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLimited: %w", err)
+	}
+	return oldValue.Limited, nil
+}
+
+// AddLimited adds i to the "limited" field.
+func (m *UsageMinuteMutation) AddLimited(i int64) {
+	if m.addlimited != nil {
+		*m.addlimited += i
+	} else {
+		m.addlimited = &i
+	}
+}
+
+// AddedLimited returns the value that was added to the "limited" field in this mutation.
+func (m *UsageMinuteMutation) AddedLimited() (r int64, exists bool) {
+	v := m.addlimited
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLimited resets all changes to the "limited" field.
+func (m *UsageMinuteMutation) ResetLimited() {
+	m.limited = nil
+	m.addlimited = nil
+}
+
+// Where appends a list predicates to the UsageMinuteMutation builder.
+func (m *UsageMinuteMutation) Where(ps ...predicate.UsageMinute) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the UsageMinuteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *UsageMinuteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsageMinute, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *UsageMinuteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *UsageMinuteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (UsageMinute).
+func (m *UsageMinuteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *UsageMinuteMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.consumer_id != nil {
+		fields = append(fields, usageminute.FieldConsumerID)
+	}
+	if m.minute != nil {
+		fields = append(fields, usageminute.FieldMinute)
+	}
+	if m.calls != nil {
+		fields = append(fields, usageminute.FieldCalls)
+	}
+	if m.cost != nil {
+		fields = append(fields, usageminute.FieldCost)
+	}
+	if m.limited != nil {
+		fields = append(fields, usageminute.FieldLimited)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *UsageMinuteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case usageminute.FieldConsumerID:
+		return m.ConsumerID()
+	case usageminute.FieldMinute:
+		return m.Minute()
+	case usageminute.FieldCalls:
+		return m.Calls()
+	case usageminute.FieldCost:
+		return m.Cost()
+	case usageminute.FieldLimited:
+		return m.Limited()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *UsageMinuteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case usageminute.FieldConsumerID:
+		return m.OldConsumerID(ctx)
+	case usageminute.FieldMinute:
+		return m.OldMinute(ctx)
+	case usageminute.FieldCalls:
+		return m.OldCalls(ctx)
+	case usageminute.FieldCost:
+		return m.OldCost(ctx)
+	case usageminute.FieldLimited:
+		return m.OldLimited(ctx)
+	}
+	return nil, fmt.Errorf("unknown UsageMinute field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageMinuteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case usageminute.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumerID(v)
+		return nil
+	case usageminute.FieldMinute:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMinute(v)
+		return nil
+	case usageminute.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls(v)
+		return nil
+	case usageminute.FieldCost:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCost(v)
+		return nil
+	case usageminute.FieldLimited:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLimited(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageMinute field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *UsageMinuteMutation) AddedFields() []string {
+	var fields []string
+	if m.addconsumer_id != nil {
+		fields = append(fields, usageminute.FieldConsumerID)
+	}
+	if m.addcalls != nil {
+		fields = append(fields, usageminute.FieldCalls)
+	}
+	if m.addcost != nil {
+		fields = append(fields, usageminute.FieldCost)
+	}
+	if m.addlimited != nil {
+		fields = append(fields, usageminute.FieldLimited)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *UsageMinuteMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case usageminute.FieldConsumerID:
+		return m.AddedConsumerID()
+	case usageminute.FieldCalls:
+		return m.AddedCalls()
+	case usageminute.FieldCost:
+		return m.AddedCost()
+	case usageminute.FieldLimited:
+		return m.AddedLimited()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsageMinuteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case usageminute.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConsumerID(v)
+		return nil
+	case usageminute.FieldCalls:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls(v)
+		return nil
+	case usageminute.FieldCost:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCost(v)
+		return nil
+	case usageminute.FieldLimited:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLimited(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsageMinute numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *UsageMinuteMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *UsageMinuteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *UsageMinuteMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsageMinute nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *UsageMinuteMutation) ResetField(name string) error {
+	switch name {
+	case usageminute.FieldConsumerID:
+		m.ResetConsumerID()
+		return nil
+	case usageminute.FieldMinute:
+		m.ResetMinute()
+		return nil
+	case usageminute.FieldCalls:
+		m.ResetCalls()
+		return nil
+	case usageminute.FieldCost:
+		m.ResetCost()
+		return nil
+	case usageminute.FieldLimited:
+		m.ResetLimited()
+		return nil
+	}
+	return fmt.Errorf("unknown UsageMinute field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *UsageMinuteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *UsageMinuteMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *UsageMinuteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *UsageMinuteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *UsageMinuteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *UsageMinuteMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *UsageMinuteMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsageMinute unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *UsageMinuteMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsageMinute edge %s", name)
+}
+
+// UsageRecordMutation represents an operation that mutates the UsageRecord nodes in the graph.
+type UsageRecordMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	consumer_id       *int
+	addconsumer_id    *int
+	key_id            *int
+	addkey_id         *int
+	operation         *string
+	status            *int
+	addstatus         *int
+	cost              *int
+	addcost           *int
+	latency_us        *int64
+	addlatency_us     *int64
+	chain             *string
+	request_id        *string
+	at                *time.Time
+	method            *string
+	_path             *string
+	status_group      *string
+	error_code        *string
+	source            *string
+	rate_remaining    *int
+	addrate_remaining *int
+	replayed          *bool
+	error_body        *[]byte
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*UsageRecord, error)
+	predicates        []predicate.UsageRecord
 }
 
 var _ ent.Mutation = (*UsageRecordMutation)(nil)
@@ -15233,6 +18516,341 @@ func (m *UsageRecordMutation) ResetAt() {
 	m.at = nil
 }
 
+// SetMethod sets the "method" field.
+func (m *UsageRecordMutation) SetMethod(s string) {
+	m.method = &s
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *UsageRecordMutation) Method() (r string, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldMethod(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *UsageRecordMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetPath sets the "path" field.
+func (m *UsageRecordMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *UsageRecordMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *UsageRecordMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (m *UsageRecordMutation) SetStatusGroup(s string) {
+	m.status_group = &s
+}
+
+// StatusGroup returns the value of the "status_group" field in the mutation.
+func (m *UsageRecordMutation) StatusGroup() (r string, exists bool) {
+	v := m.status_group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusGroup returns the old "status_group" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldStatusGroup(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusGroup is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusGroup requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusGroup: %w", err)
+	}
+	return oldValue.StatusGroup, nil
+}
+
+// ResetStatusGroup resets all changes to the "status_group" field.
+func (m *UsageRecordMutation) ResetStatusGroup() {
+	m.status_group = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *UsageRecordMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *UsageRecordMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldErrorCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *UsageRecordMutation) ResetErrorCode() {
+	m.error_code = nil
+}
+
+// SetSource sets the "source" field.
+func (m *UsageRecordMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *UsageRecordMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *UsageRecordMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (m *UsageRecordMutation) SetRateRemaining(i int) {
+	m.rate_remaining = &i
+	m.addrate_remaining = nil
+}
+
+// RateRemaining returns the value of the "rate_remaining" field in the mutation.
+func (m *UsageRecordMutation) RateRemaining() (r int, exists bool) {
+	v := m.rate_remaining
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRateRemaining returns the old "rate_remaining" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldRateRemaining(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRateRemaining is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRateRemaining requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRateRemaining: %w", err)
+	}
+	return oldValue.RateRemaining, nil
+}
+
+// AddRateRemaining adds i to the "rate_remaining" field.
+func (m *UsageRecordMutation) AddRateRemaining(i int) {
+	if m.addrate_remaining != nil {
+		*m.addrate_remaining += i
+	} else {
+		m.addrate_remaining = &i
+	}
+}
+
+// AddedRateRemaining returns the value that was added to the "rate_remaining" field in this mutation.
+func (m *UsageRecordMutation) AddedRateRemaining() (r int, exists bool) {
+	v := m.addrate_remaining
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (m *UsageRecordMutation) ClearRateRemaining() {
+	m.rate_remaining = nil
+	m.addrate_remaining = nil
+	m.clearedFields[usagerecord.FieldRateRemaining] = struct{}{}
+}
+
+// RateRemainingCleared returns if the "rate_remaining" field was cleared in this mutation.
+func (m *UsageRecordMutation) RateRemainingCleared() bool {
+	_, ok := m.clearedFields[usagerecord.FieldRateRemaining]
+	return ok
+}
+
+// ResetRateRemaining resets all changes to the "rate_remaining" field.
+func (m *UsageRecordMutation) ResetRateRemaining() {
+	m.rate_remaining = nil
+	m.addrate_remaining = nil
+	delete(m.clearedFields, usagerecord.FieldRateRemaining)
+}
+
+// SetReplayed sets the "replayed" field.
+func (m *UsageRecordMutation) SetReplayed(b bool) {
+	m.replayed = &b
+}
+
+// Replayed returns the value of the "replayed" field in the mutation.
+func (m *UsageRecordMutation) Replayed() (r bool, exists bool) {
+	v := m.replayed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplayed returns the old "replayed" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldReplayed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplayed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplayed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplayed: %w", err)
+	}
+	return oldValue.Replayed, nil
+}
+
+// ResetReplayed resets all changes to the "replayed" field.
+func (m *UsageRecordMutation) ResetReplayed() {
+	m.replayed = nil
+}
+
+// SetErrorBody sets the "error_body" field.
+func (m *UsageRecordMutation) SetErrorBody(b []byte) {
+	m.error_body = &b
+}
+
+// ErrorBody returns the value of the "error_body" field in the mutation.
+func (m *UsageRecordMutation) ErrorBody() (r []byte, exists bool) {
+	v := m.error_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorBody returns the old "error_body" field's value of the UsageRecord entity.
+// If the UsageRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageRecordMutation) OldErrorBody(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorBody: %w", err)
+	}
+	return oldValue.ErrorBody, nil
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (m *UsageRecordMutation) ClearErrorBody() {
+	m.error_body = nil
+	m.clearedFields[usagerecord.FieldErrorBody] = struct{}{}
+}
+
+// ErrorBodyCleared returns if the "error_body" field was cleared in this mutation.
+func (m *UsageRecordMutation) ErrorBodyCleared() bool {
+	_, ok := m.clearedFields[usagerecord.FieldErrorBody]
+	return ok
+}
+
+// ResetErrorBody resets all changes to the "error_body" field.
+func (m *UsageRecordMutation) ResetErrorBody() {
+	m.error_body = nil
+	delete(m.clearedFields, usagerecord.FieldErrorBody)
+}
+
 // Where appends a list predicates to the UsageRecordMutation builder.
 func (m *UsageRecordMutation) Where(ps ...predicate.UsageRecord) {
 	m.predicates = append(m.predicates, ps...)
@@ -15267,7 +18885,7 @@ func (m *UsageRecordMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UsageRecordMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 17)
 	if m.consumer_id != nil {
 		fields = append(fields, usagerecord.FieldConsumerID)
 	}
@@ -15295,6 +18913,30 @@ func (m *UsageRecordMutation) Fields() []string {
 	if m.at != nil {
 		fields = append(fields, usagerecord.FieldAt)
 	}
+	if m.method != nil {
+		fields = append(fields, usagerecord.FieldMethod)
+	}
+	if m._path != nil {
+		fields = append(fields, usagerecord.FieldPath)
+	}
+	if m.status_group != nil {
+		fields = append(fields, usagerecord.FieldStatusGroup)
+	}
+	if m.error_code != nil {
+		fields = append(fields, usagerecord.FieldErrorCode)
+	}
+	if m.source != nil {
+		fields = append(fields, usagerecord.FieldSource)
+	}
+	if m.rate_remaining != nil {
+		fields = append(fields, usagerecord.FieldRateRemaining)
+	}
+	if m.replayed != nil {
+		fields = append(fields, usagerecord.FieldReplayed)
+	}
+	if m.error_body != nil {
+		fields = append(fields, usagerecord.FieldErrorBody)
+	}
 	return fields
 }
 
@@ -15321,6 +18963,22 @@ func (m *UsageRecordMutation) Field(name string) (ent.Value, bool) {
 		return m.RequestID()
 	case usagerecord.FieldAt:
 		return m.At()
+	case usagerecord.FieldMethod:
+		return m.Method()
+	case usagerecord.FieldPath:
+		return m.Path()
+	case usagerecord.FieldStatusGroup:
+		return m.StatusGroup()
+	case usagerecord.FieldErrorCode:
+		return m.ErrorCode()
+	case usagerecord.FieldSource:
+		return m.Source()
+	case usagerecord.FieldRateRemaining:
+		return m.RateRemaining()
+	case usagerecord.FieldReplayed:
+		return m.Replayed()
+	case usagerecord.FieldErrorBody:
+		return m.ErrorBody()
 	}
 	return nil, false
 }
@@ -15348,6 +19006,22 @@ func (m *UsageRecordMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldRequestID(ctx)
 	case usagerecord.FieldAt:
 		return m.OldAt(ctx)
+	case usagerecord.FieldMethod:
+		return m.OldMethod(ctx)
+	case usagerecord.FieldPath:
+		return m.OldPath(ctx)
+	case usagerecord.FieldStatusGroup:
+		return m.OldStatusGroup(ctx)
+	case usagerecord.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case usagerecord.FieldSource:
+		return m.OldSource(ctx)
+	case usagerecord.FieldRateRemaining:
+		return m.OldRateRemaining(ctx)
+	case usagerecord.FieldReplayed:
+		return m.OldReplayed(ctx)
+	case usagerecord.FieldErrorBody:
+		return m.OldErrorBody(ctx)
 	}
 	return nil, fmt.Errorf("unknown UsageRecord field %s", name)
 }
@@ -15420,6 +19094,62 @@ func (m *UsageRecordMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAt(v)
 		return nil
+	case usagerecord.FieldMethod:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case usagerecord.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case usagerecord.FieldStatusGroup:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusGroup(v)
+		return nil
+	case usagerecord.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case usagerecord.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case usagerecord.FieldRateRemaining:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRateRemaining(v)
+		return nil
+	case usagerecord.FieldReplayed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplayed(v)
+		return nil
+	case usagerecord.FieldErrorBody:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorBody(v)
+		return nil
 	}
 	return fmt.Errorf("unknown UsageRecord field %s", name)
 }
@@ -15443,6 +19173,9 @@ func (m *UsageRecordMutation) AddedFields() []string {
 	if m.addlatency_us != nil {
 		fields = append(fields, usagerecord.FieldLatencyUs)
 	}
+	if m.addrate_remaining != nil {
+		fields = append(fields, usagerecord.FieldRateRemaining)
+	}
 	return fields
 }
 
@@ -15461,6 +19194,8 @@ func (m *UsageRecordMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCost()
 	case usagerecord.FieldLatencyUs:
 		return m.AddedLatencyUs()
+	case usagerecord.FieldRateRemaining:
+		return m.AddedRateRemaining()
 	}
 	return nil, false
 }
@@ -15505,6 +19240,13 @@ func (m *UsageRecordMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddLatencyUs(v)
 		return nil
+	case usagerecord.FieldRateRemaining:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRateRemaining(v)
+		return nil
 	}
 	return fmt.Errorf("unknown UsageRecord numeric field %s", name)
 }
@@ -15512,7 +19254,14 @@ func (m *UsageRecordMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *UsageRecordMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(usagerecord.FieldRateRemaining) {
+		fields = append(fields, usagerecord.FieldRateRemaining)
+	}
+	if m.FieldCleared(usagerecord.FieldErrorBody) {
+		fields = append(fields, usagerecord.FieldErrorBody)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -15525,6 +19274,14 @@ func (m *UsageRecordMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *UsageRecordMutation) ClearField(name string) error {
+	switch name {
+	case usagerecord.FieldRateRemaining:
+		m.ClearRateRemaining()
+		return nil
+	case usagerecord.FieldErrorBody:
+		m.ClearErrorBody()
+		return nil
+	}
 	return fmt.Errorf("unknown UsageRecord nullable field %s", name)
 }
 
@@ -15558,6 +19315,30 @@ func (m *UsageRecordMutation) ResetField(name string) error {
 		return nil
 	case usagerecord.FieldAt:
 		m.ResetAt()
+		return nil
+	case usagerecord.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case usagerecord.FieldPath:
+		m.ResetPath()
+		return nil
+	case usagerecord.FieldStatusGroup:
+		m.ResetStatusGroup()
+		return nil
+	case usagerecord.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case usagerecord.FieldSource:
+		m.ResetSource()
+		return nil
+	case usagerecord.FieldRateRemaining:
+		m.ResetRateRemaining()
+		return nil
+	case usagerecord.FieldReplayed:
+		m.ResetReplayed()
+		return nil
+	case usagerecord.FieldErrorBody:
+		m.ResetErrorBody()
 		return nil
 	}
 	return fmt.Errorf("unknown UsageRecord field %s", name)

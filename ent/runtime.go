@@ -19,6 +19,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
+	"github.com/partner-platform/partnerd/ent/recoverycode"
 	"github.com/partner-platform/partnerd/ent/schema"
 	"github.com/partner-platform/partnerd/ent/scopegrant"
 	"github.com/partner-platform/partnerd/ent/sourceallow"
@@ -26,6 +27,8 @@ import (
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -177,6 +180,18 @@ func init() {
 	confirmationtoken.DefaultCreatedAt = confirmationtokenDescCreatedAt.Default.(func() time.Time)
 	consolesessionFields := schema.ConsoleSession{}.Fields()
 	_ = consolesessionFields
+	// consolesessionDescUserAgent is the schema descriptor for user_agent field.
+	consolesessionDescUserAgent := consolesessionFields[6].Descriptor()
+	// consolesession.DefaultUserAgent holds the default value on creation for the user_agent field.
+	consolesession.DefaultUserAgent = consolesessionDescUserAgent.Default.(string)
+	// consolesession.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	consolesession.UserAgentValidator = consolesessionDescUserAgent.Validators[0].(func(string) error)
+	// consolesessionDescIP is the schema descriptor for ip field.
+	consolesessionDescIP := consolesessionFields[7].Descriptor()
+	// consolesession.DefaultIP holds the default value on creation for the ip field.
+	consolesession.DefaultIP = consolesessionDescIP.Default.(string)
+	// consolesession.IPValidator is a validator for the "ip" field. It is called by the builders before save.
+	consolesession.IPValidator = consolesessionDescIP.Validators[0].(func(string) error)
 	// consolesessionDescID is the schema descriptor for id field.
 	consolesessionDescID := consolesessionFields[0].Descriptor()
 	// consolesession.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -219,6 +234,20 @@ func init() {
 	consoleuserDescCreatedAt := consoleuserFields[4].Descriptor()
 	// consoleuser.DefaultCreatedAt holds the default value on creation for the created_at field.
 	consoleuser.DefaultCreatedAt = consoleuserDescCreatedAt.Default.(func() time.Time)
+	// consoleuserDescInvitedBy is the schema descriptor for invited_by field.
+	consoleuserDescInvitedBy := consoleuserFields[7].Descriptor()
+	// consoleuser.DefaultInvitedBy holds the default value on creation for the invited_by field.
+	consoleuser.DefaultInvitedBy = consoleuserDescInvitedBy.Default.(string)
+	// consoleuser.InvitedByValidator is a validator for the "invited_by" field. It is called by the builders before save.
+	consoleuser.InvitedByValidator = consoleuserDescInvitedBy.Validators[0].(func(string) error)
+	// consoleuserDescTotpSecret is the schema descriptor for totp_secret field.
+	consoleuserDescTotpSecret := consoleuserFields[9].Descriptor()
+	// consoleuser.TotpSecretValidator is a validator for the "totp_secret" field. It is called by the builders before save.
+	consoleuser.TotpSecretValidator = consoleuserDescTotpSecret.Validators[0].(func(string) error)
+	// consoleuserDescTotpLastStep is the schema descriptor for totp_last_step field.
+	consoleuserDescTotpLastStep := consoleuserFields[11].Descriptor()
+	// consoleuser.DefaultTotpLastStep holds the default value on creation for the totp_last_step field.
+	consoleuser.DefaultTotpLastStep = consoleuserDescTotpLastStep.Default.(int64)
 	consumerFields := schema.Consumer{}.Fields()
 	_ = consumerFields
 	// consumerDescName is the schema descriptor for name field.
@@ -262,11 +291,11 @@ func init() {
 	// consumer.PriceValidator is a validator for the "price" field. It is called by the builders before save.
 	consumer.PriceValidator = consumerDescPrice.Validators[0].(func(string) error)
 	// consumerDescCreatedAt is the schema descriptor for created_at field.
-	consumerDescCreatedAt := consumerFields[6].Descriptor()
+	consumerDescCreatedAt := consumerFields[7].Descriptor()
 	// consumer.DefaultCreatedAt holds the default value on creation for the created_at field.
 	consumer.DefaultCreatedAt = consumerDescCreatedAt.Default.(func() time.Time)
 	// consumerDescUpdatedAt is the schema descriptor for updated_at field.
-	consumerDescUpdatedAt := consumerFields[7].Descriptor()
+	consumerDescUpdatedAt := consumerFields[8].Descriptor()
 	// consumer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	consumer.DefaultUpdatedAt = consumerDescUpdatedAt.Default.(func() time.Time)
 	// consumer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
@@ -487,6 +516,30 @@ func init() {
 	pooleventDescReserve1 := pooleventFields[11].Descriptor()
 	// poolevent.Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
 	poolevent.Reserve1Validator = pooleventDescReserve1.Validators[0].(func(string) error)
+	recoverycodeFields := schema.RecoveryCode{}.Fields()
+	_ = recoverycodeFields
+	// recoverycodeDescCodeHash is the schema descriptor for code_hash field.
+	recoverycodeDescCodeHash := recoverycodeFields[1].Descriptor()
+	// recoverycode.CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
+	recoverycode.CodeHashValidator = func() func([]byte) error {
+		validators := recoverycodeDescCodeHash.Validators
+		fns := [...]func([]byte) error{
+			validators[0].(func([]byte) error),
+			validators[1].(func([]byte) error),
+		}
+		return func(code_hash []byte) error {
+			for _, fn := range fns {
+				if err := fn(code_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// recoverycodeDescCreatedAt is the schema descriptor for created_at field.
+	recoverycodeDescCreatedAt := recoverycodeFields[2].Descriptor()
+	// recoverycode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	recoverycode.DefaultCreatedAt = recoverycodeDescCreatedAt.Default.(func() time.Time)
 	scopegrantFields := schema.ScopeGrant{}.Fields()
 	_ = scopegrantFields
 	// scopegrantDescScope is the schema descriptor for scope field.
@@ -631,6 +684,58 @@ func init() {
 	usagehourlyDescErrors := usagehourlyFields[4].Descriptor()
 	// usagehourly.ErrorsValidator is a validator for the "errors" field. It is called by the builders before save.
 	usagehourly.ErrorsValidator = usagehourlyDescErrors.Validators[0].(func(int64) error)
+	// usagehourlyDescCalls2xx is the schema descriptor for calls_2xx field.
+	usagehourlyDescCalls2xx := usagehourlyFields[5].Descriptor()
+	// usagehourly.DefaultCalls2xx holds the default value on creation for the calls_2xx field.
+	usagehourly.DefaultCalls2xx = usagehourlyDescCalls2xx.Default.(int64)
+	// usagehourly.Calls2xxValidator is a validator for the "calls_2xx" field. It is called by the builders before save.
+	usagehourly.Calls2xxValidator = usagehourlyDescCalls2xx.Validators[0].(func(int64) error)
+	// usagehourlyDescCalls4xx is the schema descriptor for calls_4xx field.
+	usagehourlyDescCalls4xx := usagehourlyFields[6].Descriptor()
+	// usagehourly.DefaultCalls4xx holds the default value on creation for the calls_4xx field.
+	usagehourly.DefaultCalls4xx = usagehourlyDescCalls4xx.Default.(int64)
+	// usagehourly.Calls4xxValidator is a validator for the "calls_4xx" field. It is called by the builders before save.
+	usagehourly.Calls4xxValidator = usagehourlyDescCalls4xx.Validators[0].(func(int64) error)
+	// usagehourlyDescCalls429 is the schema descriptor for calls_429 field.
+	usagehourlyDescCalls429 := usagehourlyFields[7].Descriptor()
+	// usagehourly.DefaultCalls429 holds the default value on creation for the calls_429 field.
+	usagehourly.DefaultCalls429 = usagehourlyDescCalls429.Default.(int64)
+	// usagehourly.Calls429Validator is a validator for the "calls_429" field. It is called by the builders before save.
+	usagehourly.Calls429Validator = usagehourlyDescCalls429.Validators[0].(func(int64) error)
+	// usagehourlyDescCalls5xx is the schema descriptor for calls_5xx field.
+	usagehourlyDescCalls5xx := usagehourlyFields[8].Descriptor()
+	// usagehourly.DefaultCalls5xx holds the default value on creation for the calls_5xx field.
+	usagehourly.DefaultCalls5xx = usagehourlyDescCalls5xx.Default.(int64)
+	// usagehourly.Calls5xxValidator is a validator for the "calls_5xx" field. It is called by the builders before save.
+	usagehourly.Calls5xxValidator = usagehourlyDescCalls5xx.Validators[0].(func(int64) error)
+	usagelatencyFields := schema.UsageLatency{}.Fields()
+	_ = usagelatencyFields
+	// usagelatencyDescOperation is the schema descriptor for operation field.
+	usagelatencyDescOperation := usagelatencyFields[2].Descriptor()
+	// usagelatency.OperationValidator is a validator for the "operation" field. It is called by the builders before save.
+	usagelatency.OperationValidator = usagelatencyDescOperation.Validators[0].(func(string) error)
+	// usagelatencyDescBucket is the schema descriptor for bucket field.
+	usagelatencyDescBucket := usagelatencyFields[3].Descriptor()
+	// usagelatency.BucketValidator is a validator for the "bucket" field. It is called by the builders before save.
+	usagelatency.BucketValidator = usagelatencyDescBucket.Validators[0].(func(int) error)
+	// usagelatencyDescCalls is the schema descriptor for calls field.
+	usagelatencyDescCalls := usagelatencyFields[4].Descriptor()
+	// usagelatency.CallsValidator is a validator for the "calls" field. It is called by the builders before save.
+	usagelatency.CallsValidator = usagelatencyDescCalls.Validators[0].(func(int64) error)
+	usageminuteFields := schema.UsageMinute{}.Fields()
+	_ = usageminuteFields
+	// usageminuteDescCalls is the schema descriptor for calls field.
+	usageminuteDescCalls := usageminuteFields[2].Descriptor()
+	// usageminute.CallsValidator is a validator for the "calls" field. It is called by the builders before save.
+	usageminute.CallsValidator = usageminuteDescCalls.Validators[0].(func(int64) error)
+	// usageminuteDescCost is the schema descriptor for cost field.
+	usageminuteDescCost := usageminuteFields[3].Descriptor()
+	// usageminute.CostValidator is a validator for the "cost" field. It is called by the builders before save.
+	usageminute.CostValidator = usageminuteDescCost.Validators[0].(func(int64) error)
+	// usageminuteDescLimited is the schema descriptor for limited field.
+	usageminuteDescLimited := usageminuteFields[4].Descriptor()
+	// usageminute.LimitedValidator is a validator for the "limited" field. It is called by the builders before save.
+	usageminute.LimitedValidator = usageminuteDescLimited.Validators[0].(func(int64) error)
 	usagerecordFields := schema.UsageRecord{}.Fields()
 	_ = usagerecordFields
 	// usagerecordDescOperation is the schema descriptor for operation field.
@@ -655,4 +760,42 @@ func init() {
 	usagerecordDescRequestID := usagerecordFields[7].Descriptor()
 	// usagerecord.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
 	usagerecord.RequestIDValidator = usagerecordDescRequestID.Validators[0].(func(string) error)
+	// usagerecordDescMethod is the schema descriptor for method field.
+	usagerecordDescMethod := usagerecordFields[9].Descriptor()
+	// usagerecord.DefaultMethod holds the default value on creation for the method field.
+	usagerecord.DefaultMethod = usagerecordDescMethod.Default.(string)
+	// usagerecord.MethodValidator is a validator for the "method" field. It is called by the builders before save.
+	usagerecord.MethodValidator = usagerecordDescMethod.Validators[0].(func(string) error)
+	// usagerecordDescPath is the schema descriptor for path field.
+	usagerecordDescPath := usagerecordFields[10].Descriptor()
+	// usagerecord.DefaultPath holds the default value on creation for the path field.
+	usagerecord.DefaultPath = usagerecordDescPath.Default.(string)
+	// usagerecord.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	usagerecord.PathValidator = usagerecordDescPath.Validators[0].(func(string) error)
+	// usagerecordDescStatusGroup is the schema descriptor for status_group field.
+	usagerecordDescStatusGroup := usagerecordFields[11].Descriptor()
+	// usagerecord.DefaultStatusGroup holds the default value on creation for the status_group field.
+	usagerecord.DefaultStatusGroup = usagerecordDescStatusGroup.Default.(string)
+	// usagerecord.StatusGroupValidator is a validator for the "status_group" field. It is called by the builders before save.
+	usagerecord.StatusGroupValidator = usagerecordDescStatusGroup.Validators[0].(func(string) error)
+	// usagerecordDescErrorCode is the schema descriptor for error_code field.
+	usagerecordDescErrorCode := usagerecordFields[12].Descriptor()
+	// usagerecord.DefaultErrorCode holds the default value on creation for the error_code field.
+	usagerecord.DefaultErrorCode = usagerecordDescErrorCode.Default.(string)
+	// usagerecord.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	usagerecord.ErrorCodeValidator = usagerecordDescErrorCode.Validators[0].(func(string) error)
+	// usagerecordDescSource is the schema descriptor for source field.
+	usagerecordDescSource := usagerecordFields[13].Descriptor()
+	// usagerecord.DefaultSource holds the default value on creation for the source field.
+	usagerecord.DefaultSource = usagerecordDescSource.Default.(string)
+	// usagerecord.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	usagerecord.SourceValidator = usagerecordDescSource.Validators[0].(func(string) error)
+	// usagerecordDescReplayed is the schema descriptor for replayed field.
+	usagerecordDescReplayed := usagerecordFields[15].Descriptor()
+	// usagerecord.DefaultReplayed holds the default value on creation for the replayed field.
+	usagerecord.DefaultReplayed = usagerecordDescReplayed.Default.(bool)
+	// usagerecordDescErrorBody is the schema descriptor for error_body field.
+	usagerecordDescErrorBody := usagerecordFields[16].Descriptor()
+	// usagerecord.ErrorBodyValidator is a validator for the "error_body" field. It is called by the builders before save.
+	usagerecord.ErrorBodyValidator = usagerecordDescErrorBody.Validators[0].(func([]byte) error)
 }

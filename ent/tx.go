@@ -42,6 +42,8 @@ type Tx struct {
 	PasswordToken *PasswordTokenClient
 	// PoolEvent is the client for interacting with the PoolEvent builders.
 	PoolEvent *PoolEventClient
+	// RecoveryCode is the client for interacting with the RecoveryCode builders.
+	RecoveryCode *RecoveryCodeClient
 	// ScopeGrant is the client for interacting with the ScopeGrant builders.
 	ScopeGrant *ScopeGrantClient
 	// SourceAllow is the client for interacting with the SourceAllow builders.
@@ -54,6 +56,10 @@ type Tx struct {
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
 	UsageHourly *UsageHourlyClient
+	// UsageLatency is the client for interacting with the UsageLatency builders.
+	UsageLatency *UsageLatencyClient
+	// UsageMinute is the client for interacting with the UsageMinute builders.
+	UsageMinute *UsageMinuteClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 
@@ -201,12 +207,15 @@ func (tx *Tx) init() {
 	tx.MarketToken = NewMarketTokenClient(tx.config)
 	tx.PasswordToken = NewPasswordTokenClient(tx.config)
 	tx.PoolEvent = NewPoolEventClient(tx.config)
+	tx.RecoveryCode = NewRecoveryCodeClient(tx.config)
 	tx.ScopeGrant = NewScopeGrantClient(tx.config)
 	tx.SourceAllow = NewSourceAllowClient(tx.config)
 	tx.TokenBalance = NewTokenBalanceClient(tx.config)
 	tx.TokenTransfer = NewTokenTransferClient(tx.config)
 	tx.UsageDaily = NewUsageDailyClient(tx.config)
 	tx.UsageHourly = NewUsageHourlyClient(tx.config)
+	tx.UsageLatency = NewUsageLatencyClient(tx.config)
+	tx.UsageMinute = NewUsageMinuteClient(tx.config)
 	tx.UsageRecord = NewUsageRecordClient(tx.config)
 }
 

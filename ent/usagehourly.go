@@ -26,7 +26,15 @@ type UsageHourly struct {
 	// Cost holds the value of the "cost" field.
 	Cost int64 `json:"cost,omitempty"`
 	// Errors holds the value of the "errors" field.
-	Errors       int64 `json:"errors,omitempty"`
+	Errors int64 `json:"errors,omitempty"`
+	// Calls2xx holds the value of the "calls_2xx" field.
+	Calls2xx int64 `json:"calls_2xx,omitempty"`
+	// 4xx other than 429
+	Calls4xx int64 `json:"calls_4xx,omitempty"`
+	// Calls429 holds the value of the "calls_429" field.
+	Calls429 int64 `json:"calls_429,omitempty"`
+	// Calls5xx holds the value of the "calls_5xx" field.
+	Calls5xx     int64 `json:"calls_5xx,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -35,7 +43,7 @@ func (*UsageHourly) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case usagehourly.FieldID, usagehourly.FieldConsumerID, usagehourly.FieldCalls, usagehourly.FieldCost, usagehourly.FieldErrors:
+		case usagehourly.FieldID, usagehourly.FieldConsumerID, usagehourly.FieldCalls, usagehourly.FieldCost, usagehourly.FieldErrors, usagehourly.FieldCalls2xx, usagehourly.FieldCalls4xx, usagehourly.FieldCalls429, usagehourly.FieldCalls5xx:
 			values[i] = new(sql.NullInt64)
 		case usagehourly.FieldHour:
 			values[i] = new(sql.NullTime)
@@ -90,6 +98,30 @@ func (_m *UsageHourly) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Errors = value.Int64
 			}
+		case usagehourly.FieldCalls2xx:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field calls_2xx", values[i])
+			} else if value.Valid {
+				_m.Calls2xx = value.Int64
+			}
+		case usagehourly.FieldCalls4xx:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field calls_4xx", values[i])
+			} else if value.Valid {
+				_m.Calls4xx = value.Int64
+			}
+		case usagehourly.FieldCalls429:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field calls_429", values[i])
+			} else if value.Valid {
+				_m.Calls429 = value.Int64
+			}
+		case usagehourly.FieldCalls5xx:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field calls_5xx", values[i])
+			} else if value.Valid {
+				_m.Calls5xx = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -140,6 +172,18 @@ func (_m *UsageHourly) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("errors=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Errors))
+	builder.WriteString(", ")
+	builder.WriteString("calls_2xx=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Calls2xx))
+	builder.WriteString(", ")
+	builder.WriteString("calls_4xx=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Calls4xx))
+	builder.WriteString(", ")
+	builder.WriteString("calls_429=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Calls429))
+	builder.WriteString(", ")
+	builder.WriteString("calls_5xx=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Calls5xx))
 	builder.WriteByte(')')
 	return builder.String()
 }

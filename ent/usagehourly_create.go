@@ -52,6 +52,62 @@ func (_c *UsageHourlyCreate) SetErrors(v int64) *UsageHourlyCreate {
 	return _c
 }
 
+// SetCalls2xx sets the "calls_2xx" field.
+func (_c *UsageHourlyCreate) SetCalls2xx(v int64) *UsageHourlyCreate {
+	_c.mutation.SetCalls2xx(v)
+	return _c
+}
+
+// SetNillableCalls2xx sets the "calls_2xx" field if the given value is not nil.
+func (_c *UsageHourlyCreate) SetNillableCalls2xx(v *int64) *UsageHourlyCreate {
+	if v != nil {
+		_c.SetCalls2xx(*v)
+	}
+	return _c
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (_c *UsageHourlyCreate) SetCalls4xx(v int64) *UsageHourlyCreate {
+	_c.mutation.SetCalls4xx(v)
+	return _c
+}
+
+// SetNillableCalls4xx sets the "calls_4xx" field if the given value is not nil.
+func (_c *UsageHourlyCreate) SetNillableCalls4xx(v *int64) *UsageHourlyCreate {
+	if v != nil {
+		_c.SetCalls4xx(*v)
+	}
+	return _c
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (_c *UsageHourlyCreate) SetCalls429(v int64) *UsageHourlyCreate {
+	_c.mutation.SetCalls429(v)
+	return _c
+}
+
+// SetNillableCalls429 sets the "calls_429" field if the given value is not nil.
+func (_c *UsageHourlyCreate) SetNillableCalls429(v *int64) *UsageHourlyCreate {
+	if v != nil {
+		_c.SetCalls429(*v)
+	}
+	return _c
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (_c *UsageHourlyCreate) SetCalls5xx(v int64) *UsageHourlyCreate {
+	_c.mutation.SetCalls5xx(v)
+	return _c
+}
+
+// SetNillableCalls5xx sets the "calls_5xx" field if the given value is not nil.
+func (_c *UsageHourlyCreate) SetNillableCalls5xx(v *int64) *UsageHourlyCreate {
+	if v != nil {
+		_c.SetCalls5xx(*v)
+	}
+	return _c
+}
+
 // Mutation returns the UsageHourlyMutation object of the builder.
 func (_c *UsageHourlyCreate) Mutation() *UsageHourlyMutation {
 	return _c.mutation
@@ -59,6 +115,7 @@ func (_c *UsageHourlyCreate) Mutation() *UsageHourlyMutation {
 
 // Save creates the UsageHourly in the database.
 func (_c *UsageHourlyCreate) Save(ctx context.Context) (*UsageHourly, error) {
+	_c.defaults()
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -81,6 +138,26 @@ func (_c *UsageHourlyCreate) Exec(ctx context.Context) error {
 func (_c *UsageHourlyCreate) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
 		panic(err)
+	}
+}
+
+// defaults sets the default values of the builder before save.
+func (_c *UsageHourlyCreate) defaults() {
+	if _, ok := _c.mutation.Calls2xx(); !ok {
+		v := usagehourly.DefaultCalls2xx
+		_c.mutation.SetCalls2xx(v)
+	}
+	if _, ok := _c.mutation.Calls4xx(); !ok {
+		v := usagehourly.DefaultCalls4xx
+		_c.mutation.SetCalls4xx(v)
+	}
+	if _, ok := _c.mutation.Calls429(); !ok {
+		v := usagehourly.DefaultCalls429
+		_c.mutation.SetCalls429(v)
+	}
+	if _, ok := _c.mutation.Calls5xx(); !ok {
+		v := usagehourly.DefaultCalls5xx
+		_c.mutation.SetCalls5xx(v)
 	}
 }
 
@@ -114,6 +191,38 @@ func (_c *UsageHourlyCreate) check() error {
 	if v, ok := _c.mutation.Errors(); ok {
 		if err := usagehourly.ErrorsValidator(v); err != nil {
 			return &ValidationError{Name: "errors", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.errors": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Calls2xx(); !ok {
+		return &ValidationError{Name: "calls_2xx", err: errors.New(`ent: missing required field "UsageHourly.calls_2xx"`)}
+	}
+	if v, ok := _c.mutation.Calls2xx(); ok {
+		if err := usagehourly.Calls2xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_2xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_2xx": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Calls4xx(); !ok {
+		return &ValidationError{Name: "calls_4xx", err: errors.New(`ent: missing required field "UsageHourly.calls_4xx"`)}
+	}
+	if v, ok := _c.mutation.Calls4xx(); ok {
+		if err := usagehourly.Calls4xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_4xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_4xx": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Calls429(); !ok {
+		return &ValidationError{Name: "calls_429", err: errors.New(`ent: missing required field "UsageHourly.calls_429"`)}
+	}
+	if v, ok := _c.mutation.Calls429(); ok {
+		if err := usagehourly.Calls429Validator(v); err != nil {
+			return &ValidationError{Name: "calls_429", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_429": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Calls5xx(); !ok {
+		return &ValidationError{Name: "calls_5xx", err: errors.New(`ent: missing required field "UsageHourly.calls_5xx"`)}
+	}
+	if v, ok := _c.mutation.Calls5xx(); ok {
+		if err := usagehourly.Calls5xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_5xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_5xx": %w`, err)}
 		}
 	}
 	return nil
@@ -162,6 +271,22 @@ func (_c *UsageHourlyCreate) createSpec() (*UsageHourly, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Errors(); ok {
 		_spec.SetField(usagehourly.FieldErrors, field.TypeInt64, value)
 		_node.Errors = value
+	}
+	if value, ok := _c.mutation.Calls2xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls2xx, field.TypeInt64, value)
+		_node.Calls2xx = value
+	}
+	if value, ok := _c.mutation.Calls4xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls4xx, field.TypeInt64, value)
+		_node.Calls4xx = value
+	}
+	if value, ok := _c.mutation.Calls429(); ok {
+		_spec.SetField(usagehourly.FieldCalls429, field.TypeInt64, value)
+		_node.Calls429 = value
+	}
+	if value, ok := _c.mutation.Calls5xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls5xx, field.TypeInt64, value)
+		_node.Calls5xx = value
 	}
 	return _node, _spec
 }
@@ -296,6 +421,78 @@ func (u *UsageHourlyUpsert) UpdateErrors() *UsageHourlyUpsert {
 // AddErrors adds v to the "errors" field.
 func (u *UsageHourlyUpsert) AddErrors(v int64) *UsageHourlyUpsert {
 	u.Add(usagehourly.FieldErrors, v)
+	return u
+}
+
+// SetCalls2xx sets the "calls_2xx" field.
+func (u *UsageHourlyUpsert) SetCalls2xx(v int64) *UsageHourlyUpsert {
+	u.Set(usagehourly.FieldCalls2xx, v)
+	return u
+}
+
+// UpdateCalls2xx sets the "calls_2xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsert) UpdateCalls2xx() *UsageHourlyUpsert {
+	u.SetExcluded(usagehourly.FieldCalls2xx)
+	return u
+}
+
+// AddCalls2xx adds v to the "calls_2xx" field.
+func (u *UsageHourlyUpsert) AddCalls2xx(v int64) *UsageHourlyUpsert {
+	u.Add(usagehourly.FieldCalls2xx, v)
+	return u
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (u *UsageHourlyUpsert) SetCalls4xx(v int64) *UsageHourlyUpsert {
+	u.Set(usagehourly.FieldCalls4xx, v)
+	return u
+}
+
+// UpdateCalls4xx sets the "calls_4xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsert) UpdateCalls4xx() *UsageHourlyUpsert {
+	u.SetExcluded(usagehourly.FieldCalls4xx)
+	return u
+}
+
+// AddCalls4xx adds v to the "calls_4xx" field.
+func (u *UsageHourlyUpsert) AddCalls4xx(v int64) *UsageHourlyUpsert {
+	u.Add(usagehourly.FieldCalls4xx, v)
+	return u
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (u *UsageHourlyUpsert) SetCalls429(v int64) *UsageHourlyUpsert {
+	u.Set(usagehourly.FieldCalls429, v)
+	return u
+}
+
+// UpdateCalls429 sets the "calls_429" field to the value that was provided on create.
+func (u *UsageHourlyUpsert) UpdateCalls429() *UsageHourlyUpsert {
+	u.SetExcluded(usagehourly.FieldCalls429)
+	return u
+}
+
+// AddCalls429 adds v to the "calls_429" field.
+func (u *UsageHourlyUpsert) AddCalls429(v int64) *UsageHourlyUpsert {
+	u.Add(usagehourly.FieldCalls429, v)
+	return u
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (u *UsageHourlyUpsert) SetCalls5xx(v int64) *UsageHourlyUpsert {
+	u.Set(usagehourly.FieldCalls5xx, v)
+	return u
+}
+
+// UpdateCalls5xx sets the "calls_5xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsert) UpdateCalls5xx() *UsageHourlyUpsert {
+	u.SetExcluded(usagehourly.FieldCalls5xx)
+	return u
+}
+
+// AddCalls5xx adds v to the "calls_5xx" field.
+func (u *UsageHourlyUpsert) AddCalls5xx(v int64) *UsageHourlyUpsert {
+	u.Add(usagehourly.FieldCalls5xx, v)
 	return u
 }
 
@@ -437,6 +634,90 @@ func (u *UsageHourlyUpsertOne) UpdateErrors() *UsageHourlyUpsertOne {
 	})
 }
 
+// SetCalls2xx sets the "calls_2xx" field.
+func (u *UsageHourlyUpsertOne) SetCalls2xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls2xx(v)
+	})
+}
+
+// AddCalls2xx adds v to the "calls_2xx" field.
+func (u *UsageHourlyUpsertOne) AddCalls2xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls2xx(v)
+	})
+}
+
+// UpdateCalls2xx sets the "calls_2xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertOne) UpdateCalls2xx() *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls2xx()
+	})
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (u *UsageHourlyUpsertOne) SetCalls4xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls4xx(v)
+	})
+}
+
+// AddCalls4xx adds v to the "calls_4xx" field.
+func (u *UsageHourlyUpsertOne) AddCalls4xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls4xx(v)
+	})
+}
+
+// UpdateCalls4xx sets the "calls_4xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertOne) UpdateCalls4xx() *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls4xx()
+	})
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (u *UsageHourlyUpsertOne) SetCalls429(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls429(v)
+	})
+}
+
+// AddCalls429 adds v to the "calls_429" field.
+func (u *UsageHourlyUpsertOne) AddCalls429(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls429(v)
+	})
+}
+
+// UpdateCalls429 sets the "calls_429" field to the value that was provided on create.
+func (u *UsageHourlyUpsertOne) UpdateCalls429() *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls429()
+	})
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (u *UsageHourlyUpsertOne) SetCalls5xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls5xx(v)
+	})
+}
+
+// AddCalls5xx adds v to the "calls_5xx" field.
+func (u *UsageHourlyUpsertOne) AddCalls5xx(v int64) *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls5xx(v)
+	})
+}
+
+// UpdateCalls5xx sets the "calls_5xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertOne) UpdateCalls5xx() *UsageHourlyUpsertOne {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls5xx()
+	})
+}
+
 // Exec executes the query.
 func (u *UsageHourlyUpsertOne) Exec(ctx context.Context) error {
 	if len(u.create.conflict) == 0 {
@@ -489,6 +770,7 @@ func (_c *UsageHourlyCreateBulk) Save(ctx context.Context) ([]*UsageHourly, erro
 	for i := range _c.builders {
 		func(i int, root context.Context) {
 			builder := _c.builders[i]
+			builder.defaults()
 			var mut Mutator = MutateFunc(func(ctx context.Context, m Mutation) (Value, error) {
 				mutation, ok := m.(*UsageHourlyMutation)
 				if !ok {
@@ -735,6 +1017,90 @@ func (u *UsageHourlyUpsertBulk) AddErrors(v int64) *UsageHourlyUpsertBulk {
 func (u *UsageHourlyUpsertBulk) UpdateErrors() *UsageHourlyUpsertBulk {
 	return u.Update(func(s *UsageHourlyUpsert) {
 		s.UpdateErrors()
+	})
+}
+
+// SetCalls2xx sets the "calls_2xx" field.
+func (u *UsageHourlyUpsertBulk) SetCalls2xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls2xx(v)
+	})
+}
+
+// AddCalls2xx adds v to the "calls_2xx" field.
+func (u *UsageHourlyUpsertBulk) AddCalls2xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls2xx(v)
+	})
+}
+
+// UpdateCalls2xx sets the "calls_2xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertBulk) UpdateCalls2xx() *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls2xx()
+	})
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (u *UsageHourlyUpsertBulk) SetCalls4xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls4xx(v)
+	})
+}
+
+// AddCalls4xx adds v to the "calls_4xx" field.
+func (u *UsageHourlyUpsertBulk) AddCalls4xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls4xx(v)
+	})
+}
+
+// UpdateCalls4xx sets the "calls_4xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertBulk) UpdateCalls4xx() *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls4xx()
+	})
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (u *UsageHourlyUpsertBulk) SetCalls429(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls429(v)
+	})
+}
+
+// AddCalls429 adds v to the "calls_429" field.
+func (u *UsageHourlyUpsertBulk) AddCalls429(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls429(v)
+	})
+}
+
+// UpdateCalls429 sets the "calls_429" field to the value that was provided on create.
+func (u *UsageHourlyUpsertBulk) UpdateCalls429() *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls429()
+	})
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (u *UsageHourlyUpsertBulk) SetCalls5xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.SetCalls5xx(v)
+	})
+}
+
+// AddCalls5xx adds v to the "calls_5xx" field.
+func (u *UsageHourlyUpsertBulk) AddCalls5xx(v int64) *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.AddCalls5xx(v)
+	})
+}
+
+// UpdateCalls5xx sets the "calls_5xx" field to the value that was provided on create.
+func (u *UsageHourlyUpsertBulk) UpdateCalls5xx() *UsageHourlyUpsertBulk {
+	return u.Update(func(s *UsageHourlyUpsert) {
+		s.UpdateCalls5xx()
 	})
 }
 

@@ -126,6 +126,90 @@ func (_u *UsageHourlyUpdate) AddErrors(v int64) *UsageHourlyUpdate {
 	return _u
 }
 
+// SetCalls2xx sets the "calls_2xx" field.
+func (_u *UsageHourlyUpdate) SetCalls2xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.ResetCalls2xx()
+	_u.mutation.SetCalls2xx(v)
+	return _u
+}
+
+// SetNillableCalls2xx sets the "calls_2xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdate) SetNillableCalls2xx(v *int64) *UsageHourlyUpdate {
+	if v != nil {
+		_u.SetCalls2xx(*v)
+	}
+	return _u
+}
+
+// AddCalls2xx adds value to the "calls_2xx" field.
+func (_u *UsageHourlyUpdate) AddCalls2xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.AddCalls2xx(v)
+	return _u
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (_u *UsageHourlyUpdate) SetCalls4xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.ResetCalls4xx()
+	_u.mutation.SetCalls4xx(v)
+	return _u
+}
+
+// SetNillableCalls4xx sets the "calls_4xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdate) SetNillableCalls4xx(v *int64) *UsageHourlyUpdate {
+	if v != nil {
+		_u.SetCalls4xx(*v)
+	}
+	return _u
+}
+
+// AddCalls4xx adds value to the "calls_4xx" field.
+func (_u *UsageHourlyUpdate) AddCalls4xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.AddCalls4xx(v)
+	return _u
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (_u *UsageHourlyUpdate) SetCalls429(v int64) *UsageHourlyUpdate {
+	_u.mutation.ResetCalls429()
+	_u.mutation.SetCalls429(v)
+	return _u
+}
+
+// SetNillableCalls429 sets the "calls_429" field if the given value is not nil.
+func (_u *UsageHourlyUpdate) SetNillableCalls429(v *int64) *UsageHourlyUpdate {
+	if v != nil {
+		_u.SetCalls429(*v)
+	}
+	return _u
+}
+
+// AddCalls429 adds value to the "calls_429" field.
+func (_u *UsageHourlyUpdate) AddCalls429(v int64) *UsageHourlyUpdate {
+	_u.mutation.AddCalls429(v)
+	return _u
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (_u *UsageHourlyUpdate) SetCalls5xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.ResetCalls5xx()
+	_u.mutation.SetCalls5xx(v)
+	return _u
+}
+
+// SetNillableCalls5xx sets the "calls_5xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdate) SetNillableCalls5xx(v *int64) *UsageHourlyUpdate {
+	if v != nil {
+		_u.SetCalls5xx(*v)
+	}
+	return _u
+}
+
+// AddCalls5xx adds value to the "calls_5xx" field.
+func (_u *UsageHourlyUpdate) AddCalls5xx(v int64) *UsageHourlyUpdate {
+	_u.mutation.AddCalls5xx(v)
+	return _u
+}
+
 // Mutation returns the UsageHourlyMutation object of the builder.
 func (_u *UsageHourlyUpdate) Mutation() *UsageHourlyMutation {
 	return _u.mutation
@@ -175,6 +259,26 @@ func (_u *UsageHourlyUpdate) check() error {
 			return &ValidationError{Name: "errors", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.errors": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Calls2xx(); ok {
+		if err := usagehourly.Calls2xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_2xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_2xx": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls4xx(); ok {
+		if err := usagehourly.Calls4xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_4xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_4xx": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls429(); ok {
+		if err := usagehourly.Calls429Validator(v); err != nil {
+			return &ValidationError{Name: "calls_429", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_429": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls5xx(); ok {
+		if err := usagehourly.Calls5xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_5xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_5xx": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -216,6 +320,30 @@ func (_u *UsageHourlyUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if value, ok := _u.mutation.AddedErrors(); ok {
 		_spec.AddField(usagehourly.FieldErrors, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls2xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls2xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls2xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls2xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls4xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls4xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls4xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls4xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls429(); ok {
+		_spec.SetField(usagehourly.FieldCalls429, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls429(); ok {
+		_spec.AddField(usagehourly.FieldCalls429, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls5xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls5xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls5xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls5xx, field.TypeInt64, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -335,6 +463,90 @@ func (_u *UsageHourlyUpdateOne) AddErrors(v int64) *UsageHourlyUpdateOne {
 	return _u
 }
 
+// SetCalls2xx sets the "calls_2xx" field.
+func (_u *UsageHourlyUpdateOne) SetCalls2xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.ResetCalls2xx()
+	_u.mutation.SetCalls2xx(v)
+	return _u
+}
+
+// SetNillableCalls2xx sets the "calls_2xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdateOne) SetNillableCalls2xx(v *int64) *UsageHourlyUpdateOne {
+	if v != nil {
+		_u.SetCalls2xx(*v)
+	}
+	return _u
+}
+
+// AddCalls2xx adds value to the "calls_2xx" field.
+func (_u *UsageHourlyUpdateOne) AddCalls2xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.AddCalls2xx(v)
+	return _u
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (_u *UsageHourlyUpdateOne) SetCalls4xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.ResetCalls4xx()
+	_u.mutation.SetCalls4xx(v)
+	return _u
+}
+
+// SetNillableCalls4xx sets the "calls_4xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdateOne) SetNillableCalls4xx(v *int64) *UsageHourlyUpdateOne {
+	if v != nil {
+		_u.SetCalls4xx(*v)
+	}
+	return _u
+}
+
+// AddCalls4xx adds value to the "calls_4xx" field.
+func (_u *UsageHourlyUpdateOne) AddCalls4xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.AddCalls4xx(v)
+	return _u
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (_u *UsageHourlyUpdateOne) SetCalls429(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.ResetCalls429()
+	_u.mutation.SetCalls429(v)
+	return _u
+}
+
+// SetNillableCalls429 sets the "calls_429" field if the given value is not nil.
+func (_u *UsageHourlyUpdateOne) SetNillableCalls429(v *int64) *UsageHourlyUpdateOne {
+	if v != nil {
+		_u.SetCalls429(*v)
+	}
+	return _u
+}
+
+// AddCalls429 adds value to the "calls_429" field.
+func (_u *UsageHourlyUpdateOne) AddCalls429(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.AddCalls429(v)
+	return _u
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (_u *UsageHourlyUpdateOne) SetCalls5xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.ResetCalls5xx()
+	_u.mutation.SetCalls5xx(v)
+	return _u
+}
+
+// SetNillableCalls5xx sets the "calls_5xx" field if the given value is not nil.
+func (_u *UsageHourlyUpdateOne) SetNillableCalls5xx(v *int64) *UsageHourlyUpdateOne {
+	if v != nil {
+		_u.SetCalls5xx(*v)
+	}
+	return _u
+}
+
+// AddCalls5xx adds value to the "calls_5xx" field.
+func (_u *UsageHourlyUpdateOne) AddCalls5xx(v int64) *UsageHourlyUpdateOne {
+	_u.mutation.AddCalls5xx(v)
+	return _u
+}
+
 // Mutation returns the UsageHourlyMutation object of the builder.
 func (_u *UsageHourlyUpdateOne) Mutation() *UsageHourlyMutation {
 	return _u.mutation
@@ -397,6 +609,26 @@ func (_u *UsageHourlyUpdateOne) check() error {
 			return &ValidationError{Name: "errors", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.errors": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Calls2xx(); ok {
+		if err := usagehourly.Calls2xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_2xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_2xx": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls4xx(); ok {
+		if err := usagehourly.Calls4xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_4xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_4xx": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls429(); ok {
+		if err := usagehourly.Calls429Validator(v); err != nil {
+			return &ValidationError{Name: "calls_429", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_429": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Calls5xx(); ok {
+		if err := usagehourly.Calls5xxValidator(v); err != nil {
+			return &ValidationError{Name: "calls_5xx", err: fmt.Errorf(`ent: validator failed for field "UsageHourly.calls_5xx": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -455,6 +687,30 @@ func (_u *UsageHourlyUpdateOne) sqlSave(ctx context.Context) (_node *UsageHourly
 	}
 	if value, ok := _u.mutation.AddedErrors(); ok {
 		_spec.AddField(usagehourly.FieldErrors, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls2xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls2xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls2xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls2xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls4xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls4xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls4xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls4xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls429(); ok {
+		_spec.SetField(usagehourly.FieldCalls429, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls429(); ok {
+		_spec.AddField(usagehourly.FieldCalls429, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Calls5xx(); ok {
+		_spec.SetField(usagehourly.FieldCalls5xx, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCalls5xx(); ok {
+		_spec.AddField(usagehourly.FieldCalls5xx, field.TypeInt64, value)
 	}
 	_node = &UsageHourly{config: _u.config}
 	_spec.Assign = _node.assignValues

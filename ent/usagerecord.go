@@ -34,7 +34,23 @@ type UsageRecord struct {
 	// RequestID holds the value of the "request_id" field.
 	RequestID string `json:"request_id,omitempty"`
 	// At holds the value of the "at" field.
-	At           time.Time `json:"at,omitempty"`
+	At time.Time `json:"at,omitempty"`
+	// Method holds the value of the "method" field.
+	Method string `json:"method,omitempty"`
+	// the request path without its query
+	Path string `json:"path,omitempty"`
+	// the request log's status filter: 2xx, 3xx, 4xx (other than 429), 429 or 5xx
+	StatusGroup string `json:"status_group,omitempty"`
+	// the error envelope's code; empty on success
+	ErrorCode string `json:"error_code,omitempty"`
+	// the caller's address as the source allowlist saw it
+	Source string `json:"source,omitempty"`
+	// rate-limit units left in the consumer's bucket at admission
+	RateRemaining *int `json:"rate_remaining,omitempty"`
+	// an idempotent replay of an earlier call's answer
+	Replayed bool `json:"replayed,omitempty"`
+	// the error envelope as answered
+	ErrorBody    []byte `json:"error_body,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -43,9 +59,13 @@ func (*UsageRecord) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case usagerecord.FieldID, usagerecord.FieldConsumerID, usagerecord.FieldKeyID, usagerecord.FieldStatus, usagerecord.FieldCost, usagerecord.FieldLatencyUs:
+		case usagerecord.FieldErrorBody:
+			values[i] = new([]byte)
+		case usagerecord.FieldReplayed:
+			values[i] = new(sql.NullBool)
+		case usagerecord.FieldID, usagerecord.FieldConsumerID, usagerecord.FieldKeyID, usagerecord.FieldStatus, usagerecord.FieldCost, usagerecord.FieldLatencyUs, usagerecord.FieldRateRemaining:
 			values[i] = new(sql.NullInt64)
-		case usagerecord.FieldOperation, usagerecord.FieldChain, usagerecord.FieldRequestID:
+		case usagerecord.FieldOperation, usagerecord.FieldChain, usagerecord.FieldRequestID, usagerecord.FieldMethod, usagerecord.FieldPath, usagerecord.FieldStatusGroup, usagerecord.FieldErrorCode, usagerecord.FieldSource:
 			values[i] = new(sql.NullString)
 		case usagerecord.FieldAt:
 			values[i] = new(sql.NullTime)
@@ -124,6 +144,55 @@ func (_m *UsageRecord) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.At = value.Time
 			}
+		case usagerecord.FieldMethod:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field method", values[i])
+			} else if value.Valid {
+				_m.Method = value.String
+			}
+		case usagerecord.FieldPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field path", values[i])
+			} else if value.Valid {
+				_m.Path = value.String
+			}
+		case usagerecord.FieldStatusGroup:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field status_group", values[i])
+			} else if value.Valid {
+				_m.StatusGroup = value.String
+			}
+		case usagerecord.FieldErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_code", values[i])
+			} else if value.Valid {
+				_m.ErrorCode = value.String
+			}
+		case usagerecord.FieldSource:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source", values[i])
+			} else if value.Valid {
+				_m.Source = value.String
+			}
+		case usagerecord.FieldRateRemaining:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field rate_remaining", values[i])
+			} else if value.Valid {
+				_m.RateRemaining = new(int)
+				*_m.RateRemaining = int(value.Int64)
+			}
+		case usagerecord.FieldReplayed:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field replayed", values[i])
+			} else if value.Valid {
+				_m.Replayed = value.Bool
+			}
+		case usagerecord.FieldErrorBody:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field error_body", values[i])
+			} else if value != nil {
+				_m.ErrorBody = *value
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -186,6 +255,32 @@ func (_m *UsageRecord) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("at=")
 	builder.WriteString(_m.At.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("method=")
+	builder.WriteString(_m.Method)
+	builder.WriteString(", ")
+	builder.WriteString("path=")
+	builder.WriteString(_m.Path)
+	builder.WriteString(", ")
+	builder.WriteString("status_group=")
+	builder.WriteString(_m.StatusGroup)
+	builder.WriteString(", ")
+	builder.WriteString("error_code=")
+	builder.WriteString(_m.ErrorCode)
+	builder.WriteString(", ")
+	builder.WriteString("source=")
+	builder.WriteString(_m.Source)
+	builder.WriteString(", ")
+	if v := _m.RateRemaining; v != nil {
+		builder.WriteString("rate_remaining=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("replayed=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Replayed))
+	builder.WriteString(", ")
+	builder.WriteString("error_body=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ErrorBody))
 	builder.WriteByte(')')
 	return builder.String()
 }

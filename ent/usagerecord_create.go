@@ -84,6 +84,110 @@ func (_c *UsageRecordCreate) SetAt(v time.Time) *UsageRecordCreate {
 	return _c
 }
 
+// SetMethod sets the "method" field.
+func (_c *UsageRecordCreate) SetMethod(v string) *UsageRecordCreate {
+	_c.mutation.SetMethod(v)
+	return _c
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableMethod(v *string) *UsageRecordCreate {
+	if v != nil {
+		_c.SetMethod(*v)
+	}
+	return _c
+}
+
+// SetPath sets the "path" field.
+func (_c *UsageRecordCreate) SetPath(v string) *UsageRecordCreate {
+	_c.mutation.SetPath(v)
+	return _c
+}
+
+// SetNillablePath sets the "path" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillablePath(v *string) *UsageRecordCreate {
+	if v != nil {
+		_c.SetPath(*v)
+	}
+	return _c
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (_c *UsageRecordCreate) SetStatusGroup(v string) *UsageRecordCreate {
+	_c.mutation.SetStatusGroup(v)
+	return _c
+}
+
+// SetNillableStatusGroup sets the "status_group" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableStatusGroup(v *string) *UsageRecordCreate {
+	if v != nil {
+		_c.SetStatusGroup(*v)
+	}
+	return _c
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_c *UsageRecordCreate) SetErrorCode(v string) *UsageRecordCreate {
+	_c.mutation.SetErrorCode(v)
+	return _c
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableErrorCode(v *string) *UsageRecordCreate {
+	if v != nil {
+		_c.SetErrorCode(*v)
+	}
+	return _c
+}
+
+// SetSource sets the "source" field.
+func (_c *UsageRecordCreate) SetSource(v string) *UsageRecordCreate {
+	_c.mutation.SetSource(v)
+	return _c
+}
+
+// SetNillableSource sets the "source" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableSource(v *string) *UsageRecordCreate {
+	if v != nil {
+		_c.SetSource(*v)
+	}
+	return _c
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (_c *UsageRecordCreate) SetRateRemaining(v int) *UsageRecordCreate {
+	_c.mutation.SetRateRemaining(v)
+	return _c
+}
+
+// SetNillableRateRemaining sets the "rate_remaining" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableRateRemaining(v *int) *UsageRecordCreate {
+	if v != nil {
+		_c.SetRateRemaining(*v)
+	}
+	return _c
+}
+
+// SetReplayed sets the "replayed" field.
+func (_c *UsageRecordCreate) SetReplayed(v bool) *UsageRecordCreate {
+	_c.mutation.SetReplayed(v)
+	return _c
+}
+
+// SetNillableReplayed sets the "replayed" field if the given value is not nil.
+func (_c *UsageRecordCreate) SetNillableReplayed(v *bool) *UsageRecordCreate {
+	if v != nil {
+		_c.SetReplayed(*v)
+	}
+	return _c
+}
+
+// SetErrorBody sets the "error_body" field.
+func (_c *UsageRecordCreate) SetErrorBody(v []byte) *UsageRecordCreate {
+	_c.mutation.SetErrorBody(v)
+	return _c
+}
+
 // Mutation returns the UsageRecordMutation object of the builder.
 func (_c *UsageRecordCreate) Mutation() *UsageRecordMutation {
 	return _c.mutation
@@ -122,6 +226,30 @@ func (_c *UsageRecordCreate) defaults() {
 	if _, ok := _c.mutation.Chain(); !ok {
 		v := usagerecord.DefaultChain
 		_c.mutation.SetChain(v)
+	}
+	if _, ok := _c.mutation.Method(); !ok {
+		v := usagerecord.DefaultMethod
+		_c.mutation.SetMethod(v)
+	}
+	if _, ok := _c.mutation.Path(); !ok {
+		v := usagerecord.DefaultPath
+		_c.mutation.SetPath(v)
+	}
+	if _, ok := _c.mutation.StatusGroup(); !ok {
+		v := usagerecord.DefaultStatusGroup
+		_c.mutation.SetStatusGroup(v)
+	}
+	if _, ok := _c.mutation.ErrorCode(); !ok {
+		v := usagerecord.DefaultErrorCode
+		_c.mutation.SetErrorCode(v)
+	}
+	if _, ok := _c.mutation.Source(); !ok {
+		v := usagerecord.DefaultSource
+		_c.mutation.SetSource(v)
+	}
+	if _, ok := _c.mutation.Replayed(); !ok {
+		v := usagerecord.DefaultReplayed
+		_c.mutation.SetReplayed(v)
 	}
 }
 
@@ -178,6 +306,54 @@ func (_c *UsageRecordCreate) check() error {
 	}
 	if _, ok := _c.mutation.At(); !ok {
 		return &ValidationError{Name: "at", err: errors.New(`ent: missing required field "UsageRecord.at"`)}
+	}
+	if _, ok := _c.mutation.Method(); !ok {
+		return &ValidationError{Name: "method", err: errors.New(`ent: missing required field "UsageRecord.method"`)}
+	}
+	if v, ok := _c.mutation.Method(); ok {
+		if err := usagerecord.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.method": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Path(); !ok {
+		return &ValidationError{Name: "path", err: errors.New(`ent: missing required field "UsageRecord.path"`)}
+	}
+	if v, ok := _c.mutation.Path(); ok {
+		if err := usagerecord.PathValidator(v); err != nil {
+			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.path": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.StatusGroup(); !ok {
+		return &ValidationError{Name: "status_group", err: errors.New(`ent: missing required field "UsageRecord.status_group"`)}
+	}
+	if v, ok := _c.mutation.StatusGroup(); ok {
+		if err := usagerecord.StatusGroupValidator(v); err != nil {
+			return &ValidationError{Name: "status_group", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.status_group": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.ErrorCode(); !ok {
+		return &ValidationError{Name: "error_code", err: errors.New(`ent: missing required field "UsageRecord.error_code"`)}
+	}
+	if v, ok := _c.mutation.ErrorCode(); ok {
+		if err := usagerecord.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_code": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Source(); !ok {
+		return &ValidationError{Name: "source", err: errors.New(`ent: missing required field "UsageRecord.source"`)}
+	}
+	if v, ok := _c.mutation.Source(); ok {
+		if err := usagerecord.SourceValidator(v); err != nil {
+			return &ValidationError{Name: "source", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.source": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Replayed(); !ok {
+		return &ValidationError{Name: "replayed", err: errors.New(`ent: missing required field "UsageRecord.replayed"`)}
+	}
+	if v, ok := _c.mutation.ErrorBody(); ok {
+		if err := usagerecord.ErrorBodyValidator(v); err != nil {
+			return &ValidationError{Name: "error_body", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_body": %w`, err)}
+		}
 	}
 	return nil
 }
@@ -241,6 +417,38 @@ func (_c *UsageRecordCreate) createSpec() (*UsageRecord, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.At(); ok {
 		_spec.SetField(usagerecord.FieldAt, field.TypeTime, value)
 		_node.At = value
+	}
+	if value, ok := _c.mutation.Method(); ok {
+		_spec.SetField(usagerecord.FieldMethod, field.TypeString, value)
+		_node.Method = value
+	}
+	if value, ok := _c.mutation.Path(); ok {
+		_spec.SetField(usagerecord.FieldPath, field.TypeString, value)
+		_node.Path = value
+	}
+	if value, ok := _c.mutation.StatusGroup(); ok {
+		_spec.SetField(usagerecord.FieldStatusGroup, field.TypeString, value)
+		_node.StatusGroup = value
+	}
+	if value, ok := _c.mutation.ErrorCode(); ok {
+		_spec.SetField(usagerecord.FieldErrorCode, field.TypeString, value)
+		_node.ErrorCode = value
+	}
+	if value, ok := _c.mutation.Source(); ok {
+		_spec.SetField(usagerecord.FieldSource, field.TypeString, value)
+		_node.Source = value
+	}
+	if value, ok := _c.mutation.RateRemaining(); ok {
+		_spec.SetField(usagerecord.FieldRateRemaining, field.TypeInt, value)
+		_node.RateRemaining = &value
+	}
+	if value, ok := _c.mutation.Replayed(); ok {
+		_spec.SetField(usagerecord.FieldReplayed, field.TypeBool, value)
+		_node.Replayed = value
+	}
+	if value, ok := _c.mutation.ErrorBody(); ok {
+		_spec.SetField(usagerecord.FieldErrorBody, field.TypeBytes, value)
+		_node.ErrorBody = value
 	}
 	return _node, _spec
 }
@@ -429,6 +637,120 @@ func (u *UsageRecordUpsert) SetAt(v time.Time) *UsageRecordUpsert {
 // UpdateAt sets the "at" field to the value that was provided on create.
 func (u *UsageRecordUpsert) UpdateAt() *UsageRecordUpsert {
 	u.SetExcluded(usagerecord.FieldAt)
+	return u
+}
+
+// SetMethod sets the "method" field.
+func (u *UsageRecordUpsert) SetMethod(v string) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldMethod, v)
+	return u
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateMethod() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldMethod)
+	return u
+}
+
+// SetPath sets the "path" field.
+func (u *UsageRecordUpsert) SetPath(v string) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldPath, v)
+	return u
+}
+
+// UpdatePath sets the "path" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdatePath() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldPath)
+	return u
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (u *UsageRecordUpsert) SetStatusGroup(v string) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldStatusGroup, v)
+	return u
+}
+
+// UpdateStatusGroup sets the "status_group" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateStatusGroup() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldStatusGroup)
+	return u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *UsageRecordUpsert) SetErrorCode(v string) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldErrorCode, v)
+	return u
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateErrorCode() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldErrorCode)
+	return u
+}
+
+// SetSource sets the "source" field.
+func (u *UsageRecordUpsert) SetSource(v string) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldSource, v)
+	return u
+}
+
+// UpdateSource sets the "source" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateSource() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldSource)
+	return u
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (u *UsageRecordUpsert) SetRateRemaining(v int) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldRateRemaining, v)
+	return u
+}
+
+// UpdateRateRemaining sets the "rate_remaining" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateRateRemaining() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldRateRemaining)
+	return u
+}
+
+// AddRateRemaining adds v to the "rate_remaining" field.
+func (u *UsageRecordUpsert) AddRateRemaining(v int) *UsageRecordUpsert {
+	u.Add(usagerecord.FieldRateRemaining, v)
+	return u
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (u *UsageRecordUpsert) ClearRateRemaining() *UsageRecordUpsert {
+	u.SetNull(usagerecord.FieldRateRemaining)
+	return u
+}
+
+// SetReplayed sets the "replayed" field.
+func (u *UsageRecordUpsert) SetReplayed(v bool) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldReplayed, v)
+	return u
+}
+
+// UpdateReplayed sets the "replayed" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateReplayed() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldReplayed)
+	return u
+}
+
+// SetErrorBody sets the "error_body" field.
+func (u *UsageRecordUpsert) SetErrorBody(v []byte) *UsageRecordUpsert {
+	u.Set(usagerecord.FieldErrorBody, v)
+	return u
+}
+
+// UpdateErrorBody sets the "error_body" field to the value that was provided on create.
+func (u *UsageRecordUpsert) UpdateErrorBody() *UsageRecordUpsert {
+	u.SetExcluded(usagerecord.FieldErrorBody)
+	return u
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (u *UsageRecordUpsert) ClearErrorBody() *UsageRecordUpsert {
+	u.SetNull(usagerecord.FieldErrorBody)
 	return u
 }
 
@@ -630,6 +952,139 @@ func (u *UsageRecordUpsertOne) SetAt(v time.Time) *UsageRecordUpsertOne {
 func (u *UsageRecordUpsertOne) UpdateAt() *UsageRecordUpsertOne {
 	return u.Update(func(s *UsageRecordUpsert) {
 		s.UpdateAt()
+	})
+}
+
+// SetMethod sets the "method" field.
+func (u *UsageRecordUpsertOne) SetMethod(v string) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetMethod(v)
+	})
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateMethod() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateMethod()
+	})
+}
+
+// SetPath sets the "path" field.
+func (u *UsageRecordUpsertOne) SetPath(v string) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetPath(v)
+	})
+}
+
+// UpdatePath sets the "path" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdatePath() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdatePath()
+	})
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (u *UsageRecordUpsertOne) SetStatusGroup(v string) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetStatusGroup(v)
+	})
+}
+
+// UpdateStatusGroup sets the "status_group" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateStatusGroup() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateStatusGroup()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *UsageRecordUpsertOne) SetErrorCode(v string) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateErrorCode() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// SetSource sets the "source" field.
+func (u *UsageRecordUpsertOne) SetSource(v string) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetSource(v)
+	})
+}
+
+// UpdateSource sets the "source" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateSource() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateSource()
+	})
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (u *UsageRecordUpsertOne) SetRateRemaining(v int) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetRateRemaining(v)
+	})
+}
+
+// AddRateRemaining adds v to the "rate_remaining" field.
+func (u *UsageRecordUpsertOne) AddRateRemaining(v int) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.AddRateRemaining(v)
+	})
+}
+
+// UpdateRateRemaining sets the "rate_remaining" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateRateRemaining() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateRateRemaining()
+	})
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (u *UsageRecordUpsertOne) ClearRateRemaining() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.ClearRateRemaining()
+	})
+}
+
+// SetReplayed sets the "replayed" field.
+func (u *UsageRecordUpsertOne) SetReplayed(v bool) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetReplayed(v)
+	})
+}
+
+// UpdateReplayed sets the "replayed" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateReplayed() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateReplayed()
+	})
+}
+
+// SetErrorBody sets the "error_body" field.
+func (u *UsageRecordUpsertOne) SetErrorBody(v []byte) *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetErrorBody(v)
+	})
+}
+
+// UpdateErrorBody sets the "error_body" field to the value that was provided on create.
+func (u *UsageRecordUpsertOne) UpdateErrorBody() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateErrorBody()
+	})
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (u *UsageRecordUpsertOne) ClearErrorBody() *UsageRecordUpsertOne {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.ClearErrorBody()
 	})
 }
 
@@ -995,6 +1450,139 @@ func (u *UsageRecordUpsertBulk) SetAt(v time.Time) *UsageRecordUpsertBulk {
 func (u *UsageRecordUpsertBulk) UpdateAt() *UsageRecordUpsertBulk {
 	return u.Update(func(s *UsageRecordUpsert) {
 		s.UpdateAt()
+	})
+}
+
+// SetMethod sets the "method" field.
+func (u *UsageRecordUpsertBulk) SetMethod(v string) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetMethod(v)
+	})
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateMethod() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateMethod()
+	})
+}
+
+// SetPath sets the "path" field.
+func (u *UsageRecordUpsertBulk) SetPath(v string) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetPath(v)
+	})
+}
+
+// UpdatePath sets the "path" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdatePath() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdatePath()
+	})
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (u *UsageRecordUpsertBulk) SetStatusGroup(v string) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetStatusGroup(v)
+	})
+}
+
+// UpdateStatusGroup sets the "status_group" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateStatusGroup() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateStatusGroup()
+	})
+}
+
+// SetErrorCode sets the "error_code" field.
+func (u *UsageRecordUpsertBulk) SetErrorCode(v string) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetErrorCode(v)
+	})
+}
+
+// UpdateErrorCode sets the "error_code" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateErrorCode() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateErrorCode()
+	})
+}
+
+// SetSource sets the "source" field.
+func (u *UsageRecordUpsertBulk) SetSource(v string) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetSource(v)
+	})
+}
+
+// UpdateSource sets the "source" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateSource() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateSource()
+	})
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (u *UsageRecordUpsertBulk) SetRateRemaining(v int) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetRateRemaining(v)
+	})
+}
+
+// AddRateRemaining adds v to the "rate_remaining" field.
+func (u *UsageRecordUpsertBulk) AddRateRemaining(v int) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.AddRateRemaining(v)
+	})
+}
+
+// UpdateRateRemaining sets the "rate_remaining" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateRateRemaining() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateRateRemaining()
+	})
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (u *UsageRecordUpsertBulk) ClearRateRemaining() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.ClearRateRemaining()
+	})
+}
+
+// SetReplayed sets the "replayed" field.
+func (u *UsageRecordUpsertBulk) SetReplayed(v bool) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetReplayed(v)
+	})
+}
+
+// UpdateReplayed sets the "replayed" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateReplayed() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateReplayed()
+	})
+}
+
+// SetErrorBody sets the "error_body" field.
+func (u *UsageRecordUpsertBulk) SetErrorBody(v []byte) *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.SetErrorBody(v)
+	})
+}
+
+// UpdateErrorBody sets the "error_body" field to the value that was provided on create.
+func (u *UsageRecordUpsertBulk) UpdateErrorBody() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.UpdateErrorBody()
+	})
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (u *UsageRecordUpsertBulk) ClearErrorBody() *UsageRecordUpsertBulk {
+	return u.Update(func(s *UsageRecordUpsert) {
+		s.ClearErrorBody()
 	})
 }
 

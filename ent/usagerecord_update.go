@@ -189,6 +189,129 @@ func (_u *UsageRecordUpdate) SetNillableAt(v *time.Time) *UsageRecordUpdate {
 	return _u
 }
 
+// SetMethod sets the "method" field.
+func (_u *UsageRecordUpdate) SetMethod(v string) *UsageRecordUpdate {
+	_u.mutation.SetMethod(v)
+	return _u
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableMethod(v *string) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetMethod(*v)
+	}
+	return _u
+}
+
+// SetPath sets the "path" field.
+func (_u *UsageRecordUpdate) SetPath(v string) *UsageRecordUpdate {
+	_u.mutation.SetPath(v)
+	return _u
+}
+
+// SetNillablePath sets the "path" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillablePath(v *string) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetPath(*v)
+	}
+	return _u
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (_u *UsageRecordUpdate) SetStatusGroup(v string) *UsageRecordUpdate {
+	_u.mutation.SetStatusGroup(v)
+	return _u
+}
+
+// SetNillableStatusGroup sets the "status_group" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableStatusGroup(v *string) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetStatusGroup(*v)
+	}
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *UsageRecordUpdate) SetErrorCode(v string) *UsageRecordUpdate {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableErrorCode(v *string) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// SetSource sets the "source" field.
+func (_u *UsageRecordUpdate) SetSource(v string) *UsageRecordUpdate {
+	_u.mutation.SetSource(v)
+	return _u
+}
+
+// SetNillableSource sets the "source" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableSource(v *string) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetSource(*v)
+	}
+	return _u
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (_u *UsageRecordUpdate) SetRateRemaining(v int) *UsageRecordUpdate {
+	_u.mutation.ResetRateRemaining()
+	_u.mutation.SetRateRemaining(v)
+	return _u
+}
+
+// SetNillableRateRemaining sets the "rate_remaining" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableRateRemaining(v *int) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetRateRemaining(*v)
+	}
+	return _u
+}
+
+// AddRateRemaining adds value to the "rate_remaining" field.
+func (_u *UsageRecordUpdate) AddRateRemaining(v int) *UsageRecordUpdate {
+	_u.mutation.AddRateRemaining(v)
+	return _u
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (_u *UsageRecordUpdate) ClearRateRemaining() *UsageRecordUpdate {
+	_u.mutation.ClearRateRemaining()
+	return _u
+}
+
+// SetReplayed sets the "replayed" field.
+func (_u *UsageRecordUpdate) SetReplayed(v bool) *UsageRecordUpdate {
+	_u.mutation.SetReplayed(v)
+	return _u
+}
+
+// SetNillableReplayed sets the "replayed" field if the given value is not nil.
+func (_u *UsageRecordUpdate) SetNillableReplayed(v *bool) *UsageRecordUpdate {
+	if v != nil {
+		_u.SetReplayed(*v)
+	}
+	return _u
+}
+
+// SetErrorBody sets the "error_body" field.
+func (_u *UsageRecordUpdate) SetErrorBody(v []byte) *UsageRecordUpdate {
+	_u.mutation.SetErrorBody(v)
+	return _u
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (_u *UsageRecordUpdate) ClearErrorBody() *UsageRecordUpdate {
+	_u.mutation.ClearErrorBody()
+	return _u
+}
+
 // Mutation returns the UsageRecordMutation object of the builder.
 func (_u *UsageRecordUpdate) Mutation() *UsageRecordMutation {
 	return _u.mutation
@@ -248,6 +371,36 @@ func (_u *UsageRecordUpdate) check() error {
 			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.request_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Method(); ok {
+		if err := usagerecord.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.method": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Path(); ok {
+		if err := usagerecord.PathValidator(v); err != nil {
+			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.path": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.StatusGroup(); ok {
+		if err := usagerecord.StatusGroupValidator(v); err != nil {
+			return &ValidationError{Name: "status_group", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.status_group": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := usagerecord.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Source(); ok {
+		if err := usagerecord.SourceValidator(v); err != nil {
+			return &ValidationError{Name: "source", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.source": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ErrorBody(); ok {
+		if err := usagerecord.ErrorBodyValidator(v); err != nil {
+			return &ValidationError{Name: "error_body", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_body": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -304,6 +457,39 @@ func (_u *UsageRecordUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if value, ok := _u.mutation.At(); ok {
 		_spec.SetField(usagerecord.FieldAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Method(); ok {
+		_spec.SetField(usagerecord.FieldMethod, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Path(); ok {
+		_spec.SetField(usagerecord.FieldPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.StatusGroup(); ok {
+		_spec.SetField(usagerecord.FieldStatusGroup, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(usagerecord.FieldErrorCode, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Source(); ok {
+		_spec.SetField(usagerecord.FieldSource, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RateRemaining(); ok {
+		_spec.SetField(usagerecord.FieldRateRemaining, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRateRemaining(); ok {
+		_spec.AddField(usagerecord.FieldRateRemaining, field.TypeInt, value)
+	}
+	if _u.mutation.RateRemainingCleared() {
+		_spec.ClearField(usagerecord.FieldRateRemaining, field.TypeInt)
+	}
+	if value, ok := _u.mutation.Replayed(); ok {
+		_spec.SetField(usagerecord.FieldReplayed, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ErrorBody(); ok {
+		_spec.SetField(usagerecord.FieldErrorBody, field.TypeBytes, value)
+	}
+	if _u.mutation.ErrorBodyCleared() {
+		_spec.ClearField(usagerecord.FieldErrorBody, field.TypeBytes)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -486,6 +672,129 @@ func (_u *UsageRecordUpdateOne) SetNillableAt(v *time.Time) *UsageRecordUpdateOn
 	return _u
 }
 
+// SetMethod sets the "method" field.
+func (_u *UsageRecordUpdateOne) SetMethod(v string) *UsageRecordUpdateOne {
+	_u.mutation.SetMethod(v)
+	return _u
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableMethod(v *string) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetMethod(*v)
+	}
+	return _u
+}
+
+// SetPath sets the "path" field.
+func (_u *UsageRecordUpdateOne) SetPath(v string) *UsageRecordUpdateOne {
+	_u.mutation.SetPath(v)
+	return _u
+}
+
+// SetNillablePath sets the "path" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillablePath(v *string) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetPath(*v)
+	}
+	return _u
+}
+
+// SetStatusGroup sets the "status_group" field.
+func (_u *UsageRecordUpdateOne) SetStatusGroup(v string) *UsageRecordUpdateOne {
+	_u.mutation.SetStatusGroup(v)
+	return _u
+}
+
+// SetNillableStatusGroup sets the "status_group" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableStatusGroup(v *string) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetStatusGroup(*v)
+	}
+	return _u
+}
+
+// SetErrorCode sets the "error_code" field.
+func (_u *UsageRecordUpdateOne) SetErrorCode(v string) *UsageRecordUpdateOne {
+	_u.mutation.SetErrorCode(v)
+	return _u
+}
+
+// SetNillableErrorCode sets the "error_code" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableErrorCode(v *string) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetErrorCode(*v)
+	}
+	return _u
+}
+
+// SetSource sets the "source" field.
+func (_u *UsageRecordUpdateOne) SetSource(v string) *UsageRecordUpdateOne {
+	_u.mutation.SetSource(v)
+	return _u
+}
+
+// SetNillableSource sets the "source" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableSource(v *string) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetSource(*v)
+	}
+	return _u
+}
+
+// SetRateRemaining sets the "rate_remaining" field.
+func (_u *UsageRecordUpdateOne) SetRateRemaining(v int) *UsageRecordUpdateOne {
+	_u.mutation.ResetRateRemaining()
+	_u.mutation.SetRateRemaining(v)
+	return _u
+}
+
+// SetNillableRateRemaining sets the "rate_remaining" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableRateRemaining(v *int) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetRateRemaining(*v)
+	}
+	return _u
+}
+
+// AddRateRemaining adds value to the "rate_remaining" field.
+func (_u *UsageRecordUpdateOne) AddRateRemaining(v int) *UsageRecordUpdateOne {
+	_u.mutation.AddRateRemaining(v)
+	return _u
+}
+
+// ClearRateRemaining clears the value of the "rate_remaining" field.
+func (_u *UsageRecordUpdateOne) ClearRateRemaining() *UsageRecordUpdateOne {
+	_u.mutation.ClearRateRemaining()
+	return _u
+}
+
+// SetReplayed sets the "replayed" field.
+func (_u *UsageRecordUpdateOne) SetReplayed(v bool) *UsageRecordUpdateOne {
+	_u.mutation.SetReplayed(v)
+	return _u
+}
+
+// SetNillableReplayed sets the "replayed" field if the given value is not nil.
+func (_u *UsageRecordUpdateOne) SetNillableReplayed(v *bool) *UsageRecordUpdateOne {
+	if v != nil {
+		_u.SetReplayed(*v)
+	}
+	return _u
+}
+
+// SetErrorBody sets the "error_body" field.
+func (_u *UsageRecordUpdateOne) SetErrorBody(v []byte) *UsageRecordUpdateOne {
+	_u.mutation.SetErrorBody(v)
+	return _u
+}
+
+// ClearErrorBody clears the value of the "error_body" field.
+func (_u *UsageRecordUpdateOne) ClearErrorBody() *UsageRecordUpdateOne {
+	_u.mutation.ClearErrorBody()
+	return _u
+}
+
 // Mutation returns the UsageRecordMutation object of the builder.
 func (_u *UsageRecordUpdateOne) Mutation() *UsageRecordMutation {
 	return _u.mutation
@@ -556,6 +865,36 @@ func (_u *UsageRecordUpdateOne) check() error {
 	if v, ok := _u.mutation.RequestID(); ok {
 		if err := usagerecord.RequestIDValidator(v); err != nil {
 			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.request_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Method(); ok {
+		if err := usagerecord.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.method": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Path(); ok {
+		if err := usagerecord.PathValidator(v); err != nil {
+			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.path": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.StatusGroup(); ok {
+		if err := usagerecord.StatusGroupValidator(v); err != nil {
+			return &ValidationError{Name: "status_group", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.status_group": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ErrorCode(); ok {
+		if err := usagerecord.ErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "error_code", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Source(); ok {
+		if err := usagerecord.SourceValidator(v); err != nil {
+			return &ValidationError{Name: "source", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.source": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ErrorBody(); ok {
+		if err := usagerecord.ErrorBodyValidator(v); err != nil {
+			return &ValidationError{Name: "error_body", err: fmt.Errorf(`ent: validator failed for field "UsageRecord.error_body": %w`, err)}
 		}
 	}
 	return nil
@@ -631,6 +970,39 @@ func (_u *UsageRecordUpdateOne) sqlSave(ctx context.Context) (_node *UsageRecord
 	}
 	if value, ok := _u.mutation.At(); ok {
 		_spec.SetField(usagerecord.FieldAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Method(); ok {
+		_spec.SetField(usagerecord.FieldMethod, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Path(); ok {
+		_spec.SetField(usagerecord.FieldPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.StatusGroup(); ok {
+		_spec.SetField(usagerecord.FieldStatusGroup, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorCode(); ok {
+		_spec.SetField(usagerecord.FieldErrorCode, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Source(); ok {
+		_spec.SetField(usagerecord.FieldSource, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RateRemaining(); ok {
+		_spec.SetField(usagerecord.FieldRateRemaining, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRateRemaining(); ok {
+		_spec.AddField(usagerecord.FieldRateRemaining, field.TypeInt, value)
+	}
+	if _u.mutation.RateRemainingCleared() {
+		_spec.ClearField(usagerecord.FieldRateRemaining, field.TypeInt)
+	}
+	if value, ok := _u.mutation.Replayed(); ok {
+		_spec.SetField(usagerecord.FieldReplayed, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ErrorBody(); ok {
+		_spec.SetField(usagerecord.FieldErrorBody, field.TypeBytes, value)
+	}
+	if _u.mutation.ErrorBodyCleared() {
+		_spec.ClearField(usagerecord.FieldErrorBody, field.TypeBytes)
 	}
 	_node = &UsageRecord{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -13,6 +13,17 @@ type Call struct {
 	Chain      string
 	RequestID  string
 	At         time.Time
+
+	// The request log's detail of the call.
+	Method    string
+	Path      string // without the query
+	ErrorCode string // the error envelope's code; empty on success
+	Source    string // the caller's address as the source allowlist saw it
+	// RateRemaining is the rate-limit units left in the consumer's bucket at admission; nil when
+	// the call was not admitted through the limiter.
+	RateRemaining *int
+	Replayed      bool   // an idempotent replay of an earlier call's answer
+	ErrorBody     []byte // the error envelope as answered (at most 4 KiB kept)
 }
 
 // UsageBatch is what one write stores, all or nothing: raw calls for the recent-calls log and rollup

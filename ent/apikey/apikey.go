@@ -32,6 +32,10 @@ const (
 	FieldRevokedAt = "revoked_at"
 	// FieldRotatedFromID holds the string denoting the rotated_from_id field in the database.
 	FieldRotatedFromID = "rotated_from_id"
+	// FieldScopes holds the string denoting the scopes field in the database.
+	FieldScopes = "scopes"
+	// FieldSourceCidrs holds the string denoting the source_cidrs field in the database.
+	FieldSourceCidrs = "source_cidrs"
 	// EdgeConsumer holds the string denoting the consumer edge name in mutations.
 	EdgeConsumer = "consumer"
 	// EdgeRotatedFrom holds the string denoting the rotated_from edge name in mutations.
@@ -69,6 +73,8 @@ var Columns = []string{
 	FieldExpiresAt,
 	FieldRevokedAt,
 	FieldRotatedFromID,
+	FieldScopes,
+	FieldSourceCidrs,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -510,6 +510,26 @@ func RotatedFromIDNotNil() predicate.APIKey {
 	return predicate.APIKey(sql.FieldNotNull(FieldRotatedFromID))
 }
 
+// ScopesIsNil applies the IsNil predicate on the "scopes" field.
+func ScopesIsNil() predicate.APIKey {
+	return predicate.APIKey(sql.FieldIsNull(FieldScopes))
+}
+
+// ScopesNotNil applies the NotNil predicate on the "scopes" field.
+func ScopesNotNil() predicate.APIKey {
+	return predicate.APIKey(sql.FieldNotNull(FieldScopes))
+}
+
+// SourceCidrsIsNil applies the IsNil predicate on the "source_cidrs" field.
+func SourceCidrsIsNil() predicate.APIKey {
+	return predicate.APIKey(sql.FieldIsNull(FieldSourceCidrs))
+}
+
+// SourceCidrsNotNil applies the NotNil predicate on the "source_cidrs" field.
+func SourceCidrsNotNil() predicate.APIKey {
+	return predicate.APIKey(sql.FieldNotNull(FieldSourceCidrs))
+}
+
 // HasConsumer applies the HasEdge predicate on the "consumer" edge.
 func HasConsumer() predicate.APIKey {
 	return predicate.APIKey(func(s *sql.Selector) {

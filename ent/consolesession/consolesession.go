@@ -15,6 +15,16 @@ const (
 	FieldData = "data"
 	// FieldExpiry holds the string denoting the expiry field in the database.
 	FieldExpiry = "expiry"
+	// FieldUserID holds the string denoting the user_id field in the database.
+	FieldUserID = "user_id"
+	// FieldCreatedAt holds the string denoting the created_at field in the database.
+	FieldCreatedAt = "created_at"
+	// FieldLastSeenAt holds the string denoting the last_seen_at field in the database.
+	FieldLastSeenAt = "last_seen_at"
+	// FieldUserAgent holds the string denoting the user_agent field in the database.
+	FieldUserAgent = "user_agent"
+	// FieldIP holds the string denoting the ip field in the database.
+	FieldIP = "ip"
 	// Table holds the table name of the consolesession in the database.
 	Table = "console_sessions"
 )
@@ -24,6 +34,11 @@ var Columns = []string{
 	FieldID,
 	FieldData,
 	FieldExpiry,
+	FieldUserID,
+	FieldCreatedAt,
+	FieldLastSeenAt,
+	FieldUserAgent,
+	FieldIP,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -37,6 +52,14 @@ func ValidColumn(column string) bool {
 }
 
 var (
+	// DefaultUserAgent holds the default value on creation for the "user_agent" field.
+	DefaultUserAgent string
+	// UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	UserAgentValidator func(string) error
+	// DefaultIP holds the default value on creation for the "ip" field.
+	DefaultIP string
+	// IPValidator is a validator for the "ip" field. It is called by the builders before save.
+	IPValidator func(string) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -52,4 +75,29 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 // ByExpiry orders the results by the expiry field.
 func ByExpiry(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExpiry, opts...).ToFunc()
+}
+
+// ByUserID orders the results by the user_id field.
+func ByUserID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserID, opts...).ToFunc()
+}
+
+// ByCreatedAt orders the results by the created_at field.
+func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
+}
+
+// ByLastSeenAt orders the results by the last_seen_at field.
+func ByLastSeenAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastSeenAt, opts...).ToFunc()
+}
+
+// ByUserAgent orders the results by the user_agent field.
+func ByUserAgent(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserAgent, opts...).ToFunc()
+}
+
+// ByIP orders the results by the ip field.
+func ByIP(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIP, opts...).ToFunc()
 }

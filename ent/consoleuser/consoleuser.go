@@ -26,6 +26,18 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldLastSignInAt holds the string denoting the last_sign_in_at field in the database.
 	FieldLastSignInAt = "last_sign_in_at"
+	// FieldTeamRole holds the string denoting the team_role field in the database.
+	FieldTeamRole = "team_role"
+	// FieldInvitedBy holds the string denoting the invited_by field in the database.
+	FieldInvitedBy = "invited_by"
+	// FieldPasswordChangedAt holds the string denoting the password_changed_at field in the database.
+	FieldPasswordChangedAt = "password_changed_at"
+	// FieldTotpSecret holds the string denoting the totp_secret field in the database.
+	FieldTotpSecret = "totp_secret"
+	// FieldTotpEnabledAt holds the string denoting the totp_enabled_at field in the database.
+	FieldTotpEnabledAt = "totp_enabled_at"
+	// FieldTotpLastStep holds the string denoting the totp_last_step field in the database.
+	FieldTotpLastStep = "totp_last_step"
 	// Table holds the table name of the consoleuser in the database.
 	Table = "console_users"
 )
@@ -39,6 +51,12 @@ var Columns = []string{
 	FieldConsumerID,
 	FieldCreatedAt,
 	FieldLastSignInAt,
+	FieldTeamRole,
+	FieldInvitedBy,
+	FieldPasswordChangedAt,
+	FieldTotpSecret,
+	FieldTotpEnabledAt,
+	FieldTotpLastStep,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -56,6 +74,14 @@ var (
 	EmailValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
+	// DefaultInvitedBy holds the default value on creation for the "invited_by" field.
+	DefaultInvitedBy string
+	// InvitedByValidator is a validator for the "invited_by" field. It is called by the builders before save.
+	InvitedByValidator func(string) error
+	// TotpSecretValidator is a validator for the "totp_secret" field. It is called by the builders before save.
+	TotpSecretValidator func(string) error
+	// DefaultTotpLastStep holds the default value on creation for the "totp_last_step" field.
+	DefaultTotpLastStep int64
 )
 
 // Role defines the type for the "role" enum field.
@@ -78,6 +104,30 @@ func RoleValidator(r Role) error {
 		return nil
 	default:
 		return fmt.Errorf("consoleuser: invalid enum value for role field: %q", r)
+	}
+}
+
+// TeamRole defines the type for the "team_role" enum field.
+type TeamRole string
+
+// TeamRole values.
+const (
+	TeamRoleOwner     TeamRole = "owner"
+	TeamRoleDeveloper TeamRole = "developer"
+	TeamRoleViewer    TeamRole = "viewer"
+)
+
+func (tr TeamRole) String() string {
+	return string(tr)
+}
+
+// TeamRoleValidator is a validator for the "team_role" field enum values. It is called by the builders before save.
+func TeamRoleValidator(tr TeamRole) error {
+	switch tr {
+	case TeamRoleOwner, TeamRoleDeveloper, TeamRoleViewer:
+		return nil
+	default:
+		return fmt.Errorf("consoleuser: invalid enum value for team_role field: %q", tr)
 	}
 }
 
@@ -117,4 +167,34 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByLastSignInAt orders the results by the last_sign_in_at field.
 func ByLastSignInAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastSignInAt, opts...).ToFunc()
+}
+
+// ByTeamRole orders the results by the team_role field.
+func ByTeamRole(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTeamRole, opts...).ToFunc()
+}
+
+// ByInvitedBy orders the results by the invited_by field.
+func ByInvitedBy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldInvitedBy, opts...).ToFunc()
+}
+
+// ByPasswordChangedAt orders the results by the password_changed_at field.
+func ByPasswordChangedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPasswordChangedAt, opts...).ToFunc()
+}
+
+// ByTotpSecret orders the results by the totp_secret field.
+func ByTotpSecret(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTotpSecret, opts...).ToFunc()
+}
+
+// ByTotpEnabledAt orders the results by the totp_enabled_at field.
+func ByTotpEnabledAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTotpEnabledAt, opts...).ToFunc()
+}
+
+// ByTotpLastStep orders the results by the totp_last_step field.
+func ByTotpLastStep(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTotpLastStep, opts...).ToFunc()
 }

@@ -79,6 +79,31 @@ func LastSignInAt(v time.Time) predicate.ConsoleUser {
 	return predicate.ConsoleUser(sql.FieldEQ(FieldLastSignInAt, v))
 }
 
+// InvitedBy applies equality check predicate on the "invited_by" field. It's identical to InvitedByEQ.
+func InvitedBy(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldInvitedBy, v))
+}
+
+// PasswordChangedAt applies equality check predicate on the "password_changed_at" field. It's identical to PasswordChangedAtEQ.
+func PasswordChangedAt(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldPasswordChangedAt, v))
+}
+
+// TotpSecret applies equality check predicate on the "totp_secret" field. It's identical to TotpSecretEQ.
+func TotpSecret(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpSecret, v))
+}
+
+// TotpEnabledAt applies equality check predicate on the "totp_enabled_at" field. It's identical to TotpEnabledAtEQ.
+func TotpEnabledAt(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpEnabledAt, v))
+}
+
+// TotpLastStep applies equality check predicate on the "totp_last_step" field. It's identical to TotpLastStepEQ.
+func TotpLastStep(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpLastStep, v))
+}
+
 // EmailEQ applies the EQ predicate on the "email" field.
 func EmailEQ(v string) predicate.ConsoleUser {
 	return predicate.ConsoleUser(sql.FieldEQ(FieldEmail, v))
@@ -377,6 +402,316 @@ func LastSignInAtIsNil() predicate.ConsoleUser {
 // LastSignInAtNotNil applies the NotNil predicate on the "last_sign_in_at" field.
 func LastSignInAtNotNil() predicate.ConsoleUser {
 	return predicate.ConsoleUser(sql.FieldNotNull(FieldLastSignInAt))
+}
+
+// TeamRoleEQ applies the EQ predicate on the "team_role" field.
+func TeamRoleEQ(v TeamRole) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTeamRole, v))
+}
+
+// TeamRoleNEQ applies the NEQ predicate on the "team_role" field.
+func TeamRoleNEQ(v TeamRole) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldTeamRole, v))
+}
+
+// TeamRoleIn applies the In predicate on the "team_role" field.
+func TeamRoleIn(vs ...TeamRole) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldTeamRole, vs...))
+}
+
+// TeamRoleNotIn applies the NotIn predicate on the "team_role" field.
+func TeamRoleNotIn(vs ...TeamRole) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldTeamRole, vs...))
+}
+
+// TeamRoleIsNil applies the IsNil predicate on the "team_role" field.
+func TeamRoleIsNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIsNull(FieldTeamRole))
+}
+
+// TeamRoleNotNil applies the NotNil predicate on the "team_role" field.
+func TeamRoleNotNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotNull(FieldTeamRole))
+}
+
+// InvitedByEQ applies the EQ predicate on the "invited_by" field.
+func InvitedByEQ(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldInvitedBy, v))
+}
+
+// InvitedByNEQ applies the NEQ predicate on the "invited_by" field.
+func InvitedByNEQ(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldInvitedBy, v))
+}
+
+// InvitedByIn applies the In predicate on the "invited_by" field.
+func InvitedByIn(vs ...string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldInvitedBy, vs...))
+}
+
+// InvitedByNotIn applies the NotIn predicate on the "invited_by" field.
+func InvitedByNotIn(vs ...string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldInvitedBy, vs...))
+}
+
+// InvitedByGT applies the GT predicate on the "invited_by" field.
+func InvitedByGT(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGT(FieldInvitedBy, v))
+}
+
+// InvitedByGTE applies the GTE predicate on the "invited_by" field.
+func InvitedByGTE(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGTE(FieldInvitedBy, v))
+}
+
+// InvitedByLT applies the LT predicate on the "invited_by" field.
+func InvitedByLT(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLT(FieldInvitedBy, v))
+}
+
+// InvitedByLTE applies the LTE predicate on the "invited_by" field.
+func InvitedByLTE(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLTE(FieldInvitedBy, v))
+}
+
+// InvitedByContains applies the Contains predicate on the "invited_by" field.
+func InvitedByContains(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldContains(FieldInvitedBy, v))
+}
+
+// InvitedByHasPrefix applies the HasPrefix predicate on the "invited_by" field.
+func InvitedByHasPrefix(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldHasPrefix(FieldInvitedBy, v))
+}
+
+// InvitedByHasSuffix applies the HasSuffix predicate on the "invited_by" field.
+func InvitedByHasSuffix(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldHasSuffix(FieldInvitedBy, v))
+}
+
+// InvitedByEqualFold applies the EqualFold predicate on the "invited_by" field.
+func InvitedByEqualFold(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEqualFold(FieldInvitedBy, v))
+}
+
+// InvitedByContainsFold applies the ContainsFold predicate on the "invited_by" field.
+func InvitedByContainsFold(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldContainsFold(FieldInvitedBy, v))
+}
+
+// PasswordChangedAtEQ applies the EQ predicate on the "password_changed_at" field.
+func PasswordChangedAtEQ(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtNEQ applies the NEQ predicate on the "password_changed_at" field.
+func PasswordChangedAtNEQ(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtIn applies the In predicate on the "password_changed_at" field.
+func PasswordChangedAtIn(vs ...time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldPasswordChangedAt, vs...))
+}
+
+// PasswordChangedAtNotIn applies the NotIn predicate on the "password_changed_at" field.
+func PasswordChangedAtNotIn(vs ...time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldPasswordChangedAt, vs...))
+}
+
+// PasswordChangedAtGT applies the GT predicate on the "password_changed_at" field.
+func PasswordChangedAtGT(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGT(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtGTE applies the GTE predicate on the "password_changed_at" field.
+func PasswordChangedAtGTE(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGTE(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtLT applies the LT predicate on the "password_changed_at" field.
+func PasswordChangedAtLT(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLT(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtLTE applies the LTE predicate on the "password_changed_at" field.
+func PasswordChangedAtLTE(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLTE(FieldPasswordChangedAt, v))
+}
+
+// PasswordChangedAtIsNil applies the IsNil predicate on the "password_changed_at" field.
+func PasswordChangedAtIsNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIsNull(FieldPasswordChangedAt))
+}
+
+// PasswordChangedAtNotNil applies the NotNil predicate on the "password_changed_at" field.
+func PasswordChangedAtNotNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotNull(FieldPasswordChangedAt))
+}
+
+// TotpSecretEQ applies the EQ predicate on the "totp_secret" field.
+func TotpSecretEQ(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpSecret, v))
+}
+
+// TotpSecretNEQ applies the NEQ predicate on the "totp_secret" field.
+func TotpSecretNEQ(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldTotpSecret, v))
+}
+
+// TotpSecretIn applies the In predicate on the "totp_secret" field.
+func TotpSecretIn(vs ...string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldTotpSecret, vs...))
+}
+
+// TotpSecretNotIn applies the NotIn predicate on the "totp_secret" field.
+func TotpSecretNotIn(vs ...string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldTotpSecret, vs...))
+}
+
+// TotpSecretGT applies the GT predicate on the "totp_secret" field.
+func TotpSecretGT(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGT(FieldTotpSecret, v))
+}
+
+// TotpSecretGTE applies the GTE predicate on the "totp_secret" field.
+func TotpSecretGTE(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGTE(FieldTotpSecret, v))
+}
+
+// TotpSecretLT applies the LT predicate on the "totp_secret" field.
+func TotpSecretLT(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLT(FieldTotpSecret, v))
+}
+
+// TotpSecretLTE applies the LTE predicate on the "totp_secret" field.
+func TotpSecretLTE(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLTE(FieldTotpSecret, v))
+}
+
+// TotpSecretContains applies the Contains predicate on the "totp_secret" field.
+func TotpSecretContains(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldContains(FieldTotpSecret, v))
+}
+
+// TotpSecretHasPrefix applies the HasPrefix predicate on the "totp_secret" field.
+func TotpSecretHasPrefix(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldHasPrefix(FieldTotpSecret, v))
+}
+
+// TotpSecretHasSuffix applies the HasSuffix predicate on the "totp_secret" field.
+func TotpSecretHasSuffix(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldHasSuffix(FieldTotpSecret, v))
+}
+
+// TotpSecretIsNil applies the IsNil predicate on the "totp_secret" field.
+func TotpSecretIsNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIsNull(FieldTotpSecret))
+}
+
+// TotpSecretNotNil applies the NotNil predicate on the "totp_secret" field.
+func TotpSecretNotNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotNull(FieldTotpSecret))
+}
+
+// TotpSecretEqualFold applies the EqualFold predicate on the "totp_secret" field.
+func TotpSecretEqualFold(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEqualFold(FieldTotpSecret, v))
+}
+
+// TotpSecretContainsFold applies the ContainsFold predicate on the "totp_secret" field.
+func TotpSecretContainsFold(v string) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldContainsFold(FieldTotpSecret, v))
+}
+
+// TotpEnabledAtEQ applies the EQ predicate on the "totp_enabled_at" field.
+func TotpEnabledAtEQ(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtNEQ applies the NEQ predicate on the "totp_enabled_at" field.
+func TotpEnabledAtNEQ(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtIn applies the In predicate on the "totp_enabled_at" field.
+func TotpEnabledAtIn(vs ...time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldTotpEnabledAt, vs...))
+}
+
+// TotpEnabledAtNotIn applies the NotIn predicate on the "totp_enabled_at" field.
+func TotpEnabledAtNotIn(vs ...time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldTotpEnabledAt, vs...))
+}
+
+// TotpEnabledAtGT applies the GT predicate on the "totp_enabled_at" field.
+func TotpEnabledAtGT(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGT(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtGTE applies the GTE predicate on the "totp_enabled_at" field.
+func TotpEnabledAtGTE(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGTE(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtLT applies the LT predicate on the "totp_enabled_at" field.
+func TotpEnabledAtLT(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLT(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtLTE applies the LTE predicate on the "totp_enabled_at" field.
+func TotpEnabledAtLTE(v time.Time) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLTE(FieldTotpEnabledAt, v))
+}
+
+// TotpEnabledAtIsNil applies the IsNil predicate on the "totp_enabled_at" field.
+func TotpEnabledAtIsNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIsNull(FieldTotpEnabledAt))
+}
+
+// TotpEnabledAtNotNil applies the NotNil predicate on the "totp_enabled_at" field.
+func TotpEnabledAtNotNil() predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotNull(FieldTotpEnabledAt))
+}
+
+// TotpLastStepEQ applies the EQ predicate on the "totp_last_step" field.
+func TotpLastStepEQ(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldEQ(FieldTotpLastStep, v))
+}
+
+// TotpLastStepNEQ applies the NEQ predicate on the "totp_last_step" field.
+func TotpLastStepNEQ(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNEQ(FieldTotpLastStep, v))
+}
+
+// TotpLastStepIn applies the In predicate on the "totp_last_step" field.
+func TotpLastStepIn(vs ...int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldIn(FieldTotpLastStep, vs...))
+}
+
+// TotpLastStepNotIn applies the NotIn predicate on the "totp_last_step" field.
+func TotpLastStepNotIn(vs ...int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldNotIn(FieldTotpLastStep, vs...))
+}
+
+// TotpLastStepGT applies the GT predicate on the "totp_last_step" field.
+func TotpLastStepGT(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGT(FieldTotpLastStep, v))
+}
+
+// TotpLastStepGTE applies the GTE predicate on the "totp_last_step" field.
+func TotpLastStepGTE(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldGTE(FieldTotpLastStep, v))
+}
+
+// TotpLastStepLT applies the LT predicate on the "totp_last_step" field.
+func TotpLastStepLT(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLT(FieldTotpLastStep, v))
+}
+
+// TotpLastStepLTE applies the LTE predicate on the "totp_last_step" field.
+func TotpLastStepLTE(v int64) predicate.ConsoleUser {
+	return predicate.ConsoleUser(sql.FieldLTE(FieldTotpLastStep, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -26,6 +26,8 @@ const (
 	FieldPrice = "price"
 	// FieldDisabledOperations holds the string denoting the disabled_operations field in the database.
 	FieldDisabledOperations = "disabled_operations"
+	// FieldAccessChangedAt holds the string denoting the access_changed_at field in the database.
+	FieldAccessChangedAt = "access_changed_at"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
@@ -70,6 +72,7 @@ var Columns = []string{
 	FieldBurst,
 	FieldPrice,
 	FieldDisabledOperations,
+	FieldAccessChangedAt,
 	FieldCreatedAt,
 	FieldUpdatedAt,
 }
@@ -140,6 +143,11 @@ func ByBurst(opts ...sql.OrderTermOption) OrderOption {
 // ByPrice orders the results by the price field.
 func ByPrice(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrice, opts...).ToFunc()
+}
+
+// ByAccessChangedAt orders the results by the access_changed_at field.
+func ByAccessChangedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAccessChangedAt, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

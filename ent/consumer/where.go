@@ -80,6 +80,11 @@ func Price(v string) predicate.Consumer {
 	return predicate.Consumer(sql.FieldEQ(FieldPrice, v))
 }
 
+// AccessChangedAt applies equality check predicate on the "access_changed_at" field. It's identical to AccessChangedAtEQ.
+func AccessChangedAt(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldEQ(FieldAccessChangedAt, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.Consumer {
 	return predicate.Consumer(sql.FieldEQ(FieldCreatedAt, v))
@@ -318,6 +323,56 @@ func DisabledOperationsIsNil() predicate.Consumer {
 // DisabledOperationsNotNil applies the NotNil predicate on the "disabled_operations" field.
 func DisabledOperationsNotNil() predicate.Consumer {
 	return predicate.Consumer(sql.FieldNotNull(FieldDisabledOperations))
+}
+
+// AccessChangedAtEQ applies the EQ predicate on the "access_changed_at" field.
+func AccessChangedAtEQ(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldEQ(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtNEQ applies the NEQ predicate on the "access_changed_at" field.
+func AccessChangedAtNEQ(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldNEQ(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtIn applies the In predicate on the "access_changed_at" field.
+func AccessChangedAtIn(vs ...time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldIn(FieldAccessChangedAt, vs...))
+}
+
+// AccessChangedAtNotIn applies the NotIn predicate on the "access_changed_at" field.
+func AccessChangedAtNotIn(vs ...time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldNotIn(FieldAccessChangedAt, vs...))
+}
+
+// AccessChangedAtGT applies the GT predicate on the "access_changed_at" field.
+func AccessChangedAtGT(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldGT(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtGTE applies the GTE predicate on the "access_changed_at" field.
+func AccessChangedAtGTE(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldGTE(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtLT applies the LT predicate on the "access_changed_at" field.
+func AccessChangedAtLT(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldLT(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtLTE applies the LTE predicate on the "access_changed_at" field.
+func AccessChangedAtLTE(v time.Time) predicate.Consumer {
+	return predicate.Consumer(sql.FieldLTE(FieldAccessChangedAt, v))
+}
+
+// AccessChangedAtIsNil applies the IsNil predicate on the "access_changed_at" field.
+func AccessChangedAtIsNil() predicate.Consumer {
+	return predicate.Consumer(sql.FieldIsNull(FieldAccessChangedAt))
+}
+
+// AccessChangedAtNotNil applies the NotNil predicate on the "access_changed_at" field.
+func AccessChangedAtNotNil() predicate.Consumer {
+	return predicate.Consumer(sql.FieldNotNull(FieldAccessChangedAt))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

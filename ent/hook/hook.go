@@ -177,6 +177,18 @@ func (f PoolEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PoolEventMutation", m)
 }
 
+// The RecoveryCodeFunc type is an adapter to allow the use of ordinary
+// function as RecoveryCode mutator.
+type RecoveryCodeFunc func(context.Context, *ent.RecoveryCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RecoveryCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RecoveryCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RecoveryCodeMutation", m)
+}
+
 // The ScopeGrantFunc type is an adapter to allow the use of ordinary
 // function as ScopeGrant mutator.
 type ScopeGrantFunc func(context.Context, *ent.ScopeGrantMutation) (ent.Value, error)
@@ -247,6 +259,30 @@ func (f UsageHourlyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageHourlyMutation", m)
+}
+
+// The UsageLatencyFunc type is an adapter to allow the use of ordinary
+// function as UsageLatency mutator.
+type UsageLatencyFunc func(context.Context, *ent.UsageLatencyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UsageLatencyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UsageLatencyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageLatencyMutation", m)
+}
+
+// The UsageMinuteFunc type is an adapter to allow the use of ordinary
+// function as UsageMinute mutator.
+type UsageMinuteFunc func(context.Context, *ent.UsageMinuteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UsageMinuteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UsageMinuteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageMinuteMutation", m)
 }
 
 // The UsageRecordFunc type is an adapter to allow the use of ordinary

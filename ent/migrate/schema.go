@@ -18,6 +18,8 @@ var (
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "scopes", Type: field.TypeJSON, Nullable: true},
+		{Name: "source_cidrs", Type: field.TypeJSON, Nullable: true},
 		{Name: "rotated_from_id", Type: field.TypeInt, Nullable: true},
 		{Name: "consumer_id", Type: field.TypeInt},
 	}
@@ -29,13 +31,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_keys_api_keys_successors",
-				Columns:    []*schema.Column{APIKeysColumns[8]},
+				Columns:    []*schema.Column{APIKeysColumns[10]},
 				RefColumns: []*schema.Column{APIKeysColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "api_keys_consumers_keys",
-				Columns:    []*schema.Column{APIKeysColumns[9]},
+				Columns:    []*schema.Column{APIKeysColumns[11]},
 				RefColumns: []*schema.Column{ConsumersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -44,7 +46,7 @@ var (
 			{
 				Name:    "apikey_consumer_id",
 				Unique:  false,
-				Columns: []*schema.Column{APIKeysColumns[9]},
+				Columns: []*schema.Column{APIKeysColumns[11]},
 			},
 		},
 	}
@@ -70,6 +72,16 @@ var (
 				Name:    "auditentry_consumer_id_at",
 				Unique:  false,
 				Columns: []*schema.Column{AuditEntriesColumns[3], AuditEntriesColumns[8]},
+			},
+			{
+				Name:    "auditentry_actor_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[1], AuditEntriesColumns[8]},
+			},
+			{
+				Name:    "auditentry_action_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEntriesColumns[2], AuditEntriesColumns[8]},
 			},
 		},
 	}
@@ -107,6 +119,11 @@ var (
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "data", Type: field.TypeBytes},
 		{Name: "expiry", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_seen_at", Type: field.TypeTime, Nullable: true},
+		{Name: "user_agent", Type: field.TypeString, Size: 300, Default: ""},
+		{Name: "ip", Type: field.TypeString, Size: 64, Default: ""},
 	}
 	// ConsoleSessionsTable holds the schema information for the "console_sessions" table.
 	ConsoleSessionsTable = &schema.Table{
@@ -119,6 +136,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ConsoleSessionsColumns[2]},
 			},
+			{
+				Name:    "consolesession_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[3]},
+			},
 		},
 	}
 	// ConsoleUsersColumns holds the columns for the "console_users" table.
@@ -130,6 +152,12 @@ var (
 		{Name: "consumer_id", Type: field.TypeInt, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "last_sign_in_at", Type: field.TypeTime, Nullable: true},
+		{Name: "team_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"owner", "developer", "viewer"}},
+		{Name: "invited_by", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "password_changed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "totp_secret", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "totp_enabled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "totp_last_step", Type: field.TypeInt64, Default: 0},
 	}
 	// ConsoleUsersTable holds the schema information for the "console_users" table.
 	ConsoleUsersTable = &schema.Table{
@@ -153,6 +181,7 @@ var (
 		{Name: "burst", Type: field.TypeInt, Default: 60},
 		{Name: "price", Type: field.TypeString, Size: 500, Default: ""},
 		{Name: "disabled_operations", Type: field.TypeJSON, Nullable: true},
+		{Name: "access_changed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 	}
@@ -406,6 +435,27 @@ var (
 			},
 		},
 	}
+	// RecoveryCodesColumns holds the columns for the "recovery_codes" table.
+	RecoveryCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "code_hash", Type: field.TypeBytes, Unique: true, Size: 32},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// RecoveryCodesTable holds the schema information for the "recovery_codes" table.
+	RecoveryCodesTable = &schema.Table{
+		Name:       "recovery_codes",
+		Columns:    RecoveryCodesColumns,
+		PrimaryKey: []*schema.Column{RecoveryCodesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "recoverycode_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{RecoveryCodesColumns[1]},
+			},
+		},
+	}
 	// ScopeGrantsColumns holds the columns for the "scope_grants" table.
 	ScopeGrantsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -552,6 +602,10 @@ var (
 		{Name: "calls", Type: field.TypeInt64},
 		{Name: "cost", Type: field.TypeInt64},
 		{Name: "errors", Type: field.TypeInt64},
+		{Name: "calls_2xx", Type: field.TypeInt64, Default: 0},
+		{Name: "calls_4xx", Type: field.TypeInt64, Default: 0},
+		{Name: "calls_429", Type: field.TypeInt64, Default: 0},
+		{Name: "calls_5xx", Type: field.TypeInt64, Default: 0},
 	}
 	// UsageHourliesTable holds the schema information for the "usage_hourlies" table.
 	UsageHourliesTable = &schema.Table{
@@ -571,6 +625,60 @@ var (
 			},
 		},
 	}
+	// UsageLatenciesColumns holds the columns for the "usage_latencies" table.
+	UsageLatenciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "consumer_id", Type: field.TypeInt},
+		{Name: "hour", Type: field.TypeTime},
+		{Name: "operation", Type: field.TypeString, Size: 64},
+		{Name: "bucket", Type: field.TypeInt},
+		{Name: "calls", Type: field.TypeInt64},
+	}
+	// UsageLatenciesTable holds the schema information for the "usage_latencies" table.
+	UsageLatenciesTable = &schema.Table{
+		Name:       "usage_latencies",
+		Columns:    UsageLatenciesColumns,
+		PrimaryKey: []*schema.Column{UsageLatenciesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "usagelatency_consumer_id_hour_operation_bucket",
+				Unique:  true,
+				Columns: []*schema.Column{UsageLatenciesColumns[1], UsageLatenciesColumns[2], UsageLatenciesColumns[3], UsageLatenciesColumns[4]},
+			},
+			{
+				Name:    "usagelatency_hour",
+				Unique:  false,
+				Columns: []*schema.Column{UsageLatenciesColumns[2]},
+			},
+		},
+	}
+	// UsageMinutesColumns holds the columns for the "usage_minutes" table.
+	UsageMinutesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "consumer_id", Type: field.TypeInt},
+		{Name: "minute", Type: field.TypeTime},
+		{Name: "calls", Type: field.TypeInt64},
+		{Name: "cost", Type: field.TypeInt64},
+		{Name: "limited", Type: field.TypeInt64},
+	}
+	// UsageMinutesTable holds the schema information for the "usage_minutes" table.
+	UsageMinutesTable = &schema.Table{
+		Name:       "usage_minutes",
+		Columns:    UsageMinutesColumns,
+		PrimaryKey: []*schema.Column{UsageMinutesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "usageminute_consumer_id_minute",
+				Unique:  true,
+				Columns: []*schema.Column{UsageMinutesColumns[1], UsageMinutesColumns[2]},
+			},
+			{
+				Name:    "usageminute_minute",
+				Unique:  false,
+				Columns: []*schema.Column{UsageMinutesColumns[2]},
+			},
+		},
+	}
 	// UsageRecordsColumns holds the columns for the "usage_records" table.
 	UsageRecordsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -583,6 +691,14 @@ var (
 		{Name: "chain", Type: field.TypeString, Size: 32, Default: ""},
 		{Name: "request_id", Type: field.TypeString, Size: 64},
 		{Name: "at", Type: field.TypeTime},
+		{Name: "method", Type: field.TypeString, Size: 8, Default: ""},
+		{Name: "path", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "status_group", Type: field.TypeString, Size: 3, Default: ""},
+		{Name: "error_code", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "source", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "rate_remaining", Type: field.TypeInt, Nullable: true},
+		{Name: "replayed", Type: field.TypeBool, Default: false},
+		{Name: "error_body", Type: field.TypeBytes, Nullable: true, Size: 4096},
 	}
 	// UsageRecordsTable holds the schema information for the "usage_records" table.
 	UsageRecordsTable = &schema.Table{
@@ -605,6 +721,21 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[2], UsageRecordsColumns[9]},
 			},
+			{
+				Name:    "usagerecord_consumer_id_operation_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[3], UsageRecordsColumns[9]},
+			},
+			{
+				Name:    "usagerecord_consumer_id_status_group_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[12], UsageRecordsColumns[9]},
+			},
+			{
+				Name:    "usagerecord_consumer_id_error_code_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[13], UsageRecordsColumns[9]},
+			},
 		},
 	}
 	// Tables holds all the tables in the schema.
@@ -623,12 +754,15 @@ var (
 		MarketTokensTable,
 		PasswordTokensTable,
 		PoolEventsTable,
+		RecoveryCodesTable,
 		ScopeGrantsTable,
 		SourceAllowsTable,
 		TokenBalancesTable,
 		TokenTransfersTable,
 		UsageDailiesTable,
 		UsageHourliesTable,
+		UsageLatenciesTable,
+		UsageMinutesTable,
 		UsageRecordsTable,
 	}
 )

@@ -48,6 +48,9 @@ type PasswordToken func(*sql.Selector)
 // PoolEvent is the predicate function for poolevent builders.
 type PoolEvent func(*sql.Selector)
 
+// RecoveryCode is the predicate function for recoverycode builders.
+type RecoveryCode func(*sql.Selector)
+
 // ScopeGrant is the predicate function for scopegrant builders.
 type ScopeGrant func(*sql.Selector)
 
@@ -65,6 +68,12 @@ type UsageDaily func(*sql.Selector)
 
 // UsageHourly is the predicate function for usagehourly builders.
 type UsageHourly func(*sql.Selector)
+
+// UsageLatency is the predicate function for usagelatency builders.
+type UsageLatency func(*sql.Selector)
+
+// UsageMinute is the predicate function for usageminute builders.
+type UsageMinute func(*sql.Selector)
 
 // UsageRecord is the predicate function for usagerecord builders.
 type UsageRecord func(*sql.Selector)

@@ -28,6 +28,10 @@ func (APIKey) Fields() []ent.Field {
 		field.Time("revoked_at").Optional().Nillable(),
 		field.Int("rotated_from_id").Optional().Nillable().
 			Comment("the key this one replaced"),
+		field.Strings("scopes").Optional().
+			Comment("a restricted key's scopes, a subset of its consumer's; nil: all of the consumer's"),
+		field.Strings("source_cidrs").Optional().
+			Comment("a restricted key's own source allowlist, applied with the consumer's; nil: none of its own"),
 	}
 }
 

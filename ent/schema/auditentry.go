@@ -30,5 +30,5 @@ func (AuditEntry) Fields() []ent.Field {
 
 // Indexes of the AuditEntry.
 func (AuditEntry) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("consumer_id", "at")}
+	return []ent.Index{index.Fields("consumer_id", "at"), index.Fields("actor", "at"), index.Fields("action", "at")}
 }

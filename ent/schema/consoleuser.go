@@ -22,6 +22,14 @@ func (ConsoleUser) Fields() []ent.Field {
 		field.Int("consumer_id").Optional().Nillable().Comment("set for consumer users"),
 		field.Time("created_at").Default(time.Now).Immutable(),
 		field.Time("last_sign_in_at").Optional().Nillable(),
+		field.Enum("team_role").Values("owner", "developer", "viewer").Optional().Nillable().
+			Comment("a consumer user's role in its team; nil for operators"),
+		field.String("invited_by").Default("").MaxLen(254).Comment("who invited the user (an email or an actor name)"),
+		field.Time("password_changed_at").Optional().Nillable(),
+		field.String("totp_secret").Optional().Sensitive().MaxLen(128).
+			Comment("base32 TOTP secret; set while enrolling, confirmed by totp_enabled_at"),
+		field.Time("totp_enabled_at").Optional().Nillable(),
+		field.Int64("totp_last_step").Default(0).Comment("the last TOTP time step accepted, so a code is used once"),
 	}
 }
 

@@ -24,6 +24,7 @@ func (Consumer) Fields() []ent.Field {
 			Comment("negotiated price, free text shown to the consumer"),
 		field.Strings("disabled_operations").Optional().
 			Comment("operation ids switched off for this consumer (endpoint availability)"),
+		field.Time("access_changed_at").Optional().Nillable().Comment("when access was last switched on or off"),
 		field.Time("created_at").Default(time.Now).Immutable(),
 		field.Time("updated_at").Default(time.Now).UpdateDefault(time.Now),
 	}

@@ -19,6 +19,10 @@ func (UsageHourly) Fields() []ent.Field {
 		field.Int64("calls").NonNegative(),
 		field.Int64("cost").NonNegative(),
 		field.Int64("errors").NonNegative(),
+		field.Int64("calls_2xx").NonNegative().Default(0),
+		field.Int64("calls_4xx").NonNegative().Default(0).Comment("4xx other than 429"),
+		field.Int64("calls_429").NonNegative().Default(0),
+		field.Int64("calls_5xx").NonNegative().Default(0),
 	}
 }
 

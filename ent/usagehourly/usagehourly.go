@@ -21,6 +21,14 @@ const (
 	FieldCost = "cost"
 	// FieldErrors holds the string denoting the errors field in the database.
 	FieldErrors = "errors"
+	// FieldCalls2xx holds the string denoting the calls_2xx field in the database.
+	FieldCalls2xx = "calls_2xx"
+	// FieldCalls4xx holds the string denoting the calls_4xx field in the database.
+	FieldCalls4xx = "calls_4xx"
+	// FieldCalls429 holds the string denoting the calls_429 field in the database.
+	FieldCalls429 = "calls_429"
+	// FieldCalls5xx holds the string denoting the calls_5xx field in the database.
+	FieldCalls5xx = "calls_5xx"
 	// Table holds the table name of the usagehourly in the database.
 	Table = "usage_hourlies"
 )
@@ -33,6 +41,10 @@ var Columns = []string{
 	FieldCalls,
 	FieldCost,
 	FieldErrors,
+	FieldCalls2xx,
+	FieldCalls4xx,
+	FieldCalls429,
+	FieldCalls5xx,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -52,6 +64,22 @@ var (
 	CostValidator func(int64) error
 	// ErrorsValidator is a validator for the "errors" field. It is called by the builders before save.
 	ErrorsValidator func(int64) error
+	// DefaultCalls2xx holds the default value on creation for the "calls_2xx" field.
+	DefaultCalls2xx int64
+	// Calls2xxValidator is a validator for the "calls_2xx" field. It is called by the builders before save.
+	Calls2xxValidator func(int64) error
+	// DefaultCalls4xx holds the default value on creation for the "calls_4xx" field.
+	DefaultCalls4xx int64
+	// Calls4xxValidator is a validator for the "calls_4xx" field. It is called by the builders before save.
+	Calls4xxValidator func(int64) error
+	// DefaultCalls429 holds the default value on creation for the "calls_429" field.
+	DefaultCalls429 int64
+	// Calls429Validator is a validator for the "calls_429" field. It is called by the builders before save.
+	Calls429Validator func(int64) error
+	// DefaultCalls5xx holds the default value on creation for the "calls_5xx" field.
+	DefaultCalls5xx int64
+	// Calls5xxValidator is a validator for the "calls_5xx" field. It is called by the builders before save.
+	Calls5xxValidator func(int64) error
 )
 
 // OrderOption defines the ordering options for the UsageHourly queries.
@@ -85,4 +113,24 @@ func ByCost(opts ...sql.OrderTermOption) OrderOption {
 // ByErrors orders the results by the errors field.
 func ByErrors(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldErrors, opts...).ToFunc()
+}
+
+// ByCalls2xx orders the results by the calls_2xx field.
+func ByCalls2xx(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCalls2xx, opts...).ToFunc()
+}
+
+// ByCalls4xx orders the results by the calls_4xx field.
+func ByCalls4xx(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCalls4xx, opts...).ToFunc()
+}
+
+// ByCalls429 orders the results by the calls_429 field.
+func ByCalls429(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCalls429, opts...).ToFunc()
+}
+
+// ByCalls5xx orders the results by the calls_5xx field.
+func ByCalls5xx(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCalls5xx, opts...).ToFunc()
 }

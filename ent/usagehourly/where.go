@@ -79,6 +79,26 @@ func Errors(v int64) predicate.UsageHourly {
 	return predicate.UsageHourly(sql.FieldEQ(FieldErrors, v))
 }
 
+// Calls2xx applies equality check predicate on the "calls_2xx" field. It's identical to Calls2xxEQ.
+func Calls2xx(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls2xx, v))
+}
+
+// Calls4xx applies equality check predicate on the "calls_4xx" field. It's identical to Calls4xxEQ.
+func Calls4xx(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls4xx, v))
+}
+
+// Calls429 applies equality check predicate on the "calls_429" field. It's identical to Calls429EQ.
+func Calls429(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls429, v))
+}
+
+// Calls5xx applies equality check predicate on the "calls_5xx" field. It's identical to Calls5xxEQ.
+func Calls5xx(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls5xx, v))
+}
+
 // ConsumerIDEQ applies the EQ predicate on the "consumer_id" field.
 func ConsumerIDEQ(v int) predicate.UsageHourly {
 	return predicate.UsageHourly(sql.FieldEQ(FieldConsumerID, v))
@@ -277,6 +297,166 @@ func ErrorsLT(v int64) predicate.UsageHourly {
 // ErrorsLTE applies the LTE predicate on the "errors" field.
 func ErrorsLTE(v int64) predicate.UsageHourly {
 	return predicate.UsageHourly(sql.FieldLTE(FieldErrors, v))
+}
+
+// Calls2xxEQ applies the EQ predicate on the "calls_2xx" field.
+func Calls2xxEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls2xx, v))
+}
+
+// Calls2xxNEQ applies the NEQ predicate on the "calls_2xx" field.
+func Calls2xxNEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNEQ(FieldCalls2xx, v))
+}
+
+// Calls2xxIn applies the In predicate on the "calls_2xx" field.
+func Calls2xxIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldIn(FieldCalls2xx, vs...))
+}
+
+// Calls2xxNotIn applies the NotIn predicate on the "calls_2xx" field.
+func Calls2xxNotIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNotIn(FieldCalls2xx, vs...))
+}
+
+// Calls2xxGT applies the GT predicate on the "calls_2xx" field.
+func Calls2xxGT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGT(FieldCalls2xx, v))
+}
+
+// Calls2xxGTE applies the GTE predicate on the "calls_2xx" field.
+func Calls2xxGTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGTE(FieldCalls2xx, v))
+}
+
+// Calls2xxLT applies the LT predicate on the "calls_2xx" field.
+func Calls2xxLT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLT(FieldCalls2xx, v))
+}
+
+// Calls2xxLTE applies the LTE predicate on the "calls_2xx" field.
+func Calls2xxLTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLTE(FieldCalls2xx, v))
+}
+
+// Calls4xxEQ applies the EQ predicate on the "calls_4xx" field.
+func Calls4xxEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls4xx, v))
+}
+
+// Calls4xxNEQ applies the NEQ predicate on the "calls_4xx" field.
+func Calls4xxNEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNEQ(FieldCalls4xx, v))
+}
+
+// Calls4xxIn applies the In predicate on the "calls_4xx" field.
+func Calls4xxIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldIn(FieldCalls4xx, vs...))
+}
+
+// Calls4xxNotIn applies the NotIn predicate on the "calls_4xx" field.
+func Calls4xxNotIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNotIn(FieldCalls4xx, vs...))
+}
+
+// Calls4xxGT applies the GT predicate on the "calls_4xx" field.
+func Calls4xxGT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGT(FieldCalls4xx, v))
+}
+
+// Calls4xxGTE applies the GTE predicate on the "calls_4xx" field.
+func Calls4xxGTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGTE(FieldCalls4xx, v))
+}
+
+// Calls4xxLT applies the LT predicate on the "calls_4xx" field.
+func Calls4xxLT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLT(FieldCalls4xx, v))
+}
+
+// Calls4xxLTE applies the LTE predicate on the "calls_4xx" field.
+func Calls4xxLTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLTE(FieldCalls4xx, v))
+}
+
+// Calls429EQ applies the EQ predicate on the "calls_429" field.
+func Calls429EQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls429, v))
+}
+
+// Calls429NEQ applies the NEQ predicate on the "calls_429" field.
+func Calls429NEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNEQ(FieldCalls429, v))
+}
+
+// Calls429In applies the In predicate on the "calls_429" field.
+func Calls429In(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldIn(FieldCalls429, vs...))
+}
+
+// Calls429NotIn applies the NotIn predicate on the "calls_429" field.
+func Calls429NotIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNotIn(FieldCalls429, vs...))
+}
+
+// Calls429GT applies the GT predicate on the "calls_429" field.
+func Calls429GT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGT(FieldCalls429, v))
+}
+
+// Calls429GTE applies the GTE predicate on the "calls_429" field.
+func Calls429GTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGTE(FieldCalls429, v))
+}
+
+// Calls429LT applies the LT predicate on the "calls_429" field.
+func Calls429LT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLT(FieldCalls429, v))
+}
+
+// Calls429LTE applies the LTE predicate on the "calls_429" field.
+func Calls429LTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLTE(FieldCalls429, v))
+}
+
+// Calls5xxEQ applies the EQ predicate on the "calls_5xx" field.
+func Calls5xxEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldEQ(FieldCalls5xx, v))
+}
+
+// Calls5xxNEQ applies the NEQ predicate on the "calls_5xx" field.
+func Calls5xxNEQ(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNEQ(FieldCalls5xx, v))
+}
+
+// Calls5xxIn applies the In predicate on the "calls_5xx" field.
+func Calls5xxIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldIn(FieldCalls5xx, vs...))
+}
+
+// Calls5xxNotIn applies the NotIn predicate on the "calls_5xx" field.
+func Calls5xxNotIn(vs ...int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldNotIn(FieldCalls5xx, vs...))
+}
+
+// Calls5xxGT applies the GT predicate on the "calls_5xx" field.
+func Calls5xxGT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGT(FieldCalls5xx, v))
+}
+
+// Calls5xxGTE applies the GTE predicate on the "calls_5xx" field.
+func Calls5xxGTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldGTE(FieldCalls5xx, v))
+}
+
+// Calls5xxLT applies the LT predicate on the "calls_5xx" field.
+func Calls5xxLT(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLT(FieldCalls5xx, v))
+}
+
+// Calls5xxLTE applies the LTE predicate on the "calls_5xx" field.
+func Calls5xxLTE(v int64) predicate.UsageHourly {
+	return predicate.UsageHourly(sql.FieldLTE(FieldCalls5xx, v))
 }
 
 // And groups predicates with the AND operator between them.

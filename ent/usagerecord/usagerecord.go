@@ -29,6 +29,22 @@ const (
 	FieldRequestID = "request_id"
 	// FieldAt holds the string denoting the at field in the database.
 	FieldAt = "at"
+	// FieldMethod holds the string denoting the method field in the database.
+	FieldMethod = "method"
+	// FieldPath holds the string denoting the path field in the database.
+	FieldPath = "path"
+	// FieldStatusGroup holds the string denoting the status_group field in the database.
+	FieldStatusGroup = "status_group"
+	// FieldErrorCode holds the string denoting the error_code field in the database.
+	FieldErrorCode = "error_code"
+	// FieldSource holds the string denoting the source field in the database.
+	FieldSource = "source"
+	// FieldRateRemaining holds the string denoting the rate_remaining field in the database.
+	FieldRateRemaining = "rate_remaining"
+	// FieldReplayed holds the string denoting the replayed field in the database.
+	FieldReplayed = "replayed"
+	// FieldErrorBody holds the string denoting the error_body field in the database.
+	FieldErrorBody = "error_body"
 	// Table holds the table name of the usagerecord in the database.
 	Table = "usage_records"
 )
@@ -45,6 +61,14 @@ var Columns = []string{
 	FieldChain,
 	FieldRequestID,
 	FieldAt,
+	FieldMethod,
+	FieldPath,
+	FieldStatusGroup,
+	FieldErrorCode,
+	FieldSource,
+	FieldRateRemaining,
+	FieldReplayed,
+	FieldErrorBody,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -70,6 +94,30 @@ var (
 	ChainValidator func(string) error
 	// RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
 	RequestIDValidator func(string) error
+	// DefaultMethod holds the default value on creation for the "method" field.
+	DefaultMethod string
+	// MethodValidator is a validator for the "method" field. It is called by the builders before save.
+	MethodValidator func(string) error
+	// DefaultPath holds the default value on creation for the "path" field.
+	DefaultPath string
+	// PathValidator is a validator for the "path" field. It is called by the builders before save.
+	PathValidator func(string) error
+	// DefaultStatusGroup holds the default value on creation for the "status_group" field.
+	DefaultStatusGroup string
+	// StatusGroupValidator is a validator for the "status_group" field. It is called by the builders before save.
+	StatusGroupValidator func(string) error
+	// DefaultErrorCode holds the default value on creation for the "error_code" field.
+	DefaultErrorCode string
+	// ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	ErrorCodeValidator func(string) error
+	// DefaultSource holds the default value on creation for the "source" field.
+	DefaultSource string
+	// SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	SourceValidator func(string) error
+	// DefaultReplayed holds the default value on creation for the "replayed" field.
+	DefaultReplayed bool
+	// ErrorBodyValidator is a validator for the "error_body" field. It is called by the builders before save.
+	ErrorBodyValidator func([]byte) error
 )
 
 // OrderOption defines the ordering options for the UsageRecord queries.
@@ -123,4 +171,39 @@ func ByRequestID(opts ...sql.OrderTermOption) OrderOption {
 // ByAt orders the results by the at field.
 func ByAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAt, opts...).ToFunc()
+}
+
+// ByMethod orders the results by the method field.
+func ByMethod(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMethod, opts...).ToFunc()
+}
+
+// ByPath orders the results by the path field.
+func ByPath(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPath, opts...).ToFunc()
+}
+
+// ByStatusGroup orders the results by the status_group field.
+func ByStatusGroup(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldStatusGroup, opts...).ToFunc()
+}
+
+// ByErrorCode orders the results by the error_code field.
+func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorCode, opts...).ToFunc()
+}
+
+// BySource orders the results by the source field.
+func BySource(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSource, opts...).ToFunc()
+}
+
+// ByRateRemaining orders the results by the rate_remaining field.
+func ByRateRemaining(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRateRemaining, opts...).ToFunc()
+}
+
+// ByReplayed orders the results by the replayed field.
+func ByReplayed(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplayed, opts...).ToFunc()
 }

@@ -99,6 +99,46 @@ func At(v time.Time) predicate.UsageRecord {
 	return predicate.UsageRecord(sql.FieldEQ(FieldAt, v))
 }
 
+// Method applies equality check predicate on the "method" field. It's identical to MethodEQ.
+func Method(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldMethod, v))
+}
+
+// Path applies equality check predicate on the "path" field. It's identical to PathEQ.
+func Path(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldPath, v))
+}
+
+// StatusGroup applies equality check predicate on the "status_group" field. It's identical to StatusGroupEQ.
+func StatusGroup(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldStatusGroup, v))
+}
+
+// ErrorCode applies equality check predicate on the "error_code" field. It's identical to ErrorCodeEQ.
+func ErrorCode(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// Source applies equality check predicate on the "source" field. It's identical to SourceEQ.
+func Source(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldSource, v))
+}
+
+// RateRemaining applies equality check predicate on the "rate_remaining" field. It's identical to RateRemainingEQ.
+func RateRemaining(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldRateRemaining, v))
+}
+
+// Replayed applies equality check predicate on the "replayed" field. It's identical to ReplayedEQ.
+func Replayed(v bool) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldReplayed, v))
+}
+
+// ErrorBody applies equality check predicate on the "error_body" field. It's identical to ErrorBodyEQ.
+func ErrorBody(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldErrorBody, v))
+}
+
 // ConsumerIDEQ applies the EQ predicate on the "consumer_id" field.
 func ConsumerIDEQ(v int) predicate.UsageRecord {
 	return predicate.UsageRecord(sql.FieldEQ(FieldConsumerID, v))
@@ -532,6 +572,441 @@ func AtLT(v time.Time) predicate.UsageRecord {
 // AtLTE applies the LTE predicate on the "at" field.
 func AtLTE(v time.Time) predicate.UsageRecord {
 	return predicate.UsageRecord(sql.FieldLTE(FieldAt, v))
+}
+
+// MethodEQ applies the EQ predicate on the "method" field.
+func MethodEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldMethod, v))
+}
+
+// MethodNEQ applies the NEQ predicate on the "method" field.
+func MethodNEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldMethod, v))
+}
+
+// MethodIn applies the In predicate on the "method" field.
+func MethodIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldMethod, vs...))
+}
+
+// MethodNotIn applies the NotIn predicate on the "method" field.
+func MethodNotIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldMethod, vs...))
+}
+
+// MethodGT applies the GT predicate on the "method" field.
+func MethodGT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldMethod, v))
+}
+
+// MethodGTE applies the GTE predicate on the "method" field.
+func MethodGTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldMethod, v))
+}
+
+// MethodLT applies the LT predicate on the "method" field.
+func MethodLT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldMethod, v))
+}
+
+// MethodLTE applies the LTE predicate on the "method" field.
+func MethodLTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldMethod, v))
+}
+
+// MethodContains applies the Contains predicate on the "method" field.
+func MethodContains(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContains(FieldMethod, v))
+}
+
+// MethodHasPrefix applies the HasPrefix predicate on the "method" field.
+func MethodHasPrefix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasPrefix(FieldMethod, v))
+}
+
+// MethodHasSuffix applies the HasSuffix predicate on the "method" field.
+func MethodHasSuffix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasSuffix(FieldMethod, v))
+}
+
+// MethodEqualFold applies the EqualFold predicate on the "method" field.
+func MethodEqualFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEqualFold(FieldMethod, v))
+}
+
+// MethodContainsFold applies the ContainsFold predicate on the "method" field.
+func MethodContainsFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContainsFold(FieldMethod, v))
+}
+
+// PathEQ applies the EQ predicate on the "path" field.
+func PathEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldPath, v))
+}
+
+// PathNEQ applies the NEQ predicate on the "path" field.
+func PathNEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldPath, v))
+}
+
+// PathIn applies the In predicate on the "path" field.
+func PathIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldPath, vs...))
+}
+
+// PathNotIn applies the NotIn predicate on the "path" field.
+func PathNotIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldPath, vs...))
+}
+
+// PathGT applies the GT predicate on the "path" field.
+func PathGT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldPath, v))
+}
+
+// PathGTE applies the GTE predicate on the "path" field.
+func PathGTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldPath, v))
+}
+
+// PathLT applies the LT predicate on the "path" field.
+func PathLT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldPath, v))
+}
+
+// PathLTE applies the LTE predicate on the "path" field.
+func PathLTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldPath, v))
+}
+
+// PathContains applies the Contains predicate on the "path" field.
+func PathContains(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContains(FieldPath, v))
+}
+
+// PathHasPrefix applies the HasPrefix predicate on the "path" field.
+func PathHasPrefix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasPrefix(FieldPath, v))
+}
+
+// PathHasSuffix applies the HasSuffix predicate on the "path" field.
+func PathHasSuffix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasSuffix(FieldPath, v))
+}
+
+// PathEqualFold applies the EqualFold predicate on the "path" field.
+func PathEqualFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEqualFold(FieldPath, v))
+}
+
+// PathContainsFold applies the ContainsFold predicate on the "path" field.
+func PathContainsFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContainsFold(FieldPath, v))
+}
+
+// StatusGroupEQ applies the EQ predicate on the "status_group" field.
+func StatusGroupEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldStatusGroup, v))
+}
+
+// StatusGroupNEQ applies the NEQ predicate on the "status_group" field.
+func StatusGroupNEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldStatusGroup, v))
+}
+
+// StatusGroupIn applies the In predicate on the "status_group" field.
+func StatusGroupIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldStatusGroup, vs...))
+}
+
+// StatusGroupNotIn applies the NotIn predicate on the "status_group" field.
+func StatusGroupNotIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldStatusGroup, vs...))
+}
+
+// StatusGroupGT applies the GT predicate on the "status_group" field.
+func StatusGroupGT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldStatusGroup, v))
+}
+
+// StatusGroupGTE applies the GTE predicate on the "status_group" field.
+func StatusGroupGTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldStatusGroup, v))
+}
+
+// StatusGroupLT applies the LT predicate on the "status_group" field.
+func StatusGroupLT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldStatusGroup, v))
+}
+
+// StatusGroupLTE applies the LTE predicate on the "status_group" field.
+func StatusGroupLTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldStatusGroup, v))
+}
+
+// StatusGroupContains applies the Contains predicate on the "status_group" field.
+func StatusGroupContains(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContains(FieldStatusGroup, v))
+}
+
+// StatusGroupHasPrefix applies the HasPrefix predicate on the "status_group" field.
+func StatusGroupHasPrefix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasPrefix(FieldStatusGroup, v))
+}
+
+// StatusGroupHasSuffix applies the HasSuffix predicate on the "status_group" field.
+func StatusGroupHasSuffix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasSuffix(FieldStatusGroup, v))
+}
+
+// StatusGroupEqualFold applies the EqualFold predicate on the "status_group" field.
+func StatusGroupEqualFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEqualFold(FieldStatusGroup, v))
+}
+
+// StatusGroupContainsFold applies the ContainsFold predicate on the "status_group" field.
+func StatusGroupContainsFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContainsFold(FieldStatusGroup, v))
+}
+
+// ErrorCodeEQ applies the EQ predicate on the "error_code" field.
+func ErrorCodeEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeNEQ applies the NEQ predicate on the "error_code" field.
+func ErrorCodeNEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldErrorCode, v))
+}
+
+// ErrorCodeIn applies the In predicate on the "error_code" field.
+func ErrorCodeIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeNotIn applies the NotIn predicate on the "error_code" field.
+func ErrorCodeNotIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldErrorCode, vs...))
+}
+
+// ErrorCodeGT applies the GT predicate on the "error_code" field.
+func ErrorCodeGT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldErrorCode, v))
+}
+
+// ErrorCodeGTE applies the GTE predicate on the "error_code" field.
+func ErrorCodeGTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldErrorCode, v))
+}
+
+// ErrorCodeLT applies the LT predicate on the "error_code" field.
+func ErrorCodeLT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldErrorCode, v))
+}
+
+// ErrorCodeLTE applies the LTE predicate on the "error_code" field.
+func ErrorCodeLTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldErrorCode, v))
+}
+
+// ErrorCodeContains applies the Contains predicate on the "error_code" field.
+func ErrorCodeContains(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContains(FieldErrorCode, v))
+}
+
+// ErrorCodeHasPrefix applies the HasPrefix predicate on the "error_code" field.
+func ErrorCodeHasPrefix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasPrefix(FieldErrorCode, v))
+}
+
+// ErrorCodeHasSuffix applies the HasSuffix predicate on the "error_code" field.
+func ErrorCodeHasSuffix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasSuffix(FieldErrorCode, v))
+}
+
+// ErrorCodeEqualFold applies the EqualFold predicate on the "error_code" field.
+func ErrorCodeEqualFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEqualFold(FieldErrorCode, v))
+}
+
+// ErrorCodeContainsFold applies the ContainsFold predicate on the "error_code" field.
+func ErrorCodeContainsFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContainsFold(FieldErrorCode, v))
+}
+
+// SourceEQ applies the EQ predicate on the "source" field.
+func SourceEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldSource, v))
+}
+
+// SourceNEQ applies the NEQ predicate on the "source" field.
+func SourceNEQ(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldSource, v))
+}
+
+// SourceIn applies the In predicate on the "source" field.
+func SourceIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldSource, vs...))
+}
+
+// SourceNotIn applies the NotIn predicate on the "source" field.
+func SourceNotIn(vs ...string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldSource, vs...))
+}
+
+// SourceGT applies the GT predicate on the "source" field.
+func SourceGT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldSource, v))
+}
+
+// SourceGTE applies the GTE predicate on the "source" field.
+func SourceGTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldSource, v))
+}
+
+// SourceLT applies the LT predicate on the "source" field.
+func SourceLT(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldSource, v))
+}
+
+// SourceLTE applies the LTE predicate on the "source" field.
+func SourceLTE(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldSource, v))
+}
+
+// SourceContains applies the Contains predicate on the "source" field.
+func SourceContains(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContains(FieldSource, v))
+}
+
+// SourceHasPrefix applies the HasPrefix predicate on the "source" field.
+func SourceHasPrefix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasPrefix(FieldSource, v))
+}
+
+// SourceHasSuffix applies the HasSuffix predicate on the "source" field.
+func SourceHasSuffix(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldHasSuffix(FieldSource, v))
+}
+
+// SourceEqualFold applies the EqualFold predicate on the "source" field.
+func SourceEqualFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEqualFold(FieldSource, v))
+}
+
+// SourceContainsFold applies the ContainsFold predicate on the "source" field.
+func SourceContainsFold(v string) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldContainsFold(FieldSource, v))
+}
+
+// RateRemainingEQ applies the EQ predicate on the "rate_remaining" field.
+func RateRemainingEQ(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldRateRemaining, v))
+}
+
+// RateRemainingNEQ applies the NEQ predicate on the "rate_remaining" field.
+func RateRemainingNEQ(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldRateRemaining, v))
+}
+
+// RateRemainingIn applies the In predicate on the "rate_remaining" field.
+func RateRemainingIn(vs ...int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldRateRemaining, vs...))
+}
+
+// RateRemainingNotIn applies the NotIn predicate on the "rate_remaining" field.
+func RateRemainingNotIn(vs ...int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldRateRemaining, vs...))
+}
+
+// RateRemainingGT applies the GT predicate on the "rate_remaining" field.
+func RateRemainingGT(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldRateRemaining, v))
+}
+
+// RateRemainingGTE applies the GTE predicate on the "rate_remaining" field.
+func RateRemainingGTE(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldRateRemaining, v))
+}
+
+// RateRemainingLT applies the LT predicate on the "rate_remaining" field.
+func RateRemainingLT(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldRateRemaining, v))
+}
+
+// RateRemainingLTE applies the LTE predicate on the "rate_remaining" field.
+func RateRemainingLTE(v int) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldRateRemaining, v))
+}
+
+// RateRemainingIsNil applies the IsNil predicate on the "rate_remaining" field.
+func RateRemainingIsNil() predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIsNull(FieldRateRemaining))
+}
+
+// RateRemainingNotNil applies the NotNil predicate on the "rate_remaining" field.
+func RateRemainingNotNil() predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotNull(FieldRateRemaining))
+}
+
+// ReplayedEQ applies the EQ predicate on the "replayed" field.
+func ReplayedEQ(v bool) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldReplayed, v))
+}
+
+// ReplayedNEQ applies the NEQ predicate on the "replayed" field.
+func ReplayedNEQ(v bool) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldReplayed, v))
+}
+
+// ErrorBodyEQ applies the EQ predicate on the "error_body" field.
+func ErrorBodyEQ(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldEQ(FieldErrorBody, v))
+}
+
+// ErrorBodyNEQ applies the NEQ predicate on the "error_body" field.
+func ErrorBodyNEQ(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNEQ(FieldErrorBody, v))
+}
+
+// ErrorBodyIn applies the In predicate on the "error_body" field.
+func ErrorBodyIn(vs ...[]byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIn(FieldErrorBody, vs...))
+}
+
+// ErrorBodyNotIn applies the NotIn predicate on the "error_body" field.
+func ErrorBodyNotIn(vs ...[]byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotIn(FieldErrorBody, vs...))
+}
+
+// ErrorBodyGT applies the GT predicate on the "error_body" field.
+func ErrorBodyGT(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGT(FieldErrorBody, v))
+}
+
+// ErrorBodyGTE applies the GTE predicate on the "error_body" field.
+func ErrorBodyGTE(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldGTE(FieldErrorBody, v))
+}
+
+// ErrorBodyLT applies the LT predicate on the "error_body" field.
+func ErrorBodyLT(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLT(FieldErrorBody, v))
+}
+
+// ErrorBodyLTE applies the LTE predicate on the "error_body" field.
+func ErrorBodyLTE(v []byte) predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldLTE(FieldErrorBody, v))
+}
+
+// ErrorBodyIsNil applies the IsNil predicate on the "error_body" field.
+func ErrorBodyIsNil() predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldIsNull(FieldErrorBody))
+}
+
+// ErrorBodyNotNil applies the NotNil predicate on the "error_body" field.
+func ErrorBodyNotNil() predicate.UsageRecord {
+	return predicate.UsageRecord(sql.FieldNotNull(FieldErrorBody))
 }
 
 // And groups predicates with the AND operator between them.

@@ -850,6 +850,29 @@ func (b *tab) awaitInPage(step, path, want string, within time.Duration) {
 
 // screenshot saves a full-page PNG of the current page as name.png, after checking that the
 // console's stylesheet applied (an unstyled page is broken).
+// screenSizes are the sizes every page is photographed at: a laptop and a phone.
+var screenSizes = []struct {
+	width, height int64
+	mobile        bool
+}{{1280, 800, false}, {390, 844, true}}
+
+// sidewaysScrolling lists what scrolls sideways: the page wider than the window, or an element
+// (a table's scroll box) wider inside than it shows.
+const sidewaysScrolling = `(() => {
+	const out = [];
+	const root = document.documentElement;
+	if (root.scrollWidth > window.innerWidth) out.push("the page is " + root.scrollWidth + " px wide");
+	for (const e of document.querySelectorAll("body *")) {
+		const x = getComputedStyle(e).overflowX;
+		if ((x === "auto" || x === "scroll") && e.scrollWidth > e.clientWidth + 1) {
+			out.push(e.tagName.toLowerCase() + (e.className ? "." + e.className : "") + " holds " + e.scrollWidth + " px in " + e.clientWidth);
+		}
+	}
+	return out;
+})()`
+
+// screenshot writes the page as name-1280.png and name-390.png (the whole page at a laptop's and a
+// phone's width). It fails when the page has no styles, or when it scrolls sideways on the phone.
 func (b *tab) screenshot(name string) {
 	b.t.Helper()
 	styled := browserRun(b, "screenshot "+name+": stylesheet", chromedp.Evaluate[bool](
@@ -857,11 +880,24 @@ func (b *tab) screenshot(name string) {
 	if !styled {
 		b.t.Errorf("screenshot %s: the page has no stylesheet rules applied (unstyled)\n%s", name, b.where())
 	}
-	// FullScreenshot encodes PNG only at quality 100 (any other quality is JPEG).
-	png := browserRun(b, "screenshot "+name, chromedp.FullScreenshot(100))
-	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
-		b.t.Fatalf("screenshot %s: %v", name, err)
+	for _, s := range screenSizes {
+		var opts []chromedp.EmulateViewportOption
+		if s.mobile {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		browserRun(b, fmt.Sprintf("screenshot %s: %dx%d", name, s.width, s.height), chromedp.EmulateViewport(s.width, s.height, opts...))
+		if s.mobile {
+			if wide := browserRun(b, "screenshot "+name+": sideways scrolling", chromedp.Evaluate[[]string](sidewaysScrolling)); len(wide) > 0 {
+				b.t.Errorf("screenshot %s: scrolls sideways at %d px wide: %s\n%s", name, s.width, strings.Join(wide, "; "), b.where())
+			}
+		}
+		// FullScreenshot encodes PNG only at quality 100 (any other quality is JPEG).
+		png := browserRun(b, "screenshot "+name, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(b.shots, fmt.Sprintf("%s-%d.png", name, s.width)), png, 0o644); err != nil {
+			b.t.Fatalf("screenshot %s: %v", name, err)
+		}
 	}
+	browserRun(b, "screenshot "+name+": back to the laptop size", chromedp.EmulateViewport(screenSizes[0].width, screenSizes[0].height))
 }
 
 // startChromium starts headless Chromium for one test, with the flags it needs as root and offline,

@@ -47,6 +47,13 @@ type User struct {
 	PasswordSet  bool       `json:"passwordSet"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	LastSignInAt *time.Time `json:"lastSignInAt"`
+	// TeamRole is a consumer's user's role in its team (TeamOwner, TeamDeveloper, TeamViewer); a
+	// user from before team roles has none stored and is an owner. Empty for operators.
+	TeamRole string `json:"teamRole,omitempty"`
+	// InvitedBy names who invited the user (an actor name); empty for users from before invitations.
+	InvitedBy string `json:"invitedBy,omitempty"`
+	// TwoFactor reports whether the user signs in with a TOTP code after the password.
+	TwoFactor bool `json:"twoFactor"`
 	// CredentialStamp changes whenever the password does (every hash has a fresh salt): a console
 	// session keeps the stamp it signed in with, so setting a new password ends every older session.
 	// It is derived from the hash by SHA-256 and tells nothing about the password.
@@ -153,7 +160,8 @@ func (s *Service) CreateConsumerUser(ctx context.Context, a Actor, consumerID in
 			return notFound(err, "consumer", consumerID)
 		}
 		u, err := tx.ConsoleUser.Create().SetEmail(email).SetRole(consoleuser.RoleConsumer).
-			SetConsumerID(consumerID).SetCreatedAt(s.now()).Save(ctx)
+			SetConsumerID(consumerID).SetTeamRole(consoleuser.TeamRoleOwner).SetInvitedBy(a.Name).
+			SetCreatedAt(s.now()).Save(ctx)
 		if ent.IsConstraintError(err) {
 			return fmt.Errorf("%w: a user with email %q exists", ErrConflict, email)
 		}
@@ -241,7 +249,7 @@ func (s *Service) SetPassword(ctx context.Context, token, password string) (User
 		if _, err := tx.PasswordToken.Delete().Where(passwordtoken.UserID(u.ID), passwordtoken.UsedAtIsNil()).Exec(ctx); err != nil {
 			return err
 		}
-		nu, err := tx.ConsoleUser.UpdateOneID(u.ID).SetPasswordHash(hash).Save(ctx)
+		nu, err := tx.ConsoleUser.UpdateOneID(u.ID).SetPasswordHash(hash).SetPasswordChangedAt(s.now()).Save(ctx)
 		if err != nil {
 			return notFound(err, "user", u.ID)
 		}
@@ -256,7 +264,9 @@ func (s *Service) SetPassword(ctx context.Context, token, password string) (User
 	return out, nil
 }
 
-// SignIn checks an email and password, and records the sign-in. Errors: ErrBadCredentials
+// SignIn checks an email and password, and records the sign-in. For a user with two-factor
+// sign-in (User.TwoFactor) the password is only the first step: nothing is recorded, the
+// account's earlier failures stay counted, and SignInCode completes the sign-in. Errors: ErrBadCredentials
 // (unknown email, wrong password, password not set yet: indistinguishable, and each costs one
 // argon2id check), *Throttled (too many recent failures for the account or the source; nothing
 // is checked).
@@ -285,6 +295,12 @@ func (s *Service) SignIn(ctx context.Context, email, password string, source net
 	}
 	if !ok || hash == dummyHash {
 		return User{}, fmt.Errorf("sign in: %w", ErrBadCredentials)
+	}
+	if u.TotpEnabledAt != nil {
+		// The right password of a two-factor account: this attempt is taken back, but the
+		// account's failures are not cleared, so that wrong codes keep counting (SignInCode).
+		attempt.Abandon()
+		return toUser(u), nil
 	}
 	u, err = s.db.ConsoleUser.UpdateOne(u).SetLastSignInAt(s.now()).Save(ctx)
 	if err != nil {
@@ -406,10 +422,65 @@ func linkTTL(ttl time.Duration) (time.Duration, error) {
 
 func toUser(u *ent.ConsoleUser) User {
 	out := User{ID: u.ID, Email: u.Email, Role: string(u.Role), ConsumerID: deref(u.ConsumerID, 0),
-		PasswordSet: u.PasswordHash != "", CreatedAt: u.CreatedAt, LastSignInAt: u.LastSignInAt}
+		PasswordSet: u.PasswordHash != "", CreatedAt: u.CreatedAt, LastSignInAt: u.LastSignInAt,
+		InvitedBy: u.InvitedBy, TwoFactor: u.TotpEnabledAt != nil}
+	if u.Role == consoleuser.RoleConsumer {
+		out.TeamRole = TeamOwner
+		if u.TeamRole != nil {
+			out.TeamRole = string(*u.TeamRole)
+		}
+	}
 	if out.PasswordSet {
 		sum := sha256.Sum256([]byte(u.PasswordHash))
 		out.CredentialStamp = base64.RawStdEncoding.EncodeToString(sum[:16])
 	}
 	return out
+}
+
+// ChangePassword sets a signed-in user's new password when current is their password. The
+// returned user has the new CredentialStamp: sessions that signed in with the old one end (the
+// caller keeps its own session by storing the new stamp). Errors: ErrBadCredentials (wrong
+// current password), ErrWeakPassword (an ErrInvalid), ErrNotFound.
+func (s *Service) ChangePassword(ctx context.Context, userID int, current, password string) (User, error) {
+	u, err := s.db.ConsoleUser.Get(ctx, userID)
+	if err != nil {
+		return User{}, fmt.Errorf("change password: %w", notFound(err, "user", userID))
+	}
+	if u.PasswordHash == "" || len(current) > MaxPasswordLen {
+		return User{}, fmt.Errorf("change password: %w", ErrBadCredentials)
+	}
+	ok, err := CheckPassword(u.PasswordHash, current)
+	if err != nil {
+		return User{}, fmt.Errorf("change password: user %d: %w", u.ID, err)
+	}
+	if !ok {
+		return User{}, fmt.Errorf("change password: %w", ErrBadCredentials)
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return User{}, fmt.Errorf("change password: %w", err)
+	}
+	var out User
+	err = s.inTx(ctx, func(tx *ent.Tx) error {
+		// Only if the password is still the one checked: a concurrent change wins once.
+		n, err := tx.ConsoleUser.Update().Where(consoleuser.ID(u.ID), consoleuser.PasswordHash(u.PasswordHash)).
+			SetPasswordHash(hash).SetPasswordChangedAt(s.now()).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			return ErrBadCredentials
+		}
+		nu, err := tx.ConsoleUser.Get(ctx, u.ID)
+		if err != nil {
+			return notFound(err, "user", u.ID)
+		}
+		out = toUser(nu)
+		return s.audit(ctx, tx, selfActor(nu), "user.password_change", out.ConsumerID, out.Email, "", nil,
+			map[string]any{"userId": out.ID, "email": out.Email})
+	})
+	if err != nil {
+		return User{}, fmt.Errorf("change password: %w", err)
+	}
+	return out, nil
 }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -20,6 +22,10 @@ const (
 	roleConsumer = "consumer"
 	userKey      = "userID"
 	stampKey     = "credentialStamp" // the user's access.User.CredentialStamp at sign-in
+	// The session's own facts for the sessions list, put at sign-in: the store reads them from
+	// the session data (sessions.go).
+	agentKey = "userAgent"
+	ipKey    = "ip"
 )
 
 type userCtxKey struct{}
@@ -56,6 +62,14 @@ func (c *Console) loadUser(next http.Handler) http.Handler {
 		v := &viewer{User: u, actor: access.Operator("operator:" + u.Email)}
 		if u.Role == roleConsumer {
 			v.actor = access.Actor{Name: "user:" + u.Email, ConsumerID: u.ConsumerID}
+		}
+		if u.Role == roleOperator && c.deps.OperatorTwoFactor && !u.TwoFactor && !enrolPath(r) {
+			// Operators must sign in with two factors: nothing else until they have enrolled.
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				c.flashWarn(r, "Operators must use two-factor sign-in. Set it up to continue.")
+			}
+			http.Redirect(w, r, "/console/account/2fa", http.StatusSeeOther)
+			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userCtxKey{}, v)))
 	})
@@ -98,6 +112,8 @@ func (c *Console) home(w http.ResponseWriter, r *http.Request) {
 		c.toSignIn(w, r, "")
 	case v.Role == roleOperator:
 		http.Redirect(w, r, "/console/operator/consumers", http.StatusSeeOther)
+	case access.TeamRank(v.TeamRole) < access.TeamRank(teamDeveloper):
+		http.Redirect(w, r, "/console/usage", http.StatusSeeOther)
 	default:
 		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 	}
@@ -183,13 +199,28 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
+	if u.TwoFactor {
+		c.startSecondStep(w, r, u, next)
+		return
+	}
+	c.signedIn(w, r, u, next)
+}
+
+// signedIn starts the signed-in session of u and sends them on to next.
+func (c *Console) signedIn(w http.ResponseWriter, r *http.Request, u access.User, next string) {
 	// A fresh session token at sign-in: a token planted before it is worth nothing after.
 	if err := c.sessions.RenewToken(r.Context()); err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	c.sessions.Put(r.Context(), userKey, u.ID)
-	c.sessions.Put(r.Context(), stampKey, u.CredentialStamp)
+	ctx := r.Context()
+	for _, k := range []string{pendingUserKey, pendingStampKey, pendingNextKey, pendingAtKey} {
+		c.sessions.Remove(ctx, k)
+	}
+	c.sessions.Put(ctx, userKey, u.ID)
+	c.sessions.Put(ctx, stampKey, u.CredentialStamp)
+	c.sessions.Put(ctx, agentKey, truncate(r.UserAgent(), 300))
+	c.sessions.Put(ctx, ipKey, clientAddr(r).String())
 	if next == "" {
 		next = "/console/"
 	}
@@ -268,4 +299,119 @@ func clientAddr(r *http.Request) netip.Addr {
 		return netip.Addr{}
 	}
 	return ap.Addr().Unmap()
+}
+
+// The sign-in's second step: after the password of a user with two-factor sign-in, the session
+// holds who is signing in (not yet signed in) until a code completes it within secondStepTTL.
+const (
+	pendingUserKey  = "pendingUserID"
+	pendingStampKey = "pendingStamp"
+	pendingNextKey  = "pendingNext"
+	pendingAtKey    = "pendingAt" // unix seconds of the password step
+	secondStepTTL   = 5 * time.Minute
+)
+
+// startSecondStep remembers u's accepted password in the session and asks for a code.
+func (c *Console) startSecondStep(w http.ResponseWriter, r *http.Request, u access.User, next string) {
+	if err := c.sessions.RenewToken(r.Context()); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	c.sessions.Put(ctx, pendingUserKey, u.ID)
+	c.sessions.Put(ctx, pendingStampKey, u.CredentialStamp)
+	c.sessions.Put(ctx, pendingNextKey, next)
+	c.sessions.Put(ctx, pendingAtKey, c.now().Unix())
+	http.Redirect(w, r, "/console/login/code", http.StatusSeeOther)
+}
+
+// pendingUser is the user id of a live second step, 0 when there is none.
+func (c *Console) pendingUser(r *http.Request) int {
+	ctx := r.Context()
+	id := c.sessions.GetInt(ctx, pendingUserKey)
+	at := c.sessions.GetInt64(ctx, pendingAtKey)
+	if id == 0 || c.now().Sub(time.Unix(at, 0)) > secondStepTTL {
+		return 0
+	}
+	return id
+}
+
+func (c *Console) loginCodeForm(w http.ResponseWriter, r *http.Request) {
+	if viewerOf(r) != nil {
+		c.home(w, r)
+		return
+	}
+	if c.pendingUser(r) == 0 {
+		c.flashWarn(r, "Sign in with your password first; the code step lasts 5 minutes.")
+		http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+		return
+	}
+	c.render(w, r, http.StatusOK, loginCodePage(c.page(r, "Two-factor sign-in"), ""))
+}
+
+func (c *Console) loginCode(w http.ResponseWriter, r *http.Request) {
+	if viewerOf(r) != nil {
+		c.home(w, r)
+		return
+	}
+	id := c.pendingUser(r)
+	if id == 0 {
+		c.flashWarn(r, "Sign in with your password first; the code step lasts 5 minutes.")
+		http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+		return
+	}
+	title := "Two-factor sign-in"
+	u, err := c.deps.Access.SignInCode(r.Context(), id, r.PostFormValue("code"), clientAddr(r))
+	var throttled *access.Throttled
+	switch {
+	case errors.As(err, &throttled):
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
+		c.render(w, r, http.StatusTooManyRequests, loginCodePage(c.page(r, title),
+			"Too many failed sign-ins. Try again in "+humanDuration(throttled.RetryAfter)+"."))
+		return
+	case errors.Is(err, access.ErrThrottleUnavailable):
+		c.log.Warn("console sign-in refused: the sign-in throttle is unavailable", "err", err)
+		w.Header().Set("Retry-After", "5")
+		c.render(w, r, http.StatusServiceUnavailable, loginCodePage(c.page(r, title),
+			"Signing in is unavailable for a moment. Please try again shortly."))
+		return
+	case errors.Is(err, access.ErrBadCode):
+		c.render(w, r, http.StatusUnauthorized, loginCodePage(c.page(r, title),
+			"Wrong or already used code. Enter the current code from your app, or an unused recovery code."))
+		return
+	case errors.Is(err, access.ErrNotFound):
+		c.toSignIn(w, r, "")
+		return
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	}
+	if u.CredentialStamp != c.sessions.GetString(r.Context(), pendingStampKey) {
+		// The password changed between the two steps: start again.
+		c.flashWarn(r, "Your password changed meanwhile. Sign in again.")
+		http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+		return
+	}
+	c.signedIn(w, r, u, safeNext(c.sessions.GetString(r.Context(), pendingNextKey)))
+}
+
+// enrolPath reports whether r may be served to an operator who must enrol in two-factor sign-in
+// first: the enrolment itself and signing out.
+func enrolPath(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/console/account/2fa", "/console/logout":
+		return true
+	}
+	return false
+}
+
+// truncate cuts s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -2,6 +2,9 @@ package console
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -31,10 +34,98 @@ func (s *sessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool,
 	return row.Data, true, nil
 }
 
-// CommitCtx stores or replaces a session.
+// CommitCtx stores or replaces a session. The sessions list's columns come from the session data
+// itself, decoded with scs's codec: the signed-in user (userKey), the user agent and address put
+// at sign-in (agentKey, ipKey). So the store needs nothing from the request, every commit keeps
+// them right (sign-in, sign-out, a renewed token), and last_seen_at is the last commit: scs commits
+// on every request, because the idle timeout is renewed each time. created_at is set once.
 func (s *sessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
-	return s.db.ConsoleSession.Create().SetID(token).SetData(data).SetExpiry(expiry).
-		OnConflictColumns(consolesession.FieldID).UpdateNewValues().Exec(ctx)
+	now := s.now()
+	q := s.db.ConsoleSession.Create().SetID(token).SetData(data).SetExpiry(expiry).
+		SetCreatedAt(now).SetLastSeenAt(now)
+	var userID *int
+	if _, values, err := (scs.GobCodec{}).Decode(data); err == nil {
+		if id, ok := values[userKey].(int); ok && id > 0 {
+			userID = &id
+		}
+		ua, _ := values[agentKey].(string)
+		ip, _ := values[ipKey].(string)
+		q.SetUserAgent(truncate(ua, 300)).SetIP(truncate(ip, 64))
+	}
+	q.SetNillableUserID(userID)
+	return q.OnConflictColumns(consolesession.FieldID).Update(func(u *ent.ConsoleSessionUpsert) {
+		u.UpdateData().UpdateExpiry().UpdateLastSeenAt().UpdateUserAgent().UpdateIP()
+		if userID != nil {
+			u.UpdateUserID()
+		} else {
+			u.ClearUserID()
+		}
+	}).Exec(ctx)
+}
+
+// sessionInfo is one row of a user's sessions list.
+type sessionInfo struct {
+	Handle    string // names the session in forms; not its token nor the token's hash
+	CreatedAt time.Time
+	LastSeen  time.Time
+	Expiry    time.Time
+	UserAgent string
+	IP        string
+	Current   bool
+}
+
+// handle derives a session's public name from its stored id (already a hash of the token).
+func handle(id string) string {
+	h := sha256.Sum256([]byte("session-handle:" + id))
+	return base64.RawURLEncoding.EncodeToString(h[:12])
+}
+
+// storedID is the id the store keeps for a session token (scs's HashTokenInStore).
+func storedID(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+// forUser lists a user's live sessions, newest first; current is the stored id of the asking one.
+func (s *sessionStore) forUser(ctx context.Context, userID int, current string) ([]sessionInfo, error) {
+	rows, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID), consolesession.ExpiryGT(s.now())).
+		Order(ent.Desc(consolesession.FieldLastSeenAt)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessionInfo, len(rows))
+	for i, r := range rows {
+		out[i] = sessionInfo{Handle: handle(r.ID), CreatedAt: derefTime(r.CreatedAt), LastSeen: derefTime(r.LastSeenAt),
+			Expiry: r.Expiry, UserAgent: r.UserAgent, IP: r.IP, Current: r.ID == current}
+	}
+	return out, nil
+}
+
+// endOthers deletes every session of a user but keep (a stored id; "" ends them all).
+func (s *sessionStore) endOthers(ctx context.Context, userID int, keep string) (int, error) {
+	return s.db.ConsoleSession.Delete().Where(consolesession.UserID(userID), consolesession.IDNEQ(keep)).Exec(ctx)
+}
+
+// endOne deletes the session of a user with the handle; false when there is none.
+func (s *sessionStore) endOne(ctx context.Context, userID int, h string) (bool, error) {
+	rows, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID)).Select(consolesession.FieldID).Strings(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range rows {
+		if subtle.ConstantTimeCompare([]byte(handle(id)), []byte(h)) == 1 {
+			n, err := s.db.ConsoleSession.Delete().Where(consolesession.ID(id), consolesession.UserID(userID)).Exec(ctx)
+			return n == 1, err
+		}
+	}
+	return false, nil
+}
+
+func derefTime(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
 }
 
 // DeleteCtx removes a session.

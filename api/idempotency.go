@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -149,6 +150,14 @@ func (s *Server) replay(ctx huma.Context, res idempotency.Response) {
 	ctx.SetHeader("Content-Type", "application/json")
 	ctx.SetHeader("Idempotent-Replayed", "true")
 	ctx.SetStatus(res.Status)
+	if c := callOf(ctx.Context()); c != nil {
+		c.replayed = true
+		if res.Status >= 400 {
+			var env struct{ Code string }
+			_ = json.Unmarshal(body, &env) // the stored body is our own envelope
+			c.answeredError(env.Code, body)
+		}
+	}
 	_, _ = ctx.BodyWriter().Write(body)
 }
 

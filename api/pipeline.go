@@ -1,11 +1,13 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"math"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -49,6 +51,20 @@ type call struct {
 	// keep writes what a builder's answer hands out (its confirmation token) in the transaction
 	// that stores the answer for replay (see idempotent).
 	keep idempotency.Write
+
+	// What the request log records beyond the status (see recordUsage).
+	source        netip.Addr // the caller's address as authorize saw it
+	rated         bool       // the limiter answered: rateRemaining is its state at admission
+	rateRemaining int
+	replayed      bool   // an idempotent replay
+	errCode       string // the error envelope's code, when the answer is an error
+	errBody       []byte // the error envelope, at most metering.MaxErrorBody bytes
+}
+
+// answeredError notes the error envelope the call answered with, for the request log.
+func (c *call) answeredError(code string, body []byte) {
+	c.errCode = code
+	c.errBody = body[:min(len(body), metering.MaxErrorBody):min(len(body), metering.MaxErrorBody)]
 }
 
 func callOf(ctx context.Context) *call {
@@ -66,7 +82,20 @@ func (s *Server) writeError(ctx huma.Context, e *Error) {
 	s.logError(ctx.Context(), e)
 	ctx.SetHeader("Content-Type", "application/json")
 	ctx.SetStatus(e.status)
-	if err := s.api.Marshal(ctx.BodyWriter(), "application/json", e); err != nil {
+	c := callOf(ctx.Context())
+	if c == nil {
+		if err := s.api.Marshal(ctx.BodyWriter(), "application/json", e); err != nil {
+			s.log.Debug("write error body", "err", err)
+		}
+		return
+	}
+	// An authenticated call: the request log keeps the envelope as answered.
+	var buf bytes.Buffer
+	if err := s.api.Marshal(&buf, "application/json", e); err != nil {
+		s.log.Debug("write error body", "err", err)
+	}
+	c.answeredError(string(e.Code), buf.Bytes())
+	if _, err := ctx.BodyWriter().Write(buf.Bytes()); err != nil {
 		s.log.Debug("write error body", "err", err)
 	}
 }
@@ -158,8 +187,11 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 	status := ctx.Status()
 	if cancelled(ctx.Context()) {
 		status = StatusClientClosedRequest
+		if c.errCode == "" {
+			c.errCode = string(CodeClientClosedRequest)
+		}
 	}
-	s.deps.Usage.Record(metering.Call{
+	rec := metering.Call{
 		ConsumerID: c.principal.ConsumerID,
 		KeyID:      c.principal.KeyID,
 		Operation:  c.spec.ID,
@@ -169,7 +201,19 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 		Chain:      c.chain,
 		RequestID:  requestIDOf(ctx),
 		At:         start,
-	})
+		Method:     ctx.Method(),
+		Path:       ctx.URL().Path,
+		ErrorCode:  c.errCode,
+		Replayed:   c.replayed,
+		ErrorBody:  c.errBody,
+	}
+	if c.source.IsValid() {
+		rec.Source = c.source.String()
+	}
+	if c.rated {
+		rec.RateRemaining = &c.rateRemaining // c is on the heap already: no allocation
+	}
+	s.deps.Usage.Record(rec)
 }
 
 // cancelled reports whether the caller went away (not our own deadline).
@@ -177,7 +221,8 @@ func cancelled(ctx context.Context) bool {
 	return errors.Is(context.Cause(ctx), context.Canceled)
 }
 
-// authorize applies the casbin policy (stage 4): scope, endpoint availability, source.
+// authorize applies the casbin policy (stage 4): scope, endpoint availability, source; then, for a
+// restricted key, the key's own scopes and allowlist (the narrower of the key and its consumer).
 func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 	c := callOf(ctx.Context())
 	if c == nil {
@@ -185,6 +230,7 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	src := s.clientAddr(ctx)
+	c.source = src
 	d := s.deps.Policy.Decide(c.principal.ConsumerID, c.spec.ID, src)
 	if d != policy.Allow && !s.deps.Policy.Known(c.principal.ConsumerID) {
 		// A consumer created since the last policy load: load now rather than refuse a valid key.
@@ -194,9 +240,17 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		}
 		d = s.deps.Policy.Decide(c.principal.ConsumerID, c.spec.ID, src)
 	}
+	if d == policy.Allow && c.principal.Restriction != nil {
+		d = c.principal.Restriction.Check(c.spec.Scope, src)
+	}
 	switch d {
 	case policy.Allow:
 		next(ctx)
+	case policy.KeyScopeRequired:
+		s.writeError(ctx, Errorf(CodeScopeRequired, "this API key is restricted to scopes %s; this operation requires scope %s "+
+			"(create a key with that scope in the console)", c.principal.Restriction.ScopeList(), c.spec.Scope))
+	case policy.KeySourceNotAllowed:
+		s.writeError(ctx, Errorf(CodeSourceNotAllowed, "source address %s is not on this API key's own allowlist (the key is restricted)", src))
 	case policy.EndpointUnavailable:
 		s.writeError(ctx, Errorf(CodeEndpointUnavailable, "operation %s is not available to this consumer", c.spec.ID))
 	case policy.SourceNotAllowed:
@@ -230,9 +284,11 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 			s.writeError(ctx, Errorf(CodeUnavailable, "admission is temporarily unavailable").WithCause(err))
 			return
 		}
+		c.rated, c.rateRemaining = true, refusal.Remaining
 		s.writeError(ctx, rateLimited(refusal, cost, limit))
 		return
 	}
+	c.rated, c.rateRemaining = true, r.Remaining
 	h := responseHeader(ctx)
 	h["X-RateLimit-Limit"] = []string{strconv.Itoa(limit.Burst)}
 	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(r.Remaining)}

@@ -3,6 +3,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -131,6 +132,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 func stampRequestID(ctx huma.Context, _ string, v any) (any, error) {
 	if e, ok := v.(*Error); ok {
 		e.RequestID = requestIDOf(ctx)
+		if c := callOf(ctx.Context()); c != nil {
+			// The request log keeps the envelope, encoded as Huma's JSON format will send it.
+			var buf bytes.Buffer
+			if huma.DefaultJSONFormat.Marshal(&buf, e) == nil {
+				c.answeredError(string(e.Code), buf.Bytes())
+			}
+		}
 	}
 	return v, nil
 }

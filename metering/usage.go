@@ -34,3 +34,36 @@ type UsageBatch struct {
 	Calls   []Call
 	Rollups *Rollups // nil: no increments
 }
+
+// Status groups of the request log's status filter (StatusGroup).
+const (
+	Group2xx = "2xx"
+	Group3xx = "3xx"
+	Group4xx = "4xx" // every 4xx other than 429
+	Group429 = "429"
+	Group5xx = "5xx"
+)
+
+// StatusGroups are the status groups in the order pages list them.
+var StatusGroups = []string{Group2xx, Group3xx, Group4xx, Group429, Group5xx}
+
+// StatusGroup is the request log's group of an HTTP status: "2xx", "3xx", "4xx" (any 4xx other
+// than 429, including 499 for a caller that went away), "429" or "5xx". Statuses below 300 count as
+// 2xx and those from 600 as 5xx, so every call lands in exactly one group.
+func StatusGroup(status int) string {
+	switch {
+	case status < 300:
+		return Group2xx
+	case status < 400:
+		return Group3xx
+	case status == 429:
+		return Group429
+	case status < 500:
+		return Group4xx
+	default:
+		return Group5xx
+	}
+}
+
+// MaxErrorBody is how much of an error body a recorded call keeps.
+const MaxErrorBody = 4096

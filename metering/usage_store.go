@@ -18,11 +18,16 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
 // UsageRetention is how long usage is kept and shown.
 const UsageRetention = 30 * 24 * time.Hour
+
+// MinuteRetention is how long the units-per-minute rollups are kept: the 24-hour view reads them.
+const MinuteRetention = 48 * time.Hour
 
 // UsageStore keeps usage in the database: raw calls for the recent-calls log and request-id
 // lookups; daily rollups per key and operation, and hourly rollups per consumer, which usage pages,
@@ -56,8 +61,8 @@ func Hour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 // Statement sizes: rows per multi-row statement, under SQLite's (32,766) and PostgreSQL's (65,535)
 // bound-parameter limits.
 const (
-	rawRowsPerStmt    = 1_000 // 9 parameters a row
-	rollupRowsPerStmt = 1_000 // at most 7 parameters a row
+	rawRowsPerStmt    = 1_000 // 17 parameters a row
+	rollupRowsPerStmt = 1_000 // at most 9 parameters a row
 )
 
 // WriteCalls stores calls and their rollup increments in one transaction (see WriteUsage).
@@ -128,17 +133,22 @@ func (s *UsageStore) writeSQLTx(ctx context.Context, b UsageBatch) error {
 
 // Statement heads and tails; VALUES rows go between them.
 var (
-	rawInsertHead    = `INSERT INTO "` + usagerecord.Table + `" ("consumer_id", "key_id", "operation", "status", "cost", "latency_us", "chain", "request_id", "at") VALUES `
+	rawInsertHead    = `INSERT INTO "` + usagerecord.Table + `" ("` + strings.Join(rawColumns, `", "`) + `") VALUES `
 	dailyUpsertHead  = `INSERT INTO "` + usagedaily.Table + `" ("consumer_id", "key_id", "day", "operation", "calls", "cost", "errors") VALUES `
-	dailyUpsertTail  = ` ON CONFLICT ("key_id", "day", "operation") DO UPDATE SET ` + addExcluded(usagedaily.Table)
-	hourlyUpsertHead = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors") VALUES `
-	hourlyUpsertTail = ` ON CONFLICT ("consumer_id", "hour") DO UPDATE SET ` + addExcluded(usagehourly.Table)
+	dailyUpsertTail  = ` ON CONFLICT ("key_id", "day", "operation") DO UPDATE SET ` + addExcluded(usagedaily.Table, "calls", "cost", "errors")
+	hourlyUpsertHead = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx") VALUES `
+	hourlyUpsertTail = ` ON CONFLICT ("consumer_id", "hour") DO UPDATE SET ` +
+		addExcluded(usagehourly.Table, "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx")
+	minuteUpsertHead  = `INSERT INTO "` + usageminute.Table + `" ("consumer_id", "minute", "calls", "cost", "limited") VALUES `
+	minuteUpsertTail  = ` ON CONFLICT ("consumer_id", "minute") DO UPDATE SET ` + addExcluded(usageminute.Table, "calls", "cost", "limited")
+	latencyUpsertHead = `INSERT INTO "` + usagelatency.Table + `" ("consumer_id", "hour", "operation", "bucket", "calls") VALUES `
+	latencyUpsertTail = ` ON CONFLICT ("consumer_id", "hour", "operation", "bucket") DO UPDATE SET ` + addExcluded(usagelatency.Table, "calls")
 )
 
-// addExcluded is the SET list adding the excluded row's calls, cost and errors to the table's.
-func addExcluded(table string) string {
+// addExcluded is the SET list adding the excluded row's columns to the table's.
+func addExcluded(table string, cols ...string) string {
 	var parts []string
-	for _, c := range []string{"calls", "cost", "errors"} {
+	for _, c := range cols {
 		parts = append(parts, fmt.Sprintf(`"%s" = "%s"."%s" + excluded."%s"`, c, table, c, c))
 	}
 	return strings.Join(parts, ", ")
@@ -220,9 +230,10 @@ func (s *UsageStore) execRows(ctx context.Context, x execer, head, tail string, 
 
 func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) error {
 	calls := b.Calls
-	err := s.execRows(ctx, x, rawInsertHead, "", 9, rawRowsPerStmt, len(calls), func(a []any, i int) []any {
+	err := s.execRows(ctx, x, rawInsertHead, "", len(rawColumns), rawRowsPerStmt, len(calls), func(a []any, i int) []any {
 		c := &calls[i]
-		return append(a, c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
+		a = append(a, c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
+		return appendLogArgs(a, c)
 	})
 	if err != nil {
 		return err
@@ -236,9 +247,25 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 		return err
 	}
 	hourly := b.Rollups.hourlyRows()
-	err = s.execRows(ctx, x, hourlyUpsertHead, hourlyUpsertTail, 5, rollupRowsPerStmt, len(hourly), func(a []any, i int) []any {
+	err = s.execRows(ctx, x, hourlyUpsertHead, hourlyUpsertTail, 9, rollupRowsPerStmt, len(hourly), func(a []any, i int) []any {
 		r := &hourly[i]
-		return append(a, r.consumerID, r.hour, r.Calls, r.Cost, r.Errors)
+		return append(a, r.consumerID, r.hour, r.Calls, r.Cost, r.Errors, r.groups.OK, r.groups.Client, r.groups.Limited, r.groups.Server)
+	})
+	if err != nil {
+		return err
+	}
+	minutes := b.Rollups.minuteRows()
+	err = s.execRows(ctx, x, minuteUpsertHead, minuteUpsertTail, 5, rollupRowsPerStmt, len(minutes), func(a []any, i int) []any {
+		r := &minutes[i]
+		return append(a, r.consumerID, r.minute, r.calls, r.cost, r.limited)
+	})
+	if err != nil {
+		return err
+	}
+	lats := b.Rollups.latencyRows()
+	err = s.execRows(ctx, x, latencyUpsertHead, latencyUpsertTail, 5, rollupRowsPerStmt, len(lats), func(a []any, i int) []any {
+		r := &lats[i]
+		return append(a, r.consumerID, r.hour, r.operation, r.bucket, r.calls)
 	})
 	if err != nil {
 		return err
@@ -346,7 +373,8 @@ func (s *UsageStore) Recent(ctx context.Context, consumerID int, f RecentFilter,
 
 // Prune deletes usage older than the retention before now and returns how many raw calls it deleted:
 // raw calls before now-UsageRetention, and the rollups wholly before it (the daily rollups of earlier
-// UTC days, the hourly rollups of earlier UTC hours; the rollups of the cutoff's own day and hour stay).
+// UTC days, the hourly rollups and latency histograms of earlier UTC hours; the rollups of the
+// cutoff's own day and hour stay), and the units-per-minute rollups older than MinuteRetention.
 func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	cutoff := now.Add(-UsageRetention)
 	// Consumer by consumer, on the (consumer_id, at) index: the table has no index on time alone,
@@ -368,6 +396,12 @@ func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	}
 	if _, err := s.db.UsageHourly.Delete().Where(usagehourly.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
 		return n, fmt.Errorf("prune hourly usage rollups: %w", err)
+	}
+	if _, err := s.db.UsageLatency.Delete().Where(usagelatency.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
+		return n, fmt.Errorf("prune latency rollups: %w", err)
+	}
+	if _, err := s.db.UsageMinute.Delete().Where(usageminute.MinuteLT(now.Add(-MinuteRetention).UTC().Truncate(time.Minute))).Exec(ctx); err != nil {
+		return n, fmt.Errorf("prune minute rollups: %w", err)
 	}
 	return n, nil
 }

@@ -12,10 +12,15 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
+	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
-var rawColumns = []string{"consumer_id", "key_id", "operation", "status", "cost", "latency_us", "chain", "request_id", "at"}
+// rawColumns are the raw-call columns every write sets, in the order of its arguments: the call,
+// then the request log's detail (appendLogArgs).
+var rawColumns = []string{"consumer_id", "key_id", "operation", "status", "cost", "latency_us", "chain", "request_id", "at",
+	"method", "path", "status_group", "error_code", "source", "rate_remaining", "replayed", "error_body"}
 
 // PostgreSQL rollup upserts take one array per column, so each is one statement, the same text
 // (prepared once per connection) whatever the number of rows; unnest yields the rows in array order,
@@ -24,9 +29,15 @@ var (
 	pgDailyUpsert = `INSERT INTO "` + usagedaily.Table + `" ("consumer_id", "key_id", "day", "operation", "calls", "cost", "errors") ` +
 		`SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])` +
 		dailyUpsertTail
-	pgHourlyUpsert = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors") ` +
-		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[])` +
+	pgHourlyUpsert = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx") ` +
+		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])` +
 		hourlyUpsertTail
+	pgMinuteUpsert = `INSERT INTO "` + usageminute.Table + `" ("consumer_id", "minute", "calls", "cost", "limited") ` +
+		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[])` +
+		minuteUpsertTail
+	pgLatencyUpsert = `INSERT INTO "` + usagelatency.Table + `" ("consumer_id", "hour", "operation", "bucket", "calls") ` +
+		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::bigint[], $5::bigint[])` +
+		latencyUpsertTail
 	pgLastUsed = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
 )
 
@@ -60,6 +71,7 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 						i++
 						row[0], row[1], row[2], row[3], row[4] = int64(c.ConsumerID), int64(c.KeyID), c.Operation, int64(c.Status), int64(c.Cost)
 						row[5], row[6], row[7], row[8] = c.Latency.Microseconds(), c.Chain, c.RequestID, c.At
+						appendLogArgs(row[:9], c)
 						return row, nil
 					}
 				}())
@@ -83,13 +95,34 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 				batch.Queue(pgDailyUpsert, cons, keys, days, ops, calls, cost, errs)
 			}
 			if hourly := b.Rollups.hourlyRows(); len(hourly) > 0 {
-				var cons, calls, cost, errs []int64
+				var cons, calls, cost, errs, g2, g4, g429, g5 []int64
 				var hours []time.Time
 				for _, r := range hourly {
 					cons, hours = append(cons, int64(r.consumerID)), append(hours, r.hour)
 					calls, cost, errs = append(calls, r.Calls), append(cost, r.Cost), append(errs, r.Errors)
+					g2, g4 = append(g2, r.groups.OK), append(g4, r.groups.Client)
+					g429, g5 = append(g429, r.groups.Limited), append(g5, r.groups.Server)
 				}
-				batch.Queue(pgHourlyUpsert, cons, hours, calls, cost, errs)
+				batch.Queue(pgHourlyUpsert, cons, hours, calls, cost, errs, g2, g4, g429, g5)
+			}
+			if minutes := b.Rollups.minuteRows(); len(minutes) > 0 {
+				var cons, calls, cost, limited []int64
+				var at []time.Time
+				for _, r := range minutes {
+					cons, at = append(cons, int64(r.consumerID)), append(at, r.minute)
+					calls, cost, limited = append(calls, r.calls), append(cost, r.cost), append(limited, r.limited)
+				}
+				batch.Queue(pgMinuteUpsert, cons, at, calls, cost, limited)
+			}
+			if lats := b.Rollups.latencyRows(); len(lats) > 0 {
+				var cons, buckets, calls []int64
+				var hours []time.Time
+				var ops []string
+				for _, r := range lats {
+					cons, hours, ops = append(cons, int64(r.consumerID)), append(hours, r.hour), append(ops, r.operation)
+					buckets, calls = append(buckets, int64(r.bucket)), append(calls, r.calls)
+				}
+				batch.Queue(pgLatencyUpsert, cons, hours, ops, buckets, calls)
 			}
 			for _, u := range b.Rollups.keyUses() {
 				batch.Queue(pgLastUsed, u.at, int64(u.keyID))

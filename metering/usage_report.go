@@ -35,6 +35,36 @@ func (t *Totals) add(o Totals) {
 	t.Errors += o.Errors
 }
 
+// StatusCounts are calls by status group, as the hourly rollups count them: OK every answer below
+// 400, Client the 4xx other than 429, Limited the 429s and Server the 5xx.
+type StatusCounts struct{ OK, Client, Limited, Server int64 }
+
+// statusCountsOf is one call of the status's group.
+func statusCountsOf(status int) StatusCounts {
+	switch StatusGroup(status) {
+	case Group429:
+		return StatusCounts{Limited: 1}
+	case Group4xx:
+		return StatusCounts{Client: 1}
+	case Group5xx:
+		return StatusCounts{Server: 1}
+	}
+	return StatusCounts{OK: 1}
+}
+
+func (c *StatusCounts) add(o StatusCounts) {
+	c.OK += o.OK
+	c.Client += o.Client
+	c.Limited += o.Limited
+	c.Server += o.Server
+}
+
+// Calls is the number of calls counted.
+func (c StatusCounts) Calls() int64 { return c.OK + c.Client + c.Limited + c.Server }
+
+// Errors is the number of calls answered with a status of 400 or more.
+func (c StatusCounts) Errors() int64 { return c.Client + c.Limited + c.Server }
+
 // DayTotals are the totals of one UTC day, named "YYYY-MM-DD" as Day names it.
 type DayTotals struct {
 	Day string

@@ -8,16 +8,47 @@ import (
 )
 
 // Rollups are the increments a set of calls adds to the usage rollups: the daily rollups per key, UTC
-// day and operation, the hourly rollups per consumer and UTC hour, and each key's last use. Their size
-// depends on how many distinct (key, day, operation) and (consumer, hour) the calls fall in, never on
-// how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
+// day and operation, the hourly rollups per consumer and UTC hour (with calls by status group), the
+// units per consumer and UTC minute, the latency histograms per consumer, UTC hour and operation, and
+// each key's last use. Their size depends on how many distinct (key, day, operation), (consumer,
+// hour), (consumer, minute) and (consumer, hour, operation, latency bucket) the calls fall in, never
+// on how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
 // concurrent use.
 type Rollups struct {
-	daily    map[dailyKey]Totals
-	hourly   map[hourKey]Totals
-	lastUsed map[int]time.Time
-	calls    int64
+	daily     map[dailyKey]Totals
+	hourly    map[hourKey]hourTotals
+	minutes   map[hourKey]minuteTotals // hour holds the start of the minute
+	latencies map[latencyKey]int64
+	lastUsed  map[int]time.Time
+	calls     int64
 }
+
+// hourTotals are an hourly rollup's increments: totals and calls by status group.
+type hourTotals struct {
+	Totals
+	groups StatusCounts
+}
+
+func (h *hourTotals) add(o hourTotals) {
+	h.Totals.add(o.Totals)
+	h.groups.add(o.groups)
+}
+
+// minuteTotals are a minute rollup's increments: calls, rate-limit units charged and calls refused
+// 429 rate_limited.
+type minuteTotals struct{ calls, cost, limited int64 }
+
+// latencyKey names a latency histogram bucket: consumer, start of the UTC hour (Unix seconds),
+// operation and bucket (LatencyBucket).
+type latencyKey struct {
+	consumerID int
+	hour       int64
+	operation  string
+	bucket     int
+}
+
+// rateLimitedCode is the error code of a call the limiter refused (429).
+const rateLimitedCode = "rate_limited"
 
 // dailyKey names a daily rollup; day is the UTC day as days since the Unix epoch.
 type dailyKey struct {
@@ -57,7 +88,9 @@ func RollupsOf(calls []Call) *Rollups {
 func (r *Rollups) Add(c Call) {
 	if r.daily == nil {
 		r.daily = map[dailyKey]Totals{}
-		r.hourly = map[hourKey]Totals{}
+		r.hourly = map[hourKey]hourTotals{}
+		r.minutes = map[hourKey]minuteTotals{}
+		r.latencies = map[latencyKey]int64{}
 		r.lastUsed = map[int]time.Time{}
 	}
 	t := Totals{Calls: 1, Cost: int64(c.Cost)}
@@ -71,8 +104,17 @@ func (r *Rollups) Add(c Call) {
 	r.daily[dk] = d
 	hk := hourKey{c.ConsumerID, floorDiv(sec, 3600) * 3600}
 	h := r.hourly[hk]
-	h.add(t)
+	h.add(hourTotals{t, statusCountsOf(c.Status)})
 	r.hourly[hk] = h
+	mk := hourKey{c.ConsumerID, floorDiv(sec, 60) * 60}
+	m := r.minutes[mk]
+	m.calls++
+	m.cost += int64(c.Cost)
+	if c.Status == 429 && c.ErrorCode == rateLimitedCode {
+		m.limited++
+	}
+	r.minutes[mk] = m
+	r.latencies[latencyKey{c.ConsumerID, hk.hour, c.Operation, LatencyBucket(c.Latency)}]++
 	if last, ok := r.lastUsed[c.KeyID]; !ok || c.At.After(last) {
 		r.lastUsed[c.KeyID] = c.At
 	}
@@ -97,6 +139,14 @@ func (r *Rollups) Merge(o *Rollups) {
 		h := r.hourly[k]
 		h.add(t)
 		r.hourly[k] = h
+	}
+	for k, t := range o.minutes {
+		m := r.minutes[k]
+		m.calls, m.cost, m.limited = m.calls+t.calls, m.cost+t.cost, m.limited+t.limited
+		r.minutes[k] = m
+	}
+	for k, n := range o.latencies {
+		r.latencies[k] += n
 	}
 	for k, at := range o.lastUsed {
 		if last, ok := r.lastUsed[k]; !ok || at.After(last) {
@@ -137,7 +187,23 @@ type dailyRow struct {
 type hourlyRow struct {
 	consumerID int
 	hour       time.Time
-	Totals
+	hourTotals
+}
+
+// minuteRow is one minute rollup increment as written.
+type minuteRow struct {
+	consumerID int
+	minute     time.Time
+	minuteTotals
+}
+
+// latencyRow is one latency histogram increment as written.
+type latencyRow struct {
+	consumerID int
+	hour       time.Time
+	operation  string
+	bucket     int
+	calls      int64
 }
 
 // keyUse is one key's latest call.
@@ -177,6 +243,32 @@ func (r *Rollups) keyUses() []keyUse {
 	out := make([]keyUse, 0, len(r.lastUsed))
 	for _, id := range slices.Sorted(maps.Keys(r.lastUsed)) {
 		out = append(out, keyUse{id, r.lastUsed[id]})
+	}
+	return out
+}
+
+// minuteRows returns the minute increments ordered by consumer and minute.
+func (r *Rollups) minuteRows() []minuteRow {
+	keys := slices.SortedFunc(maps.Keys(r.minutes), func(a, b hourKey) int {
+		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour))
+	})
+	out := make([]minuteRow, len(keys))
+	for i, k := range keys {
+		out[i] = minuteRow{k.consumerID, time.Unix(k.hour, 0).UTC(), r.minutes[k]}
+	}
+	return out
+}
+
+// latencyRows returns the latency histogram increments ordered by consumer, hour, operation and
+// bucket (the unique index's order).
+func (r *Rollups) latencyRows() []latencyRow {
+	keys := slices.SortedFunc(maps.Keys(r.latencies), func(a, b latencyKey) int {
+		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour),
+			cmp.Compare(a.operation, b.operation), cmp.Compare(a.bucket, b.bucket))
+	})
+	out := make([]latencyRow, len(keys))
+	for i, k := range keys {
+		out[i] = latencyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), k.operation, k.bucket, r.latencies[k]}
 	}
 	return out
 }

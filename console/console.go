@@ -34,6 +34,9 @@ type Deps struct {
 	Applied func(context.Context) error
 	// Operations are the operation ids an operator can switch off per consumer.
 	Operations []string
+	// Endpoints describe operations (scope, method, path) so that the plan form groups them by scope;
+	// an operation of Operations without one is listed under "Other operations".
+	Endpoints []Endpoint
 	// PublicURL is the console's base URL in links handed to people (set-password links); empty:
 	// the request's own host.
 	PublicURL string
@@ -44,6 +47,10 @@ type Deps struct {
 	InsecureCookies bool
 	Logger          *slog.Logger
 	Now             func() time.Time
+
+	// OperatorTwoFactor requires operators to sign in with two factors: an operator without
+	// them is sent to enrol before any other page.
+	OperatorTwoFactor bool
 }
 
 // Console serves /console and /static.

@@ -1094,8 +1094,8 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 	t.Run("audit log", func(t *testing.T) {
 		page := ops.get("/console/operator/audit").body
 		found := map[string][]string{}
-		for _, r := range rows(page) { // When, Who, What, Consumer, Reason, Change
-			if len(r) == 6 && r[3] == strconv.Itoa(id) {
+		for _, r := range rows(page) { // When, Who, What, Consumer (by name), Reason, Change
+			if len(r) == 6 && r[3] == "Carrot Inc" {
 				found[strings.Fields(r[2])[0]] = r
 			}
 		}
@@ -1122,7 +1122,7 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 		// Filtered by another consumer, none of these show.
 		other := ops.get("/console/operator/audit?consumer=" + strconv.Itoa(tn.b.ID)).body
 		for _, r := range rows(other) {
-			if len(r) == 6 && r[3] == strconv.Itoa(id) {
+			if len(r) == 6 && r[3] == "Carrot Inc" {
 				t.Errorf("audit filtered by %d shows %q", tn.b.ID, r)
 			}
 		}
@@ -1270,10 +1270,10 @@ func TestOperatorConsumerListUsage(t *testing.T) {
 		ops := h.signedIn("ops@example.com", password)
 		list := ops.get("/console/operator/consumers")
 		wantStatus(t, list, http.StatusOK)
-		if got, want := rowWith(t, list.body, "Xylo Ltd"), []string{"Xylo Ltd", "on", "3", "11", "6", "1,031", "60", "60"}; !reflect.DeepEqual(got, want) {
+		if got, want := rowWith(t, list.body, "Xylo Ltd"), []string{"Xylo Ltd", "on", "3", "11", "1", "0", "6", "1,031", "60", "60"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("row %q, want %q", got, want)
 		}
-		if got, want := rowWith(t, list.body, "Yarrow plc"), []string{"Yarrow plc", "on", "0", "0", "0", "0", "60", "60"}; !reflect.DeepEqual(got, want) {
+		if got, want := rowWith(t, list.body, "Yarrow plc"), []string{"Yarrow plc", "on", "0", "0", "0", "0", "0", "0", "60", "60"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("row %q, want %q", got, want)
 		}
 		search := ops.get("/console/operator/consumers?q=" + url.QueryEscape("XYL")).body
@@ -1282,7 +1282,7 @@ func TestOperatorConsumerListUsage(t *testing.T) {
 		wantContains(t, ops.get("/console/operator/consumers?q=zzz").body, "No consumers matching “zzz”.")
 
 		c := cards(ops.get(consumerPath(x.ID)).body)
-		if c["Calls 24 h / 30 d"] != "3 / 6" || c["Cost 24 h / 30 d"] != "11 / 1,031" {
+		if c["Calls 24 h / 30 d"] != "3 / 6" || c["Units 24 h / 30 d"] != "11 / 1,031" {
 			t.Errorf("consumer page cards %q", c)
 		}
 		_ = y

@@ -15,31 +15,35 @@ import (
 // consumerRow is one line of the operators' consumer list.
 type consumerRow struct {
 	access.Consumer
-	metering.Summary
+	metering.ConsumerActivity
 }
 
 func (c *Console) opConsumers(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	srt, problem := consumerSortOf(r.URL.Query())
 	list, err := c.deps.Access.ListConsumers(r.Context(), v.actor, q)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	ids := make([]int, len(list))
-	for i, cons := range list {
-		ids[i] = cons.ID
-	}
-	sums, err := c.deps.Usage.Summaries(r.Context(), ids, c.now())
+	acts, err := c.deps.Usage.ConsumerActivities(r.Context(), c.now())
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	rows := make([]consumerRow, len(list))
 	for i, cons := range list {
-		rows[i] = consumerRow{Consumer: cons, Summary: sums[cons.ID]}
+		rows[i] = consumerRow{Consumer: cons, ConsumerActivity: acts[cons.ID]}
 	}
-	c.render(w, r, http.StatusOK, consumersPage(c.page(r, "Consumers"), q, rows, c.recording()))
+	srt.apply(rows)
+	p := c.page(r, "Consumers")
+	status := http.StatusOK
+	if problem != "" {
+		p.FlashError = problem
+		status = http.StatusBadRequest
+	}
+	c.render(w, r, status, consumersPage(p, q, srt, rows, c.recording()))
 }
 
 // recordingView is this replica's usage recorder as the operators' consumer list shows it.
@@ -83,7 +87,7 @@ func counted(n int64, one, many string) string {
 
 func (c *Console) opNewConsumerForm(w http.ResponseWriter, r *http.Request) {
 	in := planInput{RPM: strconv.Itoa(access.DefaultRatePerMinute), Burst: strconv.Itoa(access.DefaultBurst)}
-	c.render(w, r, http.StatusOK, newConsumerPage(c.page(r, "New consumer"), in, c.deps.Operations))
+	c.render(w, r, http.StatusOK, newConsumerPage(c.page(r, "New consumer"), in, c.endpointGroups()))
 }
 
 func (c *Console) opCreateConsumer(w http.ResponseWriter, r *http.Request) {
@@ -106,7 +110,7 @@ func (c *Console) opCreateConsumer(w http.ResponseWriter, r *http.Request) {
 	if len(in.Problems) > 0 {
 		p := c.page(r, "New consumer")
 		p.FlashError = "The consumer was not created: " + in.summary()
-		c.render(w, r, http.StatusBadRequest, newConsumerPage(p, in, c.deps.Operations))
+		c.render(w, r, http.StatusBadRequest, newConsumerPage(p, in, c.endpointGroups()))
 		return
 	}
 	c.applied(r.Context())
@@ -119,12 +123,12 @@ func consumerPath(id int) string { return "/console/operator/consumers/" + strco
 
 // consumerView is the operators' page of one consumer.
 type consumerView struct {
-	Consumer   access.Consumer
-	Plan       planInput // the plan form: the consumer's plan, or what was typed when it was refused
-	Summary    metering.Summary
-	Keys       []access.KeyInfo
-	Users      []access.User
-	Operations []string
+	Consumer access.Consumer
+	Plan     planInput // the plan form: the consumer's plan, or what was typed when it was refused
+	Summary  metering.Summary
+	Keys     []access.KeyInfo
+	Users    []access.User
+	Groups   []endpointGroup // the endpoints an operator can switch off, by scope
 }
 
 // consumerView reads everything the operators' page of a consumer shows.
@@ -133,7 +137,7 @@ func (c *Console) consumerView(ctx context.Context, a access.Actor, id int) (con
 	if err != nil {
 		return consumerView{}, err
 	}
-	view := consumerView{Consumer: cons, Plan: planInputOf(cons), Operations: c.deps.Operations}
+	view := consumerView{Consumer: cons, Plan: planInputOf(cons), Groups: c.endpointGroups()}
 	sums, err := c.deps.Usage.Summaries(ctx, []int{id}, c.now())
 	if err != nil {
 		return consumerView{}, err
@@ -287,7 +291,19 @@ func (c *Console) opCreateUser(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	u, link, err := c.deps.Access.CreateConsumerUser(r.Context(), v.actor, id, r.PostFormValue("email"), access.DefaultPasswordLinkTTL)
+	cons, err := c.deps.Access.Consumer(r.Context(), v.actor, id)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	// The consumer page's user form is an invitation to the team (team.go); without a role the
+	// user is an owner, as users created before team roles are.
+	role := r.PostFormValue("role")
+	if role == "" {
+		role = access.TeamOwner
+	}
+	s := teamScope{ConsumerID: id, Name: cons.Name, Base: consumerPath(id) + "/team", Operator: true}
+	u, link, err := c.deps.Access.Invite(r.Context(), v.actor, id, r.PostFormValue("email"), role, access.DefaultPasswordLinkTTL)
 	if errors.Is(err, access.ErrInvalid) || errors.Is(err, access.ErrConflict) {
 		c.flashError(r, userMessage(err))
 		http.Redirect(w, r, consumerPath(id), http.StatusSeeOther)
@@ -297,8 +313,8 @@ func (c *Console) opCreateUser(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	url := c.publicURL(r) + "/console/set-password/" + link.Token
-	c.render(w, r, http.StatusOK, userCreatedPage(c.page(r, "User created"), id, u, url, link.ExpiresAt))
+	c.render(w, r, http.StatusOK, invitedPage(c.page(r, "User created"), s, u,
+		c.publicURL(r)+"/console/set-password/"+link.Token, link.ExpiresAt, false))
 }
 
 // publicURL is the console's own base URL, for links handed to people.
@@ -327,17 +343,6 @@ func (c *Console) opUsage(w http.ResponseWriter, r *http.Request) {
 	if u, ok := c.usageFor(w, r, v.actor, id, consumerPath(id)+"/usage"); ok {
 		c.render(w, r, http.StatusOK, operatorUsagePage(c.page(r, "Usage of "+cons.Name), cons, u))
 	}
-}
-
-func (c *Console) opAudit(w http.ResponseWriter, r *http.Request) {
-	v := viewerOf(r)
-	consumerID, _ := strconv.Atoi(r.URL.Query().Get("consumer"))
-	entries, err := c.deps.Access.Audit(r.Context(), v.actor, consumerID, 200)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	c.render(w, r, http.StatusOK, auditPage(c.page(r, "Audit log"), entries))
 }
 
 // userMessage is the part of a validation error meant for people.

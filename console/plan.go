@@ -49,6 +49,10 @@ func (c *Console) readPlan(w http.ResponseWriter, r *http.Request) (planInput, a
 	f := r.PostForm
 	in := planInput{Name: f.Get("name"), RPM: strings.TrimSpace(f.Get("rpm")), Burst: strings.TrimSpace(f.Get("burst")),
 		Allow: f.Get("allow"), Price: f.Get("price"), Scopes: f["scopes"], Disabled: f["disabled"], Problems: map[string]string{}}
+	var groupProblem string
+	if in.Disabled, groupProblem = c.disabledOf(f); groupProblem != "" {
+		in.Problems["disabled"] = groupProblem
+	}
 	ch := access.ConsumerChange{Name: &in.Name, Scopes: &in.Scopes, DisabledOperations: &in.Disabled, Price: &in.Price}
 	if n, err := strconv.Atoi(in.RPM); err == nil {
 		ch.RatePerMinute = &n

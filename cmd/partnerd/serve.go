@@ -115,9 +115,14 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		RefreshPolicy: sync.Refresh, Ready: m.limits.ready(health.Ready), StoreHealth: health.Err, TrustedProxies: m.Config.TrustedProxies,
 		AccessLog: m.Config.AccessLog, Logger: m.Log,
 	})
+	endpoints, err := consoleEndpoints()
+	if err != nil {
+		return err
+	}
 	web := console.New(console.Deps{
-		Access: svc, Usage: usageStore, UsageStats: m.usage.Stats, DB: st.Client, Applied: sync.Refresh, Operations: ids,
+		Access: svc, Usage: usageStore, UsageStats: m.usage.Stats, DB: st.Client, Applied: sync.Refresh, Operations: ids, Endpoints: endpoints,
 		PublicURL: m.Config.PublicURL, InsecureCookies: m.Config.InsecureCookies, Logger: m.Log,
+		OperatorTwoFactor: m.Config.OperatorTwoFactor,
 	})
 	// One router: the console at /, /console and /static; everything else is the partner API.
 	handler := chi.NewRouter()

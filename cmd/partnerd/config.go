@@ -34,6 +34,10 @@ type Config struct {
 	// InsecureCookies (PARTNER_INSECURE_COOKIES=1) drops the console cookie's Secure attribute, for
 	// plain-HTTP deployments reached by a name other than localhost or 127.0.0.1.
 	InsecureCookies bool
+	// OperatorTwoFactor (PARTNER_CONSOLE_OPERATOR_2FA=required; default optional) requires operators
+	// to sign in to the console with a TOTP code after the password: an operator without
+	// two-factor sign-in is sent to set it up before any other page, and cannot switch it off.
+	OperatorTwoFactor bool
 	// AccessLog (PARTNER_ACCESS_LOG, default 1) logs one info line per API call; 0 turns it off for
 	// the highest throughput.
 	AccessLog bool
@@ -156,6 +160,13 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if cfg.AccessLog, err = envBool(getenv, "PARTNER_ACCESS_LOG", true); err != nil {
 		return Config{}, err
+	}
+	switch v := getenv("PARTNER_CONSOLE_OPERATOR_2FA"); v {
+	case "", "optional":
+	case "required":
+		cfg.OperatorTwoFactor = true
+	default:
+		return Config{}, fmt.Errorf("PARTNER_CONSOLE_OPERATOR_2FA: want required or optional, got %q", v)
 	}
 	if path := getenv("PARTNER_CHAINS"); path != "" {
 		if cfg.Chains, err = chain.LoadConfig(path); err != nil {

@@ -20,6 +20,9 @@ type Consumer struct {
 	ID                 int       `json:"id"`
 	Name               string    `json:"name"`
 	AccessEnabled      bool      `json:"accessEnabled"`
+	// AccessChangedAt is when access was last switched on or off (at creation for a consumer whose
+	// access never changed); nil for a consumer created before it was recorded.
+	AccessChangedAt *time.Time `json:"accessChangedAt,omitempty"`
 	Scopes             []string  `json:"scopes"`
 	RatePerMinute      int       `json:"ratePerMinute"`
 	Burst              int       `json:"burst"`
@@ -64,6 +67,7 @@ func (s *Service) CreateConsumer(ctx context.Context, a Actor, name string, ch C
 			SetRatePerMinute(deref(ch.RatePerMinute, DefaultRatePerMinute)).
 			SetBurst(deref(ch.Burst, DefaultBurst)).
 			SetAccessEnabled(deref(ch.AccessEnabled, false)).
+			SetAccessChangedAt(s.now()).
 			SetPrice(deref(ch.Price, "")).
 			SetDisabledOperations(deref(ch.DisabledOperations, []string{})).
 			SetCreatedAt(s.now()).SetUpdatedAt(s.now()).
@@ -125,6 +129,9 @@ func (s *Service) UpdateConsumer(ctx context.Context, a Actor, id int, ch Consum
 		}
 		if ch.AccessEnabled != nil {
 			u.SetAccessEnabled(*ch.AccessEnabled)
+			if *ch.AccessEnabled != before.AccessEnabled {
+				u.SetAccessChangedAt(s.now())
+			}
 		}
 		if err := u.Exec(ctx); ent.IsConstraintError(err) {
 			return nameTaken(*ch.Name)
@@ -210,7 +217,7 @@ func readConsumer(ctx context.Context, db *ent.Client, id int) (Consumer, error)
 func toConsumer(c *ent.Consumer) Consumer {
 	out := Consumer{
 		ID: c.ID, Name: c.Name, AccessEnabled: c.AccessEnabled, RatePerMinute: c.RatePerMinute, Burst: c.Burst,
-		Price: c.Price, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		Price: c.Price, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, AccessChangedAt: c.AccessChangedAt,
 		Scopes: []string{}, Allow: []string{}, DisabledOperations: append([]string{}, c.DisabledOperations...),
 	}
 	for _, g := range c.Edges.Scopes {

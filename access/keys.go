@@ -37,7 +37,17 @@ type KeyInfo struct {
 	ExpiresAt     *time.Time `json:"expiresAt"`
 	RevokedAt     *time.Time `json:"revokedAt"`
 	RotatedFromID *int       `json:"rotatedFromId"`
+	// ReplacedByID is the key that replaced this one by rotation (its successor); nil: none.
+	// Filled by ListKeys.
+	ReplacedByID *int `json:"replacedById,omitempty"`
+	// Scopes of a restricted key; nil: all of its consumer's.
+	Scopes []string `json:"scopes"`
+	// SourceCIDRs is the key's own allowlist, applied together with its consumer's; nil: none.
+	SourceCIDRs []string `json:"sourceCidrs"`
 }
+
+// Restricted reports whether the key carries its own scopes or allowlist.
+func (k KeyInfo) Restricted() bool { return k.Scopes != nil || len(k.SourceCIDRs) > 0 }
 
 // IssuedKey is a key just created: the only time its secret is available.
 type IssuedKey struct {
@@ -45,12 +55,20 @@ type IssuedKey struct {
 	Key string `json:"key"`
 }
 
-// CreateKey issues a new key for the consumer. Errors: ErrNotFound, ErrInvalid.
+// CreateKey issues a new key for the consumer, with all of its rights. Errors: ErrNotFound,
+// ErrInvalid.
 func (s *Service) CreateKey(ctx context.Context, a Actor, consumerID int, name string) (IssuedKey, error) {
+	return s.CreateKeyWith(ctx, a, consumerID, name, KeyOptions{})
+}
+
+// CreateKeyWith issues a new key for the consumer, restricted by o (see KeyOptions). Errors:
+// ErrNotFound, ErrInvalid (a bad name, or a *FieldError per bad option: a scope the consumer
+// lacks, a malformed CIDR, an expiry not in the future).
+func (s *Service) CreateKeyWith(ctx context.Context, a Actor, consumerID int, name string, o KeyOptions) (IssuedKey, error) {
 	var out IssuedKey
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
 		var err error
-		out, err = s.issue(ctx, tx, a, consumerID, name, nil)
+		out, err = s.issue(ctx, tx, a, consumerID, name, nil, o)
 		return err
 	})
 	if err != nil {
@@ -59,7 +77,9 @@ func (s *Service) CreateKey(ctx context.Context, a Actor, consumerID int, name s
 	return out, nil
 }
 
-func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int, name string, from *ent.APIKey) (IssuedKey, error) {
+// issue creates a key: a new one restricted by o, or the successor of from, which carries from's
+// restriction (o is then ignored).
+func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int, name string, from *ent.APIKey, o KeyOptions) (IssuedKey, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 {
 		return IssuedKey{}, fmt.Errorf("%w: key name must be 1 to 200 characters", ErrInvalid)
@@ -67,8 +87,17 @@ func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int
 	if a.ConsumerID != 0 && a.ConsumerID != consumerID {
 		return IssuedKey{}, fmt.Errorf("consumer %d: %w", consumerID, ErrNotFound)
 	}
-	if _, err := tx.Consumer.Get(ctx, consumerID); err != nil {
+	cons, err := readConsumer(ctx, tx.Client(), consumerID)
+	if err != nil {
 		return IssuedKey{}, notFound(err, "consumer", consumerID)
+	}
+	var scopes, sources []string
+	if from == nil {
+		if scopes, sources, err = checkKeyOptions(o, cons.Scopes, s.now()); err != nil {
+			return IssuedKey{}, err
+		}
+	} else {
+		scopes, sources = from.Scopes, from.SourceCidrs
 	}
 	k, err := NewKey()
 	if err != nil {
@@ -77,8 +106,20 @@ func (s *Service) issue(ctx context.Context, tx *ent.Tx, a Actor, consumerID int
 	h := k.Hash()
 	q := tx.APIKey.Create().SetConsumerID(consumerID).SetName(name).SetHash(h[:]).
 		SetPrefix(k.DisplayPrefix()).SetCreatedAt(s.now())
+	if scopes != nil {
+		q.SetScopes(scopes)
+	}
+	if sources != nil {
+		q.SetSourceCidrs(sources)
+	}
+	if from == nil && o.ExpiresAt != nil {
+		q.SetExpiresAt(o.ExpiresAt.UTC())
+	}
 	if from != nil {
 		q.SetRotatedFromID(from.ID)
+		if from.ExpiresAt != nil { // the old key's own expiry, from before its grace was set
+			q.SetExpiresAt(*from.ExpiresAt)
+		}
 	}
 	row, err := q.Save(ctx)
 	if err != nil {
@@ -142,8 +183,18 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.
 		// The grace starts only on a key without an end, guarded in the update itself: of two
 		// rotations racing past the check above, the second updates nothing (PostgreSQL rechecks
 		// the condition on the row the first changed; SQLite lets one writer through).
-		n, err := tx.APIKey.Update().Where(apikey.ID(k.ID), apikey.ExpiresAtIsNil(), apikey.RevokedAtIsNil()).
-			SetExpiresAt(s.now().Add(grace)).Save(ctx)
+		// A key with an expiry of its own keeps it when that comes first, and its successor
+		// inherits it (issue gets the key as read before this update).
+		end := s.now().Add(grace)
+		same := apikey.ExpiresAtIsNil()
+		if k.ExpiresAt != nil {
+			same = apikey.ExpiresAtEQ(*k.ExpiresAt)
+			if k.ExpiresAt.Before(end) {
+				end = *k.ExpiresAt
+			}
+		}
+		n, err := tx.APIKey.Update().Where(apikey.ID(k.ID), same, apikey.RevokedAtIsNil()).
+			SetExpiresAt(end).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -153,11 +204,15 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int, grace time.
 			}
 			return fmt.Errorf("%w: key %d changed while it was being rotated", ErrConflict, k.ID)
 		}
+		read := k
 		if k, err = tx.APIKey.Get(ctx, k.ID); err != nil {
 			return err
 		}
 		old = s.keyInfo(k)
-		issued, err = s.issue(ctx, tx, a, k.ConsumerID, k.Name, k)
+		issued, err = s.issue(ctx, tx, a, k.ConsumerID, k.Name, read, KeyOptions{})
+		if err == nil {
+			old.ReplacedByID = &issued.ID
+		}
 		return err
 	})
 	if err != nil {
@@ -194,6 +249,11 @@ func (s *Service) EndGrace(ctx context.Context, a Actor, keyID int) (KeyInfo, er
 		}
 		if st := s.status(k); st != KeyExpiring {
 			return fmt.Errorf("%w: key is %s, not in a rotation grace", ErrInvalid, st)
+		}
+		if n, err := tx.APIKey.Query().Where(apikey.RotatedFromID(k.ID)).Count(ctx); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("%w: key was never rotated, so it is in no grace (it expires on its own)", ErrInvalid)
 		}
 		before := s.keyInfo(k)
 		if k, err = tx.APIKey.UpdateOne(k).SetExpiresAt(s.now()).Save(ctx); err != nil {
@@ -271,8 +331,18 @@ func (s *Service) ListKeys(ctx context.Context, a Actor, consumerID int) ([]KeyI
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
 	out := make([]KeyInfo, len(rows))
+	byID := make(map[int]int, len(rows))
 	for i, r := range rows {
 		out[i] = s.keyInfo(r)
+		byID[r.ID] = i
+	}
+	for _, r := range rows {
+		if r.RotatedFromID == nil {
+			continue
+		}
+		if i, ok := byID[*r.RotatedFromID]; ok && out[i].ReplacedByID == nil {
+			out[i].ReplacedByID = &r.ID
+		}
 	}
 	return out, nil
 }
@@ -294,6 +364,9 @@ func (s *Service) LookupKey(ctx context.Context, hash [32]byte) (KeyRecord, erro
 	}
 	if k.RevokedAt != nil {
 		rec.RevokedAt = *k.RevokedAt
+	}
+	if rec.Restriction, err = restrictionOf(k); err != nil {
+		return KeyRecord{}, fmt.Errorf("look up key: %w", err)
 	}
 	return rec, nil
 }
@@ -325,6 +398,6 @@ func (s *Service) keyInfo(k *ent.APIKey) KeyInfo {
 	return KeyInfo{
 		ID: k.ID, ConsumerID: k.ConsumerID, Name: k.Name, Prefix: k.Prefix, Status: s.status(k),
 		CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt,
-		RotatedFromID: k.RotatedFromID,
+		RotatedFromID: k.RotatedFromID, Scopes: k.Scopes, SourceCIDRs: k.SourceCidrs,
 	}
 }

@@ -155,7 +155,7 @@ func TestCreateConsumer(t *testing.T) {
 		})
 		want := access.Consumer{ID: c.ID, Name: "Acme Corp", AccessEnabled: false, Scopes: []string{},
 			RatePerMinute: access.DefaultRatePerMinute, Burst: access.DefaultBurst, Allow: []string{},
-			DisabledOperations: []string{}, Price: "", CreatedAt: e.clk.Now(), UpdatedAt: e.clk.Now()}
+			DisabledOperations: []string{}, Price: "", CreatedAt: e.clk.Now(), UpdatedAt: e.clk.Now(), AccessChangedAt: ptr(e.clk.Now())}
 		assertConsumer(t, c, want)
 		if got, err := e.svc.Consumer(t.Context(), e.op, c.ID); err != nil {
 			t.Fatalf("Consumer: %v", err)
@@ -182,7 +182,7 @@ func TestCreateConsumer(t *testing.T) {
 		assertConsumer(t, full, access.Consumer{ID: full.ID, Name: "Full", AccessEnabled: true,
 			Scopes: []string{"market:read", "tx:build"}, RatePerMinute: 0, Burst: 1_000_000,
 			Allow: []string{"10.1.0.0/16"}, DisabledOperations: []string{"getTrending"}, Price: "$100/month",
-			CreatedAt: e.clk.Now(), UpdatedAt: e.clk.Now()})
+			CreatedAt: e.clk.Now(), UpdatedAt: e.clk.Now(), AccessChangedAt: ptr(e.clk.Now())})
 	})
 }
 
@@ -1337,6 +1337,11 @@ func assertConsumer(t *testing.T, got, want access.Consumer) {
 		t.Fatalf("consumer times created %v updated %v, want %v, %v", got.CreatedAt, got.UpdatedAt, want.CreatedAt, want.UpdatedAt)
 	}
 	got.CreatedAt, got.UpdatedAt, want.CreatedAt, want.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+	if (got.AccessChangedAt == nil) != (want.AccessChangedAt == nil) ||
+		(got.AccessChangedAt != nil && !got.AccessChangedAt.Equal(*want.AccessChangedAt)) {
+		t.Fatalf("consumer AccessChangedAt %v, want %v", got.AccessChangedAt, want.AccessChangedAt)
+	}
+	got.AccessChangedAt, want.AccessChangedAt = nil, nil
 	if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
 		t.Fatalf("consumer\n got %+v\nwant %+v", got, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/policy"
 )
 
 // Errors of key verification. Each is a 401 on the partner API with the code
@@ -51,6 +52,8 @@ type KeyRecord struct {
 	RevokedAt         time.Time      // zero: not revoked; any other value: revoked
 	AccessEnabled     bool           // the consumer's access switch
 	Limit             metering.Limit // the consumer's negotiated rate and burst
+	// Restriction narrows the key below its consumer's grants (a restricted key); nil: none.
+	Restriction *policy.KeyRestriction
 }
 
 // KeyLookup finds a key by its hash (Key.Hash). It returns an error matching
@@ -62,6 +65,9 @@ type KeyLookup func(ctx context.Context, hash [32]byte) (KeyRecord, error)
 type Principal struct {
 	KeyID, ConsumerID int
 	Limit             metering.Limit // the consumer's rate and burst, cached with the key
+	// Restriction is the key's own scopes and allowlist, checked after the consumer's
+	// (policy.KeyRestriction.Check); nil for a key with all of its consumer's rights.
+	Restriction *policy.KeyRestriction
 }
 
 // VerifierOption configures NewVerifier.
@@ -217,7 +223,7 @@ func authorize(rec KeyRecord, now time.Time) (Principal, error) {
 	case !rec.AccessEnabled:
 		return Principal{}, ErrAccessDisabled
 	}
-	return Principal{KeyID: rec.KeyID, ConsumerID: rec.ConsumerID, Limit: rec.Limit}, nil
+	return Principal{KeyID: rec.KeyID, ConsumerID: rec.ConsumerID, Limit: rec.Limit, Restriction: rec.Restriction}, nil
 }
 
 // cachedLocked returns the cache's answer about h at now; ok is false when

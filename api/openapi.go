@@ -107,6 +107,7 @@ type errorExample struct {
 	message string
 	reason  string
 	retry   int
+	name    string // the example's name when code and reason do not tell it apart
 }
 
 // errorDocs documents each error status: what it means for the caller and example bodies.
@@ -123,8 +124,13 @@ var errorDocs = map[int]struct {
 		{code: CodeInvalidAPIKey, message: "invalid API key"},
 		{code: CodeAccessDisabled, message: "access is switched off for this consumer"},
 	}},
-	403: {"Forbidden", "A missing scope, an operation switched off for the consumer, or a source address off its allowlist.", []errorExample{
+	403: {"Forbidden", "A missing scope, an operation switched off for the consumer, or a source address off its allowlist. " +
+		"A restricted key (one created with a subset of its consumer's scopes, or with its own source allowlist) is also refused " +
+		"outside its own scopes (scope_required) or allowlist (source_not_allowed), with a message saying the key is restricted: " +
+		"a call must pass both the key's restriction and its consumer's grants.", []errorExample{
 		{code: CodeScopeRequired, message: "this operation requires scope market:read"},
+		{code: CodeScopeRequired, name: "restricted_key_scope", message: "this API key is restricted to scopes market:read; this operation requires scope quote:read (create a key with that scope in the console)"},
+		{code: CodeSourceNotAllowed, name: "restricted_key_source", message: "source address 198.51.100.7 is not on this API key's own allowlist (the key is restricted)"},
 	}},
 	404: {"NotFound", "No such endpoint (also a path called with another method than its own), or no such resource.", []errorExample{
 		{code: CodeNotFound, message: "token 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 not found on base"},
@@ -183,6 +189,9 @@ func errorResponses() map[string]*huma.Response {
 			name := string(x.code)
 			if x.reason != "" {
 				name = x.reason
+			}
+			if x.name != "" {
+				name = x.name
 			}
 			examples[name] = &huma.Example{Value: e}
 		}

@@ -185,8 +185,12 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 	fs := newFlags("key "+args[0], &url, getenv)
 	switch args[0] {
 	case "create":
+		var scopes, sources, expires string
 		fs.IntVar(&consumerID, "consumer", 0, "consumer id")
 		fs.StringVar(&name, "name", "", "key name")
+		fs.StringVar(&scopes, "scopes", "", "restrict the key to these of its consumer's scopes, comma-separated (default: all of them)")
+		fs.StringVar(&sources, "source", "", "the key's own source allowlist, comma-separated CIDRs, applied with the consumer's (default: none)")
+		fs.StringVar(&expires, "expires", "", "when the key stops working: RFC 3339 time or YYYY-MM-DD (UTC midnight) (default: never)")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
 			if err := noArgs(fs); err != nil {
 				return nil, err
@@ -194,7 +198,11 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 			if consumerID == 0 || name == "" {
 				return nil, errors.New("key create: --consumer and --name are required")
 			}
-			return a.svc.CreateKey(ctx, cliActor, consumerID, name)
+			o, err := keyOptions(scopes, sources, expires)
+			if err != nil {
+				return nil, err
+			}
+			return a.svc.CreateKeyWith(ctx, cliActor, consumerID, name, o)
 		})
 	case "rotate":
 		fs.StringVar(&grace, "grace", "24h", "how long the old key keeps working: 0 to 7d")

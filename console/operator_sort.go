@@ -117,3 +117,11 @@ func sortDir(desc bool) string {
 	}
 	return "asc"
 }
+
+// sortClass is a sortable heading's class: num for numbers (right-aligned), sort otherwise.
+func sortClass(numeric bool) string {
+	if numeric {
+		return "num"
+	}
+	return "sort"
+}

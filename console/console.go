@@ -121,6 +121,7 @@ func (c *Console) routes() {
 	r.Group(func(r chi.Router) {
 		r.Use(c.require(roleConsumer))
 		r.Get("/usage", c.usage)
+		r.Get("/usage.csv", c.usageCSV)
 		r.Get("/plan", c.plan)
 		c.logRoutes(r)
 		r.Group(func(r chi.Router) {
@@ -147,6 +148,7 @@ func (c *Console) routes() {
 		r.Post("/consumers/{id}/keys/{keyID}/revoke", c.opRevokeKey)
 		r.Post("/consumers/{id}/users", c.opCreateUser)
 		r.Get("/consumers/{id}/usage", c.opUsage)
+		r.Get("/consumers/{id}/usage.csv", c.opUsageCSV)
 		r.Get("/audit", c.opAudit)
 		c.opLogRoutes(r)
 		c.opTeamRoutes(r)

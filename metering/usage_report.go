@@ -275,3 +275,37 @@ func sums(cols ...string) []sql.Querier {
 	}
 	return out
 }
+
+// EachDaily calls fn with each of the consumer's daily rollups (of one key, or all for keyID 0) of
+// the days since `since` (inclusive), oldest first, by key and operation, as the rows arrive: an
+// export streams them without holding them. It stops at fn's first error and returns it.
+func (s *UsageStore) EachDaily(ctx context.Context, consumerID, keyID int, since time.Time, fn func(DailyUsage) error) error {
+	t := sql.Dialect(s.dialect).Table(usagedaily.Table)
+	p := []*sql.Predicate{sql.EQ(t.C(usagedaily.FieldConsumerID), consumerID), sql.GTE(t.C(usagedaily.FieldDay), Day(since))}
+	if keyID != 0 {
+		p = append(p, sql.EQ(t.C(usagedaily.FieldKeyID), keyID))
+	}
+	sel := sql.Dialect(s.dialect).Select(t.C(usagedaily.FieldDay), t.C(usagedaily.FieldKeyID), t.C(usagedaily.FieldOperation),
+		t.C(usagedaily.FieldCalls), t.C(usagedaily.FieldCost), t.C(usagedaily.FieldErrors)).From(t).
+		Where(sql.And(p...)).
+		OrderBy(t.C(usagedaily.FieldDay), t.C(usagedaily.FieldKeyID), t.C(usagedaily.FieldOperation))
+	query, args := sel.Query()
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("read daily usage: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d DailyUsage
+		if err := rows.Scan(&d.Day, &d.KeyID, &d.Operation, &d.Calls, &d.Cost, &d.Errors); err != nil {
+			return fmt.Errorf("read daily usage: %w", err)
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read daily usage: %w", err)
+	}
+	return nil
+}

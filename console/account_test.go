@@ -68,7 +68,7 @@ func TestAccountPassword(t *testing.T) {
 		{url.Values{"current": {"wrong password 1"}, "password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
 		{url.Values{"current": {"team password 123"}, "password": {"new password 12345"}, "confirm": {"new password 1234"}}, "differ"},
 		{url.Values{"current": {"team password 123"}, "password": {"short"}, "confirm": {"short"}}, "12 to 256 characters"},
-		{url.Values{}, "differ"},
+		{url.Values{}, "current password is wrong"},
 		{url.Values{"password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
 	} {
 		r := b.post("/console/account/password", tc.form)
@@ -193,7 +193,7 @@ func TestSessionsList(t *testing.T) {
 
 	page := b.get("/console/account")
 	handles := handleRe.FindAllStringSubmatch(page.body, -1)
-	if len(handles) != 3 || strings.Count(page.body, "this session") != 1 {
+	if len(handles) != 3 || strings.Count(page.body, `badge active">this session`) != 1 {
 		t.Fatalf("%d sessions listed: %s", len(handles), snippet(page.body))
 	}
 	wantContains(t, page.body, "127.0.0.1", "Go-http-client")
@@ -230,7 +230,7 @@ func TestSessionsList(t *testing.T) {
 	o3 := h.signedIn("dev@acme.example", "team password 123")
 	// The handle listed by o3 for itself is the one marked "this session" on its page.
 	o3page := o3.get("/console/account").body
-	i := strings.Index(o3page, "this session")
+	i := strings.Index(o3page, `badge active">this session`)
 	self := handleRe.FindStringSubmatch(o3page[i:])[1]
 	wantRedirect(t, b.post("/console/account/sessions/"+self+"/end", nil), "/console/account#sessions")
 	if r := o3.get("/console/keys"); r.StatusCode != http.StatusSeeOther {

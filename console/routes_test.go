@@ -47,7 +47,32 @@ var protectedRoutes = []route{
 	{"POST", "/operator/consumers/{id}/users", roleOperator},
 	{"GET", "/operator/consumers/{id}/usage", roleOperator},
 	{"GET", "/operator/audit", roleOperator},
+	// Teams and sign-in (part D): the team pages are the consumer owners' and the operators';
+	// the account pages are every signed-in user's (roleAny).
+	{"GET", "/team", roleConsumer},
+	{"POST", "/team/invite", roleConsumer},
+	{"POST", "/team/{userID}/role", roleConsumer},
+	{"GET", "/team/{userID}/remove", roleConsumer},
+	{"POST", "/team/{userID}/remove", roleConsumer},
+	{"POST", "/team/{userID}/resend", roleConsumer},
+	{"GET", "/operator/consumers/{id}/team", roleOperator},
+	{"POST", "/operator/consumers/{id}/team/invite", roleOperator},
+	{"POST", "/operator/consumers/{id}/team/{userID}/role", roleOperator},
+	{"GET", "/operator/consumers/{id}/team/{userID}/remove", roleOperator},
+	{"POST", "/operator/consumers/{id}/team/{userID}/remove", roleOperator},
+	{"POST", "/operator/consumers/{id}/team/{userID}/resend", roleOperator},
+	{"GET", "/account", roleAny},
+	{"POST", "/account/password", roleAny},
+	{"GET", "/account/2fa", roleAny},
+	{"POST", "/account/2fa", roleAny},
+	{"POST", "/account/2fa/off", roleAny},
+	{"POST", "/account/2fa/recovery-codes", roleAny},
+	{"POST", "/account/sessions/end-others", roleAny},
+	{"POST", "/account/sessions/{handle}/end", roleAny},
 }
+
+// roleAny marks a route every signed-in user may open, whatever the role.
+const roleAny = "any"
 
 // publicRoutes need no session.
 var publicRoutes = []route{
@@ -57,6 +82,8 @@ var publicRoutes = []route{
 	{"POST", "/logout", ""},
 	{"GET", "/set-password/{token}", ""},
 	{"POST", "/set-password/{token}", ""},
+	{"GET", "/login/code", ""},
+	{"POST", "/login/code", ""},
 }
 
 // isolationRoutes is every consumer route that takes an id: each is tried with another tenant's key.
@@ -76,18 +103,24 @@ var isolationRoutes = []struct {
 
 // validForms are forms that would change something if the route let the request through.
 var validForms = map[string]url.Values{
-	"POST /keys":                           {"name": {"intruder"}},
-	"POST /keys/{id}/rename":               {"name": {"intruder"}},
-	"POST /keys/{id}/rotate":               {"grace": {"0"}},
-	"POST /operator/consumers":             {"name": {"Intruder Ltd"}, "rpm": {"5"}, "burst": {"5"}, "enabled": {"on"}},
-	"POST /operator/consumers/{id}":        {"name": {"Renamed"}, "rpm": {"1"}, "burst": {"1"}},
-	"POST /operator/consumers/{id}/access": {"access": {"off"}, "reason": {"intrusion"}},
-	"POST /operator/consumers/{id}/users":  {"email": {"intruder@example.com"}},
+	"POST /keys":                                       {"name": {"intruder"}},
+	"POST /keys/{id}/rename":                           {"name": {"intruder"}},
+	"POST /keys/{id}/rotate":                           {"grace": {"0"}},
+	"POST /operator/consumers":                         {"name": {"Intruder Ltd"}, "rpm": {"5"}, "burst": {"5"}, "enabled": {"on"}},
+	"POST /operator/consumers/{id}":                    {"name": {"Renamed"}, "rpm": {"1"}, "burst": {"1"}},
+	"POST /operator/consumers/{id}/access":             {"access": {"off"}, "reason": {"intrusion"}},
+	"POST /operator/consumers/{id}/users":              {"email": {"intruder@example.com"}},
+	"POST /team/invite":                                {"email": {"intruder@example.com"}, "role": {"owner"}},
+	"POST /team/{userID}/role":                         {"role": {"owner"}},
+	"POST /operator/consumers/{id}/team/invite":        {"email": {"intruder@example.com"}, "role": {"owner"}},
+	"POST /operator/consumers/{id}/team/{userID}/role": {"role": {"owner"}},
+	"POST /account/password":                           {"current": {password}, "password": {"intruder password"}, "confirm": {"intruder password"}},
 }
 
 // fill puts ids into a route pattern.
 func fill(pattern string, id, keyID int) string {
 	p := strings.ReplaceAll(pattern, "{keyID}", strconv.Itoa(keyID))
+	p = strings.NewReplacer("{userID}", "1", "{handle}", "AAAAAAAAAAAAAAAA").Replace(p)
 	return "/console" + strings.ReplaceAll(p, "{id}", strconv.Itoa(id))
 }
 
@@ -298,6 +331,9 @@ func TestRolesForbidden(t *testing.T) {
 	alice := tn.h.signedIn(tn.userA, password)
 	ops := tn.h.signedIn(tn.operator, password)
 	for _, rt := range protectedRoutes {
+		if rt.role == roleAny {
+			continue // every role's
+		}
 		t.Run(rt.method+" "+rt.pattern, func(t *testing.T) {
 			before := tn.snapshot(t)
 			var r response

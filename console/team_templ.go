@@ -293,14 +293,14 @@ func teamPage(p page, s teamScope, members []access.Member, me int, now time.Tim
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\"><button type=\"submit\" class=\"secondary\">Resend invitation<span class=\"skip\">to ")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\"><button type=\"submit\" class=\"secondary\">Resend invitation<span class=\"skip\">")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var16 string
-						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(m.Email)
+						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(" to " + m.Email)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `team.templ`, Line: 71, Col: 98}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `team.templ`, Line: 71, Col: 103}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 						if templ_7745c5c3_Err != nil {
@@ -329,9 +329,9 @@ func teamPage(p page, s teamScope, members []access.Member, me int, now time.Tim
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var18 string
-					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(m.Email)
+					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(" " + m.Email)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `team.templ`, Line: 74, Col: 115}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `team.templ`, Line: 74, Col: 120}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {

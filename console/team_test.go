@@ -100,8 +100,8 @@ func TestTeamPageInviteRoleResendRemove(t *testing.T) {
 		want string
 	}{
 		{url.Values{"email": {"nope"}, "role": {"viewer"}}, "is not an email address"},
-		{url.Values{"email": {"a@acme.example"}, "role": {"admin"}}, "role must be owner, developer or viewer"},
-		{url.Values{"email": {"a@acme.example"}}, "role must be"},
+		{url.Values{"email": {"a@acme.example"}, "role": {"admin"}}, "ole must be owner, developer or viewer"},
+		{url.Values{"email": {"a@acme.example"}}, "ole must be"},
 		{url.Values{"email": {"OWNER@acme.example"}, "role": {"viewer"}}, "exists"},
 	} {
 		r := b.post("/console/team/invite", tc.form)
@@ -150,7 +150,7 @@ func TestTeamPageInviteRoleResendRemove(t *testing.T) {
 	wantRedirect(t, r, "/console/team")
 	wantContains(t, b.follow(r).body, "new@acme.example is now a developer.")
 	r = b.post("/console/team/"+id+"/role", url.Values{"role": {"god"}})
-	if got := flashError(b.follow(r).body); !strings.Contains(got, "role must be") {
+	if got := flashError(b.follow(r).body); !strings.Contains(got, "ole must be") {
 		t.Fatalf("bad role: %q", got)
 	}
 	// The last owner cannot demote or remove themself.

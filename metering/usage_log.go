@@ -380,8 +380,26 @@ func appendLogArgs(a []any, c *Call) []any {
 	if len(c.ErrorBody) > 0 {
 		body = c.ErrorBody[:min(len(c.ErrorBody), MaxErrorBody)]
 	}
-	return append(a, clip(c.Method, maxMethod), clip(c.Path, maxPath), StatusGroup(c.Status), clip(c.ErrorCode, maxErrorCode),
-		clip(c.Source, maxSource), rate, c.Replayed, body)
+	return append(a, boxed(clip(c.Method, maxMethod)), clip(c.Path, maxPath), boxed(StatusGroup(c.Status)),
+		boxed(clip(c.ErrorCode, maxErrorCode)), clip(c.Source, maxSource), rate, c.Replayed, body)
+}
+
+// boxedStrings are the common short values of the log's columns as interface values made once:
+// boxing a string allocates, and the writer stores every call.
+var boxedStrings = func() map[string]any {
+	m := map[string]any{"": ""}
+	for _, s := range append([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, StatusGroups...) {
+		m[s] = s
+	}
+	return m
+}()
+
+// boxed is s as an interface value, without allocating for the common ones.
+func boxed(s string) any {
+	if b, ok := boxedStrings[s]; ok {
+		return b
+	}
+	return s
 }
 
 // clip cuts s to at most n bytes, on a rune boundary.

@@ -39,19 +39,25 @@ func (c *Console) keyRoutes(r chi.Router) {
 
 func (c *Console) keys(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	keys, err := c.deps.Access.ListKeys(r.Context(), v.actor, v.ConsumerID)
+	view, err := c.keysView(r, v)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	c.render(w, r, http.StatusOK, keysPage(c.page(r, "API keys"), keys, c.now()))
+	c.render(w, r, http.StatusOK, keysPage(c.page(r, "API keys"), view))
 }
 
 func (c *Console) createKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	issued, err := c.deps.Access.CreateKey(r.Context(), v.actor, v.ConsumerID, r.PostFormValue("name"))
+	o, problem := keyOptionsOf(r, c.now())
+	if problem != "" {
+		c.flashError(r, problem)
+		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
+		return
+	}
+	issued, err := c.deps.Access.CreateKeyWith(r.Context(), v.actor, v.ConsumerID, r.PostFormValue("name"), o)
 	if errors.Is(err, access.ErrInvalid) {
-		c.flashError(r, "A key needs a name of 1 to 200 characters.")
+		c.flashError(r, keyProblem(err))
 		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 		return
 	}
@@ -76,7 +82,7 @@ func (c *Console) issued(w http.ResponseWriter, r *http.Request) {
 	if v.Old != nil {
 		title = "Key rotated"
 	}
-	c.render(w, r, http.StatusOK, keyIssuedPage(c.page(r, title), v))
+	c.render(w, r, http.StatusOK, keyIssuedPage(c.page(r, title), v, c.publicURL(r)))
 }
 
 func (c *Console) renameKey(w http.ResponseWriter, r *http.Request) {
@@ -143,7 +149,7 @@ func (c *Console) rotateForm(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if k.Status == access.KeyExpiring {
+	if k.ReplacedByID != nil && k.Status == access.KeyExpiring {
 		c.flashError(r, alreadyRotated(k, keys))
 		http.Redirect(w, r, keyPath(k.ID, "end-grace"), http.StatusSeeOther)
 		return
@@ -227,6 +233,10 @@ func (c *Console) revokeKey(w http.ResponseWriter, r *http.Request) {
 
 // noGrace is the message for ending the grace of a key that has none.
 func noGrace(k access.KeyInfo) string {
+	if k.Status == access.KeyExpiring {
+		return keyLabel(k) + " was never rotated, so it is in no rotation grace: it stops at its own expiry, " +
+			whenPtr(k.ExpiresAt, "") + ". Revoke it to stop it now."
+	}
 	return keyLabel(k) + " is not in a rotation grace (it is " + k.Status + "): there is nothing to end."
 }
 
@@ -235,7 +245,7 @@ func (c *Console) endGraceForm(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if k.Status != access.KeyExpiring {
+	if k.Status != access.KeyExpiring || k.ReplacedByID == nil {
 		c.flashError(r, noGrace(k))
 		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
 		return

@@ -3,6 +3,7 @@ package console
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
@@ -18,6 +19,10 @@ type page struct {
 	FlashWarn  string // done, but mind this
 	FlashError string // not done
 	CSS, JS    string // asset URLs
+	// AccessOff is set on a consumer's pages while its API access is switched off; AccessOffSince
+	// is when it was switched off (nil when not recorded).
+	AccessOff      bool
+	AccessOffSince *time.Time
 }
 
 // page builds a page for r, taking its one-time messages from the session.
@@ -26,7 +31,25 @@ func (c *Console) page(r *http.Request, title string) page {
 	p.Flash = c.popFlash(r, flashKey)
 	p.FlashWarn = c.popFlash(r, flashWarnKey)
 	p.FlashError = c.popFlash(r, flashErrorKey)
+	c.accessBanner(r, &p)
 	return p
+}
+
+// accessBanner marks a consumer's page when its API access is off, and since when. A failure to
+// read the consumer leaves the banner out (and is logged): the page itself still renders.
+func (c *Console) accessBanner(r *http.Request, p *page) {
+	v := p.User
+	if v == nil || v.Role != roleConsumer || v.ConsumerID == 0 {
+		return
+	}
+	cons, err := c.deps.Access.Consumer(r.Context(), v.actor, v.ConsumerID)
+	if err != nil {
+		c.log.Warn("read consumer for the access banner", "consumer", v.ConsumerID, "err", err)
+		return
+	}
+	if !cons.AccessEnabled {
+		p.AccessOff, p.AccessOffSince = true, cons.AccessChangedAt
+	}
 }
 
 // bare builds a page without touching the session: for answers given before the session is loaded
@@ -91,4 +114,15 @@ type confirmation struct {
 	Consequence string // what happens, in a sentence or two
 	Button      string // the confirming button's label
 	Cancel      string // where Cancel leads
+}
+
+// accessOffDetail is what a consumer whose access is off can and cannot do.
+const accessOffDetail = "Every call with your keys is refused with 401 access_disabled. You can still manage keys and read usage here; ask your operator to switch access back on."
+
+// accessOffHeadline says that access is off, and since when if known.
+func accessOffHeadline(since *time.Time) string {
+	if since == nil {
+		return "Your API access is switched off."
+	}
+	return "Your API access has been switched off since " + when(*since) + "."
 }

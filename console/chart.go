@@ -11,11 +11,12 @@ import (
 
 // Chart geometry, in SVG user units. Charts scale with their viewBox; on narrow screens the style
 // sheet enlarges their text (in user units) and hides the minor axis labels, so labels stay
-// readable at 390 px wide.
+// readable at 390 px wide. Value labels sit inside the plot, above their grid line, so no label
+// size can push them off the chart.
 const (
-	chartW, chartH      = 760, 280
-	padLeft, padRight   = 64, 84
-	padTop, padBottom   = 16, 40
+	chartW, chartH      = 760, 290
+	padLeft, padRight   = 40, 40
+	padTop, padBottom   = 34, 40
 	plotW, plotH        = chartW - padLeft - padRight, chartH - padTop - padBottom
 	chartBottom         = padTop + plotH
 	chartRight          = padLeft + plotW
@@ -26,9 +27,10 @@ const (
 // tick is an axis label at a position (y for value ticks, x for time labels); Minor labels are
 // hidden on narrow screens.
 type tick struct {
-	Pos   string
-	Label string
-	Minor bool
+	Pos    string
+	LabelY string // value ticks: where the label sits
+	Label  string
+	Minor  bool
 }
 
 // seg is one rectangle of a bar.
@@ -77,14 +79,15 @@ type dot struct{ X, Y, Title string }
 // unitsChart is the units chart: units per minute (or the hour's average per minute) as an area,
 // the plan's rate per minute and burst as lines, and a marker above each point with 429s.
 type unitsChart struct {
-	ViewBox               string
-	YTicks                []tick
-	XLabels               []tick
-	Area                  string // path data
-	RateY, BurstY         string // "" when off the scale (never: the scale covers both)
-	RateLabel, BurstLabel string
-	Marks                 []dot
-	MarkY                 string
+	ViewBox                 string
+	YTicks                  []tick
+	XLabels                 []tick
+	Area                    string // path data
+	RateY, BurstY           string // "" when off the scale (never: the scale covers both)
+	RateLabel, BurstLabel   string
+	RateLabelY, BurstLabelY string
+	Marks                   []dot
+	MarkY                   string
 }
 
 func f(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
@@ -98,11 +101,35 @@ func slotX(i, n int) (x, w float64) {
 // yOf is the y of value v on a scale of 0..top.
 func yOf(v, top int64) float64 { return float64(chartBottom) - float64(plotH)*float64(v)/float64(top) }
 
-// valueTicks are five ticks from 0 to top, labelled compactly.
-func valueTicks(top int64, label func(int64) string) []tick {
-	out := make([]tick, 0, 5)
-	for i := int64(0); i <= 4; i++ {
-		out = append(out, tick{Pos: f(yOf(top*i/4, top)), Label: label(top * i / 4)})
+// axis is a value axis: the top of the scale and the step between grid lines, a 1, 2 or 5 times
+// a power of ten, with at most four steps up to the top.
+func axis(v int64) (top, step int64) {
+	step = niceStep(max((v+3)/4, 1))
+	n := max((v+step-1)/step, 1)
+	return n * step, step
+}
+
+// niceStep rounds v (at least 1) up to 1, 2 or 5 times a power of ten.
+func niceStep(v int64) int64 {
+	p := int64(1)
+	for p*10 <= v {
+		p *= 10
+	}
+	for _, m := range []int64{1, 2, 5} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// valueTicks label the grid lines from 0 to top, every step, compactly. Each label sits just above
+// its line, inside the plot (Pos is the line's y; LabelY is the label's).
+func valueTicks(top, step int64, label func(int64) string) []tick {
+	var out []tick
+	for v := int64(0); v <= top; v += step {
+		y := yOf(v, top)
+		out = append(out, tick{Pos: f(y), LabelY: f(y - 5), Label: label(v)})
 	}
 	return out
 }
@@ -140,11 +167,11 @@ func labelEvery(n int) int {
 
 func newStatusChart(a metering.Analytics) statusChart {
 	c := statusChart{ViewBox: fmt.Sprintf("0 0 %d %d", chartW, chartH)}
-	var top int64
+	var most int64
 	for _, p := range a.Points {
-		top = max(top, p.Status.Calls())
+		most = max(most, p.Status.Calls())
 	}
-	top = niceMax(top)
+	top, step := axis(most)
 	n := len(a.Points)
 	for i, p := range a.Points {
 		x, w := slotX(i, n)
@@ -162,7 +189,7 @@ func newStatusChart(a metering.Analytics) statusChart {
 		}
 		c.Bars = append(c.Bars, b)
 	}
-	c.YTicks = valueTicks(top, compact)
+	c.YTicks = valueTicks(top, step, compact)
 	c.XLabels = timeLabels(n, labelEvery(n), func(i int) string { return pointName(a.Points[i].Start, a.Step) })
 	return c
 }
@@ -170,14 +197,11 @@ func newStatusChart(a metering.Analytics) statusChart {
 func newErrorChart(a metering.Analytics) lineChart {
 	c := lineChart{ViewBox: fmt.Sprintf("0 0 %d %d", chartW, chartH)}
 	// The scale in tenths of a percent, so small rates get a readable axis.
-	var top int64
+	var most int64
 	for _, p := range a.Points {
-		top = max(top, int64(p.Status.ErrorRate()*1000+0.5))
+		most = max(most, int64(p.Status.ErrorRate()*1000+0.5))
 	}
-	top = niceMax(top)
-	if top > 1000 {
-		top = 1000
-	}
+	top, step := axis(max(most, 10))
 	n := len(a.Points)
 	var pts []string
 	for i, p := range a.Points {
@@ -188,7 +212,7 @@ func newErrorChart(a metering.Analytics) lineChart {
 			pointTitle(p.Start, a.Step), percent(p.Status.ErrorRate()), num(p.Status.Errors()), num(p.Status.Calls()))})
 	}
 	c.Line = strings.Join(pts, " ")
-	c.YTicks = valueTicks(top, func(v int64) string { return strconv.FormatFloat(float64(v)/10, 'f', -1, 64) + "%" })
+	c.YTicks = valueTicks(top, step, func(v int64) string { return strconv.FormatFloat(float64(v)/10, 'f', -1, 64) + "%" })
 	c.XLabels = timeLabels(n, labelEvery(n), func(i int) string { return pointName(a.Points[i].Start, a.Step) })
 	return c
 }
@@ -204,11 +228,11 @@ func perMinute(p metering.UnitsPoint, step time.Duration) int64 {
 
 func newUnitsChart(a metering.Analytics, ratePerMinute, burst int) unitsChart {
 	c := unitsChart{ViewBox: fmt.Sprintf("0 0 %d %d", chartW, chartH), MarkY: f(padTop + 6)}
-	top := max(int64(ratePerMinute), int64(burst))
+	most := max(int64(ratePerMinute), int64(burst))
 	for _, p := range a.UnitsPoints {
-		top = max(top, perMinute(p, a.UnitsStep))
+		most = max(most, perMinute(p, a.UnitsStep))
 	}
-	top = niceMax(top)
+	top, step := axis(most)
 	n := len(a.UnitsPoints)
 	var d strings.Builder
 	fmt.Fprintf(&d, "M%d,%d", padLeft, chartBottom)
@@ -229,7 +253,11 @@ func newUnitsChart(a metering.Analytics, ratePerMinute, burst int) unitsChart {
 	c.Area = d.String()
 	c.RateY, c.RateLabel = f(yOf(int64(ratePerMinute), top)), "rate "+compact(int64(ratePerMinute))+"/min"
 	c.BurstY, c.BurstLabel = f(yOf(int64(burst), top)), "burst "+compact(int64(burst))
-	c.YTicks = valueTicks(top, compact)
+	c.RateLabelY, c.BurstLabelY = f(yOf(int64(ratePerMinute), top)-5), f(yOf(int64(burst), top)-5)
+	if ratePerMinute == burst {
+		c.RateLabel, c.BurstLabel = c.RateLabel+", "+c.BurstLabel, ""
+	}
+	c.YTicks = valueTicks(top, step, compact)
 	every := 3 * 60 // minutes: every 3 hours
 	if a.UnitsStep >= time.Hour {
 		every = 24 * max(1, labelEvery(a.Range.Days()))

@@ -34,6 +34,7 @@ var protectedRoutes = []route{
 	{"GET", "/keys/{id}/end-grace", roleConsumer},
 	{"POST", "/keys/{id}/end-grace", roleConsumer},
 	{"GET", "/usage", roleConsumer},
+	{"GET", "/usage.csv", roleConsumer},
 	{"GET", "/plan", roleConsumer},
 	{"GET", "/operator/", roleOperator},
 	{"GET", "/operator/consumers", roleOperator},
@@ -46,6 +47,7 @@ var protectedRoutes = []route{
 	{"POST", "/operator/consumers/{id}/keys/{keyID}/revoke", roleOperator},
 	{"POST", "/operator/consumers/{id}/users", roleOperator},
 	{"GET", "/operator/consumers/{id}/usage", roleOperator},
+	{"GET", "/operator/consumers/{id}/usage.csv", roleOperator},
 	{"GET", "/operator/audit", roleOperator},
 	// Teams and sign-in (part D): the team pages are the consumer owners' and the operators';
 	// the account pages are every signed-in user's (roleAny).
@@ -99,6 +101,7 @@ var isolationRoutes = []struct {
 	{"GET", "/keys/{id}/end-grace", nil},
 	{"POST", "/keys/{id}/end-grace", nil},
 	{"GET", "/usage?key={id}", nil}, // the key id is a query parameter
+	{"GET", "/usage.csv?key={id}", nil},
 }
 
 // validForms are forms that would change something if the route let the request through.

@@ -190,7 +190,7 @@ func keyCommand(ctx context.Context, args []string, stdout io.Writer, getenv fun
 		fs.StringVar(&name, "name", "", "key name")
 		fs.StringVar(&scopes, "scopes", "", "restrict the key to these of its consumer's scopes, comma-separated (default: all of them)")
 		fs.StringVar(&sources, "source", "", "the key's own source allowlist, comma-separated CIDRs, applied with the consumer's (default: none)")
-		fs.StringVar(&expires, "expires", "", "when the key stops working: RFC 3339 time or YYYY-MM-DD (UTC midnight) (default: never)")
+		fs.StringVar(&expires, "expires", "", "when the key stops working: an RFC 3339 time, or YYYY-MM-DD: it works through that day, UTC (default: never)")
 		return withAdmin(ctx, fs, &url, args[1:], stdout, func(a *admin) (any, error) {
 			if err := noArgs(fs); err != nil {
 				return nil, err

@@ -10,7 +10,8 @@ import (
 
 // keyOptions turns partnerd key create's --scopes, --source and --expires into a key's restriction.
 // The scopes and sources are checked by the service (against the consumer's scopes, as CIDRs); the
-// expiry is parsed here: an RFC 3339 time, or a date meaning its start in UTC.
+// expiry is parsed here: an RFC 3339 time, or a date: the key works through that day (UTC) and
+// stops at the midnight after it, as in the console.
 func keyOptions(scopes, sources, expires string) (access.KeyOptions, error) {
 	var o access.KeyOptions
 	o.Scopes = splitList(scopes)
@@ -21,6 +22,7 @@ func keyOptions(scopes, sources, expires string) (access.KeyOptions, error) {
 			if t, err = time.Parse(time.DateOnly, expires); err != nil {
 				return access.KeyOptions{}, fmt.Errorf("key create: --expires %q: want an RFC 3339 time (2027-01-31T12:00:00Z) or a date (2027-01-31)", expires)
 			}
+			t = t.AddDate(0, 0, 1)
 		}
 		o.ExpiresAt = &t
 	}

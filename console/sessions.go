@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"slices"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -86,7 +87,7 @@ func storedID(token string) string {
 	return base64.RawURLEncoding.EncodeToString(h[:])
 }
 
-// forUser lists a user's live sessions, newest first; current is the stored id of the asking one.
+// forUser lists a user's live sessions, this one first, then by last activity; current is the stored id of the asking one.
 func (s *sessionStore) forUser(ctx context.Context, userID int, current string) ([]sessionInfo, error) {
 	rows, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID), consolesession.ExpiryGT(s.now())).
 		Order(ent.Desc(consolesession.FieldLastSeenAt)).All(ctx)
@@ -98,6 +99,16 @@ func (s *sessionStore) forUser(ctx context.Context, userID int, current string) 
 		out[i] = sessionInfo{Handle: handle(r.ID), CreatedAt: derefTime(r.CreatedAt), LastSeen: derefTime(r.LastSeenAt),
 			Expiry: r.Expiry, UserAgent: r.UserAgent, IP: r.IP, Current: r.ID == current}
 	}
+	// This session first, then the others by last activity.
+	slices.SortStableFunc(out, func(a, b sessionInfo) int {
+		switch {
+		case a.Current == b.Current:
+			return 0
+		case a.Current:
+			return -1
+		}
+		return 1
+	})
 	return out, nil
 }
 

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/pquerna/otp/totp"
 
@@ -30,7 +32,8 @@ const (
 // generated code and with a recovery code, which works once; the owner's sessions list shows two
 // browsers, and "sign out everywhere else" ends the other; an operator who must use two-factor
 // sign-in is sent to enrol first. Screenshots: team, team-invite-link, account, account-2fa-enrol,
-// account-recovery-codes, login-2fa, sessions.
+// account-recovery-codes, login-2fa, sessions, operator-2fa-required-enrol and
+// operator-2fa-required-recovery-codes.
 func TestBrowserTeam(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screenshotDir(t)
@@ -81,10 +84,10 @@ func TestBrowserTeam(t *testing.T) {
 	}
 	viewer.expectRefusal(base + "/console/keys")
 	viewer.open("viewer opens the keys page by URL", "/console/keys", http.StatusForbidden)
-	status := browserRun(viewer, "viewer posts a key", chromedp.Evaluate[int](
-		`fetch('/console/keys', {method: 'POST', body: new URLSearchParams({name: 'sneaky'})}).then(r => r.status)`, chromedp.EvalAwaitPromise))
-	if status != http.StatusForbidden {
-		t.Errorf("POST /console/keys as a viewer: %d, want 403", status)
+	// A form posted to /console/keys from the viewer's page, as a crafted page of the console would.
+	resp := viewer.post("viewer posts a key", "/console/keys", map[string]string{"name": "sneaky"})
+	if resp == nil || resp.Status != http.StatusForbidden {
+		t.Errorf("POST /console/keys as a viewer: %v, want 403", resp)
 	}
 
 	// Resend an invitation: the new link works, the old one no longer.
@@ -115,7 +118,7 @@ func TestBrowserTeam(t *testing.T) {
 	dev.expectHeading("account page", "Account")
 	dev.screenshot("account")
 	dev.submit("set up two-factor sign-in", `a[href="/console/account/2fa"]`)
-	secret, codes := dev.enrolTOTP()
+	secret, codes := dev.enrolTOTP("account-2fa-enrol", "account-recovery-codes")
 	// Sign out; sign in with a generated code (the next step's: the enrolment used this one).
 	dev.submit("sign out", `form[action="/console/logout"] button`)
 	dev.signIn("dev@acme.example", teamDevPassword)
@@ -169,7 +172,7 @@ func TestBrowserTeam(t *testing.T) {
 	op.signIn("ops@example.com", browserOperatorPassword)
 	op.expectPath("operator without 2FA", "/console/account/2fa")
 	op.expectHeading("operator without 2FA", "Set up two-factor sign-in")
-	op.enrolTOTP()
+	op.enrolTOTP("operator-2fa-required-enrol", "operator-2fa-required-recovery-codes")
 	op.open("operator: team of a consumer", fmt.Sprintf("/console/operator/consumers/%d/team", consumerID), http.StatusOK)
 	if got := op.text("operator team page", "main .members"); !strings.Contains(got, "dev@acme.example") {
 		t.Errorf("operator's team page lists %q", got)
@@ -242,13 +245,13 @@ func (b *tab) acceptInvitation(link, email, password string) {
 }
 
 // enrolTOTP confirms the enrolment page's secret with its current code and returns the secret and
-// the recovery codes shown once.
-func (b *tab) enrolTOTP() (string, []string) {
+// the recovery codes shown once, with a screenshot of each page.
+func (b *tab) enrolTOTP(enrolShot, codesShot string) (string, []string) {
 	b.t.Helper()
 	if n := browserRun(b, "QR code", chromedp.Evaluate[int](`document.querySelector('img.qr').naturalWidth`)); n == 0 {
 		b.fatalf("enrolment page", fmt.Errorf("the QR code image did not load"))
 	}
-	b.screenshot("account-2fa-enrol")
+	b.screenshot(enrolShot)
 	secret := strings.ReplaceAll(b.text("secret", "#totp-secret"), " ", "")
 	code, err := totp.GenerateCode(secret, time.Now())
 	if err != nil {
@@ -261,7 +264,7 @@ func (b *tab) enrolTOTP() (string, []string) {
 	if len(codes) != access.RecoveryCodeCount {
 		b.fatalf("recovery codes", fmt.Errorf("%d codes shown", len(codes)))
 	}
-	b.screenshot("account-recovery-codes")
+	b.screenshot(codesShot)
 	return secret, codes
 }
 
@@ -271,4 +274,25 @@ func (b *tab) enterCode(code string) {
 	b.expectHeading("code step", "Two-factor sign-in")
 	b.fill("code", `input[name="code"]`, code)
 	b.submit("code: submit", `main form[action="/console/login/code"] button[type="submit"]`)
+}
+
+// post submits a form built in the current page (same origin) and returns the response.
+func (b *tab) post(step, action string, fields map[string]string) *network.Response {
+	b.t.Helper()
+	js := `(() => { const f = document.createElement('form'); f.method = 'post'; f.action = ` + strconv.Quote(action) + `;`
+	for k, v := range fields {
+		js += ` { const i = document.createElement('input'); i.type = 'hidden'; i.name = ` + strconv.Quote(k) + `; i.value = ` + strconv.Quote(v) + `; f.appendChild(i); }`
+	}
+	js += ` document.body.appendChild(f); f.submit(); return true; })()`
+	ctx, cancel := context.WithTimeout(b.ctx, browserStepTimeout)
+	defer cancel()
+	submit := chromedp.Evaluate[bool](js)
+	resp, err := chromedp.RunResponse(ctx, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := submit(ctx, t)
+		return chromedp.Void{}, err
+	})
+	if err != nil {
+		b.fatalf(step, err)
+	}
+	return resp
 }

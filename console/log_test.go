@@ -20,7 +20,9 @@ import (
 )
 
 // logRequestID is a request id as the API makes them, with n in its random part.
-func logRequestID(at time.Time, n int) string { return fmt.Sprintf("req_%012x%020x", at.UnixMilli(), n) }
+func logRequestID(at time.Time, n int) string {
+	return fmt.Sprintf("req_%012x%020x", at.UnixMilli(), n)
+}
 
 // logFixture is a consumer with two keys and a neighbour, with recorded calls.
 type logFixture struct {

@@ -758,10 +758,10 @@ func (b *tab) expectNote(step, want string) {
 	}
 }
 
-// keyRowCount is the number of rows of the keys table.
+// keyRowCount is the number of key cards on the keys page.
 func (b *tab) keyRowCount(step string) int {
 	b.t.Helper()
-	return browserRun(b, step+": key rows", chromedp.Evaluate[int](`document.querySelectorAll('main tbody tr').length`))
+	return browserRun(b, step+": key cards", chromedp.Evaluate[int](`document.querySelectorAll('main .key-card').length`))
 }
 
 // signIn fills and submits the login form on the current page.
@@ -793,30 +793,30 @@ func (b *tab) expectSessionCookie() {
 	b.fatalf("session cookie", errors.New("Chromium holds no partner_console cookie for "+b.base+" after signing in"))
 }
 
-// keyRowPrefix is the displayed prefix (without the ellipsis) of the keys-table row for key.
+// keyRowPrefix is the displayed prefix (without the ellipsis) of the key card for key.
 func (b *tab) keyRowPrefix(step, key string) string {
 	b.t.Helper()
 	prefixes := browserRun(b, step+": key prefixes", chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll('main tbody tr td:nth-child(2) code')].map(c => c.textContent.trim())`))
+		`[...document.querySelectorAll('main .key-card .key-prefix')].map(c => c.textContent.trim())`))
 	for _, p := range prefixes {
 		p = strings.TrimSuffix(p, "…")
 		if len(p) >= len(access.KeyPrefix)+4 && strings.HasPrefix(key, p) {
 			return p
 		}
 	}
-	b.fatalf(step, fmt.Errorf("no row shows a prefix of the key (prefixes shown: %q)", prefixes))
+	b.fatalf(step, fmt.Errorf("no key card shows a prefix of the key (prefixes shown: %q)", prefixes))
 	return ""
 }
 
-// keyRowAction is a CSS selector for the rotate or revoke link of key's row in the keys table.
+// keyRowAction is a CSS selector for the rotate, revoke or end-grace link of key's card.
 func (b *tab) keyRowAction(step, key, action string) string {
 	b.t.Helper()
 	prefix := b.keyRowPrefix(step, key)
 	href := browserRun(b, step+": "+action+" link", chromedp.Evaluate[string](fmt.Sprintf(
-		`(() => { const row = [...document.querySelectorAll('main tbody tr')].find(tr => tr.querySelector('td:nth-child(2) code')?.textContent.trim() === %q);
-			const a = row && row.querySelector('a[href$="/%s"]'); return a ? a.getAttribute('href') : ''; })()`, prefix+"…", action)))
+		`(() => { const card = [...document.querySelectorAll('main .key-card')].find(c => c.querySelector('.key-prefix')?.textContent.trim() === %q);
+			const a = card && card.querySelector('a[href$="/%s"]'); return a ? a.getAttribute('href') : ''; })()`, prefix+"…", action)))
 	if href == "" {
-		b.fatalf(step, fmt.Errorf("the row of key %s… has no %s link", prefix, action))
+		b.fatalf(step, fmt.Errorf("the card of key %s… has no %s link", prefix, action))
 	}
 	return fmt.Sprintf(`main a[href=%q]`, href)
 }

@@ -125,3 +125,8 @@ func sortClass(numeric bool) string {
 	}
 	return "sort"
 }
+
+// sortColumns are the sortable columns in page order, with their headings.
+var sortColumns = []struct{ key, label string }{
+	{"name", "Consumer"}, {"calls", "Calls 24 h"}, {"units", "Units 24 h"}, {"errors", "Errors 24 h"}, {"429", "429s 24 h"},
+}

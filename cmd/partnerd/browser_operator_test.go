@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/api"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/store"
 )
@@ -134,8 +136,8 @@ func TestBrowserOperatorPages(t *testing.T) {
 	t.Run("AuditFilterAndPages", func(t *testing.T) {
 		b.open("open the audit log", "/console/operator/audit", http.StatusOK)
 		b.expectHeading("audit log", "Audit log")
-		browserRun(b, "audit filter: choose the consumer", chromedp.SetValue(`select[name="consumer"]`, strconv.Itoa(seed.consumerID), chromedp.ByQuery))
-		browserRun(b, "audit filter: choose the action", chromedp.SetValue(`select[name="action"]`, "key.create", chromedp.ByQuery))
+		browserRun(b, "audit filter: choose the consumer", chromedp.SetValue(chromedp.CSS(`select[name="consumer"]`), strconv.Itoa(seed.consumerID), chromedp.NodeVisible))
+		browserRun(b, "audit filter: choose the action", chromedp.SetValue(chromedp.CSS(`select[name="action"]`), "key.create", chromedp.NodeVisible))
 		b.submit("audit filter: submit", `form.filters button[type="submit"]`)
 		if q := b.query("audit filtered"); q.Get("consumer") != strconv.Itoa(seed.consumerID) || q.Get("action") != "key.create" {
 			t.Errorf("audit filtered: URL query %v", q)
@@ -222,5 +224,52 @@ func TestBrowserOperatorPages(t *testing.T) {
 		b.submit("save the plan again", `form:has(textarea[name="allow"]) button[type="submit"]`)
 		b.expectFlash("after clearing the group", "Saved the plan")
 		expectAPI(t, "GET trending with market:read on again", apiGet(t, base, seed.opsKey), http.StatusOK, "")
+	})
+
+	t.Run("ConsumerFrame", func(t *testing.T) {
+		// A plan with long lists, for the phone layout of the plan page.
+		ctx := context.Background()
+		st, err := store.Open(ctx, m.Config.DatabaseURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var market, ids []string
+		for _, op := range api.Operations() {
+			ids = append(ids, op.ID)
+			if op.Scope == api.ScopeMarketRead {
+				market = append(market, op.ID)
+			}
+		}
+		allow := []netip.Prefix{netip.MustParsePrefix("2001:db8:1234:5678::/64"), netip.MustParsePrefix("2001:db8:abcd:ef01::/64"),
+			netip.MustParsePrefix("198.51.100.0/24"), netip.MustParsePrefix("203.0.113.77/32")}
+		price := "USD 0.002 per call, USD 0.02 per batch portfolio call, invoiced monthly against purchase order PO-2026-000123456789"
+		_, err = access.NewService(st.Client, access.WithOperations(ids)).UpdateConsumer(ctx, access.Operator("cli"), seed.consumerID,
+			access.ConsumerChange{DisabledOperations: &market, Allow: &allow, Price: &price}, "")
+		st.Close()
+		if err != nil {
+			t.Fatalf("update the plan: %v", err)
+		}
+
+		c := newTab(t, startChromium(t, chromium), base, shots)
+		c.open("open the set-password link", "/console/set-password/"+seed.link, http.StatusOK)
+		c.expectHeading("set-password page", "Set your password")
+		c.screenshot("frame-set-password")
+		c.open("open the login page", "/console/login", http.StatusOK)
+		c.fill("login: email", `input[name="email"]`, seed.leadEmail)
+		c.fill("login: password", `input[name="password"]`, "not the password")
+		c.expectRefusal(base + "/console/login")
+		c.submit("login: wrong password", `main form[action="/console/login"] button[type="submit"]`)
+		c.screenshot("frame-login-refused")
+		c.signIn(seed.leadEmail, browserLeadPassword)
+		c.open("open the plan page", "/console/plan", http.StatusOK)
+		c.expectHeading("plan page", "Plan")
+		if plan := c.text("plan page: details", "dl.plan"); !strings.Contains(plan, "2001:db8:abcd:ef01::/64") || !strings.Contains(plan, "getTrending") {
+			t.Errorf("plan page: the allowlist or the switched-off endpoints are missing from %q", plan)
+		}
+		c.screenshot("frame-plan")
+		c.expectRefusal(base + "/console/no-such-page")
+		c.open("open a page that does not exist", "/console/no-such-page", http.StatusNotFound)
+		c.expectHeading("not found page", "Not found")
+		c.screenshot("frame-not-found")
 	})
 }

@@ -901,7 +901,11 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 	got := h.consumerNow(id)
 	want := access.Consumer{ID: id, Name: "Carrot Inc", AccessEnabled: true, Scopes: []string{"market:read", "tx:build"},
 		RatePerMinute: 90, Burst: 15, Allow: []string{"192.0.2.0/24", "2001:db8::/48"},
-		DisabledOperations: []string{"getPoolChart"}, Price: "EUR 1 per 1000 calls", CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+		DisabledOperations: []string{"getPoolChart"}, Price: "EUR 1 per 1000 calls", CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt,
+		AccessChangedAt: got.AccessChangedAt}
+	if got.AccessChangedAt == nil || !got.AccessChangedAt.Equal(got.CreatedAt) {
+		t.Errorf("created consumer's AccessChangedAt %v, want its creation %v", got.AccessChangedAt, got.CreatedAt)
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("created %+v\nwant    %+v", got, want)
 	}
@@ -936,7 +940,7 @@ func TestOperatorCreateAndEditConsumer(t *testing.T) {
 		want := access.Consumer{ID: id, Name: "Carrot Inc", AccessEnabled: true, Scopes: []string{"market:read", "quote:read"},
 			RatePerMinute: 120, Burst: 30, Allow: []string{"10.0.0.0/8", "2001:db8:1::/64", "203.0.113.7/32"},
 			DisabledOperations: []string{"getPoolChart", "getTrending"}, Price: "USD 0.002 per call",
-			CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt}
+			CreatedAt: got.CreatedAt, UpdatedAt: got.UpdatedAt, AccessChangedAt: got.AccessChangedAt}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("updated %+v\nwant    %+v", got, want)
 		}

@@ -214,6 +214,12 @@ func TestSessionsList(t *testing.T) {
 	wantStatus(t, b.post("/console/account/sessions/AAAAAAAAAAAAAAAA/end", nil), 404)
 	wantStatus(t, stranger.get("/console/keys"), 200)
 
+	endedCookie := o1.cookie()
+	ended := storedID(endedCookie)
+	endedData := h.sessionRows()[ended]
+	if endedData == nil {
+		t.Fatal("no stored session for the browser's cookie")
+	}
 	// Sign out everywhere else: both other sessions end, this one stays.
 	r := b.post("/console/account/sessions/end-others", nil)
 	wantRedirect(t, r, "/console/account#sessions")
@@ -225,6 +231,14 @@ func TestSessionsList(t *testing.T) {
 	}
 	wantStatus(t, b.get("/console/keys"), 200)
 	wantStatus(t, stranger.get("/console/keys"), 200)
+	// A request of an ended session still in flight commits into nothing: it does not come back.
+	if err := h.c.store.CommitCtx(t.Context(), ended, endedData, h.clock.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	o1.setCookie(endedCookie)
+	if r := o1.get("/console/keys"); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("an ended session came back after a late commit: %d", r.StatusCode)
+	}
 
 	// One session by handle.
 	o3 := h.signedIn("dev@acme.example", "team password 123")

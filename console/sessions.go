@@ -40,28 +40,38 @@ func (s *sessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool,
 // at sign-in (agentKey, ipKey). So the store needs nothing from the request, every commit keeps
 // them right (sign-in, sign-out, a renewed token), and last_seen_at is the last commit: scs commits
 // on every request, because the idle timeout is renewed each time. created_at is set once.
+//
+// A session ended from elsewhere (endOthers, endOne) stays as an expired row until the sweep: a
+// request of that session still in flight then commits into nothing instead of bringing it back.
 func (s *sessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
 	now := s.now()
-	q := s.db.ConsoleSession.Create().SetID(token).SetData(data).SetExpiry(expiry).
-		SetCreatedAt(now).SetLastSeenAt(now)
 	var userID *int
+	var ua, ip string
 	if _, values, err := (scs.GobCodec{}).Decode(data); err == nil {
 		if id, ok := values[userKey].(int); ok && id > 0 {
 			userID = &id
 		}
-		ua, _ := values[agentKey].(string)
-		ip, _ := values[ipKey].(string)
-		q.SetUserAgent(truncate(ua, 300)).SetIP(truncate(ip, 64))
+		ua, _ = values[agentKey].(string)
+		ip, _ = values[ipKey].(string)
+		ua, ip = truncate(ua, 300), truncate(ip, 64)
 	}
-	q.SetNillableUserID(userID)
-	return q.OnConflictColumns(consolesession.FieldID).Update(func(u *ent.ConsoleSessionUpsert) {
-		u.UpdateData().UpdateExpiry().UpdateLastSeenAt().UpdateUserAgent().UpdateIP()
-		if userID != nil {
-			u.UpdateUserID()
-		} else {
-			u.ClearUserID()
-		}
-	}).Exec(ctx)
+	up := s.db.ConsoleSession.Update().Where(consolesession.ID(token), consolesession.ExpiryGT(now)).
+		SetData(data).SetExpiry(expiry).SetLastSeenAt(now).SetUserAgent(ua).SetIP(ip)
+	if userID != nil {
+		up.SetUserID(*userID)
+	} else {
+		up.ClearUserID()
+	}
+	n, err := up.Save(ctx)
+	if err != nil || n == 1 {
+		return err
+	}
+	ended, err := s.db.ConsoleSession.Query().Where(consolesession.ID(token)).Exist(ctx)
+	if err != nil || ended {
+		return err
+	}
+	return s.db.ConsoleSession.Create().SetID(token).SetData(data).SetExpiry(expiry).
+		SetCreatedAt(now).SetLastSeenAt(now).SetUserAgent(ua).SetIP(ip).SetNillableUserID(userID).Exec(ctx)
 }
 
 // sessionInfo is one row of a user's sessions list.
@@ -112,20 +122,26 @@ func (s *sessionStore) forUser(ctx context.Context, userID int, current string) 
 	return out, nil
 }
 
-// endOthers deletes every session of a user but keep (a stored id; "" ends them all).
+// endOthers ends every session of a user but keep (a stored id; "" ends them all) and returns
+// how many it ended. See CommitCtx for why the rows expire instead of going.
 func (s *sessionStore) endOthers(ctx context.Context, userID int, keep string) (int, error) {
-	return s.db.ConsoleSession.Delete().Where(consolesession.UserID(userID), consolesession.IDNEQ(keep)).Exec(ctx)
+	now := s.now()
+	return s.db.ConsoleSession.Update().Where(consolesession.UserID(userID), consolesession.IDNEQ(keep),
+		consolesession.ExpiryGT(now)).SetExpiry(now.Add(-time.Second)).Save(ctx)
 }
 
-// endOne deletes the session of a user with the handle; false when there is none.
+// endOne ends the live session of a user with the handle; false when there is none.
 func (s *sessionStore) endOne(ctx context.Context, userID int, h string) (bool, error) {
-	rows, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID)).Select(consolesession.FieldID).Strings(ctx)
+	now := s.now()
+	ids, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID), consolesession.ExpiryGT(now)).
+		Select(consolesession.FieldID).Strings(ctx)
 	if err != nil {
 		return false, err
 	}
-	for _, id := range rows {
+	for _, id := range ids {
 		if subtle.ConstantTimeCompare([]byte(handle(id)), []byte(h)) == 1 {
-			n, err := s.db.ConsoleSession.Delete().Where(consolesession.ID(id), consolesession.UserID(userID)).Exec(ctx)
+			n, err := s.db.ConsoleSession.Update().Where(consolesession.ID(id), consolesession.UserID(userID)).
+				SetExpiry(now.Add(-time.Second)).Save(ctx)
 			return n == 1, err
 		}
 	}

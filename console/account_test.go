@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/pquerna/otp/totp"
+
+	"github.com/partner-platform/partnerd/store"
 )
 
 var (
@@ -52,121 +54,125 @@ func (b *browser) enrol() (string, []string) {
 }
 
 func TestAccountPassword(t *testing.T) {
-	h := newHarness(t)
-	c := h.consumer("acme")
-	h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
-	b := h.signedIn("dev@acme.example", "team password 123")
-	other := h.signedIn("dev@acme.example", "team password 123")
-	page := b.get("/console/account")
-	wantStatus(t, page, 200)
-	wantContains(t, page.body, "Change password", "Two-factor sign-in", "Sessions")
+	eachBackend(t, func(t *testing.T, open func(testing.TB) *store.Store) {
+		h := newHarness(t, withStore(open))
+		c := h.consumer("acme")
+		h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
+		b := h.signedIn("dev@acme.example", "team password 123")
+		other := h.signedIn("dev@acme.example", "team password 123")
+		page := b.get("/console/account")
+		wantStatus(t, page, 200)
+		wantContains(t, page.body, "Change password", "Two-factor sign-in", "Sessions")
 
-	for _, tc := range []struct {
-		form url.Values
-		want string
-	}{
-		{url.Values{"current": {"wrong password 1"}, "password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
-		{url.Values{"current": {"team password 123"}, "password": {"new password 12345"}, "confirm": {"new password 1234"}}, "differ"},
-		{url.Values{"current": {"team password 123"}, "password": {"short"}, "confirm": {"short"}}, "12 to 256 characters"},
-		{url.Values{}, "current password is wrong"},
-		{url.Values{"password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
-	} {
-		r := b.post("/console/account/password", tc.form)
-		wantRedirect(t, r, "/console/account")
-		if got := flashError(b.follow(r).body); !strings.Contains(got, tc.want) {
-			t.Fatalf("%v: flash %q, want %q", tc.form, got, tc.want)
+		for _, tc := range []struct {
+			form url.Values
+			want string
+		}{
+			{url.Values{"current": {"wrong password 1"}, "password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
+			{url.Values{"current": {"team password 123"}, "password": {"new password 12345"}, "confirm": {"new password 1234"}}, "differ"},
+			{url.Values{"current": {"team password 123"}, "password": {"short"}, "confirm": {"short"}}, "12 to 256 characters"},
+			{url.Values{}, "current password is wrong"},
+			{url.Values{"password": {"new password 12345"}, "confirm": {"new password 12345"}}, "current password is wrong"},
+		} {
+			r := b.post("/console/account/password", tc.form)
+			wantRedirect(t, r, "/console/account")
+			if got := flashError(b.follow(r).body); !strings.Contains(got, tc.want) {
+				t.Fatalf("%v: flash %q, want %q", tc.form, got, tc.want)
+			}
 		}
-	}
-	r := b.post("/console/account/password", url.Values{"current": {"team password 123"}, "password": {"new password 12345"}, "confirm": {"new password 12345"}})
-	wantRedirect(t, r, "/console/account")
-	wantContains(t, b.follow(r).body, "Your password is changed.", "Your other sessions have ended (1)")
-	wantStatus(t, b.get("/console/keys"), 200) // this session stays
-	if r := other.get("/console/keys"); r.StatusCode != http.StatusSeeOther || !strings.Contains(r.location(), "why=ended") {
-		t.Fatalf("the other session: %d %s", r.StatusCode, r.location())
-	}
-	h.signedIn("dev@acme.example", "new password 12345")
-	if r := h.browser().post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}}); r.StatusCode != 401 {
-		t.Fatalf("old password: %d", r.StatusCode)
-	}
+		r := b.post("/console/account/password", url.Values{"current": {"team password 123"}, "password": {"new password 12345"}, "confirm": {"new password 12345"}})
+		wantRedirect(t, r, "/console/account")
+		wantContains(t, b.follow(r).body, "Your password is changed.", "Your other sessions have ended (1)")
+		wantStatus(t, b.get("/console/keys"), 200) // this session stays
+		if r := other.get("/console/keys"); r.StatusCode != http.StatusSeeOther || !strings.Contains(r.location(), "why=ended") {
+			t.Fatalf("the other session: %d %s", r.StatusCode, r.location())
+		}
+		h.signedIn("dev@acme.example", "new password 12345")
+		if r := h.browser().post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}}); r.StatusCode != 401 {
+			t.Fatalf("old password: %d", r.StatusCode)
+		}
+	})
 }
 
 func TestAccountTwoFactor(t *testing.T) {
-	h := newHarness(t)
-	c := h.consumer("acme")
-	h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
-	b := h.signedIn("dev@acme.example", "team password 123")
+	eachBackend(t, func(t *testing.T, open func(testing.TB) *store.Store) {
+		h := newHarness(t, withStore(open))
+		c := h.consumer("acme")
+		h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
+		b := h.signedIn("dev@acme.example", "team password 123")
 
-	// The enrolment page keeps its secret across reloads, shows a QR code as a PNG data: URL, and
-	// refuses a wrong code.
-	p1, p2 := b.get("/console/account/2fa"), b.get("/console/account/2fa")
-	s1, s2 := secretRe.FindStringSubmatch(p1.body), secretRe.FindStringSubmatch(p2.body)
-	if s1 == nil || s2 == nil || s1[1] != s2[1] {
-		t.Fatalf("secrets %v %v", s1, s2)
-	}
-	wantContains(t, p1.body, `src="data:image/png;base64,`, "QR code")
-	for _, bad := range []string{"", "123", "abcdef", "9999999"} {
-		r := b.post("/console/account/2fa", url.Values{"code": {bad}})
-		wantStatus(t, r, 400)
-		wantContains(t, r.body, "not the current one")
-	}
-	secret, codes := b.enrol()
-	if secret != strings.ReplaceAll(s1[1], " ", "") {
-		t.Fatal("the confirmed secret is not the one shown first")
-	}
-	page := b.get("/console/account")
-	wantContains(t, page.body, "10 unused recovery code(s) left")
-	wantNotContains(t, page.body, codes[0], secret)
-	if r := b.get("/console/account/2fa"); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("enrolment page when on: %d", r.StatusCode)
-	}
+		// The enrolment page keeps its secret across reloads, shows a QR code as a PNG data: URL, and
+		// refuses a wrong code.
+		p1, p2 := b.get("/console/account/2fa"), b.get("/console/account/2fa")
+		s1, s2 := secretRe.FindStringSubmatch(p1.body), secretRe.FindStringSubmatch(p2.body)
+		if s1 == nil || s2 == nil || s1[1] != s2[1] {
+			t.Fatalf("secrets %v %v", s1, s2)
+		}
+		wantContains(t, p1.body, `src="data:image/png;base64,`, "QR code")
+		for _, bad := range []string{"", "123", "abcdef", "9999999"} {
+			r := b.post("/console/account/2fa", url.Values{"code": {bad}})
+			wantStatus(t, r, 400)
+			wantContains(t, r.body, "not the current one")
+		}
+		secret, codes := b.enrol()
+		if secret != strings.ReplaceAll(s1[1], " ", "") {
+			t.Fatal("the confirmed secret is not the one shown first")
+		}
+		page := b.get("/console/account")
+		wantContains(t, page.body, "10 unused recovery code(s) left")
+		wantNotContains(t, page.body, codes[0], secret)
+		if r := b.get("/console/account/2fa"); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("enrolment page when on: %d", r.StatusCode)
+		}
 
-	// Sign-in in two steps.
-	n := h.browser()
-	r := n.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}, "next": {"/console/usage"}})
-	wantRedirect(t, r, "/console/login/code")
-	wantStatus(t, n.get("/console/keys"), http.StatusSeeOther) // not signed in yet
-	wantStatus(t, n.get("/console/login/code"), 200)
-	r = n.post("/console/login/code", url.Values{"code": {"000000"}})
-	wantStatus(t, r, 401)
-	wantContains(t, r.body, "Wrong or already used code")
-	code := h.totpCode(secret)
-	wantRedirect(t, n.post("/console/login/code", url.Values{"code": {code}}), "/console/usage")
-	wantStatus(t, n.get("/console/keys"), 200)
+		// Sign-in in two steps.
+		n := h.browser()
+		r := n.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}, "next": {"/console/usage"}})
+		wantRedirect(t, r, "/console/login/code")
+		wantStatus(t, n.get("/console/keys"), http.StatusSeeOther) // not signed in yet
+		wantStatus(t, n.get("/console/login/code"), 200)
+		r = n.post("/console/login/code", url.Values{"code": {"000000"}})
+		wantStatus(t, r, 401)
+		wantContains(t, r.body, "Wrong or already used code")
+		code := h.totpCode(secret)
+		wantRedirect(t, n.post("/console/login/code", url.Values{"code": {code}}), "/console/usage")
+		wantStatus(t, n.get("/console/keys"), 200)
 
-	// The same code again, in another browser: refused. A recovery code: once.
-	m := h.browser()
-	wantRedirect(t, m.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}}), "/console/login/code")
-	wantStatus(t, m.post("/console/login/code", url.Values{"code": {code}}), 401)
-	wantRedirect(t, m.post("/console/login/code", url.Values{"code": {strings.ToUpper(codes[0])}}), "/console/")
-	k := h.browser()
-	k.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}})
-	wantStatus(t, k.post("/console/login/code", url.Values{"code": {codes[0]}}), 401)
+		// The same code again, in another browser: refused. A recovery code: once.
+		m := h.browser()
+		wantRedirect(t, m.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}}), "/console/login/code")
+		wantStatus(t, m.post("/console/login/code", url.Values{"code": {code}}), 401)
+		wantRedirect(t, m.post("/console/login/code", url.Values{"code": {strings.ToUpper(codes[0])}}), "/console/")
+		k := h.browser()
+		k.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}})
+		wantStatus(t, k.post("/console/login/code", url.Values{"code": {codes[0]}}), 401)
 
-	// Without the password step, or after it expired: back to the password.
-	wantRedirect(t, h.browser().post("/console/login/code", url.Values{"code": {codes[1]}}), "/console/login")
-	h.clock.Advance(6 * time.Minute)
-	wantRedirect(t, k.post("/console/login/code", url.Values{"code": {codes[1]}}), "/console/login")
+		// Without the password step, or after it expired: back to the password.
+		wantRedirect(t, h.browser().post("/console/login/code", url.Values{"code": {codes[1]}}), "/console/login")
+		h.clock.Advance(6 * time.Minute)
+		wantRedirect(t, k.post("/console/login/code", url.Values{"code": {codes[1]}}), "/console/login")
 
-	// New recovery codes and switching off need proof.
-	b = h.signedIn2FA("dev@acme.example", "team password 123", secret)
-	r = b.post("/console/account/2fa/recovery-codes", url.Values{"proof": {"wrong password 99"}})
-	if got := flashError(b.follow(r).body); !strings.Contains(got, "Nothing was changed") {
-		t.Fatalf("regenerate with a wrong proof: %q", got)
-	}
-	r = b.post("/console/account/2fa/recovery-codes", url.Values{"proof": {"team password 123"}})
-	wantStatus(t, r, 200)
-	if got := recoveryRe.FindAllString(r.body, -1); len(got) != 10 || strings.Contains(r.body, codes[1]) {
-		t.Fatalf("new codes page: %d codes", len(got))
-	}
-	r = b.post("/console/account/2fa/off", url.Values{"proof": {"123456"}})
-	if got := flashError(b.follow(r).body); !strings.Contains(got, "Nothing was changed") {
-		t.Fatalf("off with a wrong code: %q", got)
-	}
-	h.clock.Advance(30 * time.Second)
-	r = b.post("/console/account/2fa/off", url.Values{"proof": {h.totpCode(secret)}})
-	wantRedirect(t, r, "/console/account")
-	wantContains(t, b.follow(r).body, "Two-factor sign-in is off")
-	h.signedIn("dev@acme.example", "team password 123") // the password alone again
+		// New recovery codes and switching off need proof.
+		b = h.signedIn2FA("dev@acme.example", "team password 123", secret)
+		r = b.post("/console/account/2fa/recovery-codes", url.Values{"proof": {"wrong password 99"}})
+		if got := flashError(b.follow(r).body); !strings.Contains(got, "Nothing was changed") {
+			t.Fatalf("regenerate with a wrong proof: %q", got)
+		}
+		r = b.post("/console/account/2fa/recovery-codes", url.Values{"proof": {"team password 123"}})
+		wantStatus(t, r, 200)
+		if got := recoveryRe.FindAllString(r.body, -1); len(got) != 10 || strings.Contains(r.body, codes[1]) {
+			t.Fatalf("new codes page: %d codes", len(got))
+		}
+		r = b.post("/console/account/2fa/off", url.Values{"proof": {"123456"}})
+		if got := flashError(b.follow(r).body); !strings.Contains(got, "Nothing was changed") {
+			t.Fatalf("off with a wrong code: %q", got)
+		}
+		h.clock.Advance(30 * time.Second)
+		r = b.post("/console/account/2fa/off", url.Values{"proof": {h.totpCode(secret)}})
+		wantRedirect(t, r, "/console/account")
+		wantContains(t, b.follow(r).body, "Two-factor sign-in is off")
+		h.signedIn("dev@acme.example", "team password 123") // the password alone again
+	})
 }
 
 // signedIn2FA signs in with a password and the current TOTP code (advancing the clock a step).
@@ -182,75 +188,77 @@ func (h *harness) signedIn2FA(email, password, secret string) *browser {
 }
 
 func TestSessionsList(t *testing.T) {
-	h := newHarness(t)
-	c := h.consumer("acme")
-	h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
-	h.teamUser(c.ID, "other@acme.example", teamDeveloper)
-	b := h.signedIn("dev@acme.example", "team password 123")
-	o1 := h.signedIn("dev@acme.example", "team password 123")
-	o2 := h.signedIn("dev@acme.example", "team password 123")
-	stranger := h.signedIn("other@acme.example", "team password 123")
+	eachBackend(t, func(t *testing.T, open func(testing.TB) *store.Store) {
+		h := newHarness(t, withStore(open))
+		c := h.consumer("acme")
+		h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
+		h.teamUser(c.ID, "other@acme.example", teamDeveloper)
+		b := h.signedIn("dev@acme.example", "team password 123")
+		o1 := h.signedIn("dev@acme.example", "team password 123")
+		o2 := h.signedIn("dev@acme.example", "team password 123")
+		stranger := h.signedIn("other@acme.example", "team password 123")
 
-	page := b.get("/console/account")
-	handles := handleRe.FindAllStringSubmatch(page.body, -1)
-	if len(handles) != 3 || strings.Count(page.body, `badge active">this session`) != 1 {
-		t.Fatalf("%d sessions listed: %s", len(handles), snippet(page.body))
-	}
-	wantContains(t, page.body, "127.0.0.1", "Go-http-client")
-	// The sessions table holds who, when and from where.
-	rows, err := h.st.Client.ConsoleSession.Query().All(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if r.UserID == nil || r.CreatedAt == nil || r.LastSeenAt == nil || r.IP != "127.0.0.1" || r.UserAgent == "" {
-			t.Fatalf("session row %+v", r)
+		page := b.get("/console/account")
+		handles := handleRe.FindAllStringSubmatch(page.body, -1)
+		if len(handles) != 3 || strings.Count(page.body, `badge active">this session`) != 1 {
+			t.Fatalf("%d sessions listed: %s", len(handles), snippet(page.body))
 		}
-	}
-	// Another user's session handle: 404; an unknown one too.
-	sp := stranger.get("/console/account")
-	strangerHandle := handleRe.FindStringSubmatch(sp.body)[1]
-	wantStatus(t, b.post("/console/account/sessions/"+strangerHandle+"/end", nil), 404)
-	wantStatus(t, b.post("/console/account/sessions/AAAAAAAAAAAAAAAA/end", nil), 404)
-	wantStatus(t, stranger.get("/console/keys"), 200)
-
-	endedCookie := o1.cookie()
-	ended := storedID(endedCookie)
-	endedData := h.sessionRows()[ended]
-	if endedData == nil {
-		t.Fatal("no stored session for the browser's cookie")
-	}
-	// Sign out everywhere else: both other sessions end, this one stays.
-	r := b.post("/console/account/sessions/end-others", nil)
-	wantRedirect(t, r, "/console/account#sessions")
-	wantContains(t, html.UnescapeString(b.follow(r).body), "2 other session(s) ended")
-	for _, o := range []*browser{o1, o2} {
-		if r := o.get("/console/keys"); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.location(), "/console/login") {
-			t.Fatalf("another session after sign out everywhere: %d", r.StatusCode)
+		wantContains(t, page.body, "127.0.0.1", "Go-http-client")
+		// The sessions table holds who, when and from where.
+		rows, err := h.st.Client.ConsoleSession.Query().All(t.Context())
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	wantStatus(t, b.get("/console/keys"), 200)
-	wantStatus(t, stranger.get("/console/keys"), 200)
-	// A request of an ended session still in flight commits into nothing: it does not come back.
-	if err := h.c.store.CommitCtx(t.Context(), ended, endedData, h.clock.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	o1.setCookie(endedCookie)
-	if r := o1.get("/console/keys"); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("an ended session came back after a late commit: %d", r.StatusCode)
-	}
+		for _, r := range rows {
+			if r.UserID == nil || r.CreatedAt == nil || r.LastSeenAt == nil || r.IP != "127.0.0.1" || r.UserAgent == "" {
+				t.Fatalf("session row %+v", r)
+			}
+		}
+		// Another user's session handle: 404; an unknown one too.
+		sp := stranger.get("/console/account")
+		strangerHandle := handleRe.FindStringSubmatch(sp.body)[1]
+		wantStatus(t, b.post("/console/account/sessions/"+strangerHandle+"/end", nil), 404)
+		wantStatus(t, b.post("/console/account/sessions/AAAAAAAAAAAAAAAA/end", nil), 404)
+		wantStatus(t, stranger.get("/console/keys"), 200)
 
-	// One session by handle.
-	o3 := h.signedIn("dev@acme.example", "team password 123")
-	// The handle listed by o3 for itself is the one marked "this session" on its page.
-	o3page := o3.get("/console/account").body
-	i := strings.Index(o3page, `badge active">this session`)
-	self := handleRe.FindStringSubmatch(o3page[i:])[1]
-	wantRedirect(t, b.post("/console/account/sessions/"+self+"/end", nil), "/console/account#sessions")
-	if r := o3.get("/console/keys"); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("ended session: %d", r.StatusCode)
-	}
-	wantStatus(t, b.get("/console/keys"), 200)
+		endedCookie := o1.cookie()
+		ended := storedID(endedCookie)
+		endedData := h.sessionRows()[ended]
+		if endedData == nil {
+			t.Fatal("no stored session for the browser's cookie")
+		}
+		// Sign out everywhere else: both other sessions end, this one stays.
+		r := b.post("/console/account/sessions/end-others", nil)
+		wantRedirect(t, r, "/console/account#sessions")
+		wantContains(t, html.UnescapeString(b.follow(r).body), "2 other session(s) ended")
+		for _, o := range []*browser{o1, o2} {
+			if r := o.get("/console/keys"); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.location(), "/console/login") {
+				t.Fatalf("another session after sign out everywhere: %d", r.StatusCode)
+			}
+		}
+		wantStatus(t, b.get("/console/keys"), 200)
+		wantStatus(t, stranger.get("/console/keys"), 200)
+		// A request of an ended session still in flight commits into nothing: it does not come back.
+		if err := h.c.store.CommitCtx(t.Context(), ended, endedData, h.clock.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		o1.setCookie(endedCookie)
+		if r := o1.get("/console/keys"); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("an ended session came back after a late commit: %d", r.StatusCode)
+		}
+
+		// One session by handle.
+		o3 := h.signedIn("dev@acme.example", "team password 123")
+		// The handle listed by o3 for itself is the one marked "this session" on its page.
+		o3page := o3.get("/console/account").body
+		i := strings.Index(o3page, `badge active">this session`)
+		self := handleRe.FindStringSubmatch(o3page[i:])[1]
+		wantRedirect(t, b.post("/console/account/sessions/"+self+"/end", nil), "/console/account#sessions")
+		if r := o3.get("/console/keys"); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("ended session: %d", r.StatusCode)
+		}
+		wantStatus(t, b.get("/console/keys"), 200)
+	})
 }
 
 func TestOperatorTwoFactorRequired(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/partner-platform/partnerd/access"
@@ -193,6 +194,9 @@ func (u usageView) csvURL() string {
 	}
 	return u.Base + ".csv?" + v.Encode()
 }
+
+// logURL is the request log beside the usage page (/console/log, or the operator's per consumer).
+func (u usageView) logURL() string { return strings.TrimSuffix(u.Base, "/usage") + "/log" }
 
 // csvDays is how many days the export link covers.
 func (u usageView) csvDays() int {

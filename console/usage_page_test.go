@@ -277,6 +277,7 @@ func TestUsageAnalyticsRanges(t *testing.T) {
 				wantStatus(t, r, http.StatusOK)
 				checkRange(t, f, r.body, rg)
 				wantNotContains(t, r.body, "getBobSecret", "7,777", "bobco key", f.kb.Prefix)
+				wantContains(t, r.body, `<a href="/console/log">request log</a>`)
 
 				// The operator's view of Acme shows the same figures.
 				o := ops.get(consumerPath(f.a.ID) + "/usage?range=" + string(rg))
@@ -285,6 +286,7 @@ func TestUsageAnalyticsRanges(t *testing.T) {
 					t.Errorf("operator cards %q, consumer cards %q", cards(o.body), cards(r.body))
 				}
 				wantNotContains(t, o.body, "getBobSecret")
+				wantContains(t, o.body, `<a href="`+consumerPath(f.a.ID)+`/log">request log</a>`)
 
 				// Bob sees only his own calls.
 				b := bob.get("/console/usage?range=" + string(rg))
@@ -293,6 +295,8 @@ func TestUsageAnalyticsRanges(t *testing.T) {
 				wantContains(t, b.body, "getBobSecret")
 			})
 		}
+		// The plan page says its rate and burst are units, apart from the price.
+		wantContains(t, alice.get("/console/plan").body, "counted in rate-limit units", "it is not counted in units")
 		// The default range is 30 days.
 		if d := alice.get("/console/usage"); cards(d.body)["Calls"] != num(f.want(metering.Range30d).total.Calls()) {
 			t.Errorf("default range cards %q", cards(d.body))

@@ -186,19 +186,34 @@ func (s *UsageStore) Analytics(ctx context.Context, consumerID int, rng Range, n
 // latencies sums the consumer's latency histograms per operation and bucket over [from, until) in
 // the database and reads the percentiles from the sums.
 func (s *UsageStore) latencies(ctx context.Context, consumerID int, from, until time.Time) ([]LatencyStats, error) {
-	var rows []struct {
-		Operation string `json:"operation"`
-		Bucket    int    `json:"bucket"`
-		Calls     int64  `json:"calls"`
-	}
-	err := s.db.UsageLatency.Query().
-		Where(usagelatency.ConsumerID(consumerID), usagelatency.HourGTE(from), usagelatency.HourLT(until)).
-		GroupBy(usagelatency.FieldOperation, usagelatency.FieldBucket).
-		Aggregate(func(sel *sql.Selector) string {
-			return sql.As("CAST("+sql.Sum(sel.C(usagelatency.FieldCalls))+" AS BIGINT)", "calls")
-		}).
-		Scan(ctx, &rows)
+	t := sql.Dialect(s.dialect).Table(usagelatency.Table)
+	sel := sql.Dialect(s.dialect).Select(t.C(usagelatency.FieldOperation), t.C(usagelatency.FieldBucket)).From(t)
+	sel.AppendSelectExpr(sums(t.C(usagelatency.FieldCalls))...)
+	sel.Where(sql.And(
+		sql.EQ(t.C(usagelatency.FieldConsumerID), consumerID),
+		sql.GTE(t.C(usagelatency.FieldHour), from),
+		sql.LT(t.C(usagelatency.FieldHour), until),
+	)).GroupBy(t.C(usagelatency.FieldOperation), t.C(usagelatency.FieldBucket))
+	query, args := sel.Query()
+	rs, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	type row struct {
+		Operation string
+		Bucket    int
+		Calls     int64
+	}
+	var rows []row
+	for rs.Next() {
+		var r row
+		if err := rs.Scan(&r.Operation, &r.Bucket, &r.Calls); err != nil {
+			return nil, err
+		}
+		rows = append(rows, r)
+	}
+	if err := rs.Err(); err != nil {
 		return nil, err
 	}
 	hists := map[string][]int64{}

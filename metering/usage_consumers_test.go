@@ -26,9 +26,9 @@ func TestConsumerActivities(t *testing.T) {
 		for _, r := range []row{
 			{1, hour, 10, 12, 3, 2, 1},                           // this hour
 			{1, hour.Add(-23 * time.Hour), 5, 5, 1, 1, 0},        // the oldest hour of the 24
-			{1, hour.Add(-24 * time.Hour), 100, 100, 50, 40, 10}, // 30 d only
-			{1, hour.Add(-29 * 24 * time.Hour), 7, 70, 0, 0, 0},  // 30 d only: 29 days before today
-			{1, hour.Add(-31 * 24 * time.Hour), 9, 9, 9, 9, 0},   // older than both
+			{1, hour.Add(-24 * time.Hour), 100, 100, 50, 40, 10}, // older than 24 h
+			{1, hour.Add(-29 * 24 * time.Hour), 7, 70, 0, 0, 0},  // older than 24 h
+			{1, hour.Add(-31 * 24 * time.Hour), 9, 9, 9, 9, 0},   // older than 30 days
 			{2, hour.Add(-time.Hour), 4, 40, 4, 4, 0},
 		} {
 			err := st.Client.UsageHourly.Create().SetConsumerID(r.consumer).SetHour(r.at).SetCalls(r.calls).SetCost(r.cost).
@@ -43,19 +43,19 @@ func TestConsumerActivities(t *testing.T) {
 			t.Fatalf("ConsumerActivities: %v", err)
 		}
 		want := map[int]metering.ConsumerActivity{
-			1: {Last24h: tot(15, 17, 4), Refused24h: 3, Last30d: tot(122, 187, 54)},
-			2: {Last24h: tot(4, 40, 4), Refused24h: 4, Last30d: tot(4, 40, 4)},
+			1: {Last24h: tot(15, 17, 4), Refused24h: 3},
+			2: {Last24h: tot(4, 40, 4), Refused24h: 4},
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("ConsumerActivities:\n got %+v\nwant %+v", got, want)
 		}
-		// The 30-day figures agree with Summaries, which the consumer page shows.
+		// The 24-hour figures agree with Summaries, which the consumer page shows.
 		sums, err := us.Summaries(ctx, []int{1, 2}, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for id, s := range sums {
-			if s.Last24h != got[id].Last24h || s.Last30d != got[id].Last30d {
+			if s.Last24h != got[id].Last24h {
 				t.Errorf("consumer %d: Summaries %+v, ConsumerActivities %+v", id, s, got[id])
 			}
 		}

@@ -176,6 +176,12 @@ func TestBrowserOperatorPages(t *testing.T) {
 	})
 
 	t.Run("AvailabilityByGroup", func(t *testing.T) {
+		b.open("open the new consumer form", "/console/operator/consumers/new", http.StatusOK)
+		b.expectHeading("new consumer form", "New consumer")
+		if n := browserRun(b, "new consumer form: endpoint groups", chromedp.Evaluate[int](`document.querySelectorAll('fieldset.endpoint-group').length`)); n != len(access.Scopes) {
+			t.Errorf("new consumer form: %d endpoint groups, want one per scope (%d)", n, len(access.Scopes))
+		}
+		b.screenshot("operator-new-consumer")
 		path := fmt.Sprintf("/console/operator/consumers/%d", seed.consumerID)
 		b.open("open the consumer page", path, http.StatusOK)
 		b.click("open the switched-off endpoints", `details:has(fieldset.endpoint-group) > summary`)

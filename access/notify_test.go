@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/policy"
@@ -403,11 +404,17 @@ func TestChangeFeedSQLite(t *testing.T) {
 // and a new mutation to the cases of TestEveryChangeIsAnnounced.
 var (
 	serviceReads = []string{"Audit", "CheckConsumerChange", "Consumer", "ListConsumers", "ListKeys", "ListUsers",
-		"LookupKey", "PasswordLinkUser", "PolicySnapshot", "Revision", "User"}
+		"LookupKey", "PasswordLinkUser", "PolicySnapshot", "Revision", "User",
+		"Team", "PendingTOTP", "RecoveryCodesLeft"}
 	serviceChanges = []string{"CreateConsumer", "CreateConsumerUser", "CreateKey", "CreateOperator", "EndGrace",
-		"NewPasswordLink", "RenameKey", "RevokeKey", "RotateKey", "SetAccess", "SetPassword", "UpdateConsumer"}
-	// serviceUnannounced write, but nothing a replica loads: SignIn records last_sign_in_at.
-	serviceUnannounced = []string{"SignIn"}
+		"NewPasswordLink", "RenameKey", "RevokeKey", "RotateKey", "SetAccess", "SetPassword", "UpdateConsumer",
+		// Teams and sign-in: every one is audited. SignInCode is audited (so announced) when it
+		// uses up a recovery code; with a TOTP code it writes only the last step, as SignIn.
+		"Invite", "ResendInvitation", "SetTeamRole", "RemoveMember", "ChangePassword",
+		"ConfirmTOTP", "DisableTOTP", "RegenerateRecoveryCodes", "SignInCode"}
+	// serviceUnannounced write, but nothing a replica loads: SignIn records last_sign_in_at,
+	// StartTOTP an unconfirmed secret.
+	serviceUnannounced = []string{"SignIn", "StartTOTP"}
 	serviceTestOnly    = []string{"OnChangeForTest"}
 )
 
@@ -471,6 +478,35 @@ func TestEveryChangeIsAnnounced(t *testing.T) {
 			_, err := svc.SignIn(ctx, "bob@partner.example", "correct horse battery staple", netip.MustParseAddr("192.0.2.1"))
 			return err
 		})
+		const newPassword = "another long passphrase"
+		step("ChangePassword", 1, func() error {
+			_, err := svc.ChangePassword(ctx, u.ID, "correct horse battery staple", newPassword)
+			return err
+		})
+		var m access.User
+		step("Invite", 1, func() (err error) {
+			m, _, err = svc.Invite(ctx, op, c.ID, "eve@partner.example", access.TeamViewer, 0)
+			return err
+		})
+		step("ResendInvitation", 1, func() error { _, _, err := svc.ResendInvitation(ctx, op, c.ID, m.ID, 0); return err })
+		step("SetTeamRole", 1, func() error { _, err := svc.SetTeamRole(ctx, op, c.ID, m.ID, access.TeamDeveloper); return err })
+		step("RemoveMember", 1, func() error { _, err := svc.RemoveMember(ctx, op, c.ID, m.ID); return err })
+		var en access.TOTPEnrolment
+		step("StartTOTP", 0, func() (err error) { en, err = svc.StartTOTP(ctx, u.ID); return err })
+		var codes []string
+		step("ConfirmTOTP", 1, func() error {
+			code, err := totp.GenerateCode(en.Secret, time.Now())
+			if err == nil {
+				codes, err = svc.ConfirmTOTP(ctx, u.ID, code)
+			}
+			return err
+		})
+		step("SignInCode", 1, func() error {
+			_, err := svc.SignInCode(ctx, u.ID, codes[0], netip.MustParseAddr("192.0.2.1"))
+			return err
+		})
+		step("RegenerateRecoveryCodes", 1, func() error { _, err := svc.RegenerateRecoveryCodes(ctx, u.ID, newPassword); return err })
+		step("DisableTOTP", 1, func() error { return svc.DisableTOTP(ctx, u.ID, newPassword) })
 		// A change that fails announces nothing.
 		if _, err := svc.CreateConsumer(ctx, op, "acme", access.ConsumerChange{}); !errors.Is(err, access.ErrConflict) {
 			t.Fatalf("CreateConsumer with a taken name: %v, want ErrConflict", err)

@@ -46,6 +46,7 @@ func BucketRange(b int) (lo, hi time.Duration) {
 	}
 	return latencyBounds[b-1], latencyBounds[b]
 }
+
 // BucketEstimate is the latency a percentile falling in bucket b is reported as: the geometric
 // midpoint of the bucket's bounds (half the floor for bucket 0; the lower bound for the last).
 func BucketEstimate(b int) time.Duration {

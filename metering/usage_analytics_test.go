@@ -332,3 +332,31 @@ func TestUsagePruneMinutesAndLatencies(t *testing.T) {
 		}
 	})
 }
+
+// TestUsageAnalyticsLatencyStaysLive: with the settled hours' sums kept, calls of the current and
+// previous hours still show at once, and the settled hours' sums are those of the database.
+func TestUsageAnalyticsLatencyStaysLive(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newUsageEnv(t, st)
+		c := e.consumer("acme")
+		k := e.key(c)
+		now := day0.Add(30 * time.Minute)
+		call := func(at time.Time, lat time.Duration) metering.Call {
+			return metering.Call{ConsumerID: c, KeyID: k, Operation: "op", Status: 200, Cost: 1, Latency: lat, RequestID: "r", At: at}
+		}
+		e.write(call(now.Add(-5*time.Hour), time.Millisecond), call(now.Add(-3*24*time.Hour), time.Millisecond))
+		for _, rg := range metering.Ranges {
+			e.analytics(c, rg, now)
+		}
+		e.write(call(now, time.Second), call(now.Add(-time.Hour), time.Second))
+		for rg, want := range map[metering.Range]int64{metering.Range24h: 3, metering.Range7d: 4, metering.Range30d: 4} {
+			a := e.analytics(c, rg, now)
+			if len(a.Latency) != 1 || a.Latency[0].Calls != want || a.Total.Calls() != want {
+				t.Fatalf("%s: latency %+v, %d calls; want %d", rg, a.Latency, a.Total.Calls(), want)
+			}
+			if r := float64(a.Latency[0].P99) / float64(time.Second); r < 0.89 || r > 1.12 {
+				t.Errorf("%s: p99 %v, want about 1 s (the new calls)", rg, a.Latency[0].P99)
+			}
+		}
+	})
+}

@@ -36,6 +36,8 @@ type UsageStore struct {
 	db      *ent.Client
 	dialect string
 	sqlDB   *stdsql.DB // the pool beneath db, when given (WithDB): prepared inserts, COPY on PostgreSQL
+	// latCache keeps the latency sums of settled hours (Analytics).
+	latCache latencyCache
 }
 
 // UsageOption configures a UsageStore.

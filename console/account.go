@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -116,8 +117,9 @@ func (c *Console) changePassword(w http.ResponseWriter, r *http.Request) {
 
 // enrolView is the enrolment page: the secret to type and its QR code as a PNG data: URL.
 type enrolView struct {
-	Secret string
-	QR     string
+	Secret   string
+	QR       string
+	Required bool // an operator who must use two-factor sign-in, sent here first
 }
 
 func (c *Console) enrolForm(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +153,8 @@ func (c *Console) renderEnrol(w http.ResponseWriter, r *http.Request, status int
 		c.fail(w, r, err)
 		return
 	}
-	ev := enrolView{Secret: e.Secret, QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}
+	ev := enrolView{Secret: e.Secret, QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()),
+		Required: v.Role == roleOperator && c.deps.OperatorTwoFactor}
 	c.render(w, r, status, enrolPage(c.page(r, "Set up two-factor sign-in"), ev, problem))
 }
 
@@ -278,4 +281,12 @@ func spaced(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// whenKnown is when(t), or "unknown" for the zero time (a session from before the sessions list).
+func whenKnown(t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return when(t)
 }

@@ -64,10 +64,8 @@ func (c *Console) loadUser(next http.Handler) http.Handler {
 			v.actor = access.Actor{Name: "user:" + u.Email, ConsumerID: u.ConsumerID}
 		}
 		if u.Role == roleOperator && c.deps.OperatorTwoFactor && !u.TwoFactor && !enrolPath(r) {
-			// Operators must sign in with two factors: nothing else until they have enrolled.
-			if r.Method == http.MethodGet || r.Method == http.MethodHead {
-				c.flashWarn(r, "Operators must use two-factor sign-in. Set it up to continue.")
-			}
+			// Operators must sign in with two factors: nothing else until they have enrolled (the
+			// enrolment page says why).
 			http.Redirect(w, r, "/console/account/2fa", http.StatusSeeOther)
 			return
 		}

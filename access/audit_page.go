@@ -64,7 +64,9 @@ type auditCursor struct {
 	id int
 }
 
-func (c auditCursor) String() string { return strconv.FormatInt(c.at.UnixNano(), 10) + "-" + strconv.Itoa(c.id) }
+func (c auditCursor) String() string {
+	return strconv.FormatInt(c.at.UnixNano(), 10) + "-" + strconv.Itoa(c.id)
+}
 
 func parseAuditCursor(s string) (auditCursor, error) {
 	ns, id, ok := strings.Cut(s, "-")
@@ -105,7 +107,8 @@ func (s *Service) AuditPageOf(ctx context.Context, a Actor, f AuditFilter, curso
 		if err != nil {
 			return AuditPage{}, err
 		}
-		q.Where(auditentry.Or(auditentry.AtLT(c.at), auditentry.And(auditentry.AtEQ(c.at), auditentry.IDLT(c.id))))
+		// at <= cursor bounds the index range; the OR then drops the entries of that instant already shown.
+		q.Where(auditentry.AtLTE(c.at), auditentry.Or(auditentry.AtLT(c.at), auditentry.IDLT(c.id)))
 	}
 	rows, err := q.All(ctx)
 	if err != nil {

@@ -107,12 +107,30 @@ func TestTeamInviteAndRoles(t *testing.T) {
 			fn   func() error
 		}{
 			{"bad role", access.ErrInvalid, func() error { _, _, err := e.svc.Invite(ctx, owner, acme.ID, "x@acme.example", "admin", 0); return err }},
-			{"bad email", access.ErrInvalid, func() error { _, _, err := e.svc.Invite(ctx, owner, acme.ID, "not an email", access.TeamViewer, 0); return err }},
-			{"taken email", access.ErrConflict, func() error { _, _, err := e.svc.Invite(ctx, owner, acme.ID, "DEV@acme.example", access.TeamViewer, 0); return err }},
-			{"long ttl", access.ErrInvalid, func() error { _, _, err := e.svc.Invite(ctx, owner, acme.ID, "y@acme.example", access.TeamViewer, 8*24*time.Hour); return err }},
-			{"invite into another team", access.ErrNotFound, func() error { _, _, err := e.svc.Invite(ctx, otherOwner, acme.ID, "z@acme.example", access.TeamViewer, 0); return err }},
-			{"role in another team", access.ErrNotFound, func() error { _, err := e.svc.SetTeamRole(ctx, otherOwner, acme.ID, dev.ID, access.TeamOwner); return err }},
-			{"member of another team by own id", access.ErrNotFound, func() error { _, err := e.svc.SetTeamRole(ctx, otherOwner, other.ID, dev.ID, access.TeamOwner); return err }},
+			{"bad email", access.ErrInvalid, func() error {
+				_, _, err := e.svc.Invite(ctx, owner, acme.ID, "not an email", access.TeamViewer, 0)
+				return err
+			}},
+			{"taken email", access.ErrConflict, func() error {
+				_, _, err := e.svc.Invite(ctx, owner, acme.ID, "DEV@acme.example", access.TeamViewer, 0)
+				return err
+			}},
+			{"long ttl", access.ErrInvalid, func() error {
+				_, _, err := e.svc.Invite(ctx, owner, acme.ID, "y@acme.example", access.TeamViewer, 8*24*time.Hour)
+				return err
+			}},
+			{"invite into another team", access.ErrNotFound, func() error {
+				_, _, err := e.svc.Invite(ctx, otherOwner, acme.ID, "z@acme.example", access.TeamViewer, 0)
+				return err
+			}},
+			{"role in another team", access.ErrNotFound, func() error {
+				_, err := e.svc.SetTeamRole(ctx, otherOwner, acme.ID, dev.ID, access.TeamOwner)
+				return err
+			}},
+			{"member of another team by own id", access.ErrNotFound, func() error {
+				_, err := e.svc.SetTeamRole(ctx, otherOwner, other.ID, dev.ID, access.TeamOwner)
+				return err
+			}},
 			{"remove from another team", access.ErrNotFound, func() error { _, err := e.svc.RemoveMember(ctx, otherOwner, other.ID, dev.ID); return err }},
 			{"resend in another team", access.ErrNotFound, func() error { _, _, err := e.svc.ResendInvitation(ctx, otherOwner, other.ID, dev.ID, 0); return err }},
 			{"read another team", access.ErrNotFound, func() error { _, err := e.svc.Team(ctx, otherOwner, acme.ID); return err }},

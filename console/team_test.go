@@ -43,9 +43,9 @@ func TestTeamRolesGateAndNav(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		email           string
-		keys, team      int
-		home            string
+		email            string
+		keys, team       int
+		home             string
 		navKeys, navTeam bool
 	}{
 		{"owner@acme.example", 200, 200, "/console/keys", true, true},

@@ -78,10 +78,10 @@ func parseAuditCursor(s string) (auditCursor, error) {
 	return auditCursor{at: time.Unix(0, n).UTC(), id: i}, nil
 }
 
-// AuditPageOf returns a page of the audit log: entries matching f, newest first (by time, then
-// id), after cursor (empty: from the newest), at most limit of them (DefaultAuditPageSize when 0,
-// at most MaxAuditPageSize). Paging is by keyset on (at, id), served by the (consumer_id, at),
-// (actor, at) and (action, at) indexes: no offset. A consumer's actor sees only its own entries.
+// AuditPageOf returns a page of the audit log: entries matching f, newest first, after cursor
+// (empty: from the newest), at most limit of them (DefaultAuditPageSize when 0, at most
+// MaxAuditPageSize). Paging is by keyset, no offset: filtered on (at, id), served by the
+// (consumer_id, at), (actor, at) and (action, at) indexes; unfiltered on id, the primary key. A consumer's actor sees only its own entries.
 // Names of the consumers and keys the page refers to are read in one query each for the page.
 // A cursor that is not one the log gave out is ErrInvalid.
 func (s *Service) AuditPageOf(ctx context.Context, a Actor, f AuditFilter, cursor string, limit int) (AuditPage, error) {
@@ -92,7 +92,16 @@ func (s *Service) AuditPageOf(ctx context.Context, a Actor, f AuditFilter, curso
 		limit = DefaultAuditPageSize
 	}
 	limit = min(limit, MaxAuditPageSize)
-	q := s.db.AuditEntry.Query().Order(ent.Desc(auditentry.FieldAt), ent.Desc(auditentry.FieldID)).Limit(limit + 1)
+	// Filtered, newest first by time on the filter's (x, at) index; unfiltered, by id on the primary
+	// key (no index has the time alone, and ids follow the time: each entry's time is taken as it is
+	// written). Either is a total order its cursor continues.
+	byID := f == (AuditFilter{})
+	q := s.db.AuditEntry.Query().Limit(limit + 1)
+	if byID {
+		q.Order(ent.Desc(auditentry.FieldID))
+	} else {
+		q.Order(ent.Desc(auditentry.FieldAt), ent.Desc(auditentry.FieldID))
+	}
 	if f.ConsumerID != 0 {
 		q.Where(auditentry.ConsumerID(f.ConsumerID))
 	}
@@ -107,8 +116,12 @@ func (s *Service) AuditPageOf(ctx context.Context, a Actor, f AuditFilter, curso
 		if err != nil {
 			return AuditPage{}, err
 		}
-		// at <= cursor bounds the index range; the OR then drops the entries of that instant already shown.
-		q.Where(auditentry.AtLTE(c.at), auditentry.Or(auditentry.AtLT(c.at), auditentry.IDLT(c.id)))
+		if byID {
+			q.Where(auditentry.IDLT(c.id))
+		} else {
+			// at <= cursor bounds the index range; the OR then drops the entries of that instant already shown.
+			q.Where(auditentry.AtLTE(c.at), auditentry.Or(auditentry.AtLT(c.at), auditentry.IDLT(c.id)))
+		}
 	}
 	rows, err := q.All(ctx)
 	if err != nil {

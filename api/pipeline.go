@@ -206,9 +206,7 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 		ErrorCode:  c.errCode,
 		Replayed:   c.replayed,
 		ErrorBody:  c.errBody,
-	}
-	if c.source.IsValid() {
-		rec.Source = c.source.String()
+		Source:     c.source,
 	}
 	if c.rated {
 		rec.RateRemaining = &c.rateRemaining // c is on the heap already: no allocation

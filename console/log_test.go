@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"slices"
@@ -48,7 +49,7 @@ func newLogFixture(t testing.TB, n int, opts ...harnessOpt) *logFixture {
 		rate := 100 - i%100
 		c := metering.Call{ConsumerID: f.cons.ID, KeyID: f.k1.ID, Operation: "getTrending", Status: 200, Cost: 1,
 			Latency: 1500 * time.Microsecond, Chain: "base", RequestID: logRequestID(at, i), At: at,
-			Method: "GET", Path: "/v1/markets/trending", Source: "203.0.113.7", RateRemaining: &rate}
+			Method: "GET", Path: "/v1/markets/trending", Source: netip.MustParseAddr("203.0.113.7"), RateRemaining: &rate}
 		if i%2 == 1 {
 			c.KeyID = f.k2.ID
 		}

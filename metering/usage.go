@@ -1,6 +1,9 @@
 package metering
 
-import "time"
+import (
+	"net/netip"
+	"time"
+)
 
 // Call is one authenticated call, as recorded for usage.
 type Call struct {
@@ -16,9 +19,9 @@ type Call struct {
 
 	// The request log's detail of the call.
 	Method    string
-	Path      string // without the query
-	ErrorCode string // the error envelope's code; empty on success
-	Source    string // the caller's address as the source allowlist saw it
+	Path      string     // without the query
+	ErrorCode string     // the error envelope's code; empty on success
+	Source    netip.Addr // the caller's address as the source allowlist saw it (a value: no string on the hot path)
 	// RateRemaining is the rate-limit units left in the consumer's bucket at admission; nil when
 	// the call was not admitted through the limiter.
 	RateRemaining *int

@@ -380,8 +380,12 @@ func appendLogArgs(a []any, c *Call) []any {
 	if len(c.ErrorBody) > 0 {
 		body = c.ErrorBody[:min(len(c.ErrorBody), MaxErrorBody)]
 	}
+	source := ""
+	if c.Source.IsValid() {
+		source = c.Source.String()
+	}
 	return append(a, boxed(clip(c.Method, maxMethod)), clip(c.Path, maxPath), boxed(StatusGroup(c.Status)),
-		boxed(clip(c.ErrorCode, maxErrorCode)), clip(c.Source, maxSource), rate, c.Replayed, body)
+		boxed(clip(c.ErrorCode, maxErrorCode)), clip(source, maxSource), rate, c.Replayed, body)
 }
 
 // boxedStrings are the common short values of the log's columns as interface values made once:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -210,7 +211,7 @@ func TestUsageLogRecordsDetail(t *testing.T) {
 				body := []byte(`{"ok":false,"error":"no such pool","code":"not_found","requestId":"x"}` + strings.Repeat(" ", 5000))
 				failed := metering.Call{ConsumerID: cons, KeyID: key, Operation: "getPoolChart", Status: 404, Cost: 1,
 					Latency: 1500 * time.Microsecond, Chain: "ethereum", RequestID: logRID(1, 1), At: day0,
-					Method: "GET", Path: "/v1/pools/" + strings.Repeat("é", 400), ErrorCode: "not_found", Source: "2001:db8::1",
+					Method: "GET", Path: "/v1/pools/" + strings.Repeat("é", 400), ErrorCode: "not_found", Source: netip.MustParseAddr("2001:db8::1"),
 					RateRemaining: &rate, Replayed: true, ErrorBody: body}
 				ok := metering.Call{ConsumerID: cons, KeyID: key, Operation: "getTrending", Status: 200, Cost: 1,
 					RequestID: logRID(2, 2), At: day0.Add(time.Second), Method: "GET", Path: "/v1/trending"}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func TestBrowserLog(t *testing.T) {
 		at := time.Now().Add(-time.Hour - time.Duration(i)*time.Minute)
 		older = append(older, metering.Call{ConsumerID: seed.consumerID, KeyID: seed.opsKeyID, Operation: "getTrending", Status: 200,
 			Cost: 1, Latency: 2 * time.Millisecond, RequestID: fmt.Sprintf("req_%012x%020x", at.UnixMilli(), i), At: at,
-			Method: "GET", Path: "/v1/markets/trending", Source: "127.0.0.1"})
+			Method: "GET", Path: "/v1/markets/trending", Source: netip.MustParseAddr("127.0.0.1")})
 	}
 	if err := metering.NewUsageStore(st.Client, st.Dialect).WriteCalls(ctx, older); err != nil {
 		t.Fatal(err)

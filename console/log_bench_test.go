@@ -160,7 +160,7 @@ func seedLog(b testing.TB, h *harness, consumerID int, keyIDs []int, start time.
 				CASE WHEN i %% 1000 = 7 THEN '5xx' WHEN i %% 100 = 5 THEN '429' WHEN i %% 50 = 1 THEN '4xx' ELSE '2xx' END,
 				CASE WHEN i %% 1000 = 7 THEN 'internal_error' WHEN i %% 100 = 5 THEN 'rate_limited' WHEN i %% 50 = 1 THEN 'not_found' ELSE '' END,
 				'203.0.113.7', i %% 100, false
-			FROM generate_series(%[5]d, %[6]d) AS i`, consumerID, keyCase(keyIDs), 0, start.Unix(), lo, hi-1)
+			FROM generate_series(%[5]d::bigint, %[6]d::bigint) AS i`, consumerID, keyCase(keyIDs), 0, start.Unix(), lo, hi-1)
 		} else {
 			q = fmt.Sprintf(`WITH RECURSIVE s(i) AS (SELECT %[5]d UNION ALL SELECT i + 1 FROM s WHERE i < %[6]d)
 			INSERT INTO usage_records (consumer_id, key_id, operation, status, cost, latency_us, chain, request_id, at,

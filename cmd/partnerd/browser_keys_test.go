@@ -189,6 +189,13 @@ func TestBrowserKeys(t *testing.T) {
 			t.Errorf("scope checkboxes %q, want the consumer's market:read, portfolio:read", offered)
 		}
 
+		// The restriction, opened and filled in, at both sizes.
+		b.click("open the restriction", `form.create-key details.restrict summary`)
+		b.waitVisible("restriction open", `form.create-key input[name="sources"]`)
+		b.click("tick market:read", `form.create-key input[name="scope"][value="market:read"]`)
+		b.fill("sources", `form.create-key input[name="sources"]`, "203.0.113.0/24, 2001:db8::/32")
+		b.screenshot("keys-restrict-form")
+
 		market := createKeyInConsole(b, "market only", []string{"market:read"}, "")
 		r, _ := apiCall(t, trending, market)
 		expectAPI(t, "restricted key inside its scopes", r, http.StatusOK, "")

@@ -405,7 +405,8 @@ func TestChangeFeedSQLite(t *testing.T) {
 var (
 	serviceReads = []string{"Audit", "CheckConsumerChange", "Consumer", "ListConsumers", "ListKeys", "ListUsers",
 		"LookupKey", "PasswordLinkUser", "PolicySnapshot", "Revision", "User",
-		"Team", "PendingTOTP", "RecoveryCodesLeft"}
+		"Team", "PendingTOTP", "RecoveryCodesLeft",
+		"AuditPageOf", "AuditFacetsOf"}
 	serviceChanges = []string{"CreateConsumer", "CreateConsumerUser", "CreateKey", "CreateOperator", "EndGrace",
 		"NewPasswordLink", "RenameKey", "RevokeKey", "RotateKey", "SetAccess", "SetPassword", "UpdateConsumer",
 		// Teams and sign-in: every one is audited. SignInCode is audited (so announced) when it

@@ -20,9 +20,6 @@ type Consumer struct {
 	ID                 int       `json:"id"`
 	Name               string    `json:"name"`
 	AccessEnabled      bool      `json:"accessEnabled"`
-	// AccessChangedAt is when access was last switched on or off (at creation for a consumer whose
-	// access never changed); nil for a consumer created before it was recorded.
-	AccessChangedAt *time.Time `json:"accessChangedAt,omitempty"`
 	Scopes             []string  `json:"scopes"`
 	RatePerMinute      int       `json:"ratePerMinute"`
 	Burst              int       `json:"burst"`
@@ -31,6 +28,10 @@ type Consumer struct {
 	Price              string    `json:"price"`
 	CreatedAt          time.Time `json:"createdAt"`
 	UpdatedAt          time.Time `json:"updatedAt"`
+
+	// AccessChangedAt is when access was last switched on or off (at creation for a consumer whose
+	// access never changed); nil for a consumer created before it was recorded.
+	AccessChangedAt *time.Time `json:"accessChangedAt,omitempty"`
 }
 
 // ConsumerChange is a change to a consumer; nil fields stay as they are.

@@ -1,6 +1,7 @@
 package access_test
 
 import (
+	"context"
 	"net/netip"
 	"slices"
 	"strings"
@@ -266,5 +267,65 @@ func TestAccessChangedAt(t *testing.T) {
 		if err != nil || read.AccessEnabled || !read.AccessChangedAt.Equal(e.clk.Now()) {
 			t.Fatalf("Consumer() = %+v, %v", read, err)
 		}
+	})
+}
+
+// TestRestrictedKeyReachesReplicas: a replica that is told nothing (its own Sync polling the store)
+// learns of a restricted key created on another replica, and of its consumer losing a scope, the
+// way it learns of any consumer change.
+func TestRestrictedKeyReachesReplicas(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newSvcEnv(t, st)
+		c := e.consumer("acme", access.ConsumerChange{AccessEnabled: ptr(true), Scopes: &[]string{"market:read", "quote:read"}})
+
+		// Replica B: its own Service, Verifier (default TTL) and policy, kept in step by Run only.
+		svcB := access.NewService(st.Client, access.WithOperations(testOperations))
+		enfB, err := policy.New(restrictOps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		verB := access.NewVerifier(svcB.LookupKey)
+		syncB := access.NewSync(svcB, enfB, verB, discardLog(t))
+		if err := syncB.Refresh(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() { defer close(done); syncB.Run(ctx, 50*time.Millisecond) }()
+		defer func() { cancel(); <-done }()
+
+		// Replica A creates the key; B verifies it with its restriction (from the store, in its cache).
+		k, err := e.svc.CreateKeyWith(t.Context(), e.op, c.ID, "ci", access.KeyOptions{Scopes: []string{"market:read"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := netip.MustParseAddr("192.0.2.1")
+		decideB := func(p access.Principal, op, scope string) policy.Decision {
+			d := enfB.Decide(p.ConsumerID, op, src)
+			if d == policy.Allow {
+				d = p.Restriction.Check(scope, src)
+			}
+			return d
+		}
+		var p access.Principal
+		waitFor(t, "replica B verifies the new restricted key", func() bool {
+			p, err = verB.Verify(t.Context(), k.Key)
+			return err == nil
+		})
+		if d := decideB(p, "getQuote", "quote:read"); d != policy.KeyScopeRequired {
+			t.Fatalf("replica B: restricted key's getQuote = %v, want KeyScopeRequired", d)
+		}
+		if d := decideB(p, "getTrending", "market:read"); d != policy.Allow {
+			t.Fatalf("replica B: restricted key's getTrending = %v, want Allow", d)
+		}
+
+		// Replica A takes market:read from the consumer: B refuses the key's only scope.
+		if _, err := e.svc.UpdateConsumer(t.Context(), e.op, c.ID, access.ConsumerChange{Scopes: &[]string{"quote:read"}}, ""); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "replica B refuses the scope the consumer lost", func() bool {
+			p, err := verB.Verify(t.Context(), k.Key)
+			return err == nil && decideB(p, "getTrending", "market:read") == policy.ScopeRequired
+		})
 	})
 }

@@ -160,7 +160,7 @@ func TestBrowserLog(t *testing.T) {
 		t.Fatalf("call page: error body %q, want the envelope with code %s", body, bad.code)
 	}
 	detail := b.text("call page: details", "dl.call")
-	for _, want := range []string{"GET /v1/markets/trending", "400 Bad Request", "127.0.0.1", "units left in the bucket", "reporting job"} {
+	for _, want := range []string{"GET /v1/markets/trending", "400 Bad Request", "127.0.0.1", "left in the bucket", "reporting job", "400 Bad Request (4xx client error"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("call page lacks %q:\n%s", want, detail)
 		}

@@ -227,7 +227,7 @@ func perMinute(p metering.UnitsPoint, step time.Duration) int64 {
 }
 
 func newUnitsChart(a metering.Analytics, ratePerMinute, burst int) unitsChart {
-	c := unitsChart{ViewBox: fmt.Sprintf("0 0 %d %d", chartW, chartH), MarkY: f(padTop + 6)}
+	c := unitsChart{ViewBox: fmt.Sprintf("0 0 %d %d", chartW, chartH), MarkY: f(padTop - 2)}
 	most := max(int64(ratePerMinute), int64(burst))
 	for _, p := range a.UnitsPoints {
 		most = max(most, perMinute(p, a.UnitsStep))

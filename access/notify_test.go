@@ -407,7 +407,7 @@ var (
 		"LookupKey", "PasswordLinkUser", "PolicySnapshot", "Revision", "User",
 		"Team", "PendingTOTP", "RecoveryCodesLeft",
 		"AuditPageOf", "AuditFacetsOf"}
-	serviceChanges = []string{"CreateConsumer", "CreateConsumerUser", "CreateKey", "CreateOperator", "EndGrace",
+	serviceChanges = []string{"CreateConsumer", "CreateConsumerUser", "CreateKey", "CreateKeyWith", "CreateOperator", "EndGrace",
 		"NewPasswordLink", "RenameKey", "RevokeKey", "RotateKey", "SetAccess", "SetPassword", "UpdateConsumer",
 		// Teams and sign-in: every one is audited. SignInCode is audited (so announced) when it
 		// uses up a recovery code; with a TOTP code it writes only the last step, as SignIn.
@@ -461,6 +461,10 @@ func TestEveryChangeIsAnnounced(t *testing.T) {
 		})
 		step("SetAccess", 1, func() error { _, err := svc.SetAccess(ctx, op, c.ID, false, "test"); return err })
 		step("CreateKey", 1, func() (err error) { k, err = svc.CreateKey(ctx, op, c.ID, "k"); return err })
+		step("CreateKeyWith", 1, func() error {
+			_, err := svc.CreateKeyWith(ctx, op, c.ID, "restricted", access.KeyOptions{Scopes: []string{"market:read"}})
+			return err
+		})
 		step("RenameKey", 1, func() error { _, err := svc.RenameKey(ctx, op, k.ID, "k2"); return err })
 		step("RotateKey", 1, func() error { _, _, err := svc.RotateKey(ctx, op, k.ID, time.Hour); return err })
 		step("EndGrace", 1, func() error { _, err := svc.EndGrace(ctx, op, k.ID); return err })

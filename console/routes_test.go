@@ -36,6 +36,9 @@ var protectedRoutes = []route{
 	{"GET", "/usage", roleConsumer},
 	{"GET", "/usage.csv", roleConsumer},
 	{"GET", "/plan", roleConsumer},
+	{"GET", "/log", roleConsumer},
+	{"GET", "/log.csv", roleConsumer},
+	{"GET", "/log/{requestID}", roleConsumer},
 	{"GET", "/operator/", roleOperator},
 	{"GET", "/operator/consumers", roleOperator},
 	{"GET", "/operator/consumers/new", roleOperator},
@@ -49,6 +52,9 @@ var protectedRoutes = []route{
 	{"GET", "/operator/consumers/{id}/usage", roleOperator},
 	{"GET", "/operator/consumers/{id}/usage.csv", roleOperator},
 	{"GET", "/operator/audit", roleOperator},
+	{"GET", "/operator/consumers/{id}/log", roleOperator},
+	{"GET", "/operator/consumers/{id}/log.csv", roleOperator},
+	{"GET", "/operator/consumers/{id}/log/{requestID}", roleOperator},
 	// Teams and sign-in (part D): the team pages are the consumer owners' and the operators';
 	// the account pages are every signed-in user's (roleAny).
 	{"GET", "/team", roleConsumer},
@@ -123,7 +129,7 @@ var validForms = map[string]url.Values{
 // fill puts ids into a route pattern.
 func fill(pattern string, id, keyID int) string {
 	p := strings.ReplaceAll(pattern, "{keyID}", strconv.Itoa(keyID))
-	p = strings.NewReplacer("{userID}", "1", "{handle}", "AAAAAAAAAAAAAAAA").Replace(p)
+	p = strings.NewReplacer("{userID}", "1", "{handle}", "AAAAAAAAAAAAAAAA", "{requestID}", "req_0").Replace(p)
 	return "/console" + strings.ReplaceAll(p, "{id}", strconv.Itoa(id))
 }
 

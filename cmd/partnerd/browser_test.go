@@ -170,7 +170,7 @@ func TestBrowserConsole(t *testing.T) {
 			t.Errorf("usage search: URL requestId = %q, want %q", got, call.requestID)
 		}
 		rows := browserRun(b, "usage search: recent call rows", chromedp.Evaluate[[]string](
-			`[...document.querySelectorAll('#recent ~ .table-wrap tbody tr')].map(tr => tr.innerText)`))
+			`[...document.querySelectorAll('#recent ~ table tbody tr')].map(tr => tr.innerText)`))
 		if len(rows) != 1 || !strings.Contains(rows[0], call.requestID) || !strings.Contains(rows[0], "getTrending") || !strings.Contains(rows[0], "200") {
 			t.Errorf("usage search by request id %s: rows %q, want exactly that call (getTrending, 200)", call.requestID, rows)
 		}

@@ -850,11 +850,14 @@ func (b *tab) awaitInPage(step, path, want string, within time.Duration) {
 
 // screenshot saves a full-page PNG of the current page as name.png, after checking that the
 // console's stylesheet applied (an unstyled page is broken).
-// screenSizes are the sizes every page is photographed at: a laptop and a phone.
-var screenSizes = []struct {
+// screenSize is a window size screenshots are taken at; a mobile one emulates a phone.
+type screenSize struct {
 	width, height int64
 	mobile        bool
-}{{1280, 800, false}, {390, 844, true}}
+}
+
+// screenSizes are the sizes every page is photographed at: a laptop and a phone.
+var screenSizes = []screenSize{{1280, 800, false}, {390, 844, true}}
 
 // sidewaysScrolling lists what scrolls sideways: the page wider than the window, or an element
 // (a table's scroll box) wider inside than it shows.
@@ -875,12 +878,18 @@ const sidewaysScrolling = `(() => {
 // phone's width). It fails when the page has no styles, or when it scrolls sideways on the phone.
 func (b *tab) screenshot(name string) {
 	b.t.Helper()
+	b.screenshotAt(name, screenSizes...)
+}
+
+// screenshotAt is screenshot at the given sizes only.
+func (b *tab) screenshotAt(name string, sizes ...screenSize) {
+	b.t.Helper()
 	styled := browserRun(b, "screenshot "+name+": stylesheet", chromedp.Evaluate[bool](
 		`[...document.styleSheets].some(s => { try { return s.cssRules.length > 0 } catch (e) { return false } })`))
 	if !styled {
 		b.t.Errorf("screenshot %s: the page has no stylesheet rules applied (unstyled)\n%s", name, b.where())
 	}
-	for _, s := range screenSizes {
+	for _, s := range sizes {
 		var opts []chromedp.EmulateViewportOption
 		if s.mobile {
 			opts = append(opts, chromedp.EmulateMobile)

@@ -86,7 +86,9 @@ func TestDocsBrowser(t *testing.T) {
 	if len(listed) != len(summaries) {
 		t.Errorf("the sidebar lists %d operations, the contract has %d", len(listed), len(summaries))
 	}
-	b.screenshot("docs")
+	// At the laptop size only: the reference is Stoplight Elements' own sidebar layout, which is
+	// wider than a phone (its "responsive" layout moves the operations into a drawer).
+	b.screenshotAt("docs", screenSizes[0])
 
 	// Every operation's page shows its summary; listChains its path and a "try it" call answered by
 	// the binary.
@@ -103,7 +105,7 @@ func TestDocsBrowser(t *testing.T) {
 		return !!send; })()`))
 	b.awaitText("listChains: the response", ".sl-elements-api", "200 OK")
 	b.awaitText("listChains: the response body", ".sl-elements-api", `"id": "base"`)
-	b.screenshot("docs-operation")
+	b.screenshotAt("docs-operation", screenSizes[0])
 
 	violations := browserRun(b, "read CSP violations", chromedp.Evaluate[[]string](`window.__cspViolations`))
 	if len(violations) > 0 {

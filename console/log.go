@@ -362,8 +362,8 @@ func (c *Console) logCSV(w http.ResponseWriter, r *http.Request) {
 			rate = strconv.Itoa(*call.RateRemaining)
 		}
 		if err := cw.Write([]string{
-			call.At.UTC().Format("2006-01-02T15:04:05.000Z"), call.RequestID, strconv.Itoa(call.KeyID), logCSVCell(lv.keyName(call.KeyID)),
-			call.Method, logCSVCell(call.Path), call.Operation, strconv.Itoa(call.Status), call.StatusGroup, call.ErrorCode,
+			call.At.UTC().Format("2006-01-02T15:04:05.000Z"), call.RequestID, strconv.Itoa(call.KeyID), csvCell(lv.keyName(call.KeyID)),
+			call.Method, csvCell(call.Path), call.Operation, strconv.Itoa(call.Status), call.StatusGroup, call.ErrorCode,
 			strconv.FormatFloat(float64(call.LatencyUs)/1000, 'f', 3, 64), strconv.Itoa(call.Cost), call.Chain, call.Source, rate,
 			strconv.FormatBool(call.Replayed),
 		}); err != nil {
@@ -390,15 +390,6 @@ func (c *Console) logCSV(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	cw.Flush()
-}
-
-// logCSVCell defuses a cell a spreadsheet would read as a formula (=, +, -, @, tab, return first), by a
-// leading apostrophe: key names and paths are typed by people.
-func logCSVCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // statusLabel is a status with its reason phrase: "404 Not Found".

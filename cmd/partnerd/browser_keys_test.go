@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -125,18 +124,7 @@ func createKeyInConsole(b *tab, name string, scopes []string, sources string) st
 func TestBrowserKeys(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screenshotDir(t)
-	m := &Main{
-		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 200 * time.Millisecond},
-		Log:    slog.New(slog.DiscardHandler),
-	}
-	if err := m.Run(context.Background()); err != nil {
-		t.Fatalf("Main.Run: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Errorf("Main.Close: %v", err)
-		}
-	})
+	m := startBrowserService(t)
 	base := "http://" + m.Addr()
 	seed := seedKeys(t, m.Config.DatabaseURL)
 	browserCtx := startChromium(t, chromium)

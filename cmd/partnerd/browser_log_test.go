@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -32,18 +31,7 @@ import (
 func TestBrowserLog(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screenshotDir(t)
-	m := &Main{
-		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 200 * time.Millisecond},
-		Log:    slog.New(slog.DiscardHandler),
-	}
-	if err := m.Run(context.Background()); err != nil {
-		t.Fatalf("Main.Run: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Errorf("Main.Close: %v", err)
-		}
-	})
+	m := startBrowserService(t)
 	base := "http://" + m.Addr()
 	seed := seedConsole(t, m.Config.DatabaseURL)
 

@@ -391,6 +391,25 @@ func TestBrowserConsole(t *testing.T) {
 }
 
 // chromiumPath finds Debian's Chromium, or skips (fails under PARTNER_TEST_REQUIRE_ALL=1).
+// startBrowserService runs the service in-process on SQLite for a browser test, polling for
+// changes every 200 ms, with its log discarded; it stops when the test ends.
+func startBrowserService(t *testing.T) *Main {
+	t.Helper()
+	m := &Main{
+		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 200 * time.Millisecond},
+		Log:    slog.New(slog.DiscardHandler),
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Main.Run: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			t.Errorf("Main.Close: %v", err)
+		}
+	})
+	return m
+}
+
 func chromiumPath(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Timing of a Health watcher.
@@ -129,26 +130,34 @@ func (h *Health) probe(ctx context.Context) error {
 		h.closeConn()
 	}
 	// A fresh connection, twice: one lost on its own (terminated by an administrator, reset) can
-	// take the next one with it, and that alone is no outage.
-	var err error
-	for range 2 {
-		if err = h.connect(ctx); err == nil {
-			return nil
-		}
+	// take the next one with it, and that alone is no outage. A server that answered with a
+	// refusal of its own (the database does not accept connections, does not exist, too many
+	// clients) is not asked twice: that is the outage, and noticing it sooner is the point.
+	err := h.connect(ctx)
+	if err != nil && !refused(err) {
+		err = h.connect(ctx)
 	}
-	return err
+	return h.store.target.scrub(err)
 }
 
-// connect opens the probe's connection and pings on it.
+// refused reports whether a connection failed because the server refused it with an error of
+// its own (a SQLSTATE), other than terminating it by an administrator's command (57P01).
+func refused(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code != "57P01"
+}
+
+// connect opens the probe's connection and pings on it. Its error may hold the URL's password:
+// scrub it.
 func (h *Health) connect(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, h.pg)
 	if err != nil {
-		return h.store.target.scrub(err)
+		return err
 	}
 	if err := conn.Ping(ctx); err != nil {
 		h.conn = conn
 		h.closeConn()
-		return h.store.target.scrub(err)
+		return err
 	}
 	h.conn = conn
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
@@ -151,5 +152,64 @@ func TestHealthPostgres(t *testing.T) {
 	}
 	if n := strings.Count(out, "database answers again"); n != 1 {
 		t.Errorf("%d lines saying the database answers again, want 1:\n%s", n, out)
+	}
+}
+
+// TestHealthRefused: a server's own refusal of a connection (a database that does not accept
+// connections or does not exist) ends a probe at once, while a connection that never reached a
+// server, or one an administrator terminated, is tried once more.
+func TestHealthRefused(t *testing.T) {
+	s := storetest.Postgres(t)
+	var name string
+	if err := s.DB.QueryRowContext(t.Context(), "SELECT current_database()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	server := os.Getenv("PARTNER_TEST_POSTGRES_URL")
+	if server == "" {
+		server = storetest.DefaultPostgresURL
+	}
+	cfg, err := pgx.ParseConfig(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := func(database string, port uint16) error {
+		c := cfg.Copy()
+		c.Database, c.Port = database, port
+		conn, err := pgx.ConnectConfig(t.Context(), c)
+		if err == nil {
+			conn.Close(t.Context())
+		}
+		return err
+	}
+	admin, err := pgx.ConnectConfig(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	db := pgx.Identifier{name}.Sanitize()
+	if _, err := admin.Exec(t.Context(), "ALTER DATABASE "+db+" ALLOW_CONNECTIONS false"); err != nil {
+		t.Fatal(err)
+	}
+	notAccepting := connect(name, cfg.Port)
+	if _, err := admin.Exec(context.Background(), "ALTER DATABASE "+db+" ALLOW_CONNECTIONS true"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		err  error
+		want bool
+	}{
+		{"a database that does not accept connections", notAccepting, true},
+		{"a database that does not exist", connect("partner_test_missing_database", cfg.Port), true},
+		{"a port nobody listens on", connect(name, 1), false},
+		{"a connection terminated by an administrator", &pgconn.PgError{Code: "57P01"}, false},
+	} {
+		if c.err == nil {
+			t.Errorf("%s: connected", c.what)
+			continue
+		}
+		if got := store.Refused(c.err); got != c.want {
+			t.Errorf("%s (%v): refused = %v, want %v", c.what, c.err, got, c.want)
+		}
 	}
 }

@@ -1,0 +1,4 @@
+package store
+
+// Refused is refused, for the external tests.
+var Refused = refused

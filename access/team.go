@@ -110,11 +110,23 @@ func (s *Service) Invite(ctx context.Context, a Actor, consumerID int, email, ro
 	if err != nil {
 		return User{}, PasswordLink{}, fmt.Errorf("invite: %w", err)
 	}
-	if email, err = NormalizeEmail(email); err != nil {
+	u, link, err := s.addMember(ctx, a, consumerID, email, tr, ttl, "team.invite")
+	if err != nil {
 		return User{}, PasswordLink{}, fmt.Errorf("invite: %w", err)
 	}
+	return u, link, nil
+}
+
+// addMember creates a user of a consumer with a team role, without a password, and issues its
+// first set-password link, valid for ttl, audited as action. Errors: ErrNotFound (no such
+// consumer), ErrInvalid (bad email or ttl), ErrConflict (email taken).
+func (s *Service) addMember(ctx context.Context, a Actor, consumerID int, email string, role consoleuser.TeamRole, ttl time.Duration, action string) (User, PasswordLink, error) {
+	email, err := NormalizeEmail(email)
+	if err != nil {
+		return User{}, PasswordLink{}, err
+	}
 	if ttl, err = linkTTL(ttl); err != nil {
-		return User{}, PasswordLink{}, fmt.Errorf("invite: %w", err)
+		return User{}, PasswordLink{}, err
 	}
 	var out User
 	var link PasswordLink
@@ -123,7 +135,7 @@ func (s *Service) Invite(ctx context.Context, a Actor, consumerID int, email, ro
 			return notFound(err, "consumer", consumerID)
 		}
 		u, err := tx.ConsoleUser.Create().SetEmail(email).SetRole(consoleuser.RoleConsumer).
-			SetConsumerID(consumerID).SetTeamRole(tr).SetInvitedBy(a.Name).SetCreatedAt(s.now()).Save(ctx)
+			SetConsumerID(consumerID).SetTeamRole(role).SetInvitedBy(a.Name).SetCreatedAt(s.now()).Save(ctx)
 		if ent.IsConstraintError(err) {
 			return fmt.Errorf("%w: a user with email %q exists", ErrConflict, email)
 		}
@@ -134,13 +146,10 @@ func (s *Service) Invite(ctx context.Context, a Actor, consumerID int, email, ro
 		if link, err = s.issueLink(ctx, tx, u.ID, ttl); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, a, "team.invite", consumerID, out.Email, "", nil,
-			map[string]any{"userId": out.ID, "email": out.Email, "role": out.TeamRole, "linkExpiresAt": link.ExpiresAt})
+		return s.audit(ctx, tx, a, action, consumerID, out.Email, "", nil, map[string]any{
+			"userId": out.ID, "email": out.Email, "consumerId": consumerID, "role": out.TeamRole, "linkExpiresAt": link.ExpiresAt})
 	})
-	if err != nil {
-		return User{}, PasswordLink{}, fmt.Errorf("invite: %w", err)
-	}
-	return out, link, nil
+	return out, link, err
 }
 
 // ResendInvitation issues a new set-password link to a member who has not set a password yet;

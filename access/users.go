@@ -134,11 +134,11 @@ func (s *Service) CreateOperator(ctx context.Context, a Actor, email, password s
 	return out, nil
 }
 
-// CreateConsumerUser creates a console user of a consumer, without a password, and issues its
-// first set-password link, valid for ttl (DefaultPasswordLinkTTL when ttl <= 0, at most
-// MaxPasswordLinkTTL). Operators only. Errors: ErrNotFound (no such consumer, or another
-// tenant's), ErrInvalid (bad email or ttl, or the actor is a consumer's user), ErrConflict
-// (email taken).
+// CreateConsumerUser creates a console user of a consumer, an owner of its team, without a
+// password, and issues its first set-password link, valid for ttl (DefaultPasswordLinkTTL when
+// ttl <= 0, at most MaxPasswordLinkTTL). Operators only; a team's owners invite with Invite.
+// Errors: ErrNotFound (no such consumer, or another tenant's), ErrInvalid (bad email or ttl, or
+// the actor is a consumer's user), ErrConflict (email taken).
 func (s *Service) CreateConsumerUser(ctx context.Context, a Actor, consumerID int, email string, ttl time.Duration) (User, PasswordLink, error) {
 	if a.ConsumerID != 0 && a.ConsumerID != consumerID {
 		return User{}, PasswordLink{}, fmt.Errorf("create user: consumer %d: %w", consumerID, ErrNotFound)
@@ -146,41 +146,11 @@ func (s *Service) CreateConsumerUser(ctx context.Context, a Actor, consumerID in
 	if a.ConsumerID != 0 {
 		return User{}, PasswordLink{}, fmt.Errorf("create user: %w: operators only", ErrInvalid)
 	}
-	email, err := NormalizeEmail(email)
+	u, link, err := s.addMember(ctx, a, consumerID, email, consoleuser.TeamRoleOwner, ttl, "user.create")
 	if err != nil {
 		return User{}, PasswordLink{}, fmt.Errorf("create user: %w", err)
 	}
-	if ttl, err = linkTTL(ttl); err != nil {
-		return User{}, PasswordLink{}, fmt.Errorf("create user: %w", err)
-	}
-	var out User
-	var link PasswordLink
-	err = s.inTx(ctx, func(tx *ent.Tx) error {
-		if _, err := tx.Consumer.Get(ctx, consumerID); err != nil {
-			return notFound(err, "consumer", consumerID)
-		}
-		u, err := tx.ConsoleUser.Create().SetEmail(email).SetRole(consoleuser.RoleConsumer).
-			SetConsumerID(consumerID).SetTeamRole(consoleuser.TeamRoleOwner).SetInvitedBy(a.Name).
-			SetCreatedAt(s.now()).Save(ctx)
-		if ent.IsConstraintError(err) {
-			return fmt.Errorf("%w: a user with email %q exists", ErrConflict, email)
-		}
-		if err != nil {
-			return err
-		}
-		out = toUser(u)
-		if link, err = s.issueLink(ctx, tx, u.ID, ttl); err != nil {
-			return err
-		}
-		return s.audit(ctx, tx, a, "user.create", consumerID, out.Email, "", nil, struct {
-			User
-			PasswordLinkExpiresAt time.Time `json:"passwordLinkExpiresAt"`
-		}{out, link.ExpiresAt})
-	})
-	if err != nil {
-		return User{}, PasswordLink{}, fmt.Errorf("create user: %w", err)
-	}
-	return out, link, nil
+	return u, link, nil
 }
 
 // NewPasswordLink issues a new set-password link for a user, valid for ttl (as in

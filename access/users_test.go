@@ -145,7 +145,7 @@ func TestCreateConsumerUser(t *testing.T) {
 		}
 		secrets := tokenSecrets(t, link.Token)
 		if entry.ConsumerID != c.ID || entry.Target != "bob@acme.example" || entry.After["consumerId"] != float64(c.ID) ||
-			entry.After["passwordLinkExpiresAt"] == nil {
+			entry.After["linkExpiresAt"] == nil || entry.After["role"] != "owner" {
 			t.Fatalf("audit entry %+v", entry)
 		}
 		assertNoSecret(t, entry, secrets...)

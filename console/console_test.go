@@ -673,8 +673,9 @@ func TestKeysCreateShownOnce(t *testing.T) {
 
 	// A name is required.
 	before := tn.snapshot(t)
-	wantRedirect(t, alice.post("/console/keys", url.Values{"name": {"   "}}), "/console/keys")
-	wantContains(t, alice.get("/console/keys").body, "A key needs a name of 1 to 200 characters.")
+	r = alice.post("/console/keys", url.Values{"name": {"   "}})
+	wantStatus(t, r, http.StatusBadRequest)
+	wantContains(t, r.body, "A key needs a name of 1 to 200 characters.", `aria-describedby="name-problem" aria-invalid="true"`)
 	tn.wantUnchanged(t, before, "creating a key without a name")
 }
 

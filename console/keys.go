@@ -47,25 +47,33 @@ func (c *Console) keys(w http.ResponseWriter, r *http.Request) {
 	c.render(w, r, http.StatusOK, keysPage(c.page(r, "API keys"), view))
 }
 
+// createKey creates a key from the form, or shows the form again as it was sent, 400, with each
+// problem beside its field.
 func (c *Console) createKey(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	o, problem := keyOptionsOf(r, c.now())
-	if problem != "" {
-		c.flashError(r, problem)
-		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
-		return
+	in, o := keyInputOf(r, c.now())
+	if len(in.Problems) == 0 {
+		issued, err := c.deps.Access.CreateKeyWith(r.Context(), v.actor, v.ConsumerID, in.Name, o)
+		switch {
+		case errors.Is(err, access.ErrInvalid):
+			in.addProblems(err)
+		case err != nil:
+			c.fail(w, r, err)
+			return
+		default:
+			c.seal(w, r, issuedView{Key: issued})
+			return
+		}
 	}
-	issued, err := c.deps.Access.CreateKeyWith(r.Context(), v.actor, v.ConsumerID, r.PostFormValue("name"), o)
-	if errors.Is(err, access.ErrInvalid) {
-		c.flashError(r, keyProblem(err))
-		http.Redirect(w, r, "/console/keys", http.StatusSeeOther)
-		return
-	}
+	view, err := c.keysView(r, v)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	c.seal(w, r, issuedView{Key: issued})
+	view.Form = in
+	p := c.page(r, "API keys")
+	p.FlashError = "The key was not created: " + problemCount(len(in.Problems))
+	c.render(w, r, http.StatusBadRequest, keysPage(p, view))
 }
 
 // issued shows a key just created or rotated, once (see seal). Any later visit lands on the keys

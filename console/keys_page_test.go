@@ -112,23 +112,55 @@ func TestKeysCreateRestricted(t *testing.T) {
 		t.Errorf("unrestricted key's scopes %q", got)
 	}
 
-	// Every bad restriction is refused with a clear message, and nothing is created.
+	// Every bad restriction is refused, 400, with the form shown again as it was sent and each
+	// problem beside its field; nothing is created.
 	yesterday := h.clock.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)
 	for _, tc := range []struct {
 		name string
 		form url.Values
-		want string
+		want map[string]string // form field -> part of its problem
 	}{
-		{"scope the consumer lacks", url.Values{"scope": {"tx:build"}}, `the consumer lacks "tx:build"`},
-		{"malformed CIDR", url.Values{"sources": {"10.0.0.300/24"}}, `"10.0.0.300/24" is not one`},
-		{"expiry in the past", url.Values{"expires": {yesterday}}, "The expiry date has passed"},
-		{"expiry not a date", url.Values{"expires": {"next week"}}, "The expiry must be a date"},
+		{"scope the consumer lacks", url.Values{"scope": {"tx:build"}}, map[string]string{"scope": `the consumer lacks "tx:build"`}},
+		{"malformed CIDR", url.Values{"sources": {"10.0.0.300/24"}}, map[string]string{"sources": `"10.0.0.300/24" is not one`}},
+		{"expiry in the past", url.Values{"expires": {yesterday}}, map[string]string{"expires": "The expiry date has passed"}},
+		{"expiry not a date", url.Values{"expires": {"next week"}}, map[string]string{"expires": "The expiry must be a date"}},
+		{"no name", url.Values{"scope": {"market:read"}, "sources": {"10.0.0.0/8"}}, map[string]string{"name": "A key needs a name of 1 to 200 characters."}},
+		{"two bad fields", url.Values{"sources": {"nowhere"}, "expires": {yesterday}},
+			map[string]string{"sources": `"nowhere" is not one`, "expires": "The expiry date has passed"}},
 	} {
 		before := tn.snapshot(t)
-		tc.form.Set("name", "bad "+tc.name)
-		wantRedirect(t, alice.post("/console/keys", tc.form), "/console/keys")
-		if msg := flashError(alice.get("/console/keys").body); !strings.Contains(msg, tc.want) {
-			t.Errorf("%s: flash %q, want it to contain %q", tc.name, msg, tc.want)
+		if _, ok := tc.want["name"]; !ok {
+			tc.form.Set("name", "bad "+tc.name)
+		}
+		r := alice.post("/console/keys", tc.form)
+		wantStatus(t, r, http.StatusBadRequest)
+		if msg := flashError(r.body); !strings.Contains(msg, "The key was not created") {
+			t.Errorf("%s: flash %q", tc.name, msg)
+		}
+		got := fieldProblems(r.body)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: problems %v, want %v", tc.name, got, tc.want)
+		}
+		for field, want := range tc.want {
+			if !strings.Contains(got[field], want) {
+				t.Errorf("%s: %s problem %q, want it to contain %q", tc.name, field, got[field], want)
+			}
+		}
+		// What was sent is still in the form, the restriction part open.
+		wantContains(t, r.body, `<details class="restrict" open>`)
+		if n := tc.form.Get("name"); n != "" {
+			wantContains(t, r.body, `name="name" value="`+n+`"`)
+		}
+		for _, sc := range tc.form["scope"] {
+			if sc == "market:read" {
+				wantContains(t, r.body, `value="market:read" checked`)
+			}
+		}
+		if src := tc.form.Get("sources"); src != "" {
+			wantContains(t, r.body, `name="sources" value="`+src+`"`)
+		}
+		if exp := tc.form.Get("expires"); exp != "" {
+			wantContains(t, r.body, `name="expires" value="`+exp+`"`)
 		}
 		tn.wantUnchanged(t, before, "creating a key with a "+tc.name)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/metering"
 )
@@ -22,6 +24,7 @@ type keysView struct {
 	BaseURL  string                  // the API's base URL, e.g. https://partners.example.com
 	Today    string                  // YYYY-MM-DD (UTC): the earliest expiry date the form offers
 	Now      time.Time
+	Form     keyInput // the create-key form: empty, or as sent when it was refused
 }
 
 // keysView reads the keys page of the viewer's consumer.
@@ -66,50 +69,93 @@ func keyByID(keys []access.KeyInfo, id *int) (access.KeyInfo, bool) {
 // inGrace reports whether k was rotated and still works until the end of its grace.
 func inGrace(k access.KeyInfo) bool { return k.Status == access.KeyExpiring && k.ReplacedByID != nil }
 
-// keyOptionsOf reads the restriction of the create-key form: scope checkboxes (none: all of the
-// consumer's), an allowlist of CIDRs separated by commas, spaces or lines, and an optional expiry
-// date, meaning the key works through that day (UTC). problem is a message for people when the
-// date is not one.
-func keyOptionsOf(r *http.Request, now time.Time) (o access.KeyOptions, problem string) {
-	_ = r.ParseForm()
-	o.Scopes = r.PostForm["scope"]
-	o.Sources = strings.FieldsFunc(r.PostFormValue("sources"), func(c rune) bool {
-		return c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t'
-	})
-	if d := strings.TrimSpace(r.PostFormValue("expires")); d != "" {
-		day, err := time.Parse(time.DateOnly, d)
-		if err != nil {
-			return access.KeyOptions{}, "The expiry must be a date such as " + now.UTC().AddDate(0, 1, 0).Format(time.DateOnly) + "."
+// keyInput is the create-key form as it was sent, with what is wrong with it by form field (name,
+// scope, sources, expires): a refused form is shown again as it was, its problems beside their
+// fields. The zero value is an empty form.
+type keyInput struct {
+	Name, Sources, Expires string
+	Scopes                 []string
+	Problems               map[string]string
+}
+
+// restricted reports whether the form's restriction part has a value or a problem (so it is shown
+// open).
+func (in keyInput) restricted() bool {
+	return len(in.Scopes) > 0 || in.Sources != "" || in.Expires != "" ||
+		in.Problems["scope"] != "" || in.Problems["sources"] != "" || in.Problems["expires"] != ""
+}
+
+// keyFieldOrder is the form's fields in page order: the first invalid one gets the focus.
+var keyFieldOrder = []string{"name", "scope", "sources", "expires"}
+
+// attrs are the attributes of a field's control: an invalid one is marked, points to its message
+// and, the first of them, has the focus; a valid one points to its help, if it has one.
+func (in keyInput) attrs(field, help string) templ.Attributes {
+	if in.Problems[field] == "" {
+		if help == "" {
+			return templ.Attributes{}
 		}
-		end := day.AddDate(0, 0, 1) // the key works through the chosen day
-		o.ExpiresAt = &end
+		return templ.Attributes{"aria-describedby": help}
 	}
-	return o, ""
+	a := templ.Attributes{"aria-invalid": "true", "aria-describedby": field + "-problem"}
+	for _, f := range keyFieldOrder {
+		if in.Problems[f] != "" {
+			if f == field {
+				a["autofocus"] = true
+			}
+			break
+		}
+	}
+	return a
 }
 
-// keyProblem explains a refused key in words for people: every field's problem, or the name's.
-func keyProblem(err error) string {
-	fe := access.FieldErrors(err)
-	if len(fe) == 0 {
-		return "A key needs a name of 1 to 200 characters."
+// keyInputOf reads the create-key form and its restriction: scope checkboxes (none: all of the
+// consumer's), an allowlist of CIDRs separated by commas, spaces or lines, and an optional expiry
+// date, meaning the key works through that day (UTC). An expiry that is not a date is a problem of
+// the form; the service checks the rest.
+func keyInputOf(r *http.Request, now time.Time) (keyInput, access.KeyOptions) {
+	_ = r.ParseForm()
+	f := r.PostForm
+	in := keyInput{Name: f.Get("name"), Scopes: f["scope"], Sources: strings.TrimSpace(f.Get("sources")),
+		Expires: strings.TrimSpace(f.Get("expires")), Problems: map[string]string{}}
+	o := access.KeyOptions{Scopes: in.Scopes, Sources: strings.FieldsFunc(in.Sources, func(c rune) bool {
+		return c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t'
+	})}
+	if in.Expires != "" {
+		day, err := time.Parse(time.DateOnly, in.Expires)
+		if err != nil {
+			in.Problems["expires"] = "The expiry must be a date such as " + now.UTC().AddDate(0, 1, 0).Format(time.DateOnly) + "."
+		} else {
+			end := day.AddDate(0, 0, 1) // the key works through the chosen day
+			o.ExpiresAt = &end
+		}
 	}
-	msgs := make([]string, len(fe))
-	for i, e := range fe {
-		msgs[i] = problemSentence(e)
-	}
-	return "The key was not created: " + strings.Join(msgs, " ")
+	return in, o
 }
 
-// problemSentence is one field's problem as a sentence.
-func problemSentence(e *access.FieldError) string {
-	p := e.Problem
-	if e.Field == access.FieldKeyExpiresAt {
-		p = "the expiry date has passed: choose today or a later day"
+// keyFormField maps the access package's key fields to the form's.
+var keyFormField = map[string]string{
+	access.FieldKeyScopes: "scope", access.FieldKeySources: "sources", access.FieldKeyExpiresAt: "expires",
+}
+
+// addProblems puts a refused key's problems beside their fields; a refusal naming no field is the
+// name's (the only other rule).
+func (in *keyInput) addProblems(err error) {
+	fes := access.FieldErrors(err)
+	if len(fes) == 0 {
+		in.Problems["name"] = "A key needs a name of 1 to 200 characters."
 	}
-	if p == "" {
-		return ""
+	for _, fe := range fes {
+		field := keyFormField[fe.Field]
+		if _, ok := in.Problems[field]; ok {
+			continue
+		}
+		if field == "expires" {
+			in.Problems[field] = "The expiry date has passed: choose today or a later day."
+		} else {
+			in.Problems[field] = sentence(fe.Problem)
+		}
 	}
-	return strings.ToUpper(p[:1]) + p[1:] + "."
 }
 
 // errorShare is the share of a key's calls that failed, e.g. "2.5% of calls".

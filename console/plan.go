@@ -88,11 +88,14 @@ func (in *planInput) addProblems(err error) bool {
 }
 
 // summary is the line above the form when fields are invalid.
-func (in planInput) summary() string {
-	if len(in.Problems) == 1 {
+func (in planInput) summary() string { return problemCount(len(in.Problems)) }
+
+// problemCount is the line above a form with n invalid fields.
+func problemCount(n int) string {
+	if n == 1 {
 		return "one field needs attention; it is marked below."
 	}
-	return strconv.Itoa(len(in.Problems)) + " fields need attention; they are marked below."
+	return strconv.Itoa(n) + " fields need attention; they are marked below."
 }
 
 // attrs are the attributes of a form field's control: an invalid one is marked as such and

@@ -19,21 +19,13 @@ type ConsumerActivity struct {
 }
 
 // ConsumerActivities returns the activity of every consumer with calls in the last 24 hours at now,
-// keyed by consumer id, in one query over the hourly rollups (one GROUP BY over the 24 hours, on the
-// hour index); a consumer without calls has no entry: its zero value. It reads 24 rows a consumer
-// at most, so the list stays fast with many consumers; 30-day figures are per consumer (Summaries).
+// keyed by consumer id, in one query over the hourly rollups (one GROUP BY over the 24 hours, read
+// from the hour index alone: it holds every column summed); a consumer without calls has no entry:
+// its zero value. It reads 24 index entries a consumer at most, so the list stays fast with many
+// consumers; 30-day figures are per consumer (Summaries).
 func (s *UsageStore) ConsumerActivities(ctx context.Context, now time.Time) (map[int]ConsumerActivity, error) {
-	hour := Hour(now)
-	t := sql.Dialect(s.dialect).Table(usagehourly.Table)
-	sel := sql.Dialect(s.dialect).Select().From(t)
-	sel.AppendSelectExpr(sql.Raw(t.C(usagehourly.FieldConsumerID)))
-	sel.AppendSelectExpr(sums(t.C(usagehourly.FieldCalls), t.C(usagehourly.FieldCost), t.C(usagehourly.FieldErrors), t.C(usagehourly.FieldCalls429))...)
-	sel.Where(sql.And(
-		sql.GTE(t.C(usagehourly.FieldHour), hour.Add(-23*time.Hour)),
-		sql.LT(t.C(usagehourly.FieldHour), hour.Add(time.Hour)),
-	)).GroupBy(t.C(usagehourly.FieldConsumerID))
-	query, args := sel.Query()
-	if err := sel.Err(); err != nil {
+	query, args, err := s.activitiesQuery(now)
+	if err != nil {
 		return nil, fmt.Errorf("consumer activities: %w", err)
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -54,4 +46,19 @@ func (s *UsageStore) ConsumerActivities(ctx context.Context, now time.Time) (map
 		return nil, fmt.Errorf("consumer activities: %w", err)
 	}
 	return out, nil
+}
+
+// activitiesQuery is ConsumerActivities' query at now.
+func (s *UsageStore) activitiesQuery(now time.Time) (string, []any, error) {
+	hour := Hour(now)
+	t := sql.Dialect(s.dialect).Table(usagehourly.Table)
+	sel := sql.Dialect(s.dialect).Select().From(t)
+	sel.AppendSelectExpr(sql.Raw(t.C(usagehourly.FieldConsumerID)))
+	sel.AppendSelectExpr(sums(t.C(usagehourly.FieldCalls), t.C(usagehourly.FieldCost), t.C(usagehourly.FieldErrors), t.C(usagehourly.FieldCalls429))...)
+	sel.Where(sql.And(
+		sql.GTE(t.C(usagehourly.FieldHour), hour.Add(-23*time.Hour)),
+		sql.LT(t.C(usagehourly.FieldHour), hour.Add(time.Hour)),
+	)).GroupBy(t.C(usagehourly.FieldConsumerID))
+	query, args := sel.Query()
+	return query, args, sel.Err()
 }

@@ -1,7 +1,9 @@
 package metering_test
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +60,39 @@ func TestConsumerActivities(t *testing.T) {
 			if s.Last24h != got[id].Last24h {
 				t.Errorf("consumer %d: Summaries %+v, ConsumerActivities %+v", id, s, got[id])
 			}
+		}
+	})
+}
+
+// TestConsumerActivitiesPlan: the consumer list's query reads the hour index alone (a covering
+// index: SQLite's COVERING INDEX, PostgreSQL's Index Only Scan), never the table or a full scan.
+func TestConsumerActivitiesPlan(t *testing.T) {
+	const index = "usagehourly_hour_consumer_id_calls_cost_errors_calls_429"
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		ctx := t.Context()
+		us := metering.NewUsageStore(st.Client, st.Dialect)
+		q, args, err := us.ActivitiesQuery(time.Date(2026, 3, 10, 14, 25, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := st.DB.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		explain, want := "EXPLAIN QUERY PLAN ", "USING COVERING INDEX "+index
+		if st.Dialect == "postgres" {
+			explain, want = "EXPLAIN ", "Index Only Scan using "+index
+			// An empty table is cheaper to scan whole: ask what the planner does with a big one.
+			for _, set := range []string{"enable_seqscan", "enable_bitmapscan"} {
+				if _, err := conn.ExecContext(ctx, "SET "+set+" = off"); err != nil {
+					t.Fatal(err)
+				}
+				defer conn.ExecContext(context.WithoutCancel(ctx), "RESET "+set)
+			}
+		}
+		if plan := queryPlan(t, conn, explain+q, args); !strings.Contains(plan, want) {
+			t.Errorf("plan:\n%s\nwant %s", plan, want)
 		}
 	})
 }

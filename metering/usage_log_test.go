@@ -2,6 +2,7 @@ package metering_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -376,24 +377,7 @@ func TestUsageLogQueryPlans(t *testing.T) {
 				}
 				for _, older := range []bool{true, false} {
 					q, args := e.us.LogQuery(cons, tc.f, c, older, 51)
-					rows, err := conn.QueryContext(ctx, explain+q, args...)
-					if err != nil {
-						t.Fatalf("explain %s: %v", q, err)
-					}
-					var plan []string
-					for rows.Next() {
-						cols, _ := rows.Columns()
-						vals := make([]any, len(cols))
-						for i := range vals {
-							vals[i] = new(any)
-						}
-						if err := rows.Scan(vals...); err != nil {
-							t.Fatal(err)
-						}
-						plan = append(plan, fmt.Sprint(*vals[len(vals)-1].(*any)))
-					}
-					rows.Close()
-					text := strings.Join(plan, "\n")
+					text := queryPlan(t, conn, explain+q, args)
 					sorted := strings.Contains(text, "TEMP B-TREE") || strings.Contains(text, "\nSort") ||
 						strings.HasPrefix(text, "Sort") || strings.Contains(text, "->  Sort")
 					if !strings.Contains(text, tc.index+" ") && !strings.HasSuffix(text, tc.index) || sorted ||
@@ -404,4 +388,30 @@ func TestUsageLogQueryPlans(t *testing.T) {
 			}
 		}
 	})
+}
+
+// queryPlan runs an EXPLAIN on conn and returns its plan, one line a row (the last column).
+func queryPlan(t *testing.T, conn *sql.Conn, explain string, args []any) string {
+	t.Helper()
+	rows, err := conn.QueryContext(t.Context(), explain, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", explain, err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		for i := range vals {
+			vals[i] = new(any)
+		}
+		if err := rows.Scan(vals...); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, fmt.Sprint(*vals[len(vals)-1].(*any)))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(plan, "\n")
 }

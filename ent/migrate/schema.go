@@ -619,9 +619,9 @@ var (
 				Columns: []*schema.Column{UsageHourliesColumns[1], UsageHourliesColumns[2]},
 			},
 			{
-				Name:    "usagehourly_hour",
+				Name:    "usagehourly_hour_consumer_id_calls_cost_errors_calls_429",
 				Unique:  false,
-				Columns: []*schema.Column{UsageHourliesColumns[2]},
+				Columns: []*schema.Column{UsageHourliesColumns[2], UsageHourliesColumns[1], UsageHourliesColumns[3], UsageHourliesColumns[4], UsageHourliesColumns[5], UsageHourliesColumns[8]},
 			},
 		},
 	}

@@ -88,8 +88,8 @@ func (in keyInput) restricted() bool {
 // keyFieldOrder is the form's fields in page order: the first invalid one gets the focus.
 var keyFieldOrder = []string{"name", "scope", "sources", "expires"}
 
-// attrs are the attributes of a field's control: an invalid one is marked, points to its message
-// and, the first of them, has the focus; a valid one points to its help, if it has one.
+// attrs are the attributes of a field's control: it points to its help, if it has one, and an
+// invalid one is marked, points to its message first and, the first of them, has the focus.
 func (in keyInput) attrs(field, help string) templ.Attributes {
 	if in.Problems[field] == "" {
 		if help == "" {
@@ -97,7 +97,7 @@ func (in keyInput) attrs(field, help string) templ.Attributes {
 		}
 		return templ.Attributes{"aria-describedby": help}
 	}
-	a := templ.Attributes{"aria-invalid": "true", "aria-describedby": field + "-problem"}
+	a := templ.Attributes{"aria-invalid": "true", "aria-describedby": strings.TrimSpace(field + "-problem " + help)}
 	for _, f := range keyFieldOrder {
 		if in.Problems[f] != "" {
 			if f == field {

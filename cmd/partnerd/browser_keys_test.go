@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -21,9 +22,9 @@ import (
 // works with the key it then creates; a restricted key is created in the console and the API
 // answers 200 inside its scopes and 403 scope_required outside; an allowlisted key that excludes
 // 127.0.0.1 gets 403 source_not_allowed; a rotated key's card names its successor and ends its
-// grace; a reload never shows a secret again; an operator switches access off and the consumer sees
-// the banner with the time on every page. Screenshots: keys-empty, keys-restricted, key-grace,
-// access-off.
+// grace; a refused form keeps its input; a reload never shows a secret again; an operator switches
+// access off and the consumer sees the banner with the time on every page. Screenshots:
+// keys-empty, keys-restrict-form, keys-refused, keys-restricted, key-grace, access-off.
 
 // keysSeed is what the keys browser test starts from.
 type keysSeed struct {
@@ -183,6 +184,30 @@ func TestBrowserKeys(t *testing.T) {
 		b.click("tick market:read", `form.create-key input[name="scope"][value="market:read"]`)
 		b.fill("sources", `form.create-key input[name="sources"]`, "203.0.113.0/24, 2001:db8::/32")
 		b.screenshot("keys-restrict-form")
+
+		// A refused form comes back as it was sent, the problem beside its field, which has the focus.
+		b.fill("name", `form.create-key input[name="name"]`, "typo")
+		b.typeInto("sources: a bad entry", `form.create-key input[name="sources"]`, ", 10.0.0.300/8")
+		b.expectRefusal(base + "/console/keys")
+		if resp := b.submit("submit a bad allowlist", `form.create-key button[type="submit"]`); resp == nil || resp.Status != http.StatusBadRequest {
+			t.Fatalf("a bad allowlist: response %v, want 400", resp)
+		}
+		// Chromium moves the focus to an autofocus field at its next rendering step, after the load.
+		browserRun(b, "the refused form: focus on the allowlist", chromedp.Poll[bool](
+			`document.activeElement && document.activeElement.name === "sources"`, chromedp.WithPollingTimeout(2*time.Second)))
+		kept := browserRun(b, "the refused form", chromedp.Evaluate[map[string]any](`({
+			name: document.querySelector('form.create-key input[name="name"]').value,
+			sources: document.querySelector('form.create-key input[name="sources"]').value,
+			market: document.querySelector('form.create-key input[name="scope"][value="market:read"]').checked,
+			open: document.querySelector('form.create-key details.restrict').open,
+			focused: document.activeElement && document.activeElement.name,
+			problem: (document.getElementById('sources-problem') || {}).textContent,
+		})`))
+		if kept["name"] != "typo" || kept["sources"] != "203.0.113.0/24, 2001:db8::/32, 10.0.0.300/8" || kept["market"] != true || kept["open"] != true ||
+			kept["focused"] != "sources" || !strings.Contains(fmt.Sprint(kept["problem"]), `"10.0.0.300/8"`) {
+			t.Errorf("the refused form %v: want the name, allowlist and ticked scope kept, the restriction open, the focus and a problem on the allowlist", kept)
+		}
+		b.screenshot("keys-refused")
 
 		market := createKeyInConsole(b, "market only", []string{"market:read"}, "")
 		r, _ := apiCall(t, trending, market)

@@ -63,16 +63,8 @@ func TestHealthSQLite(t *testing.T) {
 // refuses connections, and healthy again once it allows them, each within a few probe intervals,
 // logging each change once. Losing only its own connection is not an outage.
 func TestHealthPostgres(t *testing.T) {
-	s := storetest.Postgres(t)
-	var name string
-	if err := s.DB.QueryRowContext(t.Context(), "SELECT current_database()").Scan(&name); err != nil {
-		t.Fatal(err)
-	}
-	server := os.Getenv("PARTNER_TEST_POSTGRES_URL")
-	if server == "" {
-		server = storetest.DefaultPostgresURL
-	}
-	admin, err := pgx.Connect(t.Context(), server)
+	s, name, cfg := postgresUnderTest(t)
+	admin, err := pgx.ConnectConfig(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,19 +151,7 @@ func TestHealthPostgres(t *testing.T) {
 // connections or does not exist) ends a probe at once, while a connection that never reached a
 // server, or one an administrator terminated, is tried once more.
 func TestHealthRefused(t *testing.T) {
-	s := storetest.Postgres(t)
-	var name string
-	if err := s.DB.QueryRowContext(t.Context(), "SELECT current_database()").Scan(&name); err != nil {
-		t.Fatal(err)
-	}
-	server := os.Getenv("PARTNER_TEST_POSTGRES_URL")
-	if server == "" {
-		server = storetest.DefaultPostgresURL
-	}
-	cfg, err := pgx.ParseConfig(server)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, name, cfg := postgresUnderTest(t)
 	connect := func(database string, port uint16) error {
 		c := cfg.Copy()
 		c.Database, c.Port = database, port
@@ -212,4 +192,24 @@ func TestHealthRefused(t *testing.T) {
 			t.Errorf("%s (%v): refused = %v, want %v", c.what, c.err, got, c.want)
 		}
 	}
+}
+
+// postgresUnderTest opens a test database and returns its store, its name and the connection
+// settings of the server it is on (as an administrator, to the server's own database).
+func postgresUnderTest(t *testing.T) (*store.Store, string, *pgx.ConnConfig) {
+	t.Helper()
+	s := storetest.Postgres(t)
+	var name string
+	if err := s.DB.QueryRowContext(t.Context(), "SELECT current_database()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	server := os.Getenv("PARTNER_TEST_POSTGRES_URL")
+	if server == "" {
+		server = storetest.DefaultPostgresURL
+	}
+	cfg, err := pgx.ParseConfig(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, name, cfg
 }

@@ -526,7 +526,7 @@ func TestEveryChangeIsAnnounced(t *testing.T) {
 
 	t.Run("sqlite", func(t *testing.T) {
 		st := storetest.SQLite(t)
-		svc := access.NewService(st.Client, access.WithOperations(testOperations))
+		svc := access.NewService(st.Client, access.WithOperations(testOperations), access.WithSecretBox(newSecretBox(t)))
 		var mu sync.Mutex
 		n := 0
 		defer svc.OnChangeForTest(func() { mu.Lock(); n++; mu.Unlock() })()
@@ -549,7 +549,7 @@ func TestEveryChangeIsAnnounced(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		svc := access.NewService(st.Client, access.WithOperations(testOperations))
+		svc := access.NewService(st.Client, access.WithOperations(testOperations), access.WithSecretBox(newSecretBox(t)))
 		conn, err := pgx.Connect(t.Context(), url)
 		if err != nil {
 			t.Fatal(err)

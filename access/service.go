@@ -39,8 +39,9 @@ type Service struct {
 	db         *ent.Client
 	now        func() time.Time
 	operations map[string]bool
-	throttle   *Throttle // failed sign-ins; see WithSignInThrottle
-	changes    changes   // announces committed changes to the replicas (notify.go)
+	throttle   *Throttle  // failed sign-ins; see WithSignInThrottle
+	box        *SecretBox // seals TOTP seeds; nil: two-factor sign-in cannot be set up (WithSecretBox)
+	changes    changes    // announces committed changes to the replicas (notify.go)
 }
 
 // ServiceOption configures NewService.

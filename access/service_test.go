@@ -3,6 +3,7 @@ package access_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -57,7 +58,20 @@ type svcEnv struct {
 func newSvcEnv(t *testing.T, st *store.Store) *svcEnv {
 	clk := newSvcClock()
 	return &svcEnv{t: t, st: st, clk: clk, op: access.Operator("operator:alice@example.com"),
-		svc: access.NewService(st.Client, access.WithOperations(testOperations), access.WithServiceClock(clk.Now))}
+		svc: access.NewService(st.Client, access.WithOperations(testOperations), access.WithServiceClock(clk.Now),
+			access.WithSecretBox(newSecretBox(t)))}
+}
+
+// newSecretBox returns a SecretBox with a random key.
+func newSecretBox(t *testing.T) *access.SecretBox {
+	t.Helper()
+	key := make([]byte, access.SecretKeySize)
+	rand.Read(key)
+	b, err := access.NewSecretBox(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,12 +55,15 @@ func (s *Service) StartTOTP(ctx context.Context, userID int) (TOTPEnrolment, err
 	if u.TotpEnabledAt != nil {
 		return TOTPEnrolment{}, fmt.Errorf("start totp: %w: two-factor sign-in is on already", ErrInvalid)
 	}
+	if s.box == nil {
+		return TOTPEnrolment{}, fmt.Errorf("start totp: %w", ErrNoSecretKey)
+	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: TOTPIssuer, AccountName: u.Email, Period: totpPeriod})
 	if err != nil {
 		return TOTPEnrolment{}, fmt.Errorf("start totp: %w", err)
 	}
 	if err := s.db.ConsoleUser.UpdateOneID(userID).Where(consoleuser.TotpEnabledAtIsNil()).
-		SetTotpSecret(key.Secret()).Exec(ctx); err != nil {
+		SetTotpSecret(s.box.seal(key.Secret(), totpBinding(userID))).Exec(ctx); err != nil {
 		return TOTPEnrolment{}, fmt.Errorf("start totp: %w", notFound(err, "user", userID))
 	}
 	return TOTPEnrolment{Secret: key.Secret(), URL: key.URL(), key: key}, nil
@@ -76,7 +80,11 @@ func (s *Service) PendingTOTP(ctx context.Context, userID int) (TOTPEnrolment, e
 	if u.TotpEnabledAt != nil || u.TotpSecret == "" {
 		return TOTPEnrolment{}, fmt.Errorf("pending totp: %w", ErrNotFound)
 	}
-	raw, err := totpEncoding.DecodeString(u.TotpSecret)
+	secret, err := s.totpSecret(u)
+	if err != nil {
+		return TOTPEnrolment{}, fmt.Errorf("pending totp: user %d: %w", userID, err)
+	}
+	raw, err := totpEncoding.DecodeString(secret)
 	if err != nil {
 		return TOTPEnrolment{}, fmt.Errorf("pending totp: user %d: malformed secret", userID) // never the secret itself
 	}
@@ -100,7 +108,11 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID int, code string) ([]s
 		if u.TotpEnabledAt != nil || u.TotpSecret == "" {
 			return fmt.Errorf("%w: start two-factor sign-in first", ErrInvalid)
 		}
-		step, ok := matchTOTP(u.TotpSecret, code, s.now(), u.TotpLastStep)
+		secret, err := s.totpSecret(u)
+		if err != nil {
+			return err
+		}
+		step, ok := matchTOTP(secret, code, s.now(), u.TotpLastStep)
 		if !ok {
 			return ErrBadCode
 		}
@@ -211,7 +223,11 @@ func (s *Service) SignInCode(ctx context.Context, userID int, code string, sourc
 // not accepted again) or an unused recovery code (marked used) of u inside tx, else ErrBadCode.
 func (s *Service) useCode(ctx context.Context, tx *ent.Tx, u *ent.ConsoleUser, code string) error {
 	if isTOTPCode(code) {
-		step, ok := matchTOTP(u.TotpSecret, code, s.now(), u.TotpLastStep)
+		secret, err := s.totpSecret(u)
+		if err != nil {
+			return err
+		}
+		step, ok := matchTOTP(secret, code, s.now(), u.TotpLastStep)
 		if !ok {
 			return ErrBadCode
 		}
@@ -261,6 +277,17 @@ func (s *Service) proven(ctx context.Context, tx *ent.Tx, userID int, proof stri
 		return nil, ErrBadCode
 	}
 	return u, nil
+}
+
+// totpBinding names where a user's sealed TOTP seed is stored: it opens only there.
+func totpBinding(userID int) string { return "console_users.totp_secret:" + strconv.Itoa(userID) }
+
+// totpSecret opens u's sealed TOTP seed. Errors: ErrNoSecretKey, ErrSecretUnreadable.
+func (s *Service) totpSecret(u *ent.ConsoleUser) (string, error) {
+	if s.box == nil {
+		return "", ErrNoSecretKey
+	}
+	return s.box.open(u.TotpSecret, totpBinding(u.ID))
 }
 
 // matchTOTP finds the time step within the skew whose code is code and that comes after last.

@@ -240,3 +240,63 @@ func TestChangePassword(t *testing.T) {
 		}
 	})
 }
+
+// TestTOTPSealed: a TOTP seed is stored sealed with the service's secret key, bound to its user.
+// A service with another key, or none, cannot read it: a TOTP code is then refused with that
+// reason (ErrSecretUnreadable, ErrNoSecretKey), not as a wrong code, setting up two-factor sign-in
+// is refused without a key, and a recovery code still signs the user in.
+func TestTOTPSealed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newSvcEnv(t, st)
+		ctx := t.Context()
+		op := e.operator("root@example.com", goodPassword)
+		other := e.operator("other@example.com", goodPassword)
+		secret, codes := e.enrol(op.ID)
+		e.clk.Add(time.Minute)
+
+		row, err := st.Client.ConsoleUser.Get(ctx, op.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(row.TotpSecret, "v1.") || strings.Contains(row.TotpSecret, secret) {
+			t.Fatalf("stored TOTP secret %q: want it sealed, never the seed %q", row.TotpSecret, secret)
+		}
+		// Bound to its user: moved to another user's row, it does not open there.
+		if err := st.Client.ConsoleUser.UpdateOneID(other.ID).SetTotpSecret(row.TotpSecret).SetTotpEnabledAt(e.clk.Now()).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.SignInCode(ctx, other.ID, e.code(secret), srcA); !errors.Is(err, access.ErrSecretUnreadable) {
+			t.Errorf("the seed moved to another user: SignInCode = %v, want ErrSecretUnreadable", err)
+		}
+
+		for _, tc := range []struct {
+			name string
+			svc  *access.Service
+			want error
+		}{
+			{"another key", access.NewService(st.Client, access.WithServiceClock(e.clk.Now), access.WithSecretBox(newSecretBox(t))), access.ErrSecretUnreadable},
+			{"no key", access.NewService(st.Client, access.WithServiceClock(e.clk.Now)), access.ErrNoSecretKey},
+		} {
+			if _, err := tc.svc.SignInCode(ctx, op.ID, e.code(secret), srcA); !errors.Is(err, tc.want) {
+				t.Errorf("%s: SignInCode with a TOTP code = %v, want %v", tc.name, err, tc.want)
+			}
+			if err := tc.svc.DisableTOTP(ctx, op.ID, e.code(secret)); !errors.Is(err, tc.want) {
+				t.Errorf("%s: DisableTOTP with a TOTP code = %v, want %v", tc.name, err, tc.want)
+			}
+		}
+		noKey := access.NewService(st.Client, access.WithServiceClock(e.clk.Now))
+		fresh := e.operator("fresh@example.com", goodPassword)
+		if _, err := noKey.StartTOTP(ctx, fresh.ID); !errors.Is(err, access.ErrNoSecretKey) {
+			t.Errorf("StartTOTP without a key = %v, want ErrNoSecretKey", err)
+		}
+		if u, err := noKey.SignInCode(ctx, op.ID, codes[0], srcA); err != nil || u.LastSignInAt == nil {
+			t.Errorf("without a key, a recovery code: %+v, %v; want signed in", u, err)
+		}
+
+		for _, n := range []int{0, 16, access.SecretKeySize - 1, access.SecretKeySize + 1} {
+			if _, err := access.NewSecretBox(make([]byte, n)); err == nil {
+				t.Errorf("NewSecretBox with a %d-byte key: no error", n)
+			}
+		}
+	})
+}

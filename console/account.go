@@ -135,9 +135,16 @@ func (c *Console) renderEnrol(w http.ResponseWriter, r *http.Request, status int
 	}
 	// The same secret on every visit until it is confirmed: a reload must not invalidate what
 	// the user's app has scanned already.
+	// One sealed with an earlier secret key cannot be shown again: it is replaced.
 	e, err := c.deps.Access.PendingTOTP(r.Context(), v.ID)
-	if errors.Is(err, access.ErrNotFound) {
+	if errors.Is(err, access.ErrNotFound) || errors.Is(err, access.ErrSecretUnreadable) {
 		e, err = c.deps.Access.StartTOTP(r.Context(), v.ID)
+	}
+	if errors.Is(err, access.ErrNoSecretKey) {
+		c.log.Error("two-factor sign-in cannot be set up: the service has no secret key; set PARTNER_SECRET_KEY")
+		c.render(w, r, http.StatusServiceUnavailable, errorPage(c.page(r, "Two-factor sign-in unavailable"),
+			"Two-factor sign-in cannot be set up on this service yet: it was started without a secret key. Please tell your operator."))
+		return
 	}
 	if err != nil {
 		c.fail(w, r, err)
@@ -164,6 +171,10 @@ func (c *Console) enrol(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, access.ErrBadCode):
 		c.renderEnrol(w, r, http.StatusBadRequest, "That code is not the current one. Check your device's clock and enter the code your app shows now.")
+		return
+	case errors.Is(err, access.ErrSecretUnreadable), errors.Is(err, access.ErrNoSecretKey):
+		// Started before the service's secret key changed: the setup starts again (or says why it cannot).
+		c.renderEnrol(w, r, http.StatusBadRequest, "The setup had to start again. Scan the new code below and enter the code your app shows now.")
 		return
 	case errors.Is(err, access.ErrInvalid):
 		c.flashError(r, userMessage(err))
@@ -207,6 +218,9 @@ func (c *Console) proofProblem(w http.ResponseWriter, r *http.Request, err error
 		return false
 	case errors.Is(err, access.ErrBadCode):
 		c.flashError(r, "Wrong or already used code, or wrong password. Nothing was changed.")
+	case errors.Is(err, access.ErrSecretUnreadable), errors.Is(err, access.ErrNoSecretKey):
+		c.log.Error("a TOTP code cannot be checked: the service's secret key is missing or changed", "user", viewerOf(r).ID, "err", err)
+		c.flashError(r, "Codes from your app cannot be checked right now. Confirm with your password instead. Nothing was changed.")
 	case errors.Is(err, access.ErrInvalid):
 		c.flashError(r, userMessage(err))
 	default:

@@ -288,3 +288,46 @@ func TestOperatorTwoFactorRequired(t *testing.T) {
 	h.teamUser(c.ID, "dev@beta.example", teamDeveloper)
 	wantStatus(t, h.signedIn("dev@beta.example", "team password 123").get("/console/keys"), 200)
 }
+
+// TestAccountTwoFactorSecretKey: without the service's secret key two-factor sign-in cannot be
+// set up (503, saying so, never a secret); with a stored seed the key no longer opens (the key
+// changed), a TOTP code at sign-in is answered 503 with the way out, a recovery code, which works,
+// and a TOTP code as proof on the account page is refused in favour of the password.
+func TestAccountTwoFactorSecretKey(t *testing.T) {
+	t.Run("no key", func(t *testing.T) {
+		h := newHarness(t, withoutSecretKey())
+		c := h.consumer("acme")
+		h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
+		b := h.signedIn("dev@acme.example", "team password 123")
+		r := b.get("/console/account/2fa")
+		wantStatus(t, r, http.StatusServiceUnavailable)
+		wantContains(t, r.body, "started without a secret key")
+		if secretRe.MatchString(r.body) {
+			t.Error("the page shows a secret")
+		}
+		wantContains(t, h.logs.String(), "PARTNER_SECRET_KEY")
+	})
+	t.Run("key changed", func(t *testing.T) {
+		h := newHarness(t)
+		c := h.consumer("acme")
+		u := h.teamUser(c.ID, "dev@acme.example", teamDeveloper)
+		b := h.signedIn("dev@acme.example", "team password 123")
+		secret, codes := b.enrol()
+		// The seed as sealed with another key: this service's key does not open it.
+		if err := h.st.Client.ConsoleUser.UpdateOneID(u.ID).SetTotpSecret("v1.c2VhbGVkIHdpdGggYW5vdGhlciBrZXkgYnkgYW5vdGhlciBzZXJ2aWNl").Exec(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		n := h.browser()
+		wantRedirect(t, n.post("/console/login", url.Values{"email": {"dev@acme.example"}, "password": {"team password 123"}}), "/console/login/code")
+		r := n.post("/console/login/code", url.Values{"code": {h.totpCode(secret)}})
+		wantStatus(t, r, http.StatusServiceUnavailable)
+		wantContains(t, r.body, "Sign in with one of your recovery codes")
+		wantRedirect(t, n.post("/console/login/code", url.Values{"code": {codes[0]}}), "/console/")
+
+		r = n.post("/console/account/2fa/recovery-codes", url.Values{"proof": {h.totpCode(secret)}})
+		if got := flashError(n.follow(r).body); !strings.Contains(got, "Confirm with your password instead") {
+			t.Errorf("a TOTP code as proof: flash %q", got)
+		}
+		wantStatus(t, n.post("/console/account/2fa/recovery-codes", url.Values{"proof": {"team password 123"}}), http.StatusOK)
+	})
+}

@@ -377,6 +377,11 @@ func (c *Console) loginCode(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, http.StatusUnauthorized, loginCodePage(c.page(r, title),
 			"Wrong or already used code. Enter the current code from your app, or an unused recovery code."))
 		return
+	case errors.Is(err, access.ErrSecretUnreadable), errors.Is(err, access.ErrNoSecretKey):
+		c.log.Error("a TOTP code cannot be checked: the service's secret key is missing or changed", "user", id, "err", err)
+		c.render(w, r, http.StatusServiceUnavailable, loginCodePage(c.page(r, title),
+			"Codes from your app cannot be checked right now. Sign in with one of your recovery codes instead, and please tell your operator."))
+		return
 	case errors.Is(err, access.ErrNotFound):
 		c.toSignIn(w, r, "")
 		return

@@ -93,10 +93,15 @@ type harness struct {
 type harnessOpt func(*harnessConfig)
 
 type harnessConfig struct {
-	tls   bool
-	store func(testing.TB) *store.Store
-	start time.Time
+	tls         bool
+	store       func(testing.TB) *store.Store
+	start       time.Time
+	noSecretKey bool
 }
+
+// withoutSecretKey runs the console's service without a secret key (two-factor sign-in cannot be
+// set up).
+func withoutSecretKey() harnessOpt { return func(c *harnessConfig) { c.noSecretKey = true } }
 
 // withTLS serves over HTTPS with Secure cookies (the production setting).
 func withTLS() harnessOpt { return func(c *harnessConfig) { c.tls = true } }
@@ -117,7 +122,17 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	}
 	h := &harness{t: t, clock: &clock{t: cfg.start}, logs: &syncBuffer{}, tls: cfg.tls}
 	h.st = cfg.store(t)
-	h.acc = access.NewService(h.st.Client, access.WithOperations(testOperations), access.WithServiceClock(h.clock.Now))
+	svcOpts := []access.ServiceOption{access.WithOperations(testOperations), access.WithServiceClock(h.clock.Now)}
+	if !cfg.noSecretKey {
+		key := make([]byte, access.SecretKeySize)
+		rand.Read(key)
+		box, err := access.NewSecretBox(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svcOpts = append(svcOpts, access.WithSecretBox(box))
+	}
+	h.acc = access.NewService(h.st.Client, svcOpts...)
 	h.usage = metering.NewUsageStore(h.st.Client, h.st.Dialect)
 	h.c = New(Deps{
 		Access:     h.acc,

@@ -35,7 +35,7 @@ type ConsoleUser struct {
 	InvitedBy string `json:"invited_by,omitempty"`
 	// PasswordChangedAt holds the value of the "password_changed_at" field.
 	PasswordChangedAt *time.Time `json:"password_changed_at,omitempty"`
-	// base32 TOTP secret; set while enrolling, confirmed by totp_enabled_at
+	// the base32 TOTP seed sealed with the service's secret key (access.SecretBox); set while enrolling, confirmed by totp_enabled_at
 	TotpSecret string `json:"-"`
 	// TotpEnabledAt holds the value of the "totp_enabled_at" field.
 	TotpEnabledAt *time.Time `json:"totp_enabled_at,omitempty"`

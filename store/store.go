@@ -77,6 +77,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
+// SQLiteFile is the SQLite database's file, absolute; empty on PostgreSQL.
+func (s *Store) SQLiteFile() string { return s.target.path }
+
 // Close closes the ent client and the connection pool. Queries in flight fail.
 func (s *Store) Close() error {
 	if err := s.Client.Close(); err != nil {

@@ -38,6 +38,10 @@ type Config struct {
 	// to sign in to the console with a TOTP code after the password: an operator without
 	// two-factor sign-in is sent to set it up before any other page, and cannot switch it off.
 	OperatorTwoFactor bool
+	// SecretKey (PARTNER_SECRET_KEY: 32 random bytes in base64) seals the secrets the service stores
+	// and must read back (TOTP seeds). Unset, SQLite keeps one in a file beside the database;
+	// replicas on PostgreSQL must share one, or two-factor sign-in cannot be set up.
+	SecretKey []byte
 	// AccessLog (PARTNER_ACCESS_LOG, default 1) logs one info line per API call; 0 turns it off for
 	// the highest throughput.
 	AccessLog bool
@@ -167,6 +171,11 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		cfg.OperatorTwoFactor = true
 	default:
 		return Config{}, fmt.Errorf("PARTNER_CONSOLE_OPERATOR_2FA: want required or optional, got %q", v)
+	}
+	if v := getenv("PARTNER_SECRET_KEY"); v != "" {
+		if cfg.SecretKey, err = parseSecretKey(v); err != nil {
+			return Config{}, fmt.Errorf("PARTNER_SECRET_KEY: %w", err) // never the value
+		}
 	}
 	if path := getenv("PARTNER_CHAINS"); path != "" {
 		if cfg.Chains, err = chain.LoadConfig(path); err != nil {

@@ -81,7 +81,16 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if m.limits, err = m.Config.openRateLimits(ctx, m.Log); err != nil {
 		return err
 	}
-	svc := access.NewService(st.Client, access.WithOperations(ids), access.WithSignInThrottle(m.limits.signIn))
+	box, keySource, err := secretBox(m.Config, st)
+	if err != nil {
+		return err
+	}
+	if box == nil {
+		m.Log.Warn("two-factor sign-in cannot be set up: no secret key; set PARTNER_SECRET_KEY, the same on every replica")
+	} else {
+		m.Log.Info("secrets are sealed with the secret key", "from", keySource)
+	}
+	svc := access.NewService(st.Client, access.WithOperations(ids), access.WithSignInThrottle(m.limits.signIn), access.WithSecretBox(box))
 	verifier := access.NewVerifier(svc.LookupKey)
 	sync := access.NewSync(svc, enforcer, verifier, m.Log)
 	if err := sync.Refresh(ctx); err != nil {

@@ -27,7 +27,7 @@ func (ConsoleUser) Fields() []ent.Field {
 		field.String("invited_by").Default("").MaxLen(254).Comment("who invited the user (an email or an actor name)"),
 		field.Time("password_changed_at").Optional().Nillable(),
 		field.String("totp_secret").Optional().Sensitive().MaxLen(128).
-			Comment("base32 TOTP secret; set while enrolling, confirmed by totp_enabled_at"),
+			Comment("the base32 TOTP seed sealed with the service's secret key (access.SecretBox); set while enrolling, confirmed by totp_enabled_at"),
 		field.Time("totp_enabled_at").Optional().Nillable(),
 		field.Int64("totp_last_step").Default(0).Comment("the last TOTP time step accepted, so a code is used once"),
 	}

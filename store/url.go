@@ -50,6 +50,13 @@ func parseURL(raw string) (target, error) {
 	return target{}, fmt.Errorf("unsupported database URL scheme %q (want sqlite:<path>, file:<path> or postgres://…)", scheme)
 }
 
+// DialectOf is the dialect of a database URL (dialect.SQLite or dialect.Postgres), without
+// connecting. Its errors never contain a password.
+func DialectOf(url string) (string, error) {
+	t, err := parseURL(url)
+	return t.dialect, err
+}
+
 // parseSQLitePath checks a SQLite file path and makes it absolute.
 func parseSQLitePath(p string) (target, error) {
 	switch {

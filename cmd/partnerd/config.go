@@ -12,10 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/policy"
+	"github.com/partner-platform/partnerd/store"
 )
 
 // Config is everything serve reads from flags and environment. Flags override environment.
@@ -176,6 +179,10 @@ func serveConfig(args []string, getenv func(string) string) (Config, error) {
 		if cfg.SecretKey, err = parseSecretKey(v); err != nil {
 			return Config{}, fmt.Errorf("PARTNER_SECRET_KEY: %w", err) // never the value
 		}
+	}
+	if d, _ := store.DialectOf(cfg.DatabaseURL); cfg.OperatorTwoFactor && cfg.SecretKey == nil && d == dialect.Postgres {
+		// SQLite has its key file (secretBox); replicas on PostgreSQL must be given one key.
+		return Config{}, errors.New("PARTNER_CONSOLE_OPERATOR_2FA=required needs PARTNER_SECRET_KEY on PostgreSQL (the same on every replica): " + secretKeyHint)
 	}
 	if path := getenv("PARTNER_CHAINS"); path != "" {
 		if cfg.Chains, err = chain.LoadConfig(path); err != nil {

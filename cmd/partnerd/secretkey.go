@@ -28,8 +28,8 @@ func parseSecretKey(s string) ([]byte, error) {
 // secretBox is the box that seals the secrets the service must read back (TOTP seeds): with
 // PARTNER_SECRET_KEY; else, on SQLite, with the key file beside the database (<database>.key,
 // created on the first start, readable by its owner only), so that make run needs no setting; else
-// (PostgreSQL without PARTNER_SECRET_KEY) none, and two-factor sign-in cannot be set up, which
-// PARTNER_CONSOLE_OPERATOR_2FA=required refuses to start with. Replicas must share one key.
+// (PostgreSQL without PARTNER_SECRET_KEY) none, and two-factor sign-in cannot be set up (serveConfig
+// refuses PARTNER_CONSOLE_OPERATOR_2FA=required then). Replicas must share one key.
 func secretBox(cfg Config, st *store.Store) (box *access.SecretBox, source string, err error) {
 	key := cfg.SecretKey
 	source = "PARTNER_SECRET_KEY"
@@ -40,9 +40,6 @@ func secretBox(cfg Config, st *store.Store) (box *access.SecretBox, source strin
 		}
 	}
 	if key == nil {
-		if cfg.OperatorTwoFactor {
-			return nil, "", errors.New("PARTNER_CONSOLE_OPERATOR_2FA=required needs PARTNER_SECRET_KEY on PostgreSQL (the same on every replica): " + secretKeyHint)
-		}
 		return nil, "", nil
 	}
 	box, err = access.NewSecretBox(key)

@@ -47,8 +47,7 @@ func TestServeConfigSecretKey(t *testing.T) {
 
 // TestSecretBoxSource: the key comes from PARTNER_SECRET_KEY; else on SQLite from a key file
 // beside the database, made on the first start (owner-only) and the same on every start after; a
-// damaged key file stops the start; on PostgreSQL without a key there is none, which
-// PARTNER_CONSOLE_OPERATOR_2FA=required refuses.
+// damaged key file stops the start; on PostgreSQL without a key there is none.
 func TestSecretBoxSource(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -100,10 +99,28 @@ func TestSecretBoxSource(t *testing.T) {
 	if box, _, err := secretBox(Config{}, pg); box != nil || err != nil {
 		t.Errorf("PostgreSQL without a key: box %v, %v; want none", box, err)
 	}
-	if _, _, err := secretBox(Config{OperatorTwoFactor: true}, pg); err == nil || !strings.Contains(err.Error(), "PARTNER_SECRET_KEY") {
-		t.Errorf("PostgreSQL, operators' 2FA required, no key: %v", err)
-	}
-	if box, _, err := secretBox(Config{OperatorTwoFactor: true, SecretKey: bytes.Repeat([]byte{1}, 32)}, pg); box == nil || err != nil {
+	if box, _, err := secretBox(Config{SecretKey: bytes.Repeat([]byte{1}, 32)}, pg); box == nil || err != nil {
 		t.Errorf("PostgreSQL with a key: box %v, %v", box, err)
+	}
+}
+
+// TestServeConfigOperatorTwoFactorNeedsKey: operators' two-factor sign-in required on PostgreSQL
+// without PARTNER_SECRET_KEY is refused before anything is opened; on SQLite (its key file) or
+// with a key it is fine.
+func TestServeConfigOperatorTwoFactorNeedsKey(t *testing.T) {
+	key := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
+	for _, tc := range []struct {
+		url, key string
+		ok       bool
+	}{
+		{"postgres://partnerd@db.example:5432/partnerd", "", false},
+		{"postgres://partnerd@db.example:5432/partnerd", key, true},
+		{"sqlite:./data/partner.db", "", true},
+	} {
+		env := map[string]string{"PARTNER_CONSOLE_OPERATOR_2FA": "required", "PARTNER_DATABASE_URL": tc.url, "PARTNER_SECRET_KEY": tc.key}
+		_, err := serveConfig(nil, func(name string) string { return env[name] })
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "PARTNER_SECRET_KEY") {
+			t.Errorf("%s, key %v: %v", tc.url, tc.key != "", err)
+		}
 	}
 }

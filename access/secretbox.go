@@ -34,7 +34,8 @@ type SecretBox struct {
 	aead cipher.AEAD
 }
 
-// NewSecretBox returns a SecretBox with a key of SecretKeySize random bytes.
+// NewSecretBox returns a SecretBox that seals with key: SecretKeySize random bytes, kept secret
+// and apart from the database.
 func NewSecretBox(key []byte) (*SecretBox, error) {
 	if len(key) != SecretKeySize {
 		return nil, fmt.Errorf("secret key: want %d bytes, got %d", SecretKeySize, len(key))

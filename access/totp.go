@@ -45,8 +45,8 @@ type TOTPEnrolment struct {
 func (e TOTPEnrolment) Key() *otp.Key { return e.key }
 
 // StartTOTP gives a user without two-factor sign-in a new TOTP secret, stored unconfirmed until
-// ConfirmTOTP; it replaces an earlier unconfirmed one. Errors: ErrNotFound, ErrInvalid
-// (two-factor sign-in is on already).
+// ConfirmTOTP, sealed with the service's SecretBox; it replaces an earlier unconfirmed one.
+// Errors: ErrNotFound, ErrInvalid (two-factor sign-in is on already), ErrNoSecretKey.
 func (s *Service) StartTOTP(ctx context.Context, userID int) (TOTPEnrolment, error) {
 	u, err := s.db.ConsoleUser.Get(ctx, userID)
 	if err != nil {
@@ -71,7 +71,8 @@ func (s *Service) StartTOTP(ctx context.Context, userID int) (TOTPEnrolment, err
 
 // PendingTOTP returns the unconfirmed secret StartTOTP stored, to show it again (a reload of the
 // enrolment page must not change the secret the user may have scanned already). Errors:
-// ErrNotFound (no unconfirmed secret).
+// ErrNotFound (no unconfirmed secret), ErrNoSecretKey, ErrSecretUnreadable (sealed with another
+// key: start again).
 func (s *Service) PendingTOTP(ctx context.Context, userID int) (TOTPEnrolment, error) {
 	u, err := s.db.ConsoleUser.Get(ctx, userID)
 	if err != nil {
@@ -97,7 +98,7 @@ func (s *Service) PendingTOTP(ctx context.Context, userID int) (TOTPEnrolment, e
 
 // ConfirmTOTP switches two-factor sign-in on with the unconfirmed secret when code is its current
 // code, and returns the user's first recovery codes (shown once). Errors: ErrBadCode, ErrInvalid
-// (nothing to confirm), ErrNotFound.
+// (nothing to confirm), ErrNotFound, ErrNoSecretKey, ErrSecretUnreadable.
 func (s *Service) ConfirmTOTP(ctx context.Context, userID int, code string) ([]string, error) {
 	var codes []string
 	err := s.inTx(ctx, func(tx *ent.Tx) error {
@@ -179,7 +180,8 @@ func (s *Service) RegenerateRecoveryCodes(ctx context.Context, userID int, proof
 // SignInCode completes the sign-in of a two-factor user whose password SignIn accepted: code is
 // a current TOTP code (each is accepted once) or an unused recovery code (used up by it). A wrong
 // code counts as a failed sign-in in the throttle. Errors: ErrBadCode, *Throttled,
-// ErrThrottleUnavailable, ErrNotFound (the user is gone).
+// ErrThrottleUnavailable, ErrNotFound (the user is gone), and for a TOTP code ErrNoSecretKey or
+// ErrSecretUnreadable (the seed cannot be opened: a recovery code still works).
 func (s *Service) SignInCode(ctx context.Context, userID int, code string, source netip.Addr) (User, error) {
 	u, err := s.db.ConsoleUser.Get(ctx, userID)
 	if err != nil {

@@ -134,8 +134,8 @@ func (c *Console) renderEnrol(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	// The same secret on every visit until it is confirmed: a reload must not invalidate what
-	// the user's app has scanned already.
-	// One sealed with an earlier secret key cannot be shown again: it is replaced.
+	// the user's app has scanned already. One sealed with an earlier secret key cannot be shown
+	// again: it is replaced.
 	e, err := c.deps.Access.PendingTOTP(r.Context(), v.ID)
 	if errors.Is(err, access.ErrNotFound) || errors.Is(err, access.ErrSecretUnreadable) {
 		e, err = c.deps.Access.StartTOTP(r.Context(), v.ID)

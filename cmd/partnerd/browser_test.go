@@ -919,6 +919,9 @@ func (b *tab) screenshotAt(name string, sizes ...screenSize) {
 				b.t.Errorf("screenshot %s: scrolls sideways at %d px wide: %s\n%s", name, s.width, strings.Join(wide, "; "), b.where())
 			}
 		}
+		// From the top: a page scrolled (Chromium scrolls a focused field into view when the
+		// viewport shrinks) is captured blank below the viewport's old place.
+		browserRun(b, "screenshot "+name+": scroll to the top", chromedp.Evaluate[bool](`(window.scrollTo(0, 0), true)`))
 		// FullScreenshot encodes PNG only at quality 100 (any other quality is JPEG).
 		png := browserRun(b, "screenshot "+name, chromedp.FullScreenshot(100))
 		if err := os.WriteFile(filepath.Join(b.shots, fmt.Sprintf("%s-%d.png", name, s.width)), png, 0o644); err != nil {

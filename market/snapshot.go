@@ -94,17 +94,28 @@ func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, err
 	s.setWindow(chainName, nil) // until it is consistent again
 
 	snap := &snapshot{at: now, version: v}
+	// latest is the latest state block of the pools read.
+	var latest int64
 	switch { // w is nil after a refresh a rollback may have spoiled; otherwise it and prev hold the same version
 	case w != nil && w.version == v: // the index has not moved: only time passed
 		snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
 	case w != nil && w.version.Rollbacks == v.Rollbacks && w.version.Block <= v.Block: // it moved forward
 		if err = s.grow(ctx, chainName, w, v); err == nil {
-			err = s.readChanges(ctx, chainName, prev, snap)
+			latest, err = s.readChanges(ctx, chainName, prev, snap)
 		}
 	default: // the first refresh, or the index rolled back: read everything, as changes to nothing
 		if w, err = s.loadWindow(ctx, chainName, v, now.Unix()); err == nil {
-			err = s.readChanges(ctx, chainName, s.emptySnapshot(chainName), snap)
+			latest, err = s.readChanges(ctx, chainName, s.emptySnapshot(chainName), snap)
 		}
+	}
+	if err == nil && latest > v.Block {
+		// The indexer committed blocks between reading the version and the pools, so some pools'
+		// reserves are from after it: read those blocks' events too (the indexer commits a batch's
+		// pools and events together, in block order), so that the figures agree with the reserves,
+		// and let the snapshot stand for the later block.
+		v = index.Version{Block: latest, Rollbacks: v.Rollbacks}
+		snap.version = v
+		err = s.grow(ctx, chainName, w, v)
 	}
 	if err != nil {
 		return nil, err
@@ -133,21 +144,24 @@ func (s *Service) emptySnapshot(chainName string) *snapshot {
 }
 
 // readChanges makes snap the previous snapshot with the pools created, or whose reserves changed,
-// after it, and the tokens of the new ones.
-func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap *snapshot) error {
+// after it, and the tokens of the new ones. It returns the latest state block among the pools it
+// read (0 when none changed).
+func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap *snapshot) (int64, error) {
 	changed, err := s.index.PoolsChangedAfter(ctx, chainName, prev.version.Block)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
 	if len(changed) == 0 {
-		return nil
+		return 0, nil
 	}
 	updated := map[string]index.Pool{}
 	states := make([]*index.PoolState, len(changed))
 	var added []index.Pool
 	var addedTokens []string
+	var latest int64
 	for i, p := range changed {
+		latest = max(latest, p.StateBlock)
 		states[i] = p.State()
 		if _, known := prev.market.Pool(p.Address); known {
 			updated[p.Address] = p
@@ -167,7 +181,7 @@ func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap 
 	if len(addedTokens) > 0 {
 		found, err := s.tokens(ctx, chainName, addedTokens...)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		tokens = maps.Clone(prev.tokens)
 		for a, t := range found {
@@ -175,7 +189,7 @@ func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap 
 		}
 	}
 	snap.market, snap.pools, snap.tokens = prev.market.With(decimals, states), append(pools, added...), tokens
-	return nil
+	return latest, nil
 }
 
 func (s *Service) setWindow(chainName string, w *dayWindow) {

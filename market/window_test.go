@@ -1,9 +1,13 @@
 package market
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"entgo.io/ent"
 
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
@@ -112,4 +116,50 @@ func mustRefresh(t *testing.T, s *Service) *snapshot {
 		t.Fatal(err)
 	}
 	return snap
+}
+
+// TestRefreshAcrossACommit: a batch the indexer commits after a refresh has read the index's
+// version but before it reads the pools is not half in the snapshot: the pools it moved come with
+// its swaps in their figures (the snapshot stands for the later block), exactly as a new service
+// computes them.
+func TestRefreshAcrossACommit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		now := time.Unix(1_790_000_000, 0)
+		c := newTestChain(t, st, 4, now.Add(-2*time.Hour).Unix())
+		c.swap(10, c.created, now.Unix()-60, 0, 1)
+		s := c.service(&now)
+		mustRefresh(t, s)
+
+		// The next query of the pools first commits a block of swaps in pools 2 and 3.
+		var armed atomic.Bool
+		st.Client.MarketPool.Intercept(ent.InterceptFunc(func(next ent.Querier) ent.Querier {
+			return ent.QuerierFunc(func(ctx context.Context, q ent.Query) (ent.Value, error) {
+				if armed.CompareAndSwap(true, false) {
+					c.swap(5, now.Unix()-5, now.Unix(), 2, 3)
+				}
+				return next.Query(ctx, q)
+			})
+		}))
+		c.swap(2, now.Unix()-30, now.Unix()-20, 0) // the index moves: the refresh reads the changed pools
+		armed.Store(true)
+		got := mustRefresh(t, s)
+		if armed.Load() {
+			t.Fatal("the refresh did not read the pools")
+		}
+		if got.version.Block != int64(c.block) {
+			t.Errorf("snapshot at block %d, want the block committed meanwhile, %d", got.version.Block, c.block)
+		}
+		fresh := now
+		f := c.service(&fresh)
+		want := mustRefresh(t, f)
+		for i := range want.pools {
+			g, w := s.summary("base", got, got.pools[i]), f.summary("base", want, want.pools[i])
+			if g != w {
+				t.Errorf("pool %d\n got %+v\nwant %+v", i, g, w)
+			}
+		}
+		if w := f.summary("base", want, want.pools[2]); w.Figures.Buys[3]+w.Figures.Sells[3] == 0 {
+			t.Fatal("pool 2 has no trades: the block committed meanwhile is missing from the new service too")
+		}
+	})
 }

@@ -110,7 +110,11 @@ func BenchmarkUsagePage1M(b *testing.B) {
 	}
 	keyPage := fmt.Sprintf("/console/usage?key=%d", keys[2].ID)
 	searchPage := "/console/usage?requestId=req-0123456"
-	want(get("/console/usage"), "/console/usage", `<div class="big">1,000,000</div>`, `<div class="big">20,000</div>`)
+	// The first read sums the settled hours' latency histograms; later ones within 5 minutes reuse the sums.
+	t0 := time.Now()
+	first := get("/console/usage")
+	firstPage := time.Since(t0)
+	want(first, "/console/usage", `<div class="big">1,000,000</div>`, `<div class="big">20,000</div>`)
 	want(get(keyPage), keyPage, `<div class="big">200,000</div>`)
 	want(get(searchPage), searchPage, "<code>req-0123456</code>")
 
@@ -119,6 +123,7 @@ func BenchmarkUsagePage1M(b *testing.B) {
 		size = get("/console/usage").Body.Len()
 	}
 	b.ReportMetric(float64(size), "bytes/page")
+	b.ReportMetric(float64(firstPage.Nanoseconds()), "ns/first-page")
 
 	// The same page filtered by a key and searched by request id, timed outside the loop above
 	// and reported as extra metrics (ns per page).

@@ -137,6 +137,9 @@ func (c *Console) ownKey(w http.ResponseWriter, r *http.Request) (access.KeyInfo
 // keyPath is the path of an action on one of the viewer's keys.
 func keyPath(id int, action string) string { return "/console/keys/" + strconv.Itoa(id) + "/" + action }
 
+// keyCaption names a key in lists, charts and exports: its name and prefix, e.g. "backend (pk_live_AbC…)".
+func keyCaption(k access.KeyInfo) string { return k.Name + " (" + k.Prefix + "…)" }
+
 // keyLabel names a key for people: “name” (pk_live_ab…).
 func keyLabel(k access.KeyInfo) string { return "“" + k.Name + "” (" + k.Prefix + "…)" }
 

@@ -2,10 +2,8 @@ package console
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -245,7 +243,7 @@ func (c *Console) logViewFor(w http.ResponseWriter, r *http.Request, t logTarget
 	lv := logView{Base: t.Base, Consumer: t.Consumer, Keys: keys, keyNames: map[int]string{}, Ops: c.deps.Operations,
 		Retention: strconv.Itoa(int(metering.UsageRetention/(24*time.Hour))) + " days"}
 	for _, k := range keys {
-		lv.keyNames[k.ID] = k.Name + " (" + k.Prefix + "…)"
+		lv.keyNames[k.ID] = keyCaption(k)
 	}
 	lv.Query, lv.Problems = parseLogQuery(r.URL.Query(), c.deps.Operations)
 	if id := lv.Query.Filter.KeyID; id != 0 {
@@ -323,18 +321,6 @@ func (c *Console) logCall(w http.ResponseWriter, r *http.Request) {
 var logCSVHeader = []string{"time_utc", "request_id", "key_id", "key", "method", "path", "operation", "status", "status_group",
 	"error_code", "latency_ms", "units", "chain", "source", "rate_remaining_at_admission", "replayed"}
 
-// countingWriter counts what went through, to know whether an answer has begun.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
 func (c *Console) logCSV(w http.ResponseWriter, r *http.Request) {
 	t, ok := c.logTargetOf(w, r)
 	if !ok {
@@ -348,48 +334,19 @@ func (c *Console) logCSV(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, http.StatusBadRequest, logPage(c.page(r, logTitle(t, "Request log")), lv))
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="request-log-`+strconv.Itoa(t.ConsumerID)+"-"+c.now().UTC().Format("20060102-1504")+`.csv"`)
-	out := &countingWriter{w: w}
-	cw := csv.NewWriter(out)
-	_ = cw.Write(logCSVHeader)
-	flusher, _ := w.(http.Flusher)
-	rows := 0
-	err := c.deps.Usage.ExportLog(r.Context(), t.ConsumerID, lv.Query.Filter, func(call metering.LogCall) error {
-		rate := ""
-		if call.RateRemaining != nil {
-			rate = strconv.Itoa(*call.RateRemaining)
-		}
-		if err := cw.Write([]string{
-			call.At.UTC().Format("2006-01-02T15:04:05.000Z"), call.RequestID, strconv.Itoa(call.KeyID), csvCell(lv.keyName(call.KeyID)),
-			call.Method, csvCell(call.Path), call.Operation, strconv.Itoa(call.Status), call.StatusGroup, call.ErrorCode,
-			strconv.FormatFloat(float64(call.LatencyUs)/1000, 'f', 3, 64), strconv.Itoa(call.Cost), call.Chain, call.Source, rate,
-			strconv.FormatBool(call.Replayed),
-		}); err != nil {
-			return err
-		}
-		if rows++; rows%1000 == 0 {
-			cw.Flush()
-			if flusher != nil {
-				flusher.Flush()
+	filename := "request-log-" + strconv.Itoa(t.ConsumerID) + "-" + c.now().UTC().Format("20060102-1504") + ".csv"
+	c.streamCSV(w, r, filename, logCSVHeader, func(row func(...string) error) error {
+		return c.deps.Usage.ExportLog(r.Context(), t.ConsumerID, lv.Query.Filter, func(call metering.LogCall) error {
+			rate := ""
+			if call.RateRemaining != nil {
+				rate = strconv.Itoa(*call.RateRemaining)
 			}
-		}
-		return cw.Error()
+			return row(call.At.UTC().Format("2006-01-02T15:04:05.000Z"), call.RequestID, strconv.Itoa(call.KeyID), csvCell(lv.keyName(call.KeyID)),
+				call.Method, csvCell(call.Path), call.Operation, strconv.Itoa(call.Status), call.StatusGroup, call.ErrorCode,
+				strconv.FormatFloat(float64(call.LatencyUs)/1000, 'f', 3, 64), strconv.Itoa(call.Cost), call.Chain, call.Source, rate,
+				strconv.FormatBool(call.Replayed))
+		})
 	})
-	if err != nil {
-		if out.n == 0 {
-			// Nothing sent yet: an error page instead of a file.
-			h.Del("Content-Disposition")
-			c.fail(w, r, err)
-			return
-		}
-		// Part of the file is out: break the connection, so the download fails instead of
-		// looking complete.
-		c.log.Warn("request log export", "consumer", t.ConsumerID, "rows", rows, "err", err)
-		panic(http.ErrAbortHandler)
-	}
-	cw.Flush()
 }
 
 // statusLabel is a status with its reason phrase: "404 Not Found".

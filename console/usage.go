@@ -81,7 +81,7 @@ func (c *Console) usageFor(w http.ResponseWriter, r *http.Request, a access.Acto
 		return usageView{}, false
 	}
 	for _, k := range u.Keys {
-		u.KeyNames[k.ID] = k.Name + " (" + k.Prefix + "…)"
+		u.KeyNames[k.ID] = keyCaption(k)
 	}
 	if s := q.Get("key"); s != "" {
 		id, err := strconv.Atoi(s)

@@ -374,8 +374,8 @@ func TestUsageCSV(t *testing.T) {
 		first := f.want(metering.Range7d).points[0].Start
 		type k3 struct{ day, key, op string }
 		want := map[k3][3]int64{}
-		name := map[int]string{f.k1.ID: f.k1.Name + " (" + f.k1.Prefix + ")", f.k2.ID: f.k2.Name + " (" + f.k2.Prefix + ")",
-			odd.ID: `'=HYPERLINK("x"), y (` + odd.Prefix + ")"}
+		name := map[int]string{f.k1.ID: f.k1.Name + " (" + f.k1.Prefix + "…)", f.k2.ID: f.k2.Name + " (" + f.k2.Prefix + "…)",
+			odd.ID: `'=HYPERLINK("x"), y (` + odd.Prefix + "…)"}
 		for _, c := range append(slices.Clone(f.calls), metering.Call{ConsumerID: f.a.ID, KeyID: odd.ID, Operation: "getPool", Status: 200, Cost: 1, At: at}) {
 			if c.ConsumerID != f.a.ID || c.At.Before(first) {
 				continue
@@ -400,7 +400,7 @@ func TestUsageCSV(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || len(recs)-1 != len(want) {
 			t.Errorf("CSV rows:\n got %v\nwant %v", got, want)
 		}
-		wantContains(t, r.body, `"'=HYPERLINK(""x""), y (`+odd.Prefix+`)"`)
+		wantContains(t, r.body, `"'=HYPERLINK(""x""), y (`+odd.Prefix+`…)"`)
 		wantNotContains(t, r.body, "getBobSecret", "bobco")
 
 		// One key; the operator's export of the consumer; Bob's own export.

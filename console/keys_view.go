@@ -88,26 +88,13 @@ func (in keyInput) restricted() bool {
 // keyFieldOrder is the form's fields in page order: the first invalid one gets the focus.
 var keyFieldOrder = []string{"name", "scope", "sources", "expires"}
 
-// attrs are the attributes of a field's control: it points to its help, if it has one, and an
-// invalid one is marked, points to its message first and, the first of them, has the focus.
+// attrs are the attributes of a field's control (see fieldAttrs); help is the id of its help, if any.
 func (in keyInput) attrs(field, help string) templ.Attributes {
-	if in.Problems[field] == "" {
-		if help == "" {
-			return templ.Attributes{}
-		}
-		return templ.Attributes{"aria-describedby": help}
-	}
-	a := templ.Attributes{"aria-invalid": "true", "aria-describedby": strings.TrimSpace(field + "-problem " + help)}
-	for _, f := range keyFieldOrder {
-		if in.Problems[f] != "" {
-			if f == field {
-				a["autofocus"] = true
-			}
-			break
-		}
-	}
-	return a
+	return fieldAttrs(in.Problems, field, help)
 }
+
+// focus reports whether field is the first invalid one, which takes the focus when the form comes back.
+func (in keyInput) focus(field string) bool { return firstProblem(in.Problems, keyFieldOrder, field) }
 
 // keyInputOf reads the create-key form and its restriction: scope checkboxes (none: all of the
 // consumer's), an allowlist of CIDRs separated by commas, spaces or lines, and an optional expiry

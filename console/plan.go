@@ -101,20 +101,34 @@ func problemCount(n int) string {
 // attrs are the attributes of a form field's control: an invalid one is marked as such and
 // points to its message; a valid one points to its warning, if any.
 func (in planInput) attrs(field string) templ.Attributes {
-	if in.Problems[field] != "" {
-		return templ.Attributes{"aria-invalid": "true", "aria-describedby": field + "-problem"}
-	}
+	note := ""
 	if in.hint(field) != "" {
-		return templ.Attributes{"aria-describedby": field + "-hint"}
+		note = field + "-hint"
 	}
-	return templ.Attributes{}
+	return fieldAttrs(in.Problems, field, note)
 }
 
 // focus reports whether field is the first invalid one, which takes the focus when the form comes
 // back (for a group of checkboxes, its first box).
-func (in planInput) focus(field string) bool {
-	for _, f := range planFieldOrder {
-		if in.Problems[f] != "" {
+func (in planInput) focus(field string) bool { return firstProblem(in.Problems, planFieldOrder, field) }
+
+// fieldAttrs are the attributes of a form control whose field may have a problem in problems: an
+// invalid one is marked as such and points to its message (field-problem); a valid one points to
+// its note (an element id: help or a warning), if any.
+func fieldAttrs(problems map[string]string, field, note string) templ.Attributes {
+	switch {
+	case problems[field] != "":
+		return templ.Attributes{"aria-invalid": "true", "aria-describedby": field + "-problem"}
+	case note != "":
+		return templ.Attributes{"aria-describedby": note}
+	}
+	return templ.Attributes{}
+}
+
+// firstProblem reports whether field is the first of order with a problem.
+func firstProblem(problems map[string]string, order []string, field string) bool {
+	for _, f := range order {
+		if problems[f] != "" {
 			return f == field
 		}
 	}

@@ -207,15 +207,7 @@ func (u usageView) csvDays() int {
 }
 
 // rangeName names a range for headings: "Last 24 hours", "Last 7 days".
-func rangeName(rg metering.Range) string {
-	switch rg {
-	case metering.Range24h:
-		return "Last 24 hours"
-	case metering.Range7d:
-		return "Last 7 days"
-	}
-	return "Last 30 days"
-}
+func rangeName(rg metering.Range) string { return "Last " + rangeLabel(rg) }
 
 // rangeLabel is a range's link text.
 func rangeLabel(rg metering.Range) string {

@@ -310,18 +310,16 @@ type DailyUsage struct {
 	Errors    int64  `json:"errors"`
 }
 
-// Daily returns the consumer's rollups for the days since `since` (inclusive), oldest first.
+// Daily returns the consumer's rollups for the days since `since` (inclusive), oldest first (by
+// key and operation within a day); EachDaily streams them.
 func (s *UsageStore) Daily(ctx context.Context, consumerID int, since time.Time) ([]DailyUsage, error) {
-	rows, err := s.db.UsageDaily.Query().
-		Where(usagedaily.ConsumerID(consumerID), usagedaily.DayGTE(Day(since))).
-		Order(ent.Asc(usagedaily.FieldDay), ent.Asc(usagedaily.FieldKeyID), ent.Asc(usagedaily.FieldOperation)).
-		All(ctx)
+	out := []DailyUsage{}
+	err := s.EachDaily(ctx, consumerID, 0, since, func(d DailyUsage) error {
+		out = append(out, d)
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("read daily usage: %w", err)
-	}
-	out := make([]DailyUsage, len(rows))
-	for i, r := range rows {
-		out[i] = DailyUsage{Day: r.Day, KeyID: r.KeyID, Operation: r.Operation, Calls: r.Calls, Cost: r.Cost, Errors: r.Errors}
+		return nil, err
 	}
 	return out, nil
 }

@@ -81,7 +81,8 @@ func parseAuditCursor(s string) (auditCursor, error) {
 // AuditPageOf returns a page of the audit log: entries matching f, newest first, after cursor
 // (empty: from the newest), at most limit of them (DefaultAuditPageSize when 0, at most
 // MaxAuditPageSize). Paging is by keyset, no offset: filtered on (at, id), served by the
-// (consumer_id, at), (actor, at) and (action, at) indexes; unfiltered on id, the primary key. A consumer's actor sees only its own entries.
+// (consumer_id, at), (actor, at) and (action, at) indexes; unfiltered on id, the primary key. A
+// consumer's actor sees only its own entries.
 // Names of the consumers and keys the page refers to are read in one query each for the page.
 // A cursor that is not one the log gave out is ErrInvalid.
 func (s *Service) AuditPageOf(ctx context.Context, a Actor, f AuditFilter, cursor string, limit int) (AuditPage, error) {

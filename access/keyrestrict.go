@@ -28,6 +28,12 @@ type KeyOptions struct {
 	ExpiresAt *time.Time
 }
 
+// ExpiryThrough is the expiry of a key that works through day (a date, UTC): the midnight after it.
+func ExpiryThrough(day time.Time) time.Time {
+	y, m, d := day.UTC().Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+}
+
 // Fields of a key's restriction named by a FieldError.
 const (
 	FieldKeyScopes    = "scopes"

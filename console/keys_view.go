@@ -113,7 +113,7 @@ func keyInputOf(r *http.Request, now time.Time) (keyInput, access.KeyOptions) {
 		if err != nil {
 			in.Problems["expires"] = "The expiry must be a date such as " + now.UTC().AddDate(0, 1, 0).Format(time.DateOnly) + "."
 		} else {
-			end := day.AddDate(0, 0, 1) // the key works through the chosen day
+			end := access.ExpiryThrough(day)
 			o.ExpiresAt = &end
 		}
 	}

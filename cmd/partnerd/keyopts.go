@@ -22,7 +22,7 @@ func keyOptions(scopes, sources, expires string) (access.KeyOptions, error) {
 			if t, err = time.Parse(time.DateOnly, expires); err != nil {
 				return access.KeyOptions{}, fmt.Errorf("key create: --expires %q: want an RFC 3339 time (2027-01-31T12:00:00Z) or a date (2027-01-31)", expires)
 			}
-			t = t.AddDate(0, 0, 1)
+			t = access.ExpiryThrough(t)
 		}
 		o.ExpiresAt = &t
 	}

@@ -97,7 +97,8 @@ func storedID(token string) string {
 	return base64.RawURLEncoding.EncodeToString(h[:])
 }
 
-// forUser lists a user's live sessions, this one first, then by last activity; current is the stored id of the asking one.
+// forUser lists a user's live sessions, this one first, then by last activity; current is the
+// stored id of the asking one.
 func (s *sessionStore) forUser(ctx context.Context, userID int, current string) ([]sessionInfo, error) {
 	rows, err := s.db.ConsoleSession.Query().Where(consolesession.UserID(userID), consolesession.ExpiryGT(s.now())).
 		Order(ent.Desc(consolesession.FieldLastSeenAt)).All(ctx)

@@ -262,17 +262,27 @@ func logTitle(t logTarget, what string) string {
 	return what
 }
 
-func (c *Console) logPage(w http.ResponseWriter, r *http.Request) {
+// filteredLog reads the log a request names and its filter; false when it has answered (a bad
+// filter with the log page and its problems, 400).
+func (c *Console) filteredLog(w http.ResponseWriter, r *http.Request) (logTarget, logView, bool) {
 	t, ok := c.logTargetOf(w, r)
 	if !ok {
-		return
+		return logTarget{}, logView{}, false
 	}
 	lv, ok := c.logViewFor(w, r, t)
 	if !ok {
-		return
+		return logTarget{}, logView{}, false
 	}
 	if len(lv.Problems) > 0 {
 		c.render(w, r, http.StatusBadRequest, logPage(c.page(r, logTitle(t, "Request log")), lv))
+		return logTarget{}, logView{}, false
+	}
+	return t, lv, true
+}
+
+func (c *Console) logPage(w http.ResponseWriter, r *http.Request) {
+	t, lv, ok := c.filteredLog(w, r)
+	if !ok {
 		return
 	}
 	page, err := c.deps.Usage.Log(r.Context(), t.ConsumerID, lv.Query.Filter, lv.Query.Before, lv.Query.After, logPageSize)
@@ -322,16 +332,8 @@ var logCSVHeader = []string{"time_utc", "request_id", "key_id", "key", "method",
 	"error_code", "latency_ms", "units", "chain", "source", "rate_remaining_at_admission", "replayed"}
 
 func (c *Console) logCSV(w http.ResponseWriter, r *http.Request) {
-	t, ok := c.logTargetOf(w, r)
+	t, lv, ok := c.filteredLog(w, r)
 	if !ok {
-		return
-	}
-	lv, ok := c.logViewFor(w, r, t)
-	if !ok {
-		return
-	}
-	if len(lv.Problems) > 0 {
-		c.render(w, r, http.StatusBadRequest, logPage(c.page(r, logTitle(t, "Request log")), lv))
 		return
 	}
 	filename := "request-log-" + strconv.Itoa(t.ConsumerID) + "-" + c.now().UTC().Format("20060102-1504") + ".csv"

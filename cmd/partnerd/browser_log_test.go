@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -76,10 +74,12 @@ func TestBrowserLog(t *testing.T) {
 	// Real calls (the new plan reaches the server within its sync interval: wait for the first 429).
 	var oks []apiResult
 	for range 3 {
-		oks = append(oks, logAPICall(t, base+"/v1/markets/trending", seed.opsKey))
+		r, _ := apiCall(t, base+"/v1/markets/trending", seed.opsKey)
+		oks = append(oks, r)
 	}
-	oks = append(oks, logAPICall(t, base+"/v1/markets/trending", second.Key))
-	bad := logAPICall(t, base+"/v1/markets/trending?amm=bogus", second.Key)
+	r, _ := apiCall(t, base+"/v1/markets/trending", second.Key)
+	oks = append(oks, r)
+	bad, _ := apiCall(t, base+"/v1/markets/trending?amm=bogus", second.Key)
 	if bad.status != http.StatusBadRequest || bad.code == "" {
 		t.Fatalf("a call with a bad parameter: %d %s", bad.status, bad.body)
 	}
@@ -87,14 +87,14 @@ func TestBrowserLog(t *testing.T) {
 	made := len(oks) + 1 // the consumer's calls, besides the 60 seeded ones
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		made++
-		if limited = logAPICall(t, base+"/v1/markets/trending", seed.opsKey); limited.status == http.StatusTooManyRequests {
+		if limited, _ = apiCall(t, base+"/v1/markets/trending", seed.opsKey); limited.status == http.StatusTooManyRequests {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no 429 within 10 s of spending the burst of %d: last %d", burst, limited.status)
 		}
 	}
-	theirs := logAPICall(t, base+"/v1/markets/trending", theirKey.Key)
+	theirs, _ := apiCall(t, base+"/v1/markets/trending", theirKey.Key)
 
 	browserCtx := startChromium(t, chromium)
 	b := newTab(t, browserCtx, base, shots)
@@ -186,27 +186,6 @@ func TestBrowserLog(t *testing.T) {
 	// Another consumer's call by URL: no such page.
 	b.expectRefusal(base + "/console/log/" + theirs.requestID)
 	b.open("the neighbour's call", "/console/log/"+theirs.requestID, http.StatusNotFound)
-}
-
-// logAPICall calls the API with a key and reads the answer.
-func logAPICall(t *testing.T, url, key string) apiResult {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-API-Key", key)
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var body struct {
-		Code string `json:"code"`
-	}
-	_ = json.Unmarshal(raw, &body)
-	return apiResult{status: resp.StatusCode, code: body.Code, requestID: resp.Header.Get("X-Request-Id"), body: string(raw)}
 }
 
 // logRows is the text of each row of the request log's table.

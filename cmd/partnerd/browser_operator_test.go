@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/netip"
 	"slices"
@@ -71,18 +70,7 @@ func seedOperatorPages(t *testing.T, databaseURL string, consumerID int) operato
 func TestBrowserOperatorPages(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screenshotDir(t)
-	m := &Main{
-		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 500 * time.Millisecond},
-		Log:    slog.New(slog.DiscardHandler),
-	}
-	if err := m.Run(context.Background()); err != nil {
-		t.Fatalf("Main.Run: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Errorf("Main.Close: %v", err)
-		}
-	})
+	m := startBrowserService(t)
 	base := "http://" + m.Addr()
 	seed := seedConsole(t, m.Config.DatabaseURL)
 	seedOperatorPages(t, m.Config.DatabaseURL, seed.consumerID)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,19 +36,7 @@ const (
 func TestBrowserTeam(t *testing.T) {
 	chromium := chromiumPath(t)
 	shots := screenshotDir(t)
-	m := &Main{
-		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 500 * time.Millisecond,
-			OperatorTwoFactor: true},
-		Log: slog.New(slog.DiscardHandler),
-	}
-	if err := m.Run(context.Background()); err != nil {
-		t.Fatalf("Main.Run: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Errorf("Main.Close: %v", err)
-		}
-	})
+	m := startBrowserService(t, func(c *Config) { c.OperatorTwoFactor = true })
 	base := "http://" + m.Addr()
 	consumerID := seedTeam(t, m.Config.DatabaseURL)
 	browserCtx := startChromium(t, chromium)

@@ -390,14 +390,17 @@ func TestBrowserConsole(t *testing.T) {
 	})
 }
 
-// chromiumPath finds Debian's Chromium, or skips (fails under PARTNER_TEST_REQUIRE_ALL=1).
 // startBrowserService runs the service in-process on SQLite for a browser test, polling for
-// changes every 200 ms, with its log discarded; it stops when the test ends.
-func startBrowserService(t *testing.T) *Main {
+// changes every 200 ms, with its log discarded and its configuration changed by configure; it
+// stops when the test ends.
+func startBrowserService(t *testing.T, configure ...func(*Config)) *Main {
 	t.Helper()
 	m := &Main{
 		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", SyncInterval: 200 * time.Millisecond},
 		Log:    slog.New(slog.DiscardHandler),
+	}
+	for _, f := range configure {
+		f(&m.Config)
 	}
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Main.Run: %v", err)
@@ -410,6 +413,7 @@ func startBrowserService(t *testing.T) *Main {
 	return m
 }
 
+// chromiumPath finds Debian's Chromium, or skips (fails under PARTNER_TEST_REQUIRE_ALL=1).
 func chromiumPath(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {

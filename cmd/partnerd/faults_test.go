@@ -232,9 +232,10 @@ func (f faultFigures) String() string {
 }
 
 // checkFaultCalls checks the answers of a fault's load on one replica: no 500 ever, every 503 is
-// unavailable, a call started after faultDetectBound into the fault and before it healed is never
-// 200, and after the heal a price read succeeds within faultRecoveryBound and none fails later.
-func checkFaultCalls(t *testing.T, calls []faultCall, replica int, faultAt, healAt time.Time, wantRetryAfter bool) faultFigures {
+// unavailable, a call started after faultDetectBound into the fault (plus settle, the time the
+// fault itself took to be in place) and before it healed is never 200, and after the heal a price
+// read succeeds within faultRecoveryBound and none fails later.
+func checkFaultCalls(t *testing.T, calls []faultCall, replica int, faultAt, healAt time.Time, settle time.Duration, wantRetryAfter bool) faultFigures {
 	t.Helper()
 	f := faultFigures{before: map[string]int{}, during: map[string]int{}, after: map[string]int{}, recovered: -1, firstRefused: -1}
 	var recoveredAt time.Time
@@ -263,13 +264,13 @@ func checkFaultCalls(t *testing.T, calls []faultCall, replica int, faultAt, heal
 			}
 			if c.status/100 == 2 {
 				f.lastServed = max(f.lastServed, in)
-				if in > faultDetectBound {
+				if in > faultDetectBound+settle {
 					t.Errorf("replica %d: %s %s started %v into the fault answered %d: the store is down, want 503", replica, c.kind, c.requestID, in.Round(time.Millisecond), c.status)
 				}
 			}
 			if c.status == http.StatusServiceUnavailable && c.retryAfter == "" {
 				f.noRetryAfter++
-				if wantRetryAfter && in > faultDetectBound {
+				if wantRetryAfter && in > faultDetectBound+settle {
 					t.Errorf("replica %d: 503 during the fault without Retry-After: %s", replica, c.body)
 				}
 			}
@@ -360,10 +361,12 @@ func TestStoreFaultPostgres(t *testing.T) {
 		}()
 		time.Sleep(25 * time.Millisecond)
 	}
-	downAt := time.Now()
+	// The fault begins with refusing new connections; it is wholly in place once the open ones
+	// are terminated too (settle later): calls may fail from the start, detection is timed from the end.
+	faultAt := time.Now()
 	fault.down()
-	faultAt := time.Now() // the fault is in effect once new connections are refused and the open ones terminated
-	t.Logf("database %s refuses connections (refusing and terminating took %v)", fault.name, faultAt.Sub(downAt).Round(time.Millisecond))
+	settle := time.Since(faultAt)
+	t.Logf("database %s refuses connections (refusing and terminating took %v)", fault.name, settle.Round(time.Millisecond))
 
 	time.Sleep(faultDetectBound)
 	for i, r := range rs.replicas {
@@ -396,7 +399,7 @@ func TestStoreFaultPostgres(t *testing.T) {
 	}
 
 	for i := range rs.replicas {
-		f := checkFaultCalls(t, calls, i, faultAt, healAt, true)
+		f := checkFaultCalls(t, calls, i, faultAt, healAt, settle, true)
 		t.Logf("replica %d: %s", i, f)
 	}
 	for i, r := range rs.replicas {
@@ -584,7 +587,7 @@ func TestStoreFaultRedis(t *testing.T) {
 	time.Sleep(3 * time.Second)
 	calls := load.stop()
 
-	f := checkFaultCalls(t, calls, 0, faultAt, healAt, false)
+	f := checkFaultCalls(t, calls, 0, faultAt, healAt, 0, false)
 	t.Logf("replica 0: %s", f)
 	var unadmitted int
 	for _, c := range calls {

@@ -57,22 +57,22 @@ func (s *Server) chainsFor(ctx context.Context, name string) ([]chain.Info, *Err
 	return []chain.Info{c}, nil
 }
 
-// requireAddress checks that addr is an address of the chain's family: 400 invalid_address otherwise.
+// requireAddress checks that addr is an address of the chain's family, and an EVM address in
+// mixed case its EIP-55 checksum: 400 invalid_address otherwise, naming the field.
 func requireAddress(c chain.Info, what, addr string) *Error {
-	if validAddress(c, addr) {
-		return nil
-	}
 	if c.Kind == chain.KindSolana {
+		if chain.IsSolanaAddress(addr) {
+			return nil
+		}
 		return Errorf(CodeInvalidAddress, "%s must be a Solana base58 address", what)
 	}
-	return Errorf(CodeInvalidAddress, "%s must be an EVM address (0x followed by 40 hex digits)", what)
-}
-
-func validAddress(c chain.Info, addr string) bool {
-	if c.Kind == chain.KindSolana {
-		return chain.IsSolanaAddress(addr)
+	switch err := chain.CheckEVMAddress(addr); {
+	case errors.Is(err, chain.ErrChecksumMismatch):
+		return Errorf(CodeInvalidAddress, "%s %s: checksum mismatch: %s", what, addr, chain.ChecksumAdvice)
+	case err != nil:
+		return Errorf(CodeInvalidAddress, "%s must be an EVM address (0x followed by 40 hex digits)", what)
 	}
-	return chain.IsEVMAddress(addr)
+	return nil
 }
 
 // noteChain records the chain a call names, for its usage record; the first chain named wins

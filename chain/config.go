@@ -286,6 +286,8 @@ func (cc ChainConfig) validate(info Info, p string, add func(path, format string
 			}
 		case !isAddr(v):
 			add(path, "%s", addrWant)
+		case evm && CheckEVMAddress(v) != nil:
+			add(path, "checksum mismatch: %s", ChecksumAdvice)
 		case evm && isZeroEVM(v):
 			add(path, "the zero address")
 		}

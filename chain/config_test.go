@@ -255,6 +255,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"confirmations negative", func(m map[string]any) { at(m, "chains.base")["confirmations"] = -1 }, "chains.base.confirmations: want 0 to 1000"},
 		{"confirmations high", func(m map[string]any) { at(m, "chains.base")["confirmations"] = 1001 }, "chains.base.confirmations: want 0 to 1000"},
 		{"multicall3", func(m map[string]any) { at(m, "chains.base")["multicall3"] = "0xcA11" }, "chains.base.multicall3: not an EVM address (want 0x followed by 40 hex digits)"},
+		{"router checksum", func(m map[string]any) {
+			at(m, "chains.base.venues.uniswap-v2")["router"] = "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD25"
+		},
+			"chains.base.venues.uniswap-v2.router: checksum mismatch: " + ChecksumAdvice},
 		{"multicall3 solana", func(m map[string]any) { at(m, "chains.solana")["multicall3"] = CanonicalMulticall3 }, "chains.solana.multicall3: not used on Solana"},
 
 		// venues

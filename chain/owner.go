@@ -46,7 +46,10 @@ func ParseOwnerRef(s string) (OwnerRef, error) {
 			return OwnerRef{}, fmt.Errorf("%w %q: not a Solana base58 address", ErrInvalidOwner, s)
 		}
 	default:
-		if !IsEVMAddress(addr) {
+		switch err := CheckEVMAddress(addr); {
+		case errors.Is(err, ErrChecksumMismatch):
+			return OwnerRef{}, fmt.Errorf("%w %q: checksum mismatch: %s", ErrInvalidOwner, s, ChecksumAdvice)
+		case err != nil:
 			return OwnerRef{}, fmt.Errorf("%w %q: want %s:0x followed by 40 hex digits", ErrInvalidOwner, s, name)
 		}
 		addr = strings.ToLower(addr)
@@ -81,23 +84,6 @@ func ParseOwnerRefs(list string) ([]OwnerRef, error) {
 		return nil, fmt.Errorf("%w: no owner given", ErrInvalidOwner)
 	}
 	return refs, nil
-}
-
-// IsEVMAddress reports whether s is 0x followed by 40 hex digits (any case).
-func IsEVMAddress(s string) bool {
-	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return false
-	}
-	for i := 2; i < len(s); i++ {
-		if !isHex(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"

@@ -29,6 +29,8 @@ func TestParseOwnerRef(t *testing.T) {
 		{in: "solana:" + evmOwner, wantErr: true},  // EVM address on Solana
 		{in: "polygon:" + evmOwner, wantErr: true}, // unsupported chain
 		{in: "base:0x1234", wantErr: true},         // short
+		{in: "base:0x647DA401969aD18a3D499d7e3f39bdfd885A7077", want: OwnerRef{Chain: "base", Address: "0x647da401969ad18a3d499d7e3f39bdfd885a7077"}},
+		{in: "base:0x647DA401969aD18a3D499d7e3f39bdfd885A7078", wantErr: true}, // EIP-55 checksum mismatch
 		{in: "base:0xZZ908400098527886E0F7030069857D2E4169EE7", wantErr: true},
 		{in: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWW0", wantErr: true},  // 0 is not base58
 		{in: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWMM", wantErr: true}, // 33 bytes

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/big"
-	"strings"
-
-	"golang.org/x/crypto/sha3"
 )
 
 // Live reads of an EVM chain, as the market and portfolio services use them. Addresses are
@@ -76,24 +73,4 @@ type EVMSource interface {
 	PairStates(ctx context.Context, pairs []string) ([]PairState, error)
 	// Audit reads a pool token's audit facts.
 	Audit(ctx context.Context, pair, token string) (AuditFacts, error)
-}
-
-// EVMChecksum returns the EIP-55 mixed-case form of a 0x EVM address (unchanged when it is not one).
-func EVMChecksum(addr string) string {
-	if !IsEVMAddress(addr) {
-		return addr
-	}
-	lower := strings.ToLower(addr[2:])
-	h := sha3.NewLegacyKeccak256()
-	h.Write([]byte(lower))
-	sum := h.Sum(nil)
-	out := []byte("0x" + lower)
-	for i := range 40 {
-		c := lower[i]
-		nibble := sum[i/2] >> (4 * (1 - uint(i%2))) & 0xf
-		if c >= 'a' && c <= 'f' && nibble >= 8 {
-			out[2+i] = c - 32
-		}
-	}
-	return string(out)
 }

@@ -1,0 +1,88 @@
+package chain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+func TestEVMChecksum(t *testing.T) {
+	// EIP-55's own examples.
+	for _, want := range []string{
+		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+		"0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+	} {
+		if got := EVMChecksum(want[:2] + strings.ToLower(want[2:])); got != want {
+			t.Errorf("EVMChecksum = %s, want %s", got, want)
+		}
+	}
+}
+
+func TestCheckEVMAddress(t *testing.T) {
+	const good = "0x647DA401969aD18a3D499d7e3f39bdfd885A7077"
+	for _, tc := range []struct {
+		in   string
+		want error // nil, ErrChecksumMismatch or ErrInvalidAddress
+	}{
+		{good, nil},
+		{strings.ToLower(good), nil},
+		{"0x" + strings.ToUpper(good[2:]), nil},
+		{"0X" + strings.ToLower(good[2:]), nil},
+		{"0x647DA401969aD18a3D499d7e3f39bdfd885A7078", ErrChecksumMismatch}, // the typo: last digit
+		{"0x647dA401969aD18a3D499d7e3f39bdfd885A7077", ErrChecksumMismatch}, // one letter's case flipped
+		{"0x0000000000000000000000000000000000000000", nil},                 // no letters: nothing to check
+		{"0x647DA401969aD18a3D499d7e3f39bdfd885A707", ErrInvalidAddress},
+		{"647DA401969aD18a3D499d7e3f39bdfd885A7077", ErrInvalidAddress},
+		{"0x647DA401969aD18a3D499d7e3f39bdfd885A707G", ErrInvalidAddress},
+		{"", ErrInvalidAddress},
+	} {
+		err := CheckEVMAddress(tc.in)
+		switch {
+		case tc.want == nil && err != nil:
+			t.Errorf("CheckEVMAddress(%q) = %v, want nil", tc.in, err)
+		case tc.want != nil && !errors.Is(err, tc.want):
+			t.Errorf("CheckEVMAddress(%q) = %v, want %v", tc.in, err, tc.want)
+		case errors.Is(tc.want, ErrInvalidAddress) && tc.want != ErrChecksumMismatch && errors.Is(err, ErrChecksumMismatch):
+			t.Errorf("CheckEVMAddress(%q) calls bad syntax a checksum mismatch", tc.in)
+		}
+	}
+}
+
+// FuzzCheckEVMAddress holds CheckEVMAddress against go-ethereum's EIP-55 implementation: an address
+// is accepted exactly when it is syntactically an address and is all lower, all upper or go-ethereum's
+// checksummed form; and every single-letter case flip of a checksummed address is refused.
+func FuzzCheckEVMAddress(f *testing.F) {
+	f.Add("0x647DA401969aD18a3D499d7e3f39bdfd885A7077", uint8(3))
+	f.Add("0x647da401969ad18a3d499d7e3f39bdfd885a7077", uint8(40))
+	f.Add("0xZZ", uint8(0))
+	f.Fuzz(func(t *testing.T, s string, flip uint8) {
+		err := CheckEVMAddress(s)
+		if !common.IsHexAddress(s) || len(s) != 42 {
+			if err == nil {
+				t.Fatalf("accepted %q, which is not 0x and 40 hex digits", s)
+			}
+			return
+		}
+		digits := s[2:]
+		want := digits == strings.ToLower(digits) || digits == strings.ToUpper(digits) || common.HexToAddress(s).Hex()[2:] == digits
+		if (err == nil) != want {
+			t.Fatalf("CheckEVMAddress(%q) = %v; go-ethereum's checksum is %s", s, err, common.HexToAddress(s).Hex())
+		}
+		if err != nil && !errors.Is(err, ErrChecksumMismatch) {
+			t.Fatalf("CheckEVMAddress(%q) = %v, want a checksum mismatch", s, err)
+		}
+		// Flip the case of one letter of the checksummed form: always a mismatch, unless that makes
+		// the whole address one case.
+		sum := []byte(common.HexToAddress(s).Hex())
+		i := 2 + int(flip)%40
+		if c := sum[i]; c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			sum[i] ^= 0x20
+			d := string(sum[2:])
+			if d != strings.ToLower(d) && d != strings.ToUpper(d) && !errors.Is(CheckEVMAddress(string(sum)), ErrChecksumMismatch) {
+				t.Fatalf("accepted %s, a case flip of %s", sum, common.HexToAddress(s).Hex())
+			}
+		}
+	})
+}

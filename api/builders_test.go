@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -226,14 +225,14 @@ type finishFails struct {
 
 func (s *finishFails) Release(ctx context.Context, r idempotency.Request) error {
 	if s.failRelease.Load() {
-		return errors.New("connection refused")
+		return errConnRefused
 	}
 	return s.Store.Release(ctx, r)
 }
 
 func (s *finishFails) Finish(ctx context.Context, r idempotency.Request, res idempotency.Response, now time.Time, with idempotency.Write) error {
 	if s.fail.Load() {
-		return errors.New("connection refused")
+		return errConnRefused
 	}
 	return s.Store.Finish(ctx, r, res, now, with)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/trade"
 )
 
@@ -86,7 +87,7 @@ var statusOf = map[Code]int{
 	CodeVerificationFailed:    http.StatusUnprocessableEntity,
 	CodeRateLimited:           http.StatusTooManyRequests,
 	CodeClientClosedRequest:   StatusClientClosedRequest,
-	CodeInternal:              http.StatusInternalServerError,
+	CodeInternal:              http.StatusBadGateway, // the contract lists no 500: see internalError
 	CodeUpstreamError:         http.StatusBadGateway,
 	CodeUnavailable:           http.StatusServiceUnavailable,
 	CodeUpstreamUnavailable:   http.StatusServiceUnavailable,
@@ -164,9 +165,23 @@ func (e *Error) GetHeaders() http.Header { return e.headers }
 // Unwrap returns the private cause.
 func (e *Error) Unwrap() error { return e.cause }
 
-// internalError hides err behind a generic message.
+// internalError hides err, a failure the service does not recognise (a bug), behind a generic
+// message: 502 internal_error, logged at ERROR with its cause and counted in /metrics. The contract
+// lists no 500; of its statuses, 502 says that the service failed to produce an answer without
+// claiming an outage to wait out (503) or a slow upstream (504), and its advice, a bounded retry,
+// is safe (builders keep no answer of a 5xx, so a retry with the same Idempotency-Key runs again).
 func internalError(err error) *Error {
-	return Errorf(CodeInternal, "internal error").WithCause(err)
+	return Errorf(CodeInternal, "the service failed unexpectedly; it is logged under this requestId").WithCause(err)
+}
+
+// unexpected answers an error no case recognised: an outage of one of the service's stores
+// (store.Unavailable) is 503 unavailable saying what (key verification, admission ...) cannot be
+// done for the moment; anything else is internalError, never dressed up as an outage.
+func unexpected(what string, err error) *Error {
+	if store.Unavailable(err) {
+		return Errorf(CodeUnavailable, "%s is temporarily unavailable", what).WithCause(err)
+	}
+	return internalError(err)
 }
 
 // readError maps an error of the market or portfolio services (and the chain sources and store
@@ -189,7 +204,7 @@ func readError(err error) *Error {
 	case errors.Is(err, chain.ErrCanceled), errors.Is(err, context.Canceled):
 		return Errorf(CodeClientClosedRequest, "request canceled").WithCause(err)
 	}
-	return Errorf(CodeUnavailable, "the service's store is unavailable").WithCause(err)
+	return unexpected("the service's store", err)
 }
 
 // tradeError maps an error of the trade service (and the chain adapter and store beneath it) to the

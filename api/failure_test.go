@@ -2,9 +2,11 @@ package api
 
 import (
 	"context"
-	"errors"
+	"net"
 	"net/http"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -86,11 +88,14 @@ func TestHandlerFailureKeepsCost(t *testing.T) {
 	}
 }
 
+// errConnRefused is what a store's client returns when its server refuses the connection.
+var errConnRefused error = &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+
 // failingLimiter is an admission store that is down.
 type failingLimiter struct{}
 
 func (failingLimiter) Reserve(context.Context, int, int, metering.Limit) (metering.Reservation, error) {
-	return metering.Reservation{}, errors.New("connection refused")
+	return metering.Reservation{}, errConnRefused
 }
 func (failingLimiter) Settle(context.Context, metering.Reservation, bool) error { return nil }
 func (failingLimiter) Reclaim(context.Context, time.Time) (int, error)          { return 0, nil }

@@ -49,7 +49,7 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 	req := idempotency.Request{KeyID: c.principal.KeyID, Key: key, BodyHash: sha256.Sum256(body)}
 	out, err := s.begin(ctx.Context(), req)
 	if err != nil {
-		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable").WithCause(err))
+		s.writeError(ctx, unexpected("the idempotency store", err))
 		return
 	}
 	switch out.State {
@@ -87,7 +87,11 @@ func (s *Server) idempotent(ctx huma.Context, next func(huma.Context)) {
 		if err := s.deps.Idempotency.Release(storeCtx, req); err != nil {
 			s.releaseLater(req, requestIDOf(ctx), err)
 		}
-		s.writeError(ctx, Errorf(CodeUnavailable, "idempotency store is temporarily unavailable; the answer was not kept, retry with the same Idempotency-Key").WithCause(err))
+		e := unexpected("the idempotency store", err)
+		if e.Code == CodeUnavailable {
+			e.Message += "; the answer was not kept: retry with the same Idempotency-Key"
+		}
+		s.writeError(ctx, e)
 		return
 	}
 	rec.send()

@@ -55,7 +55,6 @@ func humaConfig() huma.Config {
 	}
 	cfg.Components.Headers = responseHeaders
 	cfg.Components.Responses = errorResponses()
-	cfg.Transformers = append(cfg.Transformers, stampRequestID)
 	return cfg
 }
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
 	"net/netip"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -24,7 +26,7 @@ import (
 // every response, including router 404s; the stages below are Huma middlewares composed in this
 // order by Server.routes:
 //
-//	authenticate -> record usage -> authorize -> admit and settle -> idempotency (builders) -> deadline -> handler
+//	authenticate -> record usage -> authorize -> admit and settle -> idempotency (builders) -> deadline -> contain -> handler
 
 // cacheControl is the Cache-Control of every authenticated response.
 var cacheControl = []string{"private, no-store"}
@@ -100,8 +102,11 @@ func (s *Server) writeError(ctx huma.Context, e *Error) {
 	}
 }
 
-// logError logs errors with a private cause, and server-side failures.
+// logError logs errors with a private cause, and server-side failures; it counts internal errors.
 func (s *Server) logError(ctx context.Context, e *Error) {
+	if e.Code == CodeInternal {
+		s.internalErrors.Add(1)
+	}
 	if e.cause == nil && e.status < 500 {
 		return
 	}
@@ -171,7 +176,7 @@ func keyError(err error) *Error {
 	case errors.Is(err, context.Canceled):
 		return Errorf(CodeClientClosedRequest, "the caller cancelled the request")
 	default:
-		return Errorf(CodeUnavailable, "key verification is temporarily unavailable").WithCause(err)
+		return unexpected("key verification", err)
 	}
 }
 
@@ -233,7 +238,7 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 	if d != policy.Allow && !s.deps.Policy.Known(c.principal.ConsumerID) {
 		// A consumer created since the last policy load: load now rather than refuse a valid key.
 		if err := s.deps.RefreshPolicy(ctx.Context()); err != nil {
-			s.writeError(ctx, Errorf(CodeUnavailable, "authorization is temporarily unavailable").WithCause(err))
+			s.writeError(ctx, unexpected("authorization", err))
 			return
 		}
 		d = s.deps.Policy.Decide(c.principal.ConsumerID, c.spec.ID, src)
@@ -279,7 +284,7 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 	if err != nil {
 		var refusal *metering.Refusal
 		if !errors.As(err, &refusal) {
-			s.writeError(ctx, Errorf(CodeUnavailable, "admission is temporarily unavailable").WithCause(err))
+			s.writeError(ctx, unexpected("admission", err))
 			return
 		}
 		c.rated, c.rateRemaining = true, refusal.Remaining
@@ -327,6 +332,21 @@ func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
 // (draft-ietf-httpapi-ratelimit-headers): the burst at once, the rate per minute.
 func rateLimitPolicy(l metering.Limit) string {
 	return `"burst";q=` + strconv.Itoa(l.Burst) + `, "rate";q=` + strconv.Itoa(l.RatePerMinute) + `;w=60`
+}
+
+// contain turns a handler's panic into 502 internal_error (stage 7's guard), its value and stack
+// logged at ERROR and counted like every internal error, so the call is still answered in the
+// envelope, settled and recorded. http.ErrAbortHandler, net/http's way to abort a response, passes.
+func (s *Server) contain(ctx huma.Context, next func(huma.Context)) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.writeError(ctx, internalError(fmt.Errorf("panic in %s: %v\n%s", specOf(ctx).ID, v, debug.Stack())))
+		}
+	}()
+	next(ctx)
 }
 
 // deadline runs the handler under its class's deadline (stage 7).

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -91,8 +92,13 @@ type Server struct {
 	api    huma.API
 	specs  []*opSpec
 
-	unavailable logSampler // 503 unavailable lines, at most one a second
+	unavailable    logSampler   // 503 unavailable lines, at most one a second
+	internalErrors atomic.Int64 // answers 502 internal_error (InternalErrors)
 }
+
+// InternalErrors is how many calls were answered internal_error since start: failures the service
+// did not recognise (bugs), each logged at ERROR with its cause. /metrics reports it.
+func (s *Server) InternalErrors() int64 { return s.internalErrors.Load() }
 
 // New builds the API with every operation of the contract registered.
 func New(deps Deps) *Server {
@@ -113,8 +119,10 @@ func New(deps Deps) *Server {
 	s.router.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"ok": true}) })
 	s.router.Get("/readyz", s.readyz)
 
-	s.api = humachi.New(s.router, humaConfig())
-	s.api.UseMiddleware(s.authenticate, s.recordUsage, s.authorize, s.admit, s.idempotent, s.deadline)
+	cfg := humaConfig()
+	cfg.Transformers = append(cfg.Transformers, s.answerError)
+	s.api = humachi.New(s.router, cfg)
+	s.api.UseMiddleware(s.authenticate, s.recordUsage, s.authorize, s.admit, s.idempotent, s.deadline, s.contain)
 	s.registerMeta()
 	s.registerMarket()
 	s.registerPortfolio()
@@ -128,10 +136,12 @@ func New(deps Deps) *Server {
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
-// stampRequestID puts the request id into every error body Huma writes.
-func stampRequestID(ctx huma.Context, _ string, v any) (any, error) {
+// answerError puts the request id into every error body Huma writes (a handler's, or Huma's own
+// validation errors), and logs it as writeError does the pipeline's.
+func (s *Server) answerError(ctx huma.Context, _ string, v any) (any, error) {
 	if e, ok := v.(*Error); ok {
 		e.RequestID = requestIDOf(ctx)
+		s.logError(ctx.Context(), e)
 		if c := callOf(ctx.Context()); c != nil {
 			// The request log keeps the envelope, encoded as Huma's JSON format will send it.
 			var buf bytes.Buffer

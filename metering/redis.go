@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/partner-platform/partnerd/store"
 )
 
 // RedisLimiter is the shared [Limiter]: every replica that points at the same
@@ -112,7 +114,7 @@ func (l *RedisLimiter) Reserve(ctx context.Context, consumerID, cost int, limit 
 	args := append([]any{l.testTime(), c, rate, burst, l.ttl.Microseconds(), id}, l.takeKept()...)
 	v, err := reserveScript.Run(ctx, l.client, []string{l.bucketKey(consumerID), l.held}, args...).Int64Slice()
 	if err != nil {
-		return Reservation{}, fmt.Errorf("metering: reserve: redis: %w", err)
+		return Reservation{}, redisError("reserve", err)
 	}
 	if len(v) != 4 {
 		return Reservation{}, fmt.Errorf("metering: reserve: redis answered %v", v)
@@ -160,7 +162,7 @@ func (l *RedisLimiter) Settle(ctx context.Context, r Reservation, refund bool) e
 	defer cancel()
 	args := append([]any{l.testTime(), r.ID, cost}, l.takeKept()...)
 	if err := settleScript.Run(ctx, l.client, []string{l.bucketKey(consumer), l.held}, args...).Err(); err != nil {
-		return fmt.Errorf("metering: settle: redis: %w", err)
+		return redisError("settle", err)
 	}
 	return nil
 }
@@ -203,7 +205,7 @@ func (l *RedisLimiter) Reclaim(ctx context.Context, now time.Time) (int, error) 
 		n, err := l.reclaimChunk(ctx, cutoff, offset)
 		ended += n
 		if err != nil {
-			return ended, fmt.Errorf("metering: reclaim: redis: %w", err)
+			return ended, redisError("reclaim", err)
 		}
 		if n < reclaimChunk {
 			return ended, nil
@@ -226,7 +228,7 @@ func (l *RedisLimiter) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	if err := l.client.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("metering: redis ping: %w", err)
+		return redisError("ping", err)
 	}
 	return nil
 }
@@ -270,4 +272,25 @@ func ceilMicro(t time.Time) int64 {
 		us++
 	}
 	return us
+}
+
+// redisError wraps the error of a Redis call with its operation, and with store.ErrUnavailable when
+// it is an outage: any failure but an error reply of the server's own, and the replies that say the
+// server cannot serve for now. Another error reply (a script's) is a bug, not an outage.
+func redisError(op string, err error) error {
+	var reply redis.Error
+	if errors.As(err, &reply) && !redisBusy(reply.Error()) {
+		return fmt.Errorf("metering: %s: redis: %w", op, err)
+	}
+	return fmt.Errorf("metering: %s: redis: %w: %w", op, store.ErrUnavailable, err)
+}
+
+// redisBusy reports whether an error reply says Redis cannot serve for the moment.
+func redisBusy(reply string) bool {
+	for _, prefix := range []string{"LOADING", "BUSY", "MASTERDOWN", "READONLY", "OOM", "TRYAGAIN", "CLUSTERDOWN"} {
+		if strings.HasPrefix(reply, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -7,3 +7,6 @@ import "time"
 func WithRedisLocalClock(clock func() time.Time) RedisOption {
 	return func(l *RedisLimiter) { l.local = clock }
 }
+
+// RedisError classifies a Redis call's error as the limiter does.
+var RedisError = redisError

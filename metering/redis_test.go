@@ -17,6 +17,7 @@ import (
 
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/metering/meteringtest"
+	"github.com/partner-platform/partnerd/store"
 )
 
 // testTimeout replaces the production bound (metering.DefaultRedisTimeout) in the tests of the
@@ -299,13 +300,16 @@ func expectUnavailable(t *testing.T, l *metering.RedisLimiter, what string, n in
 		if errors.As(err, new(*metering.Refusal)) {
 			t.Fatalf("%s: Reserve %d = %v, want an error that is not a refusal", what, i, err)
 		}
+		if !store.Unavailable(err) {
+			t.Fatalf("%s: Reserve %d = %v, want an outage (store.Unavailable: answered 503, not internal_error)", what, i, err)
+		}
 		if i == 0 {
 			t.Logf("%s: Reserve failed after %v: %v", what, took.Round(time.Millisecond), err)
 		}
 	}
 	t.Logf("%s: slowest of %d failed Reserves %v (bound per call %v)", what, n, slowest.Round(time.Millisecond), metering.DefaultRedisTimeout)
-	if err := l.Ping(t.Context()); err == nil {
-		t.Fatalf("%s: Ping succeeded", what)
+	if err := l.Ping(t.Context()); !store.Unavailable(err) {
+		t.Fatalf("%s: Ping = %v, want an outage", what, err)
 	}
 }
 
@@ -436,5 +440,36 @@ func BenchmarkRedisReserve(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// TestRedisErrorClasses: what Redis itself answers with an error reply is a bug (a script's or a
+// command's error), unless the reply says Redis cannot serve for the moment (BUSY, LOADING ...);
+// every failure to get an answer is an outage (store.Unavailable: the API answers 503).
+func TestRedisErrorClasses(t *testing.T) {
+	c := meteringtest.Redis(t, testTimeout)
+	for _, tc := range []struct {
+		name   string
+		args   []any
+		outage bool
+	}{
+		{"unknown command", []any{"NOSUCHCOMMAND"}, false},
+		{"script error", []any{"EVAL", "return redis.error_reply('ERR bad bucket')", 0}, false},
+		{"busy reply", []any{"EVAL", "return redis.error_reply('BUSY Redis is busy running a script')", 0}, true},
+		{"loading reply", []any{"EVAL", "return redis.error_reply('LOADING Redis is loading the dataset in memory')", 0}, true},
+	} {
+		err := c.Do(t.Context(), tc.args...).Err()
+		if err == nil {
+			t.Fatalf("%s: no error", tc.name)
+		}
+		if got := store.Unavailable(metering.RedisError("reserve", err)); got != tc.outage {
+			t.Errorf("%s (%v): outage = %v, want %v", tc.name, err, got, tc.outage)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	if err := c.Ping(ctx).Err(); !store.Unavailable(metering.RedisError("ping", err)) {
+		t.Errorf("a call past its deadline (%v) is not an outage", err)
 	}
 }

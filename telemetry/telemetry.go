@@ -47,6 +47,8 @@ type Sources struct {
 	DB func() sql.DBStats
 	// AccessReloads is how many reloads of keys and policy the change feed did (access.ChangeFeed.Reloads).
 	AccessReloads func() int64
+	// InternalErrors is how many calls the API answered internal_error (api.Server.InternalErrors).
+	InternalErrors func() int64
 }
 
 // processStart is when the process started, as far as Go code can tell: when this package was
@@ -105,6 +107,9 @@ func (s Sources) WriteMetrics(out io.Writer) error {
 	}
 	if s.AccessReloads != nil {
 		w.metric("partnerd_access_reloads_total", "counter", "Reloads of keys and policy triggered by the store's change feed.", s.AccessReloads())
+	}
+	if s.InternalErrors != nil {
+		w.metric("partnerd_internal_errors_total", "counter", "Calls answered 502 internal_error: failures the service did not recognise (bugs), each logged at ERROR with its cause and request id.", s.InternalErrors())
 	}
 	if s.DB != nil {
 		db := s.DB()

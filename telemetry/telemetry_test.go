@@ -57,7 +57,8 @@ func TestMetricsFromSources(t *testing.T) {
 		DB: func() sql.DBStats {
 			return sql.DBStats{OpenConnections: 5, InUse: 2, Idle: 3, WaitCount: 4, WaitDuration: 1500 * time.Millisecond}
 		},
-		AccessReloads: func() int64 { return 12 },
+		AccessReloads:  func() int64 { return 12 },
+		InternalErrors: func() int64 { return 3 },
 	})
 	m := scrape(t, h)
 	for name, v := range map[string]float64{
@@ -70,6 +71,7 @@ func TestMetricsFromSources(t *testing.T) {
 		"partnerd_calls_rate_limited_total":         40,
 		"partnerd_usage_raw_rows_pending_limit":     100_000,
 		"partnerd_access_reloads_total":             12,
+		"partnerd_internal_errors_total":            3,
 		"partnerd_db_connections_open":              5,
 		"partnerd_db_connections_in_use":            2,
 		"partnerd_db_connections_idle":              3,

@@ -140,7 +140,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 
 	if m.Config.OpsAddr != "" {
 		m.ops, err = telemetry.Start(m.Config.OpsAddr, telemetry.Sources{Usage: m.usage.Stats, UsageBuffer: metering.DefaultBufferSize,
-			DB: st.DB.Stats, AccessReloads: feed.Reloads}, m.Log)
+			DB: st.DB.Stats, AccessReloads: feed.Reloads, InternalErrors: partnerAPI.InternalErrors}, m.Log)
 		if err != nil {
 			return err
 		}

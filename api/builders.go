@@ -258,6 +258,8 @@ func (s *Server) registerBuilders() {
 		"the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. "+
 		"When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required "+
 		"with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. "+
+		"That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different "+
+		"body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). "+
 		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes), s.buildSwap)
 	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil), s.buildBridge)
 	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+

@@ -101,7 +101,7 @@ type Error struct {
 	Message       string   `json:"error" doc:"Human-readable message; never an upstream's own text." example:"mint must be an EVM address (0x followed by 40 hex digits)"`
 	Code          Code     `json:"code" doc:"Machine-readable error code; codes are never renamed, new ones may be added." example:"invalid_address"`
 	RequestID     string   `json:"requestId" doc:"The request id, also in the X-Request-Id header." example:"req_4da6ea165f9579dc46991bf53b400a82"`
-	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes (429: cost_exceeds_burst when the call can never be admitted)." example:"cost_exceeds_burst"`
+	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes (429: cost_exceeds_burst when the call costs more than the burst and can never be admitted: waiting will not help)." example:"cost_exceeds_burst"`
 	Reasons       []string `json:"reasons,omitempty" doc:"Every reason, where several apply." example:"simulation_reverted,insufficient_allowance"`
 	EndpointCode  string   `json:"endpointCode,omitempty" doc:"The code an upstream endpoint gave, where it helps the caller." example:"SLIPPAGE_EXCEEDED"`
 	RetryAfterSec *int     `json:"retryAfterSec,omitempty" doc:"Seconds to wait before retrying (429), as in Retry-After." example:"3"`

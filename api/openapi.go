@@ -71,7 +71,8 @@ var responseHeaders = map[string]*huma.Header{
 	"RateLimit-Policy": {Description: "On admitted calls and 429: the consumer's limits as an IETF RateLimit-Policy list: " +
 		`"burst" allows q units at once, "rate" refills q units per w seconds. Units are rate-limit units, not requests.`,
 		Schema: &huma.Schema{Type: "string"}, Example: `"burst";q=100, "rate";q=600;w=60`},
-	"Retry-After": {Description: "On 429 and on 503 unavailable: seconds to wait before retrying (also retryAfterSec in the body).",
+	"Retry-After": {Description: "On 429 and on 503 unavailable: seconds to wait before retrying (also retryAfterSec in the body). " +
+		"On a 429 with reason cost_exceeds_burst waiting will not help: it is the time the whole burst takes to refill.",
 		Schema: &huma.Schema{Type: "integer"}, Example: 3},
 	"Idempotent-Replayed": {Description: "Builders: true when this answer is replayed from an earlier call with the same Idempotency-Key and body.",
 		Schema: &huma.Schema{Type: "string", Enum: []any{"true"}}, Example: "true"},
@@ -148,9 +149,10 @@ var errorDocs = map[int]struct {
 		{code: CodeSimulationFailed, message: "the transaction reverts in simulation"},
 	}},
 	429: {"TooManyRequests", "The consumer's allowance is spent: wait Retry-After seconds, with jitter. The allowance is shared by all the consumer's keys; " +
-		"reason cost_exceeds_burst means the call costs more than the burst and can never be admitted.", []errorExample{
+		"reason cost_exceeds_burst means the call costs more than the burst and can never be admitted: waiting will not help " +
+		"(split the call, or ask for a larger burst); its Retry-After is the time the whole burst takes to refill.", []errorExample{
 		{code: CodeRateLimited, message: "rate limit exceeded; retry after 3 s", retry: 3},
-		{code: CodeRateLimited, message: "this call costs 240, more than the consumer's burst of 100: it can never be admitted", reason: "cost_exceeds_burst"},
+		{code: CodeRateLimited, message: "this call costs 240 rate-limit units, more than the consumer's burst of 100: it can never be admitted, and waiting will not help; split it into calls of at most 100 units (a batch portfolio call costs 10 per distinct owner), or ask the operators for a larger burst", reason: "cost_exceeds_burst", retry: 24},
 	}},
 	StatusClientClosedRequest: {"ClientClosedRequest", "The caller cancelled; its cost is refunded, and a cancelled build never broadcasts.", []errorExample{
 		{code: CodeClientClosedRequest, message: "the caller cancelled the request"},

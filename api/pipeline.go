@@ -309,18 +309,28 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 	}
 }
 
-// rateLimited is the 429 for a refused admission.
+// rateLimited is the 429 for a refused admission, with Retry-After and the rate-limit headers. A
+// call whose cost exceeds the burst can never be admitted: reason cost_exceeds_burst and the message
+// say that waiting will not help, and Retry-After is the time the whole burst takes to refill (when
+// a retry of the same call is refused again at no cost).
 func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
+	var e *Error
+	wait := r.RetryAfter
 	if r.Never {
-		e := Errorf(CodeRateLimited, "this call costs %d, more than the consumer's burst of %d: it can never be admitted", cost, limit.Burst)
+		e = Errorf(CodeRateLimited, "this call costs %d rate-limit units, more than the consumer's burst of %d: it can never be admitted, "+
+			"and waiting will not help; split it into calls of at most %d units (a batch portfolio call costs 10 per distinct owner), "+
+			"or ask the operators for a larger burst", cost, limit.Burst, limit.Burst)
 		e.Reason = "cost_exceeds_burst"
-		return e
+		if limit.RatePerMinute > 0 {
+			wait = min(metering.MaxRetryAfter, time.Duration(limit.Burst-r.Remaining)*time.Minute/time.Duration(limit.RatePerMinute))
+		} else {
+			wait = metering.MaxRetryAfter
+		}
 	}
-	secs := int(math.Ceil(r.RetryAfter.Seconds()))
-	if secs < 1 {
-		secs = 1
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	if !r.Never {
+		e = Errorf(CodeRateLimited, "rate limit exceeded; retry after %d s", secs)
 	}
-	e := Errorf(CodeRateLimited, "rate limit exceeded; retry after %d s", secs)
 	e.RetryAfterSec = &secs
 	return e.WithHeader("Retry-After", strconv.Itoa(secs)).
 		WithHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst)).

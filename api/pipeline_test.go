@@ -147,8 +147,10 @@ func TestRateLimit(t *testing.T) {
 		{name: "third", req: request{path: path, key: key}, status: 200, headers: map[string]string{"X-RateLimit-Remaining": "0"}},
 		{name: "refused", req: request{path: path, key: second.Key}, status: 429, code: CodeRateLimited,
 			headers: map[string]string{"Retry-After": "*", "X-RateLimit-Remaining": "0"}},
+		// Waiting will not help (the reason and message say so), but the 429 carries every rate-limit
+		// header the contract promises: Retry-After is the whole burst's refill time (3 units at 1 a minute).
 		{name: "batch costing more than the burst can never pass", req: request{path: "/v1/portfolio/holdings?owners=base:" + evmAddr, key: key}, status: 429, code: CodeRateLimited,
-			headers: map[string]string{"Retry-After": ""}},
+			headers: map[string]string{"Retry-After": "180", "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "0", "RateLimit-Policy": `"burst";q=3, "rate";q=1;w=60`}},
 		{name: "other consumers unaffected", req: request{path: path, key: e.key}, status: 200},
 	})
 	r := e.do(request{path: path, key: key})
@@ -159,8 +161,9 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("retryAfterSec %s != Retry-After %s", got, want)
 	}
 	never := e.do(request{path: "/v1/portfolio/holdings?owners=base:" + evmAddr, key: key})
-	if never.body["reason"] != "cost_exceeds_burst" {
-		t.Errorf("reason = %v, want cost_exceeds_burst", never.body["reason"])
+	if msg, _ := never.body["error"].(string); never.body["reason"] != "cost_exceeds_burst" || !strings.Contains(msg, "waiting will not help") ||
+		never.body["retryAfterSec"] != float64(180) {
+		t.Errorf("never admitted: %s, want reason cost_exceeds_burst, retryAfterSec 180 and a message saying waiting will not help", never.rawBody)
 	}
 }
 

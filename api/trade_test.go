@@ -371,7 +371,8 @@ func TestSwapSlippedBeyondTolerance(t *testing.T) {
 
 // TestSwapReview: a swap that loses more than the review threshold against the route's mid price
 // answers 409 review_required with valueLossPpm; the same request with maxValueLossPpm below it is
-// refused again, at it goes ahead.
+// refused again, at it goes ahead. As buildSwap documents, the 409 is kept under its
+// Idempotency-Key (replayed), and the reviewed body under that key is idempotency_conflict.
 func TestSwapReview(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 5)
@@ -381,6 +382,17 @@ func TestSwapReview(t *testing.T) {
 	loss, _ := r.body["valueLossPpm"].(float64)
 	if r.status != http.StatusConflict || r.body["code"] != "review_required" || r.body["riskAcknowledgement"] != "maxValueLossPpm" || loss <= 30_000 {
 		t.Fatalf("a 9 %% loss: %d %s", r.status, r.rawBody)
+	}
+	key := map[string]string{"Idempotency-Key": fmt.Sprintf("build-%d", te.builds)}
+	raw, _ := json.Marshal(body)
+	if again := te.checked(request{method: http.MethodPost, path: "/v1/build/swap", key: te.key, body: string(raw), headers: key}); again.status != http.StatusConflict ||
+		again.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the same request under the same key: %d %v, want the 409 replayed", again.status, again.header)
+	}
+	reviewed, _ := json.Marshal(map[string]any{"chain": "base", "user": body["user"], "inputMint": "native", "outputMint": body["outputMint"],
+		"amount": body["amount"], "slippageBps": 50, "maxValueLossPpm": int(loss)})
+	if r := te.checked(request{method: http.MethodPost, path: "/v1/build/swap", key: te.key, body: string(reviewed), headers: key}); r.code() != string(CodeIdempotencyConflict) {
+		t.Errorf("the reviewed request under the old key: %d %s, want idempotency_conflict", r.status, r.rawBody)
 	}
 	body["maxValueLossPpm"] = int(loss) - 1
 	if r := te.build("/v1/build/swap", body); r.status != http.StatusConflict {

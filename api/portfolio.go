@@ -29,24 +29,45 @@ type HoldingsResult struct {
 	Sources  []SourceHealth `json:"sources"`
 }
 
-// Position is one liquidity position of an owner.
+// Position is one entry of an owner's liquidity positions: the LP tokens it holds in its wallet
+// (kind wallet), or those it has staked in a farm (kind staked, with farm), which are still its
+// own. A pool has at most one wallet entry and one staked entry per farm; every figure of an entry
+// describes that entry's LP tokens only, so summing the entries sums the whole position.
 type Position struct {
-	Pool       PoolRef  `json:"pool"`
-	Liquidity  string   `json:"liquidity" doc:"LP tokens held." example:"0.00001873"`
-	Amounts    []string `json:"amounts" doc:"Underlying base and quote amounts, in token units." example:"1520.25,0.49866"`
-	ValueUsd   string   `json:"valueUsd,omitempty" example:"3040.12"`
-	SharePct   string   `json:"sharePct" example:"0.04"`
-	PositionID string   `json:"positionId,omitempty" doc:"NFT-style positions only." example:"1184502"`
+	Pool PoolRef `json:"pool" doc:"The pool, with its indexed reserves; the entry's amounts come from reserves read live at block."`
+	Kind string  `json:"kind" enum:"wallet,staked" doc:"Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards)." example:"staked"`
+	// Liquidity is in token units: the LP token has 18 decimals.
+	Liquidity string   `json:"liquidity" doc:"This entry's LP tokens, in token units: held in the wallet, or staked in the farm (the farm's balanceOf the owner)." example:"0.00001873"`
+	Amounts   []string `json:"amounts" doc:"This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it." example:"1520.25,0.49866"`
+	ValueUsd  string   `json:"valueUsd,omitempty" doc:"USD value of amounts plus, on a staked entry, of the rewards whose token is priced; absent when the pool's two tokens are not both priced." example:"3040.12"`
+	SharePct  string   `json:"sharePct" doc:"This entry's share of the pool's LP supply, in percent." example:"0.04"`
+	// PositionID is for NFT-style positions (none are served yet).
+	PositionID string        `json:"positionId,omitempty" doc:"NFT-style positions only." example:"1184502"`
+	Farm       *PositionFarm `json:"farm,omitempty" doc:"Staked entries only: the farm the LP tokens are staked in, and the rewards earned there."`
+}
+
+// PositionFarm is the farm a staked position entry is staked in, with what it earned there.
+type PositionFarm struct {
+	Address string         `json:"address" doc:"The farm contract (a Uniswap liquidity-staker StakingRewards)." example:"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17"`
+	Rewards []RewardAmount `json:"rewards" doc:"Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned."`
+}
+
+// RewardAmount is an amount of a reward token earned.
+type RewardAmount struct {
+	Token    TokenRef `json:"token" doc:"The reward token."`
+	Amount   string   `json:"amount" doc:"Earned, in token units." example:"412.75"`
+	ValueUsd string   `json:"valueUsd,omitempty" doc:"USD value of amount; absent when the token is not priced." example:"206.37"`
 }
 
 // PositionsResult is one owner's LP positions on one chain.
 type PositionsResult struct {
-	OK        bool           `json:"ok" example:"true"`
-	Owner     string         `json:"owner" example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	Chain     string         `json:"chain" example:"base"`
-	Positions []Position     `json:"positions"`
-	ValueUsd  string         `json:"valueUsd" example:"3040.12"`
-	Sources   []SourceHealth `json:"sources"`
+	OK        bool           `json:"ok" doc:"Always true on success." example:"true"`
+	Owner     string         `json:"owner" doc:"The owner, EIP-55 checksummed." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Chain     string         `json:"chain" doc:"The chain read." example:"base"`
+	Positions []Position     `json:"positions" doc:"By pool address; a pool's wallet entry first, then its staked entries by farm address."`
+	ValueUsd  string         `json:"valueUsd" doc:"Sum of every priced amount: the entries' underlying amounts where the pool's tokens are priced, and the rewards whose token is priced." example:"3246.49"`
+	Block     uint64         `json:"block,omitempty" doc:"The block every amount (balances, stakes, rewards earned, reserves) was read at; absent when nothing needed reading." example:"24190311"`
+	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
 }
 
 // OwnerFailure is set on a batch entry whose owner could not be read; the other owners are unaffected.
@@ -100,8 +121,10 @@ func (s *Server) registerPortfolio() {
 		"with USD prices and values where a price exists. Discovery covers the tokens the service follows on EVM chains, and " +
 		"every SPL Token and Token-2022 account on Solana: sources says which source answered and whether it was complete; " +
 		"HTTP 200 alone does not prove a zero balance."
-	const positions = "Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, " +
-		"and their USD value. sources says how complete discovery was."
+	const positions = "Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in " +
+		"farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, " +
+		"all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. " +
+		"sources says how complete discovery was."
 	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
 		"and each owner's answer is the same as alone."
 	holdingsOp := func(spec opSpec) opSpec { spec.Serves = s.portfolioServesHoldings; return spec }
@@ -128,10 +151,18 @@ func holdingsResult(h portfolio.Holdings) *HoldingsResult {
 }
 
 func positionsResult(p portfolio.Positions) *PositionsResult {
-	out := &PositionsResult{OK: true, Owner: p.Owner, Chain: p.Chain, ValueUsd: p.ValueUSD, Sources: sourceHealth(p.Sources), Positions: make([]Position, len(p.Positions))}
+	out := &PositionsResult{OK: true, Owner: p.Owner, Chain: p.Chain, ValueUsd: p.ValueUSD, Block: p.Block, Sources: sourceHealth(p.Sources),
+		Positions: make([]Position, len(p.Positions))}
 	for i, x := range p.Positions {
-		out.Positions[i] = Position{Pool: poolSummary(x.Pool).PoolRef, Liquidity: x.Liquidity, Amounts: []string{x.BaseAmount, x.QuoteAmount},
+		pos := Position{Pool: poolSummary(x.Pool).PoolRef, Kind: "wallet", Liquidity: x.Liquidity, Amounts: []string{x.BaseAmount, x.QuoteAmount},
 			ValueUsd: x.ValueUSD, SharePct: x.SharePct}
+		if f := x.Farm; f != nil {
+			pos.Kind, pos.Farm = "staked", &PositionFarm{Address: f.Address, Rewards: make([]RewardAmount, len(f.Rewards))}
+			for j, r := range f.Rewards {
+				pos.Farm.Rewards[j] = RewardAmount{Token: tokenRef(r.Token), Amount: r.Amount, ValueUsd: r.ValueUSD}
+			}
+		}
+		out.Positions[i] = pos
 	}
 	return out
 }

@@ -1,9 +1,11 @@
 // Package portfolio answers the portfolio reads of the EVM chains: an owner's holdings (native coin
-// and indexed ERC-20 tokens, with USD values) and LP positions, for one owner or many at once.
-// It also reads holdings on Solana (solana.go): SOL and every SPL Token and Token-2022 account.
+// and indexed ERC-20 tokens, with USD values) and LP positions (LP tokens held, and staked in
+// farms: positions.go), for one owner or many at once. It also reads holdings on Solana
+// (solana.go): SOL and every SPL Token and Token-2022 account.
 //
 // Discovery is limited to the tokens and pools the index follows, so every result says so in its
 // sources: the chain source is complete for the native coin, the index source is never complete.
+// Farm stakes are found in every farm of the chain's staking rewards factories (the farms source).
 //
 // An owner's result depends on the owner alone, never on who else is in a batch: each owner's
 // balances are read for the tokens the index says that owner holds, plus the chain's configured
@@ -236,102 +238,6 @@ func (s *Service) held(ctx context.Context, chainName string, owners []string, l
 		byOwner[o] = slices.DeleteFunc(tokens, func(t string) bool { return known[t].LP != lp })
 	}
 	return byOwner, nil
-}
-
-// Position is an LP position in a Uniswap V2 pool.
-type Position struct {
-	Pool        market.PoolSummary
-	Liquidity   string // LP tokens, token units
-	BaseAmount  string // the owner's share of the base reserve, token units
-	QuoteAmount string
-	SharePct    string // of the pool's LP supply
-	ValueUSD    string // empty when unpriced
-}
-
-// Positions is one owner's LP positions on one chain.
-type Positions struct {
-	Owner     string
-	Chain     string
-	Positions []Position
-	ValueUSD  string
-	Sources   []Source
-}
-
-// Positions reads the LP positions of owners on one chain: each owner's balances of the indexed
-// pools' LP tokens the index says it holds, and those pools' live reserves and supply. An owner's
-// result is the same alone as in any batch.
-func (s *Service) Positions(ctx context.Context, chainName string, owners []string) ([]Positions, error) {
-	c, err := s.chain(chainName)
-	if err != nil {
-		return nil, err
-	}
-	owners = canonical(owners)
-	held, err := s.held(ctx, chainName, owners, true)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Positions, len(owners))
-	pairsOf := make([][]string, len(owners))
-	var all []string
-	for i, o := range owners {
-		out[i] = Positions{Owner: chain.EVMChecksum(o), Chain: chainName, Positions: []Position{}, ValueUSD: "0", Sources: sources(chainName)}
-		pairsOf[i] = held[o]
-		all = append(all, held[o]...)
-	}
-	all = distinct(all)
-	if len(all) == 0 {
-		return out, nil
-	}
-	states, err := c.Source.PairStates(ctx, all)
-	if err != nil {
-		return nil, err
-	}
-	_, balances, _, err := c.Source.Balances(ctx, owners, pairsOf)
-	if err != nil {
-		return nil, err
-	}
-	summaries := map[string]market.PoolSummary{}
-	stateOf := map[string]chain.PairState{}
-	var sideTokens []string
-	for i, p := range all {
-		if summaries[p], err = s.market.Summary(ctx, chainName, p); err != nil { // reserves come from states
-			return nil, err
-		}
-		stateOf[p] = states[i]
-		sideTokens = append(sideTokens, states[i].Token0, states[i].Token1)
-	}
-	prices, err := s.market.PricesUSD(ctx, chainName, sideTokens)
-	if err != nil {
-		return nil, err
-	}
-	for i := range owners {
-		var total float64
-		for j, pair := range pairsOf[i] {
-			b, st := balances[i][j], stateOf[pair]
-			if b == nil || b.Sign() == 0 || !st.OK || st.TotalSupply == nil || st.TotalSupply.Sign() == 0 {
-				continue
-			}
-			sum := summaries[pair]
-			share := func(reserve *big.Int) *big.Int { return new(big.Int).Div(new(big.Int).Mul(reserve, b), st.TotalSupply) }
-			baseReserve, quoteReserve := st.Reserve0, st.Reserve1
-			if strings.ToLower(sum.Base.Address) != st.Token0 {
-				baseReserve, quoteReserve = st.Reserve1, st.Reserve0
-			}
-			baseAmt, quoteAmt := share(baseReserve), share(quoteReserve)
-			pos := Position{Pool: sum, Liquidity: market.Units(b, 18), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
-				QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(market.Ratio(b, st.TotalSupply) * 100)}
-			bp, bok := prices[strings.ToLower(sum.Base.Address)]
-			qp, qok := prices[strings.ToLower(sum.Quote.Address)]
-			if bok && qok {
-				v := market.UnitsFloat(baseAmt, sum.Base.Decimals)*bp + market.UnitsFloat(quoteAmt, sum.Quote.Decimals)*qp
-				pos.ValueUSD = market.Decimal(v)
-				total += v
-			}
-			out[i].Positions = append(out[i].Positions, pos)
-		}
-		out[i].ValueUSD = market.Decimal(total)
-	}
-	return out, nil
 }
 
 // distinct returns the distinct addresses of list, sorted.

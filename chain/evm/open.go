@@ -28,10 +28,11 @@ type Adapter struct {
 // dialTimeout bounds the check that a configured chain answers.
 const dialTimeout = 10 * time.Second
 
-// Open connects to a configured EVM chain; the adapter then reads it and indexes its uniswap-v2
-// factory into sink. Every RPC URL must serve the configured chain id: one that serves another
-// chain is a configuration error, and one that does not answer is kept for failover (with a
-// warning) as long as another answers. With several URLs, reads fail over between them (see
+// Open connects to a configured EVM chain; the adapter then reads it (LP positions included: those
+// staked in the farms of uniswap-v2's stakingRewardsFactory too) and indexes its uniswap-v2 factory
+// into sink. Every RPC URL must serve the configured chain id: one that serves another chain is a
+// configuration error, and one that does not answer is kept for failover (with a warning) as long
+// as another answers. With several URLs, reads fail over between them (see
 // failover). Errors never contain a URL's credentials.
 func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Sink, log *slog.Logger) (*Adapter, error) {
 	first, err := checkChainID(ctx, name, cfg, log)
@@ -57,7 +58,7 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Si
 		interval = 250 * time.Millisecond
 	}
 	return &Adapter{
-		Source: NewSource(reader, cfg.WrappedNative, v2.Factory),
+		Source: NewSource(reader, cfg.WrappedNative, v2.Factory).withFarms(v2.StakingRewardsFactory),
 		Follower: NewFollower(FollowerConfig{Chain: name, Reader: reader, Sink: sink, Factories: factories,
 			WrappedNative: common.HexToAddress(cfg.WrappedNative), StartBlock: cfg.StartBlock, Confirmations: uint64(cfg.Confirmations), Interval: interval, Logger: log}),
 		client: client,

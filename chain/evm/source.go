@@ -16,6 +16,7 @@ type Source struct {
 	reader        *Reader
 	wrappedNative common.Address
 	factory       common.Address
+	farms         []*farmList // the StakingRewardsFactories LPPositions reads (positions.go)
 }
 
 // NewSource returns the chain.EVMSource of a Reader; audits buy through wrappedNative on factory's pairs.
@@ -66,8 +67,7 @@ func (s *Source) PairStates(ctx context.Context, pairs []string) ([]chain.PairSt
 	}
 	out := make([]chain.PairState, len(states))
 	for i, p := range states {
-		out[i] = chain.PairState{Address: canonical(p.Address), Token0: canonical(p.Token0), Token1: canonical(p.Token1),
-			Reserve0: p.Reserve0, Reserve1: p.Reserve1, TotalSupply: p.TotalSupply, OK: p.OK(), Block: p.Block}
+		out[i] = chainPair(p)
 	}
 	return out, nil
 }

@@ -11,31 +11,48 @@ import (
 // GET /v1/chains. An operation that is not served on a chain yet is a 400 operation_not_supported,
 // never a 503 that would tell a partner to retry.
 
-// servedOn reports whether the operation is served on the chain; nil Serves means nowhere.
-func (o *opSpec) servedOn(c chain.Info) bool { return o.Serves != nil && o.Serves(c) }
+// servedOn reports whether the operation is served on c: its service serves the chain (Serves; nil
+// means nowhere) and, when it needs a capability (Needs), one of the chain's venues serves it.
+func (s *Server) servedOn(o *opSpec, c chain.Info) bool {
+	if o.Serves == nil || !o.Serves(c) {
+		return false
+	}
+	if o.Needs == "" {
+		return true
+	}
+	ok, _ := s.deps.Chains.Capable(c.Name, o.Needs)
+	return ok
+}
 
 // serving checks that the call's operation is served on c: 400 operation_not_supported otherwise.
 func (s *Server) serving(ctx context.Context, c chain.Info) *Error {
-	if call := callOf(ctx); call != nil && !call.spec.servedOn(c) {
-		return notAvailable(ctx, c)
+	if call := callOf(ctx); call != nil && !s.servedOn(call.spec, c) {
+		return s.notAvailable(ctx, c)
 	}
 	return nil
 }
 
-// notAvailable is the answer of an operation that is not available on an enabled chain.
-func notAvailable(ctx context.Context, c chain.Info) *Error {
-	op := "this operation"
-	if call := callOf(ctx); call != nil {
-		op = call.spec.ID
+// notAvailable is the answer of an operation that is not available on an enabled chain, saying why
+// when a venue's configuration lacks a setting it needs.
+func (s *Server) notAvailable(ctx context.Context, c chain.Info) *Error {
+	call := callOf(ctx)
+	if call == nil {
+		return Errorf(CodeOperationNotSupported, "this operation is not available on %s yet; GET /v1/chains lists the operations each chain serves", c.Name)
 	}
-	return Errorf(CodeOperationNotSupported, "%s is not available on %s yet; GET /v1/chains lists the operations each chain serves", op, c.Name)
+	if call.spec.Needs != "" {
+		if _, why := s.deps.Chains.Capable(c.Name, call.spec.Needs); why != "" && call.spec.Serves != nil && call.spec.Serves(c) {
+			return Errorf(CodeOperationNotSupported, "%s is not available on %s: %s; GET /v1/chains lists the operations each chain serves",
+				call.spec.ID, c.Name, why)
+		}
+	}
+	return Errorf(CodeOperationNotSupported, "%s is not available on %s yet; GET /v1/chains lists the operations each chain serves", call.spec.ID, c.Name)
 }
 
 // operationsOn lists the operations served on the chain, in registration order.
 func (s *Server) operationsOn(c chain.Info) []string {
 	ops := []string{}
 	for _, spec := range s.specs {
-		if spec.servedOn(c) {
+		if s.servedOn(spec, c) {
 			ops = append(ops, spec.ID)
 		}
 	}

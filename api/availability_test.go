@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // TestAvailabilityPerChain: GET /v1/chains lists the operations each chain serves, and every other
@@ -154,4 +156,88 @@ func checkAnswer(t testing.TB, s *Server, spec *opSpec, r response) {
 	for _, e := range res.Errors {
 		t.Errorf("%s: %d answer does not match its schema: %v\n%s", spec.ID, r.status, e, r.rawBody)
 	}
+}
+
+// TestVenuesInChains: GET /v1/chains lists each enabled chain's venues with what each serves; a
+// uniswap-v2 venue configured without initCodeHash serves its pools only, its trading operations
+// are off the chain's list, and calling one is 400 operation_not_supported naming the missing
+// setting (not 404 no_route, which reads like thin liquidity).
+func TestVenuesInChains(t *testing.T) {
+	t.Parallel()
+	venueOf := func(e *env) (ops []string, venue map[string]any) {
+		r := e.do(request{path: "/v1/chains"})
+		checkAnswer(t, e.server, e.server.specs[1], r)
+		for _, c := range r.body["chains"].([]any) {
+			c := c.(map[string]any)
+			if c["id"] != "base" {
+				if v := c["venues"].([]any); len(v) != 0 {
+					t.Errorf("chain %v (not enabled) lists venues %v", c["id"], v)
+				}
+				continue
+			}
+			for _, op := range c["operations"].([]any) {
+				ops = append(ops, op.(string))
+			}
+			venues := c["venues"].([]any)
+			if len(venues) != 1 {
+				t.Fatalf("base's venues: %v", venues)
+			}
+			venue = venues[0].(map[string]any)
+		}
+		return ops, venue
+	}
+	trading := []string{"getSwapQuote", "buildSwap", "buildLPCreate", "buildLPAdd", "buildLPRemove", "buildLPHarvest", "buildLPCompound", "buildLPFarm"}
+
+	t.Run("complete", func(t *testing.T) {
+		var d devnetChain
+		e := newEnv(t, withDevnet(&d))
+		ops, v := venueOf(e)
+		if v["name"] != "uniswap-v2" || v["kind"] != "constant-product" || fmt.Sprint(v["serves"]) != "[pools swaps liquidity farms]" || v["notes"] != nil {
+			t.Errorf("the devnet's venue: %v", v)
+		}
+		for _, op := range append(trading, "getPool", "getTokenPrice") {
+			if !slices.Contains(ops, op) || !strings.Contains(fmt.Sprint(v["operations"]), op) {
+				t.Errorf("%s missing from base's operations %v or its venue's %v", op, ops, v["operations"])
+			}
+		}
+		if strings.Contains(fmt.Sprint(v["operations"]), "getHoldings") {
+			t.Errorf("the venue lists a chain-wide operation: %v", v["operations"])
+		}
+	})
+
+	t.Run("without initCodeHash", func(t *testing.T) {
+		d := devnetChain{edit: func(cc *chain.ChainConfig) {
+			v := cc.Venues["uniswap-v2"]
+			v.InitCodeHash = ""
+			cc.Venues["uniswap-v2"] = v
+		}}
+		e := newEnv(t, withDevnet(&d))
+		_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
+		ops, v := venueOf(e)
+		if fmt.Sprint(v["serves"]) != "[pools]" || !strings.Contains(fmt.Sprint(v["notes"]), "initCodeHash") {
+			t.Errorf("a venue without initCodeHash: %v", v)
+		}
+		for _, op := range trading {
+			if slices.Contains(ops, op) {
+				t.Errorf("%s is listed for base, whose venue has no initCodeHash", op)
+			}
+		}
+		if !slices.Contains(ops, "getPool") {
+			t.Errorf("getPool is not listed: the venue's pools are still indexed: %v", ops)
+		}
+		m := d.local.Market()
+		user := d.local.Accounts()[0].Address.Hex()
+		for _, req := range []request{
+			{path: "/v1/quotes/swap?chain=base&inputMint=native&outputMint=" + m.Tokens[0].Address.Hex() + "&amount=1000000000000000&slippageBps=50"},
+			{method: http.MethodPost, path: "/v1/build/swap", headers: map[string]string{"Idempotency-Key": "no-hash"},
+				body: `{"chain":"base","user":"` + user + `","inputMint":"native","outputMint":"` + m.Tokens[0].Address.Hex() + `","amount":"1000000000000000","slippageBps":50}`},
+		} {
+			req.key = key
+			r := e.do(req)
+			if r.status != http.StatusBadRequest || r.code() != string(CodeOperationNotSupported) ||
+				!strings.Contains(r.rawBody, "chains.base.venues.uniswap-v2.initCodeHash") {
+				t.Errorf("%s: %d %s, want 400 operation_not_supported naming the missing initCodeHash", req.path, r.status, r.rawBody)
+			}
+		}
+	})
 }

@@ -198,7 +198,7 @@ type buildInput[T any] struct {
 
 type lpOp struct {
 	id, path, summary, description string
-	served                         bool // built on uniswap-v2 where the chain trades
+	needs                          chain.Capability // what a venue must serve; empty: no venue serves it yet
 }
 
 // v2Only names the LP operations uniswap-v2's fungible pools have no use for.
@@ -208,47 +208,47 @@ var lpOps = []lpOp{
 	{"buildLPCreate", "/v1/build/lp/create", "Create an LP pool or position", "Creates a pool of tokenA and tokenB, or an NFT-style position; " +
 		"where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. " +
 		"uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. " +
-		"A pool that already exists is 400 invalid_request naming it: build lp/add.", true},
+		"A pool that already exists is 400 invalid_request naming it: build lp/add.", chain.CapLiquidity},
 	{"buildLPAdd", "/v1/build/lp/add", "Add liquidity", "Adds amountA and amountB (human token units) to pool. " +
 		"uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens " +
 		"they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the " +
 		"pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance " +
 		"suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. " +
 		"metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units " +
-		"minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed.", true},
+		"minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed.", chain.CapLiquidity},
 	{"buildLPIncrease", "/v1/build/lp/increase", "Increase a position", "Adds liquidity to the NFT-style positions positionIds. " +
-		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", false},
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", ""},
 	{"buildLPRemove", "/v1/build/lp/remove", "Remove liquidity", "Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. " +
 		"uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) " +
 		"with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. " +
-		"No LP held is 422 prerequisite_failed.", true},
+		"No LP held is 422 prerequisite_failed.", chain.CapLiquidity},
 	{"buildLPHarvest", "/v1/build/lp/harvest", "Harvest rewards or fees", "Collects the position's fees or farm rewards. " +
 		"uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays " +
-		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found.", true},
+		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found.", chain.CapFarms},
 	{"buildLPCompound", "/v1/build/lp/compound", "Compound", "Collects the position's fees or rewards and adds them back to it. " +
 		"uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each " +
 		"pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; " +
 		"approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are " +
-		"computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed.", true},
+		"computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed.", chain.CapFarms},
 	{"buildLPRebalance", "/v1/build/lp/rebalance", "Rebalance", "Moves a concentrated position's liquidity to a new price range. " +
-		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", false},
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", ""},
 	{"buildLPMigrate", "/v1/build/lp/migrate", "Migrate", "Moves liquidity from one pool or venue version to another. " +
-		"Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it.", false},
+		"Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it.", ""},
 	{"buildLPFarm", "/v1/build/lp/farm", "Farm", "Stakes the pool's LP tokens in its farm, or unstakes them. " +
 		"uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). " +
 		"action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). " +
 		"action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. " +
-		"Nothing to stake or unstake is 422 prerequisite_failed.", true},
+		"Nothing to stake or unstake is 422 prerequisite_failed.", chain.CapFarms},
 }
 
 func (s *Server) registerBuilders() {
-	spec := func(id, path, summary, description string, serves func(chain.Info) bool) opSpec {
+	spec := func(id, path, summary, description string, serves func(chain.Info) bool, needs chain.Capability) opSpec {
 		where := " GET /v1/chains lists the chains that serve it."
 		if serves == nil {
 			where = " Not available on any chain yet: GET /v1/chains lists each chain's operations."
 		}
 		return opSpec{ID: id, Method: http.MethodPost, Path: path, Summary: summary, Tag: "Builders", Scope: ScopeTxBuild, Class: ClassProvider, Builder: true,
-			Serves: serves,
+			Serves: serves, Needs: needs,
 			Description: description + " Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated " +
 				"in order before it is returned (a call that would revert is 422 simulation_failed with reasons); " +
 				"a retry with the same Idempotency-Key and body within ten minutes replays the first answer." + where}
@@ -260,20 +260,20 @@ func (s *Server) registerBuilders() {
 		"with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. "+
 		"That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different "+
 		"body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). "+
-		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes), s.buildSwap)
-	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil), s.buildBridge)
+		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes, chain.CapSwaps), s.buildSwap)
+	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil, ""), s.buildBridge)
 	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+
 		"from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is "+
-		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers), s.buildTransfer)
+		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers, ""), s.buildTransfer)
 	for _, op := range lpOps {
 		serves := s.tradeServes
-		if !op.served {
+		if op.needs == "" {
 			serves = nil
 		}
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
-			"venue-specific fields are accepted and checked when the operation runs.", serves), s.buildLP(op.id))
+			"venue-specific fields are accepted and checked when the operation runs.", serves, op.needs), s.buildLP(op.id))
 	}
-	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServesTransfers)
+	confirm := spec("confirmBuild", "/v1/build/confirm", "Confirm a returned build", "", s.tradeServesTransfers, "")
 	confirm.Description = "Checks the signatures (transaction hashes on EVM) of a build's transactions, in the order they were returned, " +
 		"against the chain: each must be mined, succeeded, and be the call that was built (from, to, data, value). All final (at least " +
 		"the chain's confirmation depth deep): confirmed true, and updated true the first time. Not yet found, mined or final: " +
@@ -358,7 +358,7 @@ func (s *Server) buildBridge(ctx context.Context, in *buildInput[BuildBridgeRequ
 	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, from)
+	return nil, s.notAvailable(ctx, from)
 }
 
 func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransferRequest]) (*output[BuildResponse], error) {
@@ -430,7 +430,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s yet; uniswap-v2 serves the LP operations GET /v1/chains lists for %s",
 				b.Venue, c.Name, c.Name)
 		}
-		return nil, notAvailable(ctx, c)
+		return nil, s.notAvailable(ctx, c)
 	}
 }
 

@@ -23,8 +23,9 @@ type devnetChain struct {
 	local   *devnet.Local
 	rpc     *rpcproxy.Proxy
 	indexer *evm.Follower
-	config  chain.ChainConfig // the chain's configuration, reads through rpc
-	name    string            // the chain the devnet serves; "" means base
+	config  chain.ChainConfig        // the chain's configuration, reads through rpc
+	name    string                   // the chain the devnet serves; "" means base
+	edit    func(*chain.ChainConfig) // changes the configuration the services get (nil: as the devnet has it)
 }
 
 // sync indexes the devnet up to its head.
@@ -66,6 +67,9 @@ func withDevnet(d *devnetChain) envOption {
 
 		d.rpc = rpcproxy.Start(t, local.RPCURL())
 		cc.RPCURLs = []string{d.rpc.URL}
+		if d.edit != nil {
+			d.edit(&cc)
+		}
 		reads, err := evm.Open(ctx, info.Name, cc, ix, log)
 		if err != nil {
 			t.Fatal(err)
@@ -76,7 +80,8 @@ func withDevnet(d *devnetChain) envOption {
 		go func() { defer close(refreshing); mkt.Run(ctx) }()
 		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run
 		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: info.Name, Source: reads.Source, NativeSymbol: info.NativeToken, Pricing: pricing}})
-		chains, err := chain.NewRegistry(map[string]chain.Served{info.Name: {Network: chain.Devnet, ChainID: devnet.ChainID}})
+		chains, err := chain.NewRegistry(map[string]chain.Served{info.Name: {Network: chain.Devnet, ChainID: devnet.ChainID,
+			Venues: chain.ConfiguredVenues(info.Name, cc)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -246,30 +246,33 @@ type auditInput struct {
 type output[T any] struct{ Body T }
 
 func (s *Server) registerMarket() {
+	// Every market read but a token's own (search, resolve, stats, holders) reads pools: served where
+	// a venue's pools are indexed.
 	get := func(id, path, class, summary, description string) opSpec {
 		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Tag: "Market",
-			Scope: ScopeMarketRead, Class: class, Serves: s.marketServes}
+			Scope: ScopeMarketRead, Class: class, Serves: s.marketServes, Needs: chain.CapPools}
 	}
+	token := func(spec opSpec) opSpec { spec.Needs = ""; return spec }
 	bins := get("getPoolBins", "/v1/pools/{pool}/bins", ClassProvider, "A pool's liquidity bins",
 		"The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: "+
 			"the call answers 400 operation_not_supported.")
 	bins.Serves = nil
-	register(s, get("searchTokens", "/v1/tokens/search", ClassProvider, "Search tokens by name, symbol or address",
+	register(s, token(get("searchTokens", "/v1/tokens/search", ClassProvider, "Search tokens by name, symbol or address",
 		"Tokens whose name or symbol contains q, ignoring case, or whose address is q (an address the index does not hold yet is "+
-			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain."), s.searchTokens)
-	register(s, get("getToken", "/v1/tokens/{mint}", ClassEnriched, "Resolve a token",
-		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it."), s.getToken)
+			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain.")), s.searchTokens)
+	register(s, token(get("getToken", "/v1/tokens/{mint}", ClassEnriched, "Resolve a token",
+		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it.")), s.getToken)
 	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", ClassCached, "A token's price",
 		"The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, "+
 			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed."), s.tokenPrice)
 	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", ClassProvider, "A token's recent prices",
 		"The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, "+
 			"then one point per event of one pool (pool, else the pool its price comes from)."), s.tokenHistory)
-	register(s, get("getTokenStats", "/v1/tokens/{mint}/stats", ClassProvider, "A token's 24-hour figures",
+	register(s, token(get("getTokenStats", "/v1/tokens/{mint}/stats", ClassProvider, "A token's 24-hour figures",
 		"Price, liquidity, USD volume and price change over 5 minutes, 1, 6 and 24 hours, buys and sells, distinct buyers and "+
-			"sellers over 24 hours, holders and fully diluted value, across the token's pools."), s.tokenStats)
-	register(s, get("getTokenHolders", "/v1/tokens/{mint}/holders", ClassProvider, "A token's top holders",
-		"The 20 largest holders, with balances read live from the chain and their share of the total supply."), s.tokenHolders)
+			"sellers over 24 hours, holders and fully diluted value, across the token's pools.")), s.tokenStats)
+	register(s, token(get("getTokenHolders", "/v1/tokens/{mint}/holders", ClassProvider, "A token's top holders",
+		"The 20 largest holders, with balances read live from the chain and their share of the total supply.")), s.tokenHolders)
 	register(s, get("getTokenTrades", "/v1/tokens/{mint}/trades", ClassProvider, "A token's trades, newest first",
 		"Swaps of the token, newest first, seen from the token: buy means the trader bought it. pool keeps one pool's trades; "+
 			"pass nextCursor as cursor for the next, older page."), s.tokenTrades)
@@ -554,7 +557,7 @@ func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsR
 	if in.AMM != "meteora" {
 		return nil, Errorf(CodeOperationNotSupported, "venue %s has no liquidity bins", in.AMM)
 	}
-	return nil, notAvailable(ctx, c)
+	return nil, s.notAvailable(ctx, c)
 }
 
 func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {

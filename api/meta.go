@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -19,7 +20,17 @@ type ChainInfo struct {
 	Enabled     bool     `json:"enabled" doc:"Whether this service serves the chain." example:"true"`
 	Network     string   `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to." example:"mainnet"`
 	Note        string   `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's." example:"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated"`
-	Operations  []string `json:"operations" doc:"The operationIds served on this chain (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
+	Operations  []string    `json:"operations" doc:"The operationIds served on this chain, each answering with data there (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
+	Venues      []VenueInfo `json:"venues" doc:"The venues configured on this chain (amm values) and what each serves; empty while it is not enabled."`
+}
+
+// VenueInfo is one venue of a chain in GET /v1/chains.
+type VenueInfo struct {
+	Name       string   `json:"name" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The venue, as the amm parameter and the LP builders' venue name it." example:"uniswap-v2"`
+	Kind       string   `json:"kind" enum:"constant-product,concentrated,bins" doc:"The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins." example:"constant-product"`
+	Serves     []string `json:"serves" doc:"What the venue serves on this chain: pools (its pools are indexed: prices, trades, charts, pool reads, LP positions), swaps (quotes and swap builds), liquidity (create, add, remove), farms (stake, harvest, compound)." example:"pools,swaps,liquidity,farms"`
+	Operations []string `json:"operations" doc:"The operationIds that this venue serves on this chain." example:"getPool,getSwapQuote,buildSwap,buildLPAdd"`
+	Notes      []string `json:"notes,omitempty" doc:"Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet." example:"the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"`
 }
 
 // ChainsListResponse lists every supported chain in the contract's order.
@@ -83,16 +94,39 @@ func Document() ([]byte, error) {
 func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
 	out := &chainsOutput{Body: ChainsListResponse{OK: true}}
 	for _, c := range s.deps.Chains.List() {
-		ops := []string{}
+		ops, venues := []string{}, []VenueInfo{}
 		if c.Enabled {
 			ops = s.operationsOn(c.Info)
+			for _, v := range c.Venues {
+				venues = append(venues, s.venueInfo(c.Info, v))
+			}
 		}
 		out.Body.Chains = append(out.Body.Chains, ChainInfo{
 			ID: c.Name, Kind: string(c.Kind), ChainID: c.ChainID, NativeToken: c.NativeToken,
-			Enabled: c.Enabled, Network: string(c.Network), Note: note(c), Operations: ops,
+			Enabled: c.Enabled, Network: string(c.Network), Note: note(c), Operations: ops, Venues: venues,
 		})
 	}
 	return out, nil
+}
+
+// venueInfo is what venue v serves on chain c: its capabilities, the operations needing one of them
+// that are served there, and why it serves no more.
+func (s *Server) venueInfo(c chain.Info, v chain.Venue) VenueInfo {
+	info := VenueInfo{Name: v.Name, Kind: v.Kind, Serves: []string{}, Operations: []string{}}
+	for _, cap := range v.Serves {
+		info.Serves = append(info.Serves, string(cap))
+	}
+	for _, spec := range s.specs {
+		if spec.Needs != "" && v.Has(spec.Needs) && s.servedOn(spec, c) {
+			info.Operations = append(info.Operations, spec.ID)
+		}
+	}
+	for _, cap := range chain.Capabilities {
+		if why, ok := v.Missing[cap]; ok && !slices.Contains(info.Notes, why) {
+			info.Notes = append(info.Notes, why)
+		}
+	}
+	return info
 }
 
 func note(c chain.Status) string {

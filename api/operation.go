@@ -50,9 +50,11 @@ type opSpec struct {
 	Builder     bool
 	// Cost returns the call's cost, or an error that refuses the call before admission. Nil means 1.
 	Cost func(huma.Context) (int, *Error)
-	// Serves reports whether the operation is served on an enabled chain (availability.go). Nil: on
-	// no chain (not yet built, or not chain-scoped).
+	// Serves reports whether the operation's service serves an enabled chain (availability.go). Nil:
+	// on no chain (not yet built, or not chain-scoped).
 	Serves func(chain.Info) bool
+	// Needs is the venue capability the operation needs on a chain (pools, swaps ...); empty: none.
+	Needs chain.Capability
 }
 
 // deadline is how long a handler of the class may take.

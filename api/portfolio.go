@@ -128,10 +128,11 @@ func (s *Server) registerPortfolio() {
 	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
 		"and each owner's answer is the same as alone."
 	holdingsOp := func(spec opSpec) opSpec { spec.Serves = s.portfolioServesHoldings; return spec }
+	positionsOp := func(spec opSpec) opSpec { spec.Needs = chain.CapPools; return spec } // LP positions are in indexed pools
 	register(s, holdingsOp(get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings)), s.holdings)
 	register(s, holdingsOp(batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched))), s.holdingsBatch)
-	register(s, get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions), s.positions)
-	register(s, batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched)), s.positionsBatch)
+	register(s, positionsOp(get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions)), s.positions)
+	register(s, positionsOp(batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched))), s.positionsBatch)
 }
 
 func sourceHealth(in []portfolio.Source) []SourceHealth {

@@ -128,7 +128,7 @@ func (s *Server) registerQuotes() {
 			"integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged "+
 			"(feeOnTransfer). No route: 404 no_route. "+
 			"raw is the complete quote: a Solana swap build takes it back unchanged."+onChains)
-	quote.Serves = s.tradeServes
+	quote.Serves, quote.Needs = s.tradeServes, chain.CapSwaps
 	register(s, quote, s.swapQuote)
 	register(s, spec("getBridgeQuote", http.MethodPost, "/v1/quotes/bridge", "A bridge quote",
 		"What amount (human token units) moving a token from one chain to another delivers, its fee and expected time. "+
@@ -191,7 +191,7 @@ func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output
 	if e != nil {
 		return nil, e
 	}
-	return nil, notAvailable(ctx, from)
+	return nil, s.notAvailable(ctx, from)
 }
 
 // resolveBridge validates a bridge request and returns its origin chain, which must serve the call's

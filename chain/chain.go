@@ -49,7 +49,8 @@ const (
 // Served is how this deployment serves an enabled chain.
 type Served struct {
 	Network Network
-	ChainID int64 // the chain id the RPC answers with (a devnet's differs from the mainnet's)
+	ChainID int64   // the chain id the RPC answers with (a devnet's differs from the mainnet's)
+	Venues  []Venue // the venues configured on it (ConfiguredVenues)
 }
 
 // Status is a supported chain and whether this deployment serves it.
@@ -57,6 +58,7 @@ type Status struct {
 	Info
 	Enabled bool
 	Network Network // empty while not enabled
+	Venues  []Venue // the venues configured on an enabled chain
 }
 
 // Errors returned by the registry.
@@ -101,7 +103,7 @@ func (r *Registry) List() []Status {
 		if ok && s.ChainID != 0 {
 			c.ChainID = s.ChainID
 		}
-		out[i] = Status{Info: c, Enabled: ok, Network: s.Network}
+		out[i] = Status{Info: c, Enabled: ok, Network: s.Network, Venues: s.Venues}
 	}
 	return out
 }
@@ -127,4 +129,22 @@ func (r *Registry) Enabled() []Info {
 		}
 	}
 	return out
+}
+
+// Venues returns the venues configured on the named chain (none when it is not enabled).
+func (r *Registry) Venues(name string) []Venue { return r.enabled[name].Venues }
+
+// Capable reports whether a venue of the named chain serves c; when none does, why says what the
+// chain's venues lack, preferring a venue that serves something else (its configuration lacks a
+// setting) to one this version does not serve yet; empty when the chain has no venue.
+func (r *Registry) Capable(name string, c Capability) (ok bool, why string) {
+	for _, v := range r.enabled[name].Venues {
+		switch {
+		case v.Has(c):
+			return true, ""
+		case why == "" || len(v.Serves) > 0:
+			why = v.Missing[c]
+		}
+	}
+	return false, why
 }

@@ -45,8 +45,9 @@ type ChainConfig struct {
 // VenueConfig locates one venue on a chain.
 //
 //   - uniswap-v2: factory and router required; feeBps is the pair swap fee (default 30; 25 on
-//     PancakeSwap V2); initCodeHash (0x + 64 hex, optional) lets pair addresses be derived offline
-//     (UniswapV2PairAddress); stakingRewardsFactory (optional) is the venue's liquidity-mining
+//     PancakeSwap V2); initCodeHash (0x + 64 hex) lets pair addresses be derived offline
+//     (UniswapV2PairAddress): swaps and liquidity need it, and it defaults to the official
+//     deployment's when factory is one (KnownUniswapV2Factories), as feeBps does; stakingRewardsFactory (optional) is the venue's liquidity-mining
 //     StakingRewardsFactory (Uniswap's liquidity-staker), whose StakingRewards farms stake the
 //     venue's LP tokens.
 //   - uniswap-v3: factory and quoter required, router optional; feeBps must be 0 because the fee is
@@ -228,10 +229,18 @@ func ParseConfig(data []byte) (Config, error) {
 		for venue, fv := range fc.Venues {
 			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, InitCodeHash: fv.InitCodeHash,
 				StakingRewardsFactory: fv.StakingRewardsFactory}
-			if fv.FeeBps != nil {
+			known, isKnown := knownUniswapV2(name, fv.Factory)
+			isKnown = isKnown && venue == "uniswap-v2"
+			switch {
+			case fv.FeeBps != nil:
 				v.FeeBps = *fv.FeeBps
-			} else if venue == "uniswap-v2" {
+			case isKnown:
+				v.FeeBps = known.FeeBps
+			case venue == "uniswap-v2":
 				v.FeeBps = DefaultUniswapV2FeeBps
+			}
+			if v.InitCodeHash == "" && isKnown {
+				v.InitCodeHash = known.InitCodeHash
 			}
 			c.Venues[venue] = v
 		}

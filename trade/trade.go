@@ -63,7 +63,7 @@ const Native = "native"
 // EVM is what the service needs of an EVM chain adapter (chain/evm's Source).
 type EVM interface {
 	ReadTrade(ctx context.Context, q evm.TradeRead) (evm.TradeState, error)
-	Simulate(ctx context.Context, calls []evm.Call) ([]evm.SimResult, error)
+	Simulate(ctx context.Context, next evm.NextBlock, calls []evm.Call) ([]evm.SimResult, error)
 	Transactions(ctx context.Context, hashes []string) ([]chain.EVMTx, error)
 	Audit(ctx context.Context, pair, token string) (chain.AuditFacts, error)
 }
@@ -89,11 +89,12 @@ type Chain struct {
 }
 
 // NewChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when it
-// has a router and an initCodeHash (pair addresses are derived with it, without a lookup).
+// serves swaps (chain.NewVenue: a router and an initCodeHash, with which pair addresses are derived
+// without a lookup).
 func NewChain(info chain.Info, cc chain.ChainConfig, src EVM) *Chain {
 	c := &Chain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
-	if v, ok := cc.Venues["uniswap-v2"]; ok && v.InitCodeHash != "" && v.Router != "" {
+	if v, ok := cc.Venues["uniswap-v2"]; ok && chain.NewVenue(info.Name, "uniswap-v2", v).Has(chain.CapSwaps) {
 		c.Venues = append(c.Venues, Venue{Name: "uniswap-v2", Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
 			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
 	}

@@ -120,7 +120,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		}
 		out.adapters = append(out.adapters, a)
 		out.indexers = append(out.indexers, indexer{chain: info.Name, follower: a.Follower, sink: sink})
-		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID}
+		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID, Venues: chain.ConfiguredVenues(info.Name, cc)}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name]})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
 			Pricing: pricing[info.Name]})
@@ -131,7 +131,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	var solTrade []trade.Option
 	if out.solana = m.openSolana(ctx, cfg, out.devnet != nil); out.solana != nil {
 		sc := out.solana
-		enabled["solana"] = chain.Served{Network: sc.config.Network}
+		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: chain.ConfiguredVenues("solana", sc.config)}
 		solMarket = append(solMarket, &market.SolanaChain{Name: "solana", Client: sc.client, Tokens: sc.tokens()})
 		solPortfolio = append(solPortfolio, portfolio.WithSolana(&portfolio.SolanaChain{Name: "solana", Source: sc.client}))
 		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client}))
@@ -146,14 +146,15 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	return out, nil
 }
 
-// tradeChain is a configured EVM chain as the trade service sees it, saying in the log when its
-// uniswap-v2 venue cannot be traded on.
+// tradeChain is a configured EVM chain as the trade service sees it, saying in the log what each
+// venue cannot serve and why (GET /v1/chains and the refused calls say it too).
 func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source) *trade.Chain {
-	tc := trade.NewChain(info, cc, src)
-	if _, ok := cc.Venues["uniswap-v2"]; ok && len(tc.Venues) == 0 {
-		m.Log.Warn("uniswap-v2 has no initCodeHash or router: swaps and liquidity are not built there", "chain", info.Name)
+	for _, v := range chain.ConfiguredVenues(info.Name, cc) {
+		if why, ok := v.Missing[chain.CapSwaps]; ok && v.Has(chain.CapPools) {
+			m.Log.Warn("venue not traded on: swaps and liquidity are not built there", "chain", info.Name, "venue", v.Name, "why", why)
+		}
 	}
-	return tc
+	return trade.NewChain(info, cc, src)
 }
 
 func hasEVM(cfg chain.Config) bool {

@@ -1,0 +1,118 @@
+package chain
+
+import (
+	"slices"
+	"strings"
+)
+
+// What a venue configured on a chain serves, as the services use it and GET /v1/chains lists it.
+
+// Capability is a group of operations a venue serves on a chain.
+type Capability string
+
+// Capabilities, in the order GET /v1/chains lists them.
+const (
+	// CapPools: the venue's pools are indexed: prices, trades, charts, pool reads, trending, LP positions.
+	CapPools Capability = "pools"
+	// CapSwaps: swap quotes and swap builds (pool addresses derived offline).
+	CapSwaps Capability = "swaps"
+	// CapLiquidity: pool creation, adding and removing liquidity.
+	CapLiquidity Capability = "liquidity"
+	// CapFarms: staking LP in the venue's farms, harvesting and compounding their rewards.
+	CapFarms Capability = "farms"
+)
+
+// Capabilities lists every capability in order.
+var Capabilities = []Capability{CapPools, CapSwaps, CapLiquidity, CapFarms}
+
+// Venue is a venue configured on an enabled chain and what it serves there.
+type Venue struct {
+	Name string // an `amm` value (Venues)
+	// Kind is the venue's pool model: constant-product, concentrated (ranged positions) or bins.
+	Kind string
+	// Serves lists the capabilities the venue serves on the chain, in Capabilities order.
+	Serves []Capability
+	// Missing says, for a capability the venue does not serve, why: the setting its configuration
+	// lacks, or that this version does not serve the venue yet.
+	Missing map[Capability]string
+}
+
+// Has reports whether the venue serves cap.
+func (v Venue) Has(c Capability) bool { return slices.Contains(v.Serves, c) }
+
+// venueKinds are the pool models of the contract's venues.
+var venueKinds = map[string]string{
+	"raydium": "constant-product", "orca": "concentrated", "meteora": "bins", "pumpswap": "constant-product",
+	"uniswap-v2": "constant-product", "uniswap-v3": "concentrated",
+}
+
+// NewVenue is the venue called name, configured as v on the chain called chainName, with what it
+// serves: a uniswap-v2 venue's pools are indexed from its factory; it is traded on (swaps and
+// liquidity) when it also has a router and an initCodeHash (pair addresses are derived offline);
+// its farms are served when it has a stakingRewardsFactory too. The other venues are not served by
+// this version yet.
+func NewVenue(chainName, name string, v VenueConfig) Venue {
+	out := Venue{Name: name, Kind: venueKinds[name], Missing: map[Capability]string{}}
+	if name != "uniswap-v2" {
+		for _, c := range Capabilities {
+			out.Missing[c] = name + " is not served by this version yet"
+		}
+		return out
+	}
+	at := "chains." + chainName + ".venues.uniswap-v2."
+	out.Serves = append(out.Serves, CapPools)
+	var lacks []string
+	if v.Router == "" {
+		lacks = append(lacks, "router ("+at+"router)")
+	}
+	if v.InitCodeHash == "" {
+		lacks = append(lacks, "initCodeHash ("+at+"initCodeHash: the pair init code hash that pair addresses are derived with)")
+	}
+	if len(lacks) > 0 {
+		why := "the uniswap-v2 venue of " + chainName + " is configured without " + strings.Join(lacks, " and ")
+		out.Missing[CapSwaps], out.Missing[CapLiquidity], out.Missing[CapFarms] = why, why, why
+		return out
+	}
+	out.Serves = append(out.Serves, CapSwaps, CapLiquidity)
+	if v.StakingRewardsFactory == "" {
+		out.Missing[CapFarms] = "the uniswap-v2 venue of " + chainName + " is configured without stakingRewardsFactory (" + at + "stakingRewardsFactory)"
+		return out
+	}
+	out.Serves = append(out.Serves, CapFarms)
+	return out
+}
+
+// ConfiguredVenues are the venues of a chain's configuration, sorted by name.
+func ConfiguredVenues(chainName string, cc ChainConfig) []Venue {
+	var out []Venue
+	for name, v := range cc.Venues {
+		out = append(out, NewVenue(chainName, name, v))
+	}
+	slices.SortFunc(out, func(a, b Venue) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// KnownUniswapV2 is an official deployment of a Uniswap V2 compatible factory: ParseConfig defaults
+// a uniswap-v2 venue's initCodeHash (and feeBps) from it when the configured factory is one.
+type KnownUniswapV2 struct {
+	Chain, Factory, Name, InitCodeHash string
+	FeeBps                             int
+}
+
+// KnownUniswapV2Factories are the official deployments of the contract's EVM chains.
+var KnownUniswapV2Factories = []KnownUniswapV2{
+	{"ethereum", "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f", "Uniswap V2", UniswapV2InitCodeHash, 30},
+	{"base", "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6", "Uniswap V2", UniswapV2InitCodeHash, 30},
+	{"bsc", "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6", "Uniswap V2", UniswapV2InitCodeHash, 30},
+	{"bsc", "0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73", "PancakeSwap V2", "0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5", 25},
+}
+
+// knownUniswapV2 returns the official deployment of factory on the chain, if it is one.
+func knownUniswapV2(chainName, factory string) (KnownUniswapV2, bool) {
+	for _, k := range KnownUniswapV2Factories {
+		if k.Chain == chainName && strings.EqualFold(k.Factory, factory) {
+			return k, true
+		}
+	}
+	return KnownUniswapV2{}, false
+}

@@ -13,13 +13,13 @@ import (
 
 // ChainInfo is one chain of GET /v1/chains.
 type ChainInfo struct {
-	ID          string   `json:"id" doc:"The chain parameter value." example:"base"`
-	Kind        string   `json:"kind" enum:"evm,solana" example:"evm"`
-	ChainID     int64    `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
-	NativeToken string   `json:"nativeToken" example:"ETH"`
-	Enabled     bool     `json:"enabled" doc:"Whether this service serves the chain." example:"true"`
-	Network     string   `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to." example:"mainnet"`
-	Note        string   `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's." example:"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated"`
+	ID          string      `json:"id" doc:"The chain parameter value." example:"base"`
+	Kind        string      `json:"kind" enum:"evm,solana" example:"evm"`
+	ChainID     int64       `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
+	NativeToken string      `json:"nativeToken" example:"ETH"`
+	Enabled     bool        `json:"enabled" doc:"Whether this service serves the chain." example:"true"`
+	Network     string      `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to." example:"mainnet"`
+	Note        string      `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's." example:"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated"`
 	Operations  []string    `json:"operations" doc:"The operationIds served on this chain, each answering with data there (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
 	Venues      []VenueInfo `json:"venues" doc:"The venues configured on this chain (amm values) and what each serves; empty while it is not enabled."`
 }

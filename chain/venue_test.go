@@ -13,8 +13,8 @@ import (
 func TestKnownUniswapV2Factories(t *testing.T) {
 	for _, tc := range []struct {
 		chain, factory, hash string // hash "" : none configured
-		wantHash         string
-		wantFee          int
+		wantHash             string
+		wantFee              int
 	}{
 		{"base", "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6", "", UniswapV2InitCodeHash, 30},
 		{"base", "0x8909dc15e40173ff4699343b6eb8132c65e18ec6", "", UniswapV2InitCodeHash, 30}, // any case

@@ -7,10 +7,8 @@ import {
   BLOCK_NOT_AVAILABLE, INTERNAL_ERROR, INVALID_REQUEST, MIN_CONTEXT_SLOT_NOT_REACHED, METHOD_NOT_FOUND, RpcError,
   SLOT_SKIPPED, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, UNSUPPORTED_TRANSACTION_VERSION, invalidParams,
 } from './errors.mjs';
-import {
-  MEMO_PROGRAM, MEMO_V1_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, accountType, isTokenProgram,
-  parseMint, parseTokenAccount, parsedAccount, tokenAmount,
-} from './token.mjs';
+import { parsedInstruction } from './instructions.mjs';
+import { accountType, isTokenProgram, parseMint, parseTokenAccount, parsedAccount, tokenAmount } from './token.mjs';
 
 /** SOLANA_CORE is the Agave version LiteSVM 1.5.0 embeds (solana-program-runtime 4.3.0): what getVersion reports. */
 export const SOLANA_CORE = '4.3.0';
@@ -26,7 +24,8 @@ const NUM_LARGEST_ACCOUNTS = 20;
 
 const opt = (v) => (v === null ? undefined : v);
 
-function config(params, i) {
+/** config is the config object at params[i] ({} when absent), without its null members. */
+export function config(params, i) {
   const c = opt(params[i]);
   if (c === undefined) return {};
   if (typeof c !== 'object' || Array.isArray(c)) throw invalidParams(`Invalid params: invalid type: expected a config object at position ${i}.`);
@@ -35,7 +34,8 @@ function config(params, i) {
   return out;
 }
 
-function required(params, i, what) {
+/** required is params[i], or an invalid-params error naming what was expected. */
+export function required(params, i, what) {
   const v = opt(params[i]);
   if (v === undefined) throw invalidParams(`Invalid params: invalid length ${params.length}, expected ${what}.`);
   return v;
@@ -55,7 +55,8 @@ function signatureParam(s) {
   return s;
 }
 
-function u64Param(v, what) {
+/** u64Param checks a u64 parameter given as a JSON number. */
+export function u64Param(v, what) {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw invalidParams(`Invalid params: invalid type: expected u64 for ${what}.`);
   return v;
 }
@@ -96,7 +97,13 @@ export class Rpc {
 
   // ---- encodings ----
 
-  encodeAccount(a, encoding, slice, commitment) {
+  /**
+   * encodeAccount is Solana's UiAccount in an encoding, its data sliced by slice ({offset,
+   * length}). binary and base58 refuse data over 128 bytes, as the HTTP methods do, unless
+   * sizeChecked is false (PubSub notifications encode any size). jsonParsed parses token accounts
+   * whole and falls back to base64 of the (sliced) data for anything else.
+   */
+  encodeAccount(a, encoding, slice, commitment, { sizeChecked = true } = {}) {
     if (!a) return null;
     let data = a.data;
     if (slice) {
@@ -106,11 +113,11 @@ export class Rpc {
     let enc;
     switch (encoding) {
       case 'binary':
-        if (data.length > 128) throw new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
+        if (sizeChecked && data.length > 128) throw new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
         enc = bs58(data);
         break;
       case 'base58':
-        if (data.length > 128) throw new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
+        if (sizeChecked && data.length > 128) throw new RpcError(INVALID_REQUEST, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
         enc = [bs58(data), 'base58'];
         break;
       case 'base64':
@@ -121,7 +128,7 @@ export class Rpc {
         break;
       case 'jsonParsed': {
         const p = isTokenProgram(a.owner) ? parsedAccount(a.owner, a.data, (m) => this.chain.mintDecimals(m)) : null;
-        enc = p ?? [b64(a.data), 'base64'];
+        enc = p ?? [b64(data), 'base64'];
         break;
       }
       default:
@@ -229,7 +236,7 @@ export class Rpc {
         const message = {
           accountKeys: rec.keysB58.map((k, i) => ({ pubkey: k, writable: rec.writable[i], signer: i < tx.header.numRequiredSignatures, source: i < nStatic ? 'transaction' : 'lookupTable' })),
           recentBlockhash: bs58(tx.recentBlockhash),
-          instructions: tx.instructions.map((ix) => this.parsedInstruction(rec.keysB58, ix.programIdIndex, ix.accounts, ix.data, null)),
+          instructions: tx.instructions.map((ix) => parsedInstruction(rec.keysB58, ix.programIdIndex, ix.accounts, ix.data, null)),
         };
         if (tx.version === 0) message.addressTableLookups = lookupsJson(tx);
         return { signatures: tx.signatures.map(bs58), message };
@@ -237,35 +244,6 @@ export class Rpc {
       default:
         throw invalidParams(`Invalid params: unknown variant \`${encoding}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\`.`);
     }
-  }
-
-  /** parsedInstruction is Solana's jsonParsed instruction: parsed for System transfers, SPL transfers and memos, else partially decoded. */
-  parsedInstruction(keys, programIdIndex, accounts, data, stackHeight) {
-    const programId = keys[programIdIndex];
-    const acc = accounts.map((i) => keys[i]);
-    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    if (programId === SYSTEM_PROGRAM && data.length === 12 && dv.getUint32(0, true) === 2 && acc.length >= 2) {
-      return { parsed: { info: { destination: acc[1], lamports: dv.getBigUint64(4, true), source: acc[0] }, type: 'transfer' }, program: 'system', programId, stackHeight };
-    }
-    if ((programId === TOKEN_PROGRAM || programId === TOKEN_2022_PROGRAM) && data.length >= 9) {
-      const program = programId === TOKEN_PROGRAM ? 'spl-token' : 'spl-token-2022';
-      if (data[0] === 3 && acc.length >= 3 && data.length === 9) {
-        return { parsed: { info: { amount: dv.getBigUint64(1, true).toString(), authority: acc[2], destination: acc[1], source: acc[0] }, type: 'transfer' }, program, programId, stackHeight };
-      }
-      if (data[0] === 12 && acc.length >= 4 && data.length === 10) {
-        const amount = dv.getBigUint64(1, true);
-        return {
-          parsed: { info: { authority: acc[3], destination: acc[2], mint: acc[1], source: acc[0], tokenAmount: tokenAmount(amount, data[9]) }, type: 'transferChecked' },
-          program,
-          programId,
-          stackHeight,
-        };
-      }
-    }
-    if (programId === MEMO_PROGRAM || programId === MEMO_V1_PROGRAM) {
-      return { parsed: Buffer.from(data).toString('utf8'), program: 'spl-memo', programId, stackHeight };
-    }
-    return { accounts: acc, data: bs58(data), programId, stackHeight };
   }
 
   transactionMeta(rec, encoding) {
@@ -279,7 +257,7 @@ export class Rpc {
       innerInstructions: parsed
         ? rec.innerInstructions.map((g) => ({
             index: g.index,
-            instructions: g.instructions.map((ii) => this.parsedInstruction(rec.keysB58, ii.programIdIndex, ii.accounts, unbs58(ii.data), ii.stackHeight)),
+            instructions: g.instructions.map((ii) => parsedInstruction(rec.keysB58, ii.programIdIndex, ii.accounts, unbs58(ii.data), ii.stackHeight)),
           }))
         : rec.innerInstructions,
       logMessages: rec.logs,
@@ -654,7 +632,8 @@ const METHODS = {
   },
 };
 
-function compileFilters(filters) {
+/** compileFilters checks getProgramAccounts' filters (memcmp, dataSize, tokenAccountState) and returns predicates over account data. */
+export function compileFilters(filters) {
   if (filters === undefined) return [];
   if (!Array.isArray(filters)) throw invalidParams('Invalid params: filters must be an array.');
   if (filters.length > MAX_FILTERS) throw invalidParams(`Too many filters provided; max ${MAX_FILTERS}`);

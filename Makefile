@@ -16,9 +16,9 @@ build:
 
 ## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1);
 ## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM), LiteSVM for the
-## local Solana validator (chain/solana/validator) and the OpenAPI linters (api/lint: Redocly CLI and Spectral, run by
-## api.TestOpenAPILint)
-test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules
+## local Solana validator (chain/solana/validator), the OpenAPI linters (api/lint: Redocly CLI and Spectral, run by
+## api.TestOpenAPILint) and @solana/web3.js for the partner example examples/solana-transfer (run by TestExampleSolanaTransfer)
+test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules examples/solana-transfer/node_modules
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 chain/devnet/anvil/node_modules: chain/devnet/anvil/package.json chain/devnet/anvil/package-lock.json
@@ -31,6 +31,10 @@ chain/solana/validator/node_modules: chain/solana/validator/package.json chain/s
 
 api/lint/node_modules: api/lint/package.json api/lint/package-lock.json
 	npm ci --prefix api/lint --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+examples/solana-transfer/node_modules: examples/solana-transfer/package.json examples/solana-transfer/package-lock.json
+	npm ci --prefix examples/solana-transfer --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 ## lint: vet, formatting and staticcheck

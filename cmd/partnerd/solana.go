@@ -58,8 +58,9 @@ func (m *Main) openSolana(ctx context.Context, cfg chain.Config, localMode bool)
 	return &solanaChain{client: client, config: cc, node: node}
 }
 
-// logLocalSolana says, once, what the local validator serves: its RPC, mints and funded test
-// keypairs (faucet, the mints' authority, holder-0..7, trader-0..2) with their secret keys.
+// logLocalSolana says, once, what the local validator serves: its RPC and PubSub (WebSocket) URLs,
+// mints and funded test keypairs (faucet, the mints' authority, holder-0..7, trader-0..2) with
+// their secret keys.
 func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	mints := map[string]string{}
 	for _, mt := range node.Mints {
@@ -71,7 +72,7 @@ func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	}
 	m.Log.Warn("LOCAL MODE: no Solana RPC is configured (PARTNER_CHAINS), so solana is served from a local VALIDATOR (LiteSVM), "+
 		"not the real chain; its keypairs are test keys, never use them on a real cluster",
-		"chain", "solana", "rpc", node.URL, "genesis", genesis, "mints", mints, "keypairs", keys)
+		"chain", "solana", "rpc", node.URL, "ws", node.WSURL, "genesis", genesis, "mints", mints, "keypairs", keys)
 }
 
 // tokens are the mints the market's search knows on the chain besides the index: the local

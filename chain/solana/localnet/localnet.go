@@ -1,9 +1,10 @@
 // Package localnet runs the local Solana validator: a node process of ours
-// (chain/solana/validator/server.mjs) that serves standard Solana JSON-RPC 2.0 over HTTP over
-// one LiteSVM instance, a real SVM with the System, SPL Token, Token-2022, Associated Token
-// Account, Memo, Address Lookup Table and Compute Budget programs. Any Solana client works
-// against it unchanged; nothing in the wire format says it is a devnet (getGenesisHash differs
-// from mainnet's, as any cluster's does).
+// (chain/solana/validator/server.mjs) that serves standard Solana JSON-RPC 2.0 over HTTP, and
+// Solana's PubSub over WebSocket on the next port (as solana-test-validator does, where
+// @solana/web3.js's send-and-confirm looks for it), over one LiteSVM instance, a real SVM with
+// the System, SPL Token, Token-2022, Associated Token Account, Memo, Address Lookup Table and
+// Compute Budget programs. Any Solana client works against it unchanged; nothing in the wire
+// format says it is a devnet (getGenesisHash differs from mainnet's, as any cluster's does).
 //
 // The validator seeds a small market at genesis, deterministically from Options.Seed: USDC (6
 // decimals), wrapped SOL, AUR (9), NIM (5), QRTZ (2) on SPL Token, and EMB (6) on Token-2022 with
@@ -55,7 +56,8 @@ const startTimeout = 60 * time.Second
 type Options struct {
 	// Host is the address to listen on (default 127.0.0.1).
 	Host string
-	// Port is the TCP port; 0 lets the kernel choose (the process reports what it bound).
+	// Port is the TCP port of the HTTP JSON-RPC; PubSub listens on Port+1. 0 lets the kernel choose
+	// a free pair (the process reports what it bound).
 	Port int
 	// Seed derives every keypair and address (default DefaultSeed).
 	Seed string
@@ -73,6 +75,10 @@ type Options struct {
 type Node struct {
 	// URL is the HTTP JSON-RPC endpoint, http://HOST:PORT.
 	URL string `json:"url"`
+	// WSURL is the PubSub (WebSocket) endpoint, ws://HOST:PORT+1: accountSubscribe,
+	// programSubscribe, logsSubscribe, signatureSubscribe, slotSubscribe, rootSubscribe and their
+	// unsubscribes, notified at each commitment as the blocks go.
+	WSURL string `json:"wsUrl"`
 	// GenesisHash is getGenesisHash's answer (derived from the seed).
 	GenesisHash string `json:"genesisHash"`
 	// SolanaCore is the version getVersion reports (the Agave version LiteSVM embeds).
@@ -207,7 +213,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	if o.FinalizeDepth == 0 {
 		o.FinalizeDepth = 32
 	}
-	if o.SlotTime < time.Millisecond || o.FinalizeDepth < 1 || o.Port < 0 || o.Port > 65535 || o.Activity < 0 {
+	if o.SlotTime < time.Millisecond || o.FinalizeDepth < 1 || o.Port < 0 || o.Port > 65534 || o.Activity < 0 {
 		return nil, fmt.Errorf("start solana validator: invalid options %+v", o)
 	}
 	node, err := exec.LookPath("node")
@@ -266,7 +272,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	}
 	n.SlotTime = o.SlotTime
 	n.Startup = time.Since(began)
-	if n.URL == "" || n.GenesisHash == "" || len(n.Mints) == 0 || len(n.Keypairs) == 0 {
+	if n.URL == "" || n.WSURL == "" || n.GenesisHash == "" || len(n.Mints) == 0 || len(n.Keypairs) == 0 {
 		return fail("incomplete start line")
 	}
 	return n, nil
@@ -326,7 +332,7 @@ func StartTestWith(t testing.TB, o Options) *Node {
 		t.Fatal(err)
 	}
 	t.Cleanup(n.Close)
-	t.Logf("solana validator at %s, up in %s", n.URL, n.Startup.Round(time.Millisecond))
+	t.Logf("solana validator at %s (PubSub %s), up in %s", n.URL, n.WSURL, n.Startup.Round(time.Millisecond))
 	return n
 }
 

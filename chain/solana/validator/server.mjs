@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// partnerd's local Solana validator: standard Solana JSON-RPC 2.0 over HTTP, served over one
-// LiteSVM instance (a real SVM: System, SPL Token, Token-2022, Associated Token Account, Memo,
-// Address Lookup Table and Compute Budget programs), seeded deterministically from --seed.
+// partnerd's local Solana validator: standard Solana JSON-RPC 2.0 over HTTP, and Solana's PubSub
+// over WebSocket on the next port (the RPC port + 1, as solana-test-validator and Agave serve it,
+// where clients such as @solana/web3.js look for it), served over one LiteSVM instance (a real
+// SVM: System, SPL Token, Token-2022, Associated Token Account, Memo, Address Lookup Table and
+// Compute Budget programs), seeded deterministically from --seed.
 //
 //   node server.mjs [--host 127.0.0.1] [--port 8899] [--seed partnerd-localnet] [--slot-ms 400]
 //                   [--finalize-depth 32] [--activity-ms 3000]
 //
-// --port 0 binds a free port. Once listening it prints one JSON line on stdout: the URL, the
-// genesis hash, the mints, the holdings and the funded keypairs (test keypairs: their secret keys
+// --port 0 binds a free pair of ports (P for HTTP, P + 1 for PubSub). Once listening it prints one
+// JSON line on stdout: the URL, the PubSub URL (wsUrl), the genesis hash, the mints, the holdings and the funded keypairs (test keypairs: their secret keys
 // are public, never use them on a real cluster). --activity-ms 0 turns the background transfers off.
 // Logs go to stderr. See README.md beside this file for the model and the method list.
 
@@ -15,10 +17,12 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Chain } from './lib/chain.mjs';
 import { Keypair, bs58, compileLegacy, parseTransaction, sha256, signTransaction, stringify, unbs58 } from './lib/codec.mjs';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError } from './lib/errors.mjs';
+import { answerText } from './lib/jsonrpc.mjs';
+import { PubSub } from './lib/pubsub.mjs';
 import { Rpc, SOLANA_CORE } from './lib/rpc.mjs';
 import { seed, startActivity } from './lib/seed.mjs';
 import { ixs } from './lib/token.mjs';
+import { pubSubServer } from './lib/ws.mjs';
 
 const MAX_BODY = 1 << 20;
 
@@ -67,28 +71,21 @@ const rpc = new Rpc(chain, {
     const sig = bs58(tx.signatures[0]);
     if (chain.history.has(sig)) return sig;
     const san = chain.sanitize(tx);
+    chain.receive(sig);
     return chain.land(wire, tx, san) ? sig : null;
   },
 });
 
-function handle(req) {
-  if (req === null || typeof req !== 'object' || Array.isArray(req) || req.jsonrpc !== '2.0' || typeof req.method !== 'string') {
-    return { jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: 'Invalid request' }, id: req && typeof req === 'object' && 'id' in req ? req.id : null };
-  }
-  const id = req.id === undefined ? null : req.id;
-  try {
-    const result = rpc.call(req.method, req.params);
-    return { jsonrpc: '2.0', result, id };
-  } catch (e) {
-    if (e instanceof RpcError) return { jsonrpc: '2.0', error: e.toJSON(), id };
-    log(`${req.method}: ${e.stack ?? e}`);
-    return { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id };
-  }
-}
+const pubsub = new PubSub(chain, rpc);
+const ws = pubSubServer(pubsub, log);
 
-function respond(res, status, body) {
-  const text = typeof body === 'string' ? body : stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(text) });
+function respond(res, text) {
+  if (text === null) {
+    res.writeHead(200);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -122,75 +119,89 @@ const server = createServer((req, res) => {
   });
   req.on('end', () => {
     if (size > MAX_BODY) return;
-    let body;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      respond(res, 200, { jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'Parse error' }, id: null });
-      return;
-    }
-    if (Array.isArray(body)) {
-      if (body.length === 0) {
-        respond(res, 200, { jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: 'Invalid request' }, id: null });
-        return;
-      }
-      // A batch: one response per request that has an id (notifications get none), in order.
-      const out = [];
-      for (const r of body) {
-        const answer = handle(r);
-        if (!(r && typeof r === 'object' && !Array.isArray(r) && !('id' in r) && !answer.error)) out.push(answer);
-      }
-      if (out.length === 0) {
-        res.writeHead(200);
-        res.end();
-        return;
-      }
-      respond(res, 200, out);
-      return;
-    }
-    const answer = handle(body);
-    if (body && typeof body === 'object' && !('id' in body) && !answer.error) {
-      res.writeHead(200);
-      res.end();
-      return;
-    }
-    respond(res, 200, answer);
+    respond(res, answerText(Buffer.concat(chunks).toString('utf8'), (method, params) => rpc.call(method, params), log));
   });
 });
 server.keepAliveTimeout = 60_000;
 
-server.listen(port, args.host, () => {
-  const addr = server.address();
-  const ticker = setInterval(() => chain.produceBlock(), slotMs);
-  const stopActivity = activityMs > 0 ? startActivity(chain, seeded, args.seed, activityMs, log) : () => {};
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const line = {
-    url: `http://${host}:${addr.port}`,
-    genesisHash,
-    solanaCore: SOLANA_CORE,
-    seed: args.seed,
-    slotMs,
-    finalizeDepth,
-    activityMs,
-    identity,
-    mints: seeded.mints,
-    holdings: seeded.holdings,
-    keypairs: seeded.wallets,
-    note: 'test keypairs only: their secret keys are public; never use them on a real cluster',
-    startupMs: Math.round(performance.now() - began),
-  };
-  process.stdout.write(stringify(line) + '\n');
-  log(`listening on ${line.url} (slot ${chain.head.slot}, ${slotMs} ms blocks, finalized after ${finalizeDepth})`);
-  const stop = () => {
-    clearInterval(ticker);
-    stopActivity();
-    server.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-});
-server.on('error', (e) => {
-  log(`listen: ${e.message}`);
-  process.exit(1);
-});
+/** listen binds srv to port on the host and resolves with its address. */
+function listen(srv, p) {
+  return new Promise((resolve, reject) => {
+    const failed = (e) => {
+      srv.off('listening', listening);
+      reject(e);
+    };
+    const listening = () => {
+      srv.off('error', failed);
+      resolve(srv.address());
+    };
+    srv.once('error', failed);
+    srv.once('listening', listening);
+    srv.listen(p, args.host);
+  });
+}
+
+/**
+ * listenPair binds the HTTP endpoint to --port and the PubSub endpoint to the port after it. With
+ * --port 0 it first takes the port the kernel gives, then, while the port after it is taken, tries
+ * random ones (the kernel tends to give ports of one parity, whose successors may all be busy).
+ */
+async function listenPair() {
+  const ATTEMPTS = 100;
+  for (let attempt = 1; ; attempt++) {
+    const want = port !== 0 || attempt === 1 ? port : 10000 + Math.floor(Math.random() * 55000);
+    let addr;
+    try {
+      addr = await listen(server, want);
+    } catch (e) {
+      if (port !== 0 || e.code !== 'EADDRINUSE' || attempt >= ATTEMPTS) throw e;
+      continue;
+    }
+    try {
+      if (addr.port === 65535) throw Object.assign(new Error('no port after 65535'), { code: 'EADDRINUSE' });
+      return [addr, await listen(ws.server, addr.port + 1)];
+    } catch (e) {
+      if (port !== 0 || e.code !== 'EADDRINUSE' || attempt >= ATTEMPTS) throw new Error(`PubSub port ${addr.port + 1}: ${e.message}`);
+    }
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+listenPair().then(
+  ([addr, wsAddr]) => {
+    const ticker = setInterval(() => chain.produceBlock(), slotMs);
+    const stopActivity = activityMs > 0 ? startActivity(chain, seeded, args.seed, activityMs, log) : () => {};
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const line = {
+      url: `http://${host}:${addr.port}`,
+      wsUrl: `ws://${host}:${wsAddr.port}`,
+      genesisHash,
+      solanaCore: SOLANA_CORE,
+      seed: args.seed,
+      slotMs,
+      finalizeDepth,
+      activityMs,
+      identity,
+      mints: seeded.mints,
+      holdings: seeded.holdings,
+      keypairs: seeded.wallets,
+      note: 'test keypairs only: their secret keys are public; never use them on a real cluster',
+      startupMs: Math.round(performance.now() - began),
+    };
+    process.stdout.write(stringify(line) + '\n');
+    log(`listening on ${line.url}, PubSub on ${line.wsUrl} (slot ${chain.head.slot}, ${slotMs} ms blocks, finalized after ${finalizeDepth})`);
+    const stop = () => {
+      clearInterval(ticker);
+      stopActivity();
+      ws.close();
+      server.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  },
+  (e) => {
+    log(`listen: ${e.message}`);
+    process.exit(1);
+  },
+);

@@ -81,7 +81,35 @@ export class Chain {
     this.decimals = new Map(); // mint -> decimals
     this.transactionCount = 0;
     this.slotHashes = [];
+    this.watchers = [];
     this.pushBlock(0, this.inner.latestBlockhash());
+  }
+
+  // ---- events ----
+
+  /**
+   * watch registers a watcher of the chain's events (the PubSub service): any of
+   * received(signature, slot) when a transaction is accepted for processing, landed(record) when
+   * one executes in the head block (it is then processed), produced(block) when a new block
+   * starts (the blocks before it move up a commitment level).
+   */
+  watch(watcher) {
+    this.watchers.push(watcher);
+  }
+
+  emit(event, ...args) {
+    for (const w of this.watchers) {
+      try {
+        w[event]?.(...args);
+      } catch (e) {
+        process.stderr.write(`${new Date().toISOString()} watcher ${event}: ${e.stack ?? e}\n`);
+      }
+    }
+  }
+
+  /** receive says a transaction was accepted for processing (a leader received it), before it executes or is dropped. */
+  receive(signature) {
+    this.emit('received', signature, this.head.slot);
   }
 
   // ---- blocks and commitment ----
@@ -127,6 +155,7 @@ export class Chain {
     const slot = h.slot + ((h.height + 1) % SKIP_EVERY === 0 ? 2 : 1);
     this.inner.expireBlockhash();
     const b = this.pushBlock(slot, this.inner.latestBlockhash());
+    this.emit('produced', b);
     return b;
   }
 
@@ -434,8 +463,14 @@ export class Chain {
     const meta = failed ? res.meta() : res;
     const head = this.head;
     const signature = bs58(tx.signatures[0]);
+    // modified: the accounts the transaction stored, as a bank stores them: every writable account
+    // of a transaction that succeeded (changed or not), only the fee payer of one that failed.
+    const modified = new Set(failed ? [san.keysB58[0]] : []);
     san.keysB58.forEach((k, i) => {
-      if (!sameAccount(pre[i], post[i])) this.record(k, head.slot, pre[i]);
+      if (!sameAccount(pre[i], post[i])) {
+        this.record(k, head.slot, pre[i]);
+        modified.add(k);
+      } else if (!failed && san.writable[i]) modified.add(k);
     });
     const err = failed ? txError(res.err()) : null;
     const { unitPrice } = Chain.computeBudget(tx, san.keys);
@@ -462,6 +497,7 @@ export class Chain {
       computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
       unitPrice,
       memo: memoOf(tx, san.keysB58),
+      modified: [...modified],
     };
     this.history.set(signature, rec);
     head.signatures.push(signature);
@@ -471,6 +507,7 @@ export class Chain {
       if (!l) this.byAddress.set(k, (l = []));
       l.push(signature);
     }
+    this.emit('landed', rec);
     return rec;
   }
 
@@ -496,11 +533,13 @@ export class Chain {
     const bhOk = this.blockhashValid(bs58(tx.recentBlockhash)) || this.nonceValid(tx, san.keys);
     const dup = this.history.has(signature);
     if (skipPreflight) {
-      if (!bhOk || dup) return signature;
+      this.receive(signature);
+      if (!bhOk || dup) return signature; // received, then dropped by the leader
     } else {
       if (dup) throw preflightFailure(namedTxError('AlreadyProcessed'), this.emptySim(san));
       const sim = this.simulate(wire, tx, san, { sigVerify: true, blockhashChecked: bhOk });
       if (sim.error) throw preflightFailure(sim.error, sim.value);
+      this.receive(signature);
     }
     this.land(wire, tx, san);
     return signature;

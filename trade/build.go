@@ -99,16 +99,20 @@ type assembly struct {
 	metadata   map[string]any
 }
 
-// finish simulates the steps in order (each seeing the earlier ones' effects) and turns them into
-// the build: gas limits from the simulation, EIP-1559 fees from the fee market read with the
-// request's state, consecutive nonces from the user's pending nonce, network fee rows, and a
-// confirmation token bound to all of it. A step that would revert is a *SimulationError.
+// finish simulates the steps in order as the wallet will send them, each in its own block after the
+// one the request's state was read at (evm.TradeState.Next: the next block's number, timestamp and
+// base fee; each later step a block and a second later, after the previous one is mined), each
+// seeing the earlier ones' effects, and turns them into the build: gas limits from the simulation
+// (evm.GasLimit: the gas the call needs, refunds and nested calls counted, plus a tenth and 20,000),
+// EIP-1559 fees from the fee market read with the request's state, consecutive nonces from the
+// user's pending nonce, network fee rows (at the simulated gas used), and a confirmation token bound
+// to all of it. A step that would revert is a *SimulationError.
 func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, error) {
 	calls := make([]evm.Call, len(steps))
 	for i, st := range steps {
 		calls[i] = evm.Call{From: a.user, To: st.to, Data: st.data, Value: st.value}
 	}
-	sims, err := a.c.Source.Simulate(ctx, calls)
+	sims, err := a.c.Source.Simulate(ctx, a.state.Next(s.now()), calls)
 	if err != nil {
 		return Build{}, fmt.Errorf("simulate: %w", err)
 	}
@@ -134,7 +138,7 @@ func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, 
 			value = new(big.Int)
 		}
 		tx := Tx{ID: st.id, ChainID: a.c.ChainID, From: a.user, To: st.to, Data: "0x" + hex.EncodeToString(st.data), Value: value.String(),
-			Gas: evm.GasLimit(sims[i].GasUsed), MaxFeePerGas: maxFee.String(), MaxPriorityFeePerGas: tip.String(), Nonce: a.state.Nonce + uint64(i)}
+			Gas: evm.GasLimit(sims[i]), MaxFeePerGas: maxFee.String(), MaxPriorityFeePerGas: tip.String(), Nonce: a.state.Nonce + uint64(i)}
 		if st.expect != nil {
 			tx.Payload = &Payload{Expect: &Expect{Allowance: st.expect}}
 		}

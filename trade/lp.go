@@ -17,8 +17,8 @@ import (
 // stake, unstake, harvest and compound in the pool's StakingRewards farm (Uniswap's liquidity
 // staker; the farm of a pool is looked up in the venue's StakingRewardsFactory). Like the swap
 // builds, every build approves exactly what the next call spends (no approve when the allowance
-// already suffices), simulates its calls in order in one eth_simulateV1 block, and gets a
-// confirmation token. Amounts in metadata are integer base-unit strings; LP tokens have 18
+// already suffices), simulates its calls in order with eth_simulateV1, each in its own block after
+// the latest (see finish), and gets a confirmation token. Amounts in metadata are integer base-unit strings; LP tokens have 18
 // decimals. Metadata always names poolId (the pair) and, in token0/token1 order (the pair's own,
 // sorted by address), the tokens and amounts concerned.
 
@@ -548,8 +548,8 @@ func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPReques
 		[]step{{id: "getReward", to: f.Address, data: evm.GetRewardData()}})
 }
 
-// BuildLPCompound builds, as one ordered list simulated in one block (each call sees the earlier
-// ones' effects), the compounding of the pool's farm rewards into more staked LP:
+// BuildLPCompound builds, as one ordered list simulated in order (each call in its own block, seeing
+// the earlier ones' effects), the compounding of the pool's farm rewards into more staked LP:
 //
 //  1. getReward: claims everything earned (at least metadata.reward, the amount earned at the read
 //     block, which the later calls use; what more accrues by execution stays in the wallet);

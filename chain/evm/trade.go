@@ -56,18 +56,23 @@ type FarmLookup struct {
 // TradeState is what ReadTrade read. Slices follow TradeRead's; an entry that did not answer is nil
 // (Decimals: -1; pairs and farms: OK false). Addresses are canonical (lower-case 0x hex).
 type TradeState struct {
-	Block      uint64
-	BaseFee    *big.Int // the latest block's base fee per gas, wei
-	Tip        *big.Int // the node's suggested priority fee per gas, wei
-	Pairs      []PoolState
-	Native     *big.Int // Owner's native balance, wei; nil without an owner
-	Nonce      uint64   // Owner's pending nonce
-	Balances   []*big.Int
-	Allowances []*big.Int
-	Decimals   []int
-	Farms      []FarmState
-	FarmsOf    []string     // the farm of each looked-up pair; "" when it has none
-	TaxSims    []Simulation // one per TaxProbe; Ran false (with a Reason) when it could not trade
+	Block   uint64
+	Time    uint64   // the block's timestamp, Unix seconds
+	BaseFee *big.Int // the latest block's base fee per gas, wei
+	// NextBaseFee is the base fee per gas of the block after Block, wei, as the node computes it
+	// (eth_feeHistory), or from Block's header with Ethereum's EIP-1559 parameters when the node
+	// does not say; nil on a chain without EIP-1559.
+	NextBaseFee *big.Int
+	Tip         *big.Int // the node's suggested priority fee per gas, wei
+	Pairs       []PoolState
+	Native      *big.Int // Owner's native balance, wei; nil without an owner
+	Nonce       uint64   // Owner's pending nonce
+	Balances    []*big.Int
+	Allowances  []*big.Int
+	Decimals    []int
+	Farms       []FarmState
+	FarmsOf     []string     // the farm of each looked-up pair; "" when it has none
+	TaxSims     []Simulation // one per TaxProbe; Ran false (with a Reason) when it could not trade
 }
 
 // PoolState is a Uniswap V2 pair's state in a TradeState; OK is false when the address is not a
@@ -90,8 +95,9 @@ type FarmState struct {
 }
 
 // ReadTrade reads what a quote or a build needs in one JSON-RPC batch: one aggregate3 eth_call at
-// the latest block (with Multicall3's getBlockNumber, so the state says its block), the latest
-// header (base fee), eth_maxPriorityFeePerGas and, with an owner, its pending nonce. Reads beyond
+// the latest block (with Multicall3's getBlockNumber and getCurrentBlockTimestamp, so the state
+// says its block and that block's time), the latest header (base fee), eth_feeHistory of it (the
+// next block's base fee), eth_maxPriorityFeePerGas and, with an owner, its pending nonce. Reads beyond
 // MaxCalldataPerCall pin the block first (one more round trip). A chain without EIP-1559 reports
 // a zero base fee. Errors are *Error: KindInvalidInput (a malformed address), KindUnavailable,
 // KindTimeout, KindCanceled or KindBadResponse.
@@ -128,7 +134,8 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	for _, p := range addrs.farmPairs {
 		calls = append(calls, call{Target: addrs.farmFactory, AllowFailure: true, CallData: pack(stakingFactoryABI, "stakingRewardsInfoByStakingToken", p)})
 	}
-	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
+	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getCurrentBlockTimestamp")},
+		call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 
 	tag := "latest"
 	chunks := chunk(calls)
@@ -148,7 +155,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 		}
 		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: r.multicall, Data: data}, tag}, Result: &raw[i]})
 	}
-	var head rpcHeader
+	var head feeHeader
 	var tip hexutil.Big
 	var nonce hexutil.Uint64
 	batch = append(batch,
@@ -167,6 +174,12 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 		override := map[common.Address]overrideAccount{probeAddress: {Code: probeCode, Balance: (*hexutil.Big)(probeAmountWei)}}
 		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: probeAddress, Data: data}, tag, override}, Result: &probes[i]})
 	}
+	// The next block's base fee as the node computes it, with the chain's own parameters: the last
+	// of baseFeePerGas. Not required: without it, the header gives it (nextBaseFee).
+	var history struct {
+		BaseFees []*hexutil.Big `json:"baseFeePerGas"`
+	}
+	batch = append(batch, rpc.BatchElem{Method: "eth_feeHistory", Args: []any{hexutil.Uint64(1), tag, []float64{}}, Result: &history})
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
 		return TradeState{}, classify(ctx, op, err)
 	}
@@ -187,9 +200,18 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	if !ok || !at.IsUint64() {
 		return TradeState{}, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
 	}
-	st := TradeState{Block: at.Uint64(), BaseFee: new(big.Int), Tip: tip.ToInt(), Nonce: uint64(nonce)}
+	stamp, ok := word(res[len(res)-2])
+	if !ok || !stamp.IsUint64() {
+		return TradeState{}, badResponse(op, "getCurrentBlockTimestamp failed at %s: is Multicall3 deployed there?", r.multicall)
+	}
+	res = res[:len(res)-2]
+	st := TradeState{Block: at.Uint64(), Time: stamp.Uint64(), BaseFee: new(big.Int), Tip: tip.ToInt(), Nonce: uint64(nonce)}
 	if head.BaseFee != nil {
 		st.BaseFee = head.BaseFee.ToInt()
+		st.NextBaseFee = nextBaseFee(head)
+		if h := history.BaseFees; batch[len(batch)-1].Error == nil && len(h) == 2 && h[1] != nil {
+			st.NextBaseFee = h[1].ToInt()
+		}
 	}
 	take := func(n int) []result { rs := res[:n]; res = res[n:]; return rs }
 	for _, p := range addrs.pairs {
@@ -293,6 +315,39 @@ func (s *Source) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 }
 
 // Simulate implements trade.EVM.
-func (s *Source) Simulate(ctx context.Context, calls []Call) ([]SimResult, error) {
-	return s.reader.Simulate(ctx, calls)
+func (s *Source) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]SimResult, error) {
+	return s.reader.Simulate(ctx, next, calls)
+}
+
+// feeHeader is the part of a block header the fee market is read from.
+type feeHeader struct {
+	BaseFee  *hexutil.Big   `json:"baseFeePerGas"` // nil before London
+	GasUsed  hexutil.Uint64 `json:"gasUsed"`
+	GasLimit hexutil.Uint64 `json:"gasLimit"`
+}
+
+// nextBaseFee is the base fee per gas of the block after h by EIP-1559 with Ethereum's parameters
+// (elasticity 2, change denominator 8): up by at most an eighth when h used more than half its gas
+// limit, down by at most an eighth when less. Chains with other parameters (OP Stack's) differ; it
+// is the fallback for a node that does not answer eth_feeHistory.
+func nextBaseFee(h feeHeader) *big.Int {
+	base := h.BaseFee.ToInt()
+	target, used := uint64(h.GasLimit)/2, uint64(h.GasUsed)
+	if target == 0 || used == target {
+		return new(big.Int).Set(base)
+	}
+	gap := used - target
+	if used < target {
+		gap = target - used
+	}
+	delta := new(big.Int).Mul(base, new(big.Int).SetUint64(gap))
+	delta.Quo(delta, new(big.Int).SetUint64(target))
+	delta.Quo(delta, big.NewInt(8))
+	if used > target {
+		if delta.Sign() == 0 { // an increase is at least 1 wei
+			delta.SetInt64(1)
+		}
+		return delta.Add(base, delta)
+	}
+	return delta.Sub(base, delta)
 }

@@ -241,3 +241,53 @@ func TestVenuesInChains(t *testing.T) {
 		}
 	})
 }
+
+// TestMessagesOnDevnet: native is priced like quotes take it; an amount with too many decimals says
+// so once; a bridge (served nowhere yet) says it is not supported before checking its tokens.
+func TestMessagesOnDevnet(t *testing.T) {
+	t.Parallel()
+	var d devnetChain
+	e := newEnv(t, withDevnet(&d))
+	user := d.local.Accounts()[0].Address.Hex()
+
+	var weth struct {
+		PriceUsd string `json:"priceUsd"`
+	}
+	e.getJSON("/v1/tokens/"+d.config.WrappedNative+"/price?chain=base", e.key, &weth)
+	r := e.do(request{path: "/v1/tokens/native/price?chain=base", key: e.key})
+	token, _ := r.body["token"].(map[string]any)
+	if r.status != http.StatusOK || token["address"] != "native" || token["symbol"] != "ETH" || token["decimals"] != float64(18) ||
+		r.body["priceUsd"] != weth.PriceUsd || weth.PriceUsd == "" {
+		t.Errorf("native price: %d %s; the wrapped token's is %q", r.status, r.rawBody, weth.PriceUsd)
+	}
+	checkAnswer(t, e.server, e.server.spec("getTokenPrice"), r)
+
+	for _, tc := range []struct {
+		path, body string
+		code       Code
+		want       string
+	}{
+		{"/v1/build/transfer", `{"chain":"base","user":"` + user + `","to":"` + evmAddr2 + `","token":"native","amount":"1.0000000000000000001"}`,
+			CodeInvalidAmount, "invalid amount: at most 18 decimals for this token"},
+		{"/v1/build/bridge", `{"fromChain":"base","toChain":"ethereum","inputToken":"native","outputToken":"native","amount":"1","user":"` + user + `"}`,
+			CodeOperationNotSupported, "buildBridge is not available on base"},
+		{"/v1/quotes/bridge", `{"fromChain":"base","toChain":"ethereum","inputToken":"native","outputToken":"native","amount":"1","user":"` + user + `"}`,
+			CodeOperationNotSupported, "getBridgeQuote is not available on base"},
+	} {
+		r := e.do(request{method: http.MethodPost, path: tc.path, key: e.key, body: tc.body, headers: map[string]string{"Idempotency-Key": "m-" + tc.path}})
+		msg, _ := r.body["error"].(string)
+		if r.code() != string(tc.code) || !strings.Contains(msg, tc.want) || strings.Count(msg, "invalid amount") > 1 {
+			t.Errorf("%s: %d %s, want %s saying %q", tc.path, r.status, r.rawBody, tc.code, tc.want)
+		}
+	}
+}
+
+// spec is the operation called id.
+func (s *Server) spec(id string) *opSpec {
+	for _, spec := range s.specs {
+		if spec.ID == id {
+			return spec
+		}
+	}
+	panic("no operation " + id)
+}

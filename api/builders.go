@@ -101,17 +101,21 @@ type AllowanceExpect struct {
 }
 
 // FeeRow is one fee of a build: the network fee of a transaction (kind network, in the gas token,
-// estimated at the simulated gas and the current base fee and tip) or a venue's swap fee on one pool
-// (kind venue, in base units of the token the pool receives).
+// estimated at the simulated gas and the current base fee and tip), a venue's swap fee on one pool
+// (kind venue, in the token the pool receives), and on Solana the priority fee, rent and a
+// Token-2022 transfer fee. Every row, on every chain, gives its amount twice: in token units and in
+// integer base units, with the token's decimals.
 type FeeRow struct {
-	Kind   string `json:"kind" enum:"network,venue,priority,rent,transfer_fee" doc:"network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount." example:"network"`
-	TxID   string `json:"txId,omitempty" doc:"network: the transaction it pays for." example:"swap"`
-	Venue  string `json:"venue,omitempty" example:"uniswap-v2"`
-	Pool   string `json:"pool,omitempty" example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
-	FeeBps int    `json:"feeBps,omitempty" doc:"venue: the pool's fee; transfer_fee: the mint's rate; basis points." example:"30"`
-	Token  string `json:"token" doc:"native (the gas token) or the token's address." example:"native"`
-	Amount string `json:"amount" doc:"network, priority and rent: native token units (ETH, SOL ...); venue and transfer_fee: base units." example:"0.000012"`
-	USD    string `json:"usd,omitempty" doc:"network: US dollars, when the gas token is priced." example:"0.036"`
+	Kind      string `json:"kind" enum:"network,venue,priority,rent,transfer_fee" doc:"network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount." example:"network"`
+	TxID      string `json:"txId,omitempty" doc:"The id of the transaction it is paid in (network, priority, rent and transfer_fee rows)." example:"swap"`
+	Venue     string `json:"venue,omitempty" doc:"venue: the venue of the pool." example:"uniswap-v2"`
+	Pool      string `json:"pool,omitempty" doc:"venue: the pool that takes the fee." example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
+	FeeBps    int    `json:"feeBps,omitempty" doc:"venue: the pool's fee; transfer_fee: the mint's rate; basis points." example:"30"`
+	Token     string `json:"token" doc:"The token the fee is paid in: native (the gas coin: ETH, BNB, SOL ...) or the token's address." example:"native"`
+	Amount    string `json:"amount" doc:"The fee in token units (ETH, SOL, USDC ...), a plain decimal: baseUnits moved decimals places." example:"0.000012"`
+	BaseUnits string `json:"baseUnits" doc:"The same fee in integer base units of the token (wei, lamports ...)." example:"12000000000000"`
+	Decimals  int    `json:"decimals" doc:"The token's decimals: 18 for every EVM gas coin, 9 for SOL." example:"18"`
+	USD       string `json:"usd,omitempty" doc:"network: US dollars, when the gas token is priced." example:"0.036"`
 }
 
 // Signing tells the caller how to sign and send.

@@ -16,84 +16,6 @@ import (
 	"github.com/partner-platform/partnerd/trade"
 )
 
-// Code is a machine-readable error code of the error envelope. Codes are never renamed.
-type Code string
-
-// Error codes, by status (DESIGN.md section 5).
-const (
-	CodeInvalidRequest        Code = "invalid_request"
-	CodeInvalidChain          Code = "invalid_chain"
-	CodeChainNotEnabled       Code = "chain_not_enabled"
-	CodeInvalidAddress        Code = "invalid_address"
-	CodeInvalidAmount         Code = "invalid_amount"
-	CodeTooManyOwners         Code = "too_many_owners"
-	CodeMissingIdempotencyKey Code = "missing_idempotency_key"
-	CodeInvalidIdempotencyKey Code = "invalid_idempotency_key"
-	CodeOperationNotSupported Code = "operation_not_supported"
-	CodeInvalidAPIKey         Code = "invalid_api_key"
-	CodeRevokedAPIKey         Code = "revoked_api_key"
-	CodeAccessDisabled        Code = "access_disabled"
-	CodeScopeRequired         Code = "scope_required"
-	CodeEndpointUnavailable   Code = "endpoint_unavailable"
-	CodeSourceNotAllowed      Code = "source_not_allowed"
-	CodeNotFound              Code = "not_found"
-	CodeNoRoute               Code = "no_route"
-	CodeRequestTimeout        Code = "request_timeout"
-	CodeIdempotencyConflict   Code = "idempotency_conflict"
-	CodeIdempotencyPending    Code = "idempotency_pending"
-	CodeReviewRequired        Code = "review_required"
-	CodeBodyTooLarge          Code = "body_too_large"
-	CodeSimulationFailed      Code = "simulation_failed"
-	CodePrerequisiteFailed    Code = "prerequisite_failed"
-	CodeVerificationFailed    Code = "verification_failed"
-	CodeRateLimited           Code = "rate_limited"
-	CodeClientClosedRequest   Code = "client_closed_request"
-	CodeInternal              Code = "internal_error"
-	CodeUpstreamError         Code = "upstream_error"
-	CodeUnavailable           Code = "unavailable"
-	CodeUpstreamUnavailable   Code = "upstream_unavailable"
-	CodeUpstreamTimeout       Code = "upstream_timeout"
-)
-
-// StatusClientClosedRequest is the status of a call whose caller went away (as nginx names it).
-const StatusClientClosedRequest = 499
-
-// statusOf is the one table from code to HTTP status.
-var statusOf = map[Code]int{
-	CodeInvalidRequest:        http.StatusBadRequest,
-	CodeInvalidChain:          http.StatusBadRequest,
-	CodeChainNotEnabled:       http.StatusBadRequest,
-	CodeInvalidAddress:        http.StatusBadRequest,
-	CodeInvalidAmount:         http.StatusBadRequest,
-	CodeTooManyOwners:         http.StatusBadRequest,
-	CodeMissingIdempotencyKey: http.StatusBadRequest,
-	CodeInvalidIdempotencyKey: http.StatusBadRequest,
-	CodeOperationNotSupported: http.StatusBadRequest,
-	CodeInvalidAPIKey:         http.StatusUnauthorized,
-	CodeRevokedAPIKey:         http.StatusUnauthorized,
-	CodeAccessDisabled:        http.StatusUnauthorized,
-	CodeScopeRequired:         http.StatusForbidden,
-	CodeEndpointUnavailable:   http.StatusForbidden,
-	CodeSourceNotAllowed:      http.StatusForbidden,
-	CodeNotFound:              http.StatusNotFound,
-	CodeNoRoute:               http.StatusNotFound,
-	CodeRequestTimeout:        http.StatusRequestTimeout,
-	CodeIdempotencyConflict:   http.StatusConflict,
-	CodeIdempotencyPending:    http.StatusConflict,
-	CodeReviewRequired:        http.StatusConflict,
-	CodeBodyTooLarge:          http.StatusRequestEntityTooLarge,
-	CodeSimulationFailed:      http.StatusUnprocessableEntity,
-	CodePrerequisiteFailed:    http.StatusUnprocessableEntity,
-	CodeVerificationFailed:    http.StatusUnprocessableEntity,
-	CodeRateLimited:           http.StatusTooManyRequests,
-	CodeClientClosedRequest:   StatusClientClosedRequest,
-	CodeInternal:              http.StatusBadGateway, // the contract lists no 500: see internalError
-	CodeUpstreamError:         http.StatusBadGateway,
-	CodeUnavailable:           http.StatusServiceUnavailable,
-	CodeUpstreamUnavailable:   http.StatusServiceUnavailable,
-	CodeUpstreamTimeout:       http.StatusGatewayTimeout,
-}
-
 // Error is the failure envelope {ok:false, error, code, requestId} plus optional metadata. Its
 // message is public; cause is logged, never sent.
 type Error struct {
@@ -105,8 +27,8 @@ type Error struct {
 	Reasons       []string `json:"reasons,omitempty" doc:"Every reason, where several apply." example:"simulation_reverted,insufficient_allowance"`
 	EndpointCode  string   `json:"endpointCode,omitempty" doc:"The code an upstream endpoint gave, where it helps the caller." example:"SLIPPAGE_EXCEEDED"`
 	RetryAfterSec *int     `json:"retryAfterSec,omitempty" doc:"Seconds to wait before retrying (429), as in Retry-After." example:"3"`
-	// Verification says, per transaction, what confirming a build found on the chain.
-	Verification map[string]any `json:"verification,omitempty" doc:"Confirm: what was verified on the chain, per transaction hash or signature." example:"{\"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a\":\"receipt_missing\"}"`
+	// Verification says, per transaction, what confirming a build found wrong on the chain.
+	Verification map[string]TxVerification `json:"verification,omitempty" doc:"422 verification_failed: per transaction hash (EVM) or signature (Solana) that failed verification, what was found." example:"{\"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a\":{\"id\":\"swap\",\"result\":\"mismatch\",\"fields\":[\"data\"]}}"`
 	// RiskAcknowledgement, ValueLossPpm, HighFeeLastResort and HookAddress describe fresh conditions
 	// that a 409 review_required asks the caller to review; callers never acknowledge them automatically.
 	RiskAcknowledgement string `json:"riskAcknowledgement,omitempty" doc:"409 review_required: the request field a reviewed build must set to go ahead (never set it automatically)." example:"maxValueLossPpm"`
@@ -117,6 +39,16 @@ type Error struct {
 	status  int
 	cause   error
 	headers http.Header
+}
+
+// TxVerification is what confirming found wrong with one transaction of a build.
+type TxVerification struct {
+	ID     string   `json:"id" doc:"The build's transaction id (swap, approve, transfer ...)." example:"swap"`
+	Result string   `json:"result" enum:"mismatch,reverted,failed" doc:"mismatch: what was mined is not the call that was built; reverted: the EVM call reverted; failed: the Solana transaction failed." example:"mismatch"`
+	Fields []string `json:"fields,omitempty" doc:"mismatch: what differs from the build (EVM: from, to, data, value; Solana: signer, instructions ...)." example:"data"`
+	Block  uint64   `json:"block,omitempty" doc:"reverted: the block the call was mined in." example:"38512345"`
+	Slot   uint64   `json:"slot,omitempty" doc:"failed: the slot the transaction landed in." example:"301234567"`
+	Reason string   `json:"reason,omitempty" doc:"reverted or failed: the revert reason or the program error, when known." example:"UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT"`
 }
 
 // Errorf returns an error with the given code and public message.
@@ -224,7 +156,10 @@ func tradeError(err error) *Error {
 		return e
 	case errors.As(err, &verify):
 		e := Errorf(CodeVerificationFailed, "what was mined is not what was built, or it failed: see verification")
-		e.Verification = verify.Verification
+		e.Verification = map[string]TxVerification{}
+		for hash, v := range verify.Verification {
+			e.Verification[hash] = TxVerification{ID: v.ID, Result: v.Result, Fields: v.Fields, Block: v.Block, Slot: v.Slot, Reason: v.Reason}
+		}
 		return e
 	case errors.Is(err, trade.ErrNoRoute):
 		return Errorf(CodeNoRoute, "%s", err.Error())
@@ -258,6 +193,7 @@ func fromHuma(status int, msg string, errs ...error) *Error {
 				code = CodeInvalidChain
 			case strings.HasPrefix(name, "amount"): // amount, amountA, amountB: their patterns
 				code = CodeInvalidAmount
+				d = &huma.ErrorDetail{Location: d.Location, Message: amountPatternMessage(d.Message), Value: d.Value}
 			}
 			details = append(details, strings.TrimSpace(d.Location+": "+d.Message))
 		} else if err != nil && status < 500 {
@@ -279,6 +215,25 @@ func fromHuma(status int, msg string, errs ...error) *Error {
 	default: // 400, 406, 415, 422 and anything else a caller caused
 		return Errorf(code, "%s", msg)
 	}
+}
+
+// Amount patterns of the request schemas, and what a caller whose amount does not match is told.
+const (
+	baseUnitsPattern   = `^[1-9][0-9]*$`
+	humanAmountPattern = `^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+)
+
+// amountPatternMessage says in words what an amount that does not match its pattern must be.
+func amountPatternMessage(msg string) string {
+	switch {
+	case strings.Contains(msg, baseUnitsPattern):
+		return "want integer base units (digits only: no sign, decimal point or exponent), such as 1500000 for 1.5 of a token with 6 decimals"
+	case strings.Contains(msg, humanAmountPattern):
+		return "want a plain decimal in token units, such as 12.5 (no sign, exponent or leading zeros)"
+	case strings.Contains(msg, "expected length <="):
+		return "exceeds the token's range: no token holds more than 2^256 - 1 base units (78 digits)"
+	}
+	return msg
 }
 
 func init() {

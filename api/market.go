@@ -264,7 +264,8 @@ func (s *Server) registerMarket() {
 		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it.")), s.getToken)
 	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", ClassCached, "A token's price",
 		"The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, "+
-			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed."), s.tokenPrice)
+			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. "+
+			"mint native is the chain's gas coin, priced as its wrapped token (as quotes take it)."), s.tokenPrice)
 	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", ClassProvider, "A token's recent prices",
 		"The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, "+
 			"then one point per event of one pool (pool, else the pool its price comes from)."), s.tokenHistory)
@@ -371,7 +372,7 @@ func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenRes
 }
 
 func (s *Server) tokenPrice(ctx context.Context, in *tokenInput) (*output[TokenPrice], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, in.Chain, mint("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}

@@ -3,8 +3,12 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/metering"
 )
 
 // The OpenAPI document, beyond what each operation declares: servers, tags, the response headers
@@ -101,76 +105,65 @@ func successHeaders(spec *opSpec) map[string]*huma.Header {
 	return headerRefs(names...)
 }
 
-// errorExample is one documented error of a status: its code and message.
-type errorExample struct {
-	code    Code
-	message string
-	reason  string
-	retry   int
-	name    string // the example's name when code and reason do not tell it apart
-}
-
-// errorDocs documents each error status: what it means for the caller and example bodies.
+// errorDocs documents each error status: its response's name, what it means for the caller, and
+// examples besides the one per code that errorResponses generates from the codes table: a code
+// with a reason or metadata of its own.
 var errorDocs = map[int]struct {
 	name, description string
-	examples          []errorExample
+	extra             []*Error
 }{
-	400: {"BadRequest", "Invalid request: JSON, chain, address, amount or an operation not available on the chain. Correct the request.", []errorExample{
-		{code: CodeInvalidChain, message: "unknown chain \"polygon\""},
-		{code: CodeInvalidAddress, message: "mint must be an EVM address (0x followed by 40 hex digits)"},
-		{code: CodeOperationNotSupported, message: "getSwapQuote is not available on base yet; GET /v1/chains lists the operations each chain serves"},
-	}},
-	401: {"Unauthorized", "Invalid, revoked or expired key, or the consumer's access is off. Check the key and access.", []errorExample{
-		{code: CodeInvalidAPIKey, message: "invalid API key"},
-		{code: CodeAccessDisabled, message: "access is switched off for this consumer"},
-	}},
+	400: {"BadRequest", "Invalid request: JSON, chain, address, amount or an operation not available on the chain. Correct the request.", nil},
+	401: {"Unauthorized", "Invalid, revoked or expired key, or the consumer's access is off. Check the key and access.", nil},
 	403: {"Forbidden", "A missing scope, an operation switched off for the consumer, or a source address off its allowlist. " +
 		"A restricted key (one created with a subset of its consumer's scopes, or with its own source allowlist) is also refused " +
 		"outside its own scopes (scope_required) or allowlist (source_not_allowed), with a message saying the key is restricted: " +
-		"a call must pass both the key's restriction and its consumer's grants.", []errorExample{
-		{code: CodeScopeRequired, message: "this operation requires scope market:read"},
-		{code: CodeScopeRequired, name: "restricted_key_scope", message: "this API key is restricted to scopes market:read; this operation requires scope quote:read (create a key with that scope in the console)"},
-		{code: CodeSourceNotAllowed, name: "restricted_key_source", message: "source address 198.51.100.7 is not on this API key's own allowlist (the key is restricted)"},
+		"a call must pass both the key's restriction and its consumer's grants.", []*Error{
+		Errorf(CodeScopeRequired, "this API key is restricted to scopes market:read; this operation requires scope quote:read (create a key with that scope in the console)"),
+		Errorf(CodeSourceNotAllowed, "source address 198.51.100.7 is not on this API key's own allowlist (the key is restricted)"),
 	}},
-	404: {"NotFound", "No such endpoint (also a path called with another method than its own), or no such resource.", []errorExample{
-		{code: CodeNotFound, message: "token 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 not found on base"},
-	}},
-	408: {"RequestTimeout", "The request body was not uploaded within 15 seconds. Upload faster.", []errorExample{
-		{code: CodeRequestTimeout, message: "request body was not uploaded within 15s"},
-	}},
-	409: {"Conflict", "An Idempotency-Key still in flight or used with another body, or fresh conditions that must be reviewed.", []errorExample{
-		{code: CodeIdempotencyPending, message: "a call with this Idempotency-Key is still in flight"},
-		{code: CodeIdempotencyConflict, message: "this Idempotency-Key was used with a different body"},
-	}},
-	413: {"PayloadTooLarge", "The body is larger than 128 KiB. Shrink it.", []errorExample{
-		{code: CodeBodyTooLarge, message: "request body is larger than 131072 bytes"},
-	}},
-	422: {"UnprocessableEntity", "A simulation or signing prerequisite failed. Inspect, refresh safely.", []errorExample{
-		{code: CodeSimulationFailed, message: "the transaction reverts in simulation"},
-	}},
+	404: {"NotFound", "No such endpoint (also a path called with another method than its own), or no such resource.", nil},
+	408: {"RequestTimeout", "The request body was not uploaded within 15 seconds. Upload faster.", nil},
+	409: {"Conflict", "An Idempotency-Key still in flight or used with another body, or fresh conditions that must be reviewed.", nil},
+	413: {"PayloadTooLarge", "The body is larger than 128 KiB. Shrink it.", nil},
+	422: {"UnprocessableEntity", "A simulation, signing prerequisite or confirmation check failed. Inspect, refresh safely.", nil},
 	429: {"TooManyRequests", "The consumer's allowance is spent: wait Retry-After seconds, with jitter. The allowance is shared by all the consumer's keys; " +
 		"reason cost_exceeds_burst means the call costs more than the burst and can never be admitted: waiting will not help " +
-		"(split the call, or ask for a larger burst); its Retry-After is the time the whole burst takes to refill.", []errorExample{
-		{code: CodeRateLimited, message: "rate limit exceeded; retry after 3 s", retry: 3},
-		{code: CodeRateLimited, message: "this call costs 240 rate-limit units, more than the consumer's burst of 100: it can never be admitted, and waiting will not help; split it into calls of at most 100 units (a batch portfolio call costs 10 per distinct owner), or ask the operators for a larger burst", reason: "cost_exceeds_burst", retry: 24},
+		"(split the call, or ask for a larger burst); its Retry-After is the time the whole burst takes to refill.", []*Error{
+		rateLimited(&metering.Refusal{Never: true, Remaining: 100}, 240, metering.Limit{RatePerMinute: 600, Burst: 100}),
 	}},
-	StatusClientClosedRequest: {"ClientClosedRequest", "The caller cancelled; its cost is refunded, and a cancelled build never broadcasts.", []errorExample{
-		{code: CodeClientClosedRequest, message: "the caller cancelled the request"},
-	}},
-	502: {"BadGateway", "An upstream failed. Retry with bounded backoff.", []errorExample{
-		{code: CodeUpstreamError, message: "the chain's RPC returned an unusable response"},
-	}},
+	StatusClientClosedRequest: {"ClientClosedRequest", "The caller cancelled; its cost is refunded, and a cancelled build never broadcasts.", nil},
+	502: {"BadGateway", "An upstream failed (upstream_error), or the service itself failed unexpectedly (internal_error, logged under the " +
+		"request id). Retry with bounded backoff.", nil},
 	503: {"ServiceUnavailable", "An upstream or this service's store is unavailable (admission fails closed). Retry with bounded backoff, builders with the same key and body; " +
-		"code unavailable (our own store or admission) says when in Retry-After.", []errorExample{
-		{code: CodeUpstreamUnavailable, message: "the chain's RPC is unavailable"},
-		{code: CodeUnavailable, message: "admission is temporarily unavailable"},
-	}},
-	504: {"GatewayTimeout", "A read passed its deadline. Retry with bounded backoff.", []errorExample{
-		{code: CodeUpstreamTimeout, message: "the chain did not answer in time"},
-	}},
+		"code unavailable (our own store or admission) says when in Retry-After.", nil},
+	504: {"GatewayTimeout", "A read passed its deadline. Retry with bounded backoff.", nil},
 }
 
-// errorResponses are the shared error responses, one per status of the contract.
+// codeExample is the documented example of a code: its table message, with the metadata the code
+// carries.
+func codeExample(c codeDoc) *Error {
+	e := Errorf(c.code, "%s", c.example)
+	switch c.code {
+	case CodeRateLimited:
+		e = rateLimited(&metering.Refusal{RetryAfter: 3 * time.Second}, 1, metering.Limit{RatePerMinute: 600, Burst: 100})
+	case CodeReviewRequired:
+		loss := 91250
+		e.ValueLossPpm, e.RiskAcknowledgement = &loss, "maxValueLossPpm"
+	case CodeSimulationFailed:
+		e.Reasons = []string{"swap: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT"}
+	case CodeVerificationFailed:
+		e.Verification = map[string]TxVerification{
+			"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a": {ID: "swap", Result: "mismatch", Fields: []string{"data"}},
+			"0x9a0e3c4d7b2f1e8a6c5d4b3a2918f7e6d5c4b3a29180f7e6d5c4b3a291807f6e": {ID: "approve", Result: "reverted", Block: 38512345,
+				Reason: "ERC20: approve to the zero address"},
+		}
+	}
+	return e
+}
+
+// errorResponses are the shared error responses, one per status of the contract, each with an
+// example per code it carries (named by the code) and its extra examples (named by their reason or
+// their kind of key).
 func errorResponses() map[string]*huma.Response {
 	out := map[string]*huma.Response{}
 	for _, status := range errorStatuses {
@@ -181,20 +174,19 @@ func errorResponses() map[string]*huma.Response {
 			headers["Retry-After"] = &huma.Header{Ref: "#/components/headers/Retry-After"}
 		}
 		examples := map[string]*huma.Example{}
-		for _, x := range doc.examples {
-			e := Errorf(x.code, "%s", x.message)
-			e.RequestID, e.Reason = "req_4da6ea165f9579dc46991bf53b400a82", x.reason
-			if x.retry > 0 {
-				e.RetryAfterSec = &x.retry
+		add := func(name, summary string, e *Error) {
+			e.RequestID = "req_4da6ea165f9579dc46991bf53b400a82"
+			examples[name] = &huma.Example{Summary: summary, Value: e}
+		}
+		for _, c := range codesOf(status) {
+			add(string(c.code), c.means, codeExample(c))
+		}
+		for _, e := range doc.extra {
+			name := e.Reason
+			if name == "" {
+				name = "restricted_key_" + strings.TrimSuffix(strings.TrimSuffix(string(e.Code), "_required"), "_not_allowed")
 			}
-			name := string(x.code)
-			if x.reason != "" {
-				name = x.reason
-			}
-			if x.name != "" {
-				name = x.name
-			}
-			examples[name] = &huma.Example{Value: e}
+			add(name, string(e.Code)+": "+e.Message, e)
 		}
 		out[doc.name] = &huma.Response{
 			Description: doc.description,

@@ -2,10 +2,15 @@ package api
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
 )
 
 func TestOpenAPIDocument(t *testing.T) {
@@ -362,4 +367,78 @@ func walkSchemas(node any, f func(where string, s map[string]any)) {
 		}
 	}
 	walk("#", node)
+}
+
+// TestErrorCodesDocumented: the served document's code enum is exactly the Code constants declared
+// in the source (read with go/parser, not from the table the document is made from), each with its
+// status in x-error-codes, and every error response has an example of each code it carries, which
+// validates against the Error schema.
+func TestErrorCodesDocumented(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "codes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if v, ok := n.(*ast.ValueSpec); ok {
+			if id, ok := v.Type.(*ast.Ident); ok && id.Name == "Code" {
+				lit := v.Values[0].(*ast.BasicLit)
+				declared = append(declared, strings.Trim(lit.Value, `"`))
+			}
+		}
+		return true
+	})
+	if len(declared) < 30 {
+		t.Fatalf("read %d Code constants from codes.go", len(declared))
+	}
+	e := newEnv(t)
+	r := e.do(request{path: "/v1/openapi.json"})
+	components := r.body["components"].(map[string]any)
+	code := components["schemas"].(map[string]any)["Error"].(map[string]any)["properties"].(map[string]any)["code"].(map[string]any)
+	var enum []string
+	for _, c := range code["enum"].([]any) {
+		enum = append(enum, c.(string))
+	}
+	if !slices.Equal(sortedCopy(enum), sortedCopy(declared)) {
+		t.Errorf("the document's code enum %v is not the declared codes %v", enum, declared)
+	}
+	catalogue := code["x-error-codes"].([]any)
+	if len(catalogue) != len(declared) {
+		t.Errorf("x-error-codes has %d entries for %d codes", len(catalogue), len(declared))
+	}
+	statusOfName := map[string]string{}
+	for status, d := range errorDocs {
+		statusOfName[d.name] = strconv.Itoa(status)
+	}
+	responses := components["responses"].(map[string]any)
+	for _, entry := range catalogue {
+		entry := entry.(map[string]any)
+		status := fmt.Sprint(entry["status"])
+		var found bool
+		for name, resp := range responses {
+			if statusOfName[name] != status {
+				continue
+			}
+			examples := resp.(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["examples"].(map[string]any)
+			if ex, ok := examples[entry["code"].(string)].(map[string]any); ok {
+				found = ex["value"].(map[string]any)["code"] == entry["code"]
+				res := &huma.ValidateResult{}
+				huma.Validate(e.server.api.OpenAPI().Components.Schemas, &huma.Schema{Ref: "#/components/schemas/Error"},
+					huma.NewPathBuffer(nil, 0), huma.ModeReadFromServer, ex["value"], res)
+				for _, err := range res.Errors {
+					t.Errorf("example %s of %s: %v", entry["code"], name, err)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("code %v (status %s) has no example in its error response", entry["code"], status)
+		}
+	}
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }

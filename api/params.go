@@ -61,8 +61,12 @@ func (s *Server) chainsFor(ctx context.Context, name string) ([]chain.Info, *Err
 // mixed case its EIP-55 checksum: 400 invalid_address otherwise, naming the field.
 func requireAddress(c chain.Info, what, addr string) *Error {
 	if c.Kind == chain.KindSolana {
-		if chain.IsSolanaAddress(addr) {
+		switch {
+		case chain.IsSolanaAddress(addr):
 			return nil
+		case chain.IsEVMAddress(addr):
+			return Errorf(CodeInvalidAddress, "%s %s is an EVM address, but chain is solana (the chain when none is given): "+
+				"name its EVM chain, e.g. chain=base", what, addr)
 		}
 		return Errorf(CodeInvalidAddress, "%s must be a Solana base58 address", what)
 	}

@@ -70,3 +70,38 @@ func TestChecksumMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestCallerMessages: each refusal says what the caller did wrong, in words, once.
+func TestCallerMessages(t *testing.T) {
+	e := newEnv(t)
+	post := func(path, body string) request {
+		return request{method: http.MethodPost, path: path, key: e.key, body: body,
+			headers: map[string]string{"Idempotency-Key": fmt.Sprintf("%x", sha256.Sum256([]byte(body)))}}
+	}
+	for _, tc := range []struct {
+		name string
+		req  request
+		code Code
+		want string
+	}{
+		{"an 80-digit amount is a decimal beyond every token's range",
+			post("/v1/build/transfer", `{"chain":"base","user":"`+evmAddr+`","to":"`+evmAddr2+`","token":"native","amount":"`+strings.Repeat("9", 80)+`"}`),
+			CodeInvalidAmount, "exceeds the token's range"},
+		{"an EVM mint where chain defaulted to solana", request{path: "/v1/tokens/" + evmAddr + "/price", key: e.key},
+			CodeInvalidAddress, "is an EVM address, but chain is solana (the chain when none is given)"},
+		{"a human amount on a swap build",
+			post("/v1/build/swap", `{"chain":"base","user":"`+evmAddr+`","inputMint":"native","outputMint":"`+evmAddr2+`","amount":"1.5","slippageBps":50}`),
+			CodeInvalidAmount, "want integer base units"},
+		{"a swap amount too long for any token",
+			post("/v1/build/swap", `{"chain":"base","user":"`+evmAddr+`","inputMint":"native","outputMint":"`+evmAddr2+`","amount":"`+strings.Repeat("9", 80)+`","slippageBps":50}`),
+			CodeInvalidAmount, "exceeds the token's range"},
+		{"a human amount on a quote", request{path: "/v1/quotes/swap?chain=base&inputMint=native&outputMint=" + evmAddr2 + "&amount=1.5", key: e.key},
+			CodeInvalidAmount, "want integer base units"},
+	} {
+		r := e.do(tc.req)
+		msg, _ := r.body["error"].(string)
+		if r.code() != string(tc.code) || !strings.Contains(msg, tc.want) || strings.Count(msg, "invalid amount") > 1 || strings.Contains(msg, "^[") {
+			t.Errorf("%s: %d %s, want %s saying %q", tc.name, r.status, r.rawBody, tc.code, tc.want)
+		}
+	}
+}

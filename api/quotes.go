@@ -99,8 +99,8 @@ type swapQuoteInput struct {
 type BridgeQuoteRequest struct {
 	FromChain   string   `json:"fromChain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
 	ToChain     string   `json:"toChain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"ethereum"`
-	InputToken  string   `json:"inputToken" maxLength:"100" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputToken string   `json:"outputToken" maxLength:"100" example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
+	InputToken  string   `json:"inputToken" maxLength:"100" doc:"The token to send on the origin chain, or native for its gas coin." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputToken string   `json:"outputToken" maxLength:"100" doc:"The token to receive on the destination chain, or native for its gas coin." example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
 	Amount      string   `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1000"`
 	User        string   `json:"user" maxLength:"100" doc:"Sender on the origin chain." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	Recipient   string   `json:"recipient,omitempty" maxLength:"100" doc:"Receiver on the destination chain; default the sender where the families match." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
@@ -195,22 +195,29 @@ func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output
 }
 
 // resolveBridge validates a bridge request and returns its origin chain, which must serve the call's
-// operation; the destination must be enabled.
+// operation (checked first: a bridge no chain serves says so before anything else); the destination
+// must be enabled. Tokens may be native, the chain's gas coin.
 func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain.Info, *Error) {
-	if b.FromChain == b.ToChain {
-		return chain.Info{}, Errorf(CodeInvalidRequest, "fromChain and toChain must differ")
+	from, e := lookupChain(ctx, b.FromChain)
+	if e == nil {
+		from, e = s.requireChain(b.FromChain)
 	}
-	if e := amountError(chain.ParseHumanAmount(b.Amount, 36)); e != nil {
-		return chain.Info{}, e
-	}
-	from, e := s.resolve(ctx, b.FromChain, addr("inputToken", b.InputToken), addr("user", b.User))
 	if e == nil {
 		e = s.serving(ctx, from)
 	}
 	if e != nil {
 		return chain.Info{}, e
 	}
-	if _, e := s.resolve(ctx, b.ToChain, addr("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
+	if b.FromChain == b.ToChain {
+		return chain.Info{}, Errorf(CodeInvalidRequest, "fromChain and toChain must differ")
+	}
+	if e := amountError(chain.ParseHumanAmount(b.Amount, 36)); e != nil {
+		return chain.Info{}, e
+	}
+	if _, e := s.resolve(ctx, b.FromChain, mint("inputToken", b.InputToken), addr("user", b.User)); e != nil {
+		return chain.Info{}, e
+	}
+	if _, e := s.resolve(ctx, b.ToChain, mint("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
 		return chain.Info{}, e
 	}
 	return from, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/partner-platform/partnerd/access"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
+	"github.com/partner-platform/partnerd/market"
 )
 
 // tradeEnv is a devnet-backed env with a consumer that may build, and a wallet for a seeded user.
@@ -107,11 +108,27 @@ func (te *tradeEnv) checked(req request) response {
 	for _, spec := range te.server.specs {
 		if spec.Method == method && pathMatches(spec.Path, path) {
 			checkAnswer(te.t, te.server, spec, r)
+			checkFeeRows(te.t, r)
 			return r
 		}
 	}
 	te.t.Fatalf("no operation serves %s %s", method, path)
 	return r
+}
+
+// checkFeeRows holds every fee row of a build's answer to the one rule of fee rows: amount in token
+// units, baseUnits the same amount as an integer, at the token's decimals.
+func checkFeeRows(t testing.TB, r response) {
+	t.Helper()
+	fees, _ := r.body["fees"].([]any)
+	for _, f := range fees {
+		row := f.(map[string]any)
+		base, ok := new(big.Int).SetString(fmt.Sprint(row["baseUnits"]), 10)
+		decimals, isNumber := row["decimals"].(float64)
+		if !ok || !isNumber || row["amount"] != market.Units(base, int(decimals)) {
+			t.Errorf("fee row %v: amount is not baseUnits at the token's decimals", row)
+		}
+	}
 }
 
 // pathMatches reports whether a request path fits an OpenAPI path template.

@@ -13,19 +13,40 @@ var ErrInvalidAmount = errors.New("invalid amount")
 // maxAmountDigits bounds amounts: a uint256 has 78 decimal digits.
 const maxAmountDigits = 78
 
+// maxUint256 is the most base units any token (ERC-20 or native) can hold: 2^256 - 1.
+var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
+// tooLarge is the error of an amount beyond every token's range.
+func tooLarge(s string) error {
+	return fmt.Errorf("%w: %s exceeds the token's range: no token holds more than 2^256 - 1 base units (78 digits)", ErrInvalidAmount, abbreviate(s))
+}
+
+// abbreviate shortens a long amount for a message.
+func abbreviate(s string) string {
+	if len(s) <= 24 {
+		return s
+	}
+	return fmt.Sprintf("%s... (%d characters)", s[:12], len(s))
+}
+
 // ParseBaseUnits checks an integer base-unit amount ("1500000"): digits only, no sign, no leading
 // zeros, greater than zero, at most 78 digits. It returns the string unchanged.
 func ParseBaseUnits(s string) (string, error) {
-	if s == "" || len(s) > maxAmountDigits {
-		return "", fmt.Errorf("%w: want 1 to %d digits", ErrInvalidAmount, maxAmountDigits)
+	if s == "" {
+		return "", fmt.Errorf("%w: want integer base units, such as 1500000 for 1.5 of a token with 6 decimals", ErrInvalidAmount)
+	}
+	if len(s) > maxAmountDigits && digits(s) {
+		return "", tooLarge(s)
 	}
 	if s[0] == '0' {
-		return "", fmt.Errorf("%w: base units must be a positive integer without leading zeros", ErrInvalidAmount)
+		return "", fmt.Errorf("%w: want integer base units greater than zero, without leading zeros", ErrInvalidAmount)
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "", fmt.Errorf("%w: base units must be an integer string", ErrInvalidAmount)
-		}
+	if !digits(s) {
+		return "", fmt.Errorf("%w: want integer base units (digits only: no sign, decimal point or exponent), "+
+			"such as 1500000 for 1.5 of a token with 6 decimals", ErrInvalidAmount)
+	}
+	if n, _ := new(big.Int).SetString(s, 10); n.Cmp(maxUint256) > 0 {
+		return "", tooLarge(s)
 	}
 	return s, nil
 }
@@ -36,8 +57,10 @@ func ParseBaseUnits(s string) (string, error) {
 func ParseHumanAmount(s string, maxDecimals int) (string, error) {
 	intPart, frac, hasDot := cut(s, '.')
 	switch {
-	case intPart == "" || len(intPart)+len(frac) > maxAmountDigits:
+	case intPart == "":
 		return "", fmt.Errorf("%w: want a plain decimal such as 12.5", ErrInvalidAmount)
+	case len(intPart)+len(frac) > maxAmountDigits && digits(intPart) && digits(frac):
+		return "", tooLarge(s)
 	case hasDot && frac == "":
 		return "", fmt.Errorf("%w: a decimal point must be followed by digits", ErrInvalidAmount)
 	case len(intPart) > 1 && intPart[0] == '0':
@@ -87,6 +110,10 @@ func HumanToBaseUnits(s string, decimals int) (*big.Int, error) {
 	n, ok := new(big.Int).SetString(intPart+frac+strings.Repeat("0", decimals-len(frac)), 10)
 	if !ok {
 		return nil, fmt.Errorf("%w: want a plain decimal such as 12.5", ErrInvalidAmount)
+	}
+	if n.Cmp(maxUint256) > 0 {
+		return nil, fmt.Errorf("%w: %s exceeds the token's range: with %d decimals it is more than 2^256 - 1 base units",
+			ErrInvalidAmount, abbreviate(s), decimals)
 	}
 	return n, nil
 }

@@ -21,17 +21,22 @@ type Info struct {
 	Kind        Kind
 	ChainID     int64  // EVM chain id; 0 for Solana
 	NativeToken string // symbol of the gas token
+	// NativeDecimals is the gas token's decimals: 18 on every EVM chain (arc's native USDC too), 9 for SOL.
+	NativeDecimals int
 }
+
+// Native is the token parameter value that names a chain's gas token (ETH, BNB, SOL ...).
+const Native = "native"
 
 // Supported lists every chain of the contract, in the contract's order.
 var Supported = []Info{
-	{Name: "solana", Kind: KindSolana, NativeToken: "SOL"},
-	{Name: "ethereum", Kind: KindEVM, ChainID: 1, NativeToken: "ETH"},
-	{Name: "base", Kind: KindEVM, ChainID: 8453, NativeToken: "ETH"},
-	{Name: "bsc", Kind: KindEVM, ChainID: 56, NativeToken: "BNB"},
-	{Name: "robinhood", Kind: KindEVM, ChainID: 4663, NativeToken: "ETH"},
+	{Name: "solana", Kind: KindSolana, NativeToken: "SOL", NativeDecimals: 9},
+	{Name: "ethereum", Kind: KindEVM, ChainID: 1, NativeToken: "ETH", NativeDecimals: 18},
+	{Name: "base", Kind: KindEVM, ChainID: 8453, NativeToken: "ETH", NativeDecimals: 18},
+	{Name: "bsc", Kind: KindEVM, ChainID: 56, NativeToken: "BNB", NativeDecimals: 18},
+	{Name: "robinhood", Kind: KindEVM, ChainID: 4663, NativeToken: "ETH", NativeDecimals: 18},
 	// Arc pays gas in native USDC with 18 decimals; its ERC-20 USDC has 6. Never mix them.
-	{Name: "arc", Kind: KindEVM, ChainID: 5042, NativeToken: "USDC"},
+	{Name: "arc", Kind: KindEVM, ChainID: 5042, NativeToken: "USDC", NativeDecimals: 18},
 }
 
 // Venues lists the `amm` values of the contract: four Solana venues, then the two EVM pool ABIs.

@@ -80,7 +80,7 @@ func solanaToken(chainName string, m solana.Mint) Token {
 	case m.Metadata != nil:
 		t.Symbol, t.Name = m.Metadata.Symbol, m.Metadata.Name
 	case m.Address == solana.NativeMint:
-		t.Symbol, t.Name = "SOL", "Wrapped SOL"
+		t.Symbol, t.Name = "WSOL", "Wrapped SOL"
 	}
 	return t
 }

@@ -183,7 +183,7 @@ func TestSolanaTokenReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Token.Symbol != "SOL" || sol.Token.Name != "Wrapped SOL" || sol.Token.Decimals != 9 || sol.MetadataSource != "" {
+	if sol.Token.Symbol != "WSOL" || sol.Token.Name != "Wrapped SOL" || sol.Token.Decimals != 9 || sol.MetadataSource != "" {
 		t.Errorf("wrapped SOL %+v", sol)
 	}
 }
@@ -214,7 +214,7 @@ func TestSolanaSearch(t *testing.T) {
 		{"usdc", []string{"USDC"}},                                    // symbols ignore case
 		{"ember", []string{"EMB"}},                                    // names too
 		{"(localnet)", []string{"AUR", "EMB", "NIM", "QRTZ", "USDC"}}, // ordered by symbol
-		{"wrapped", []string{"SOL"}},                                  // wrapped SOL by its name
+		{"wrapped", []string{"WSOL"}},                                 // wrapped SOL by its name
 		{"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", []string{}},
 		{"nothing like it", []string{}},
 	} {

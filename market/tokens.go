@@ -111,6 +111,15 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	if err != nil {
 		return Price{}, err
 	}
+	if addr == chain.Native { // the gas coin: its wrapped token's price, described as the coin
+		p, err := s.Price(ctx, chainName, c.Pricing.WrappedNative)
+		if err != nil {
+			return Price{}, fmt.Errorf("the native coin's price is its wrapped token's (%s): %w", checksum(c.Pricing.WrappedNative), err)
+		}
+		info, _ := chain.Lookup(chainName)
+		p.Token = Token{Chain: chainName, Address: chain.Native, Symbol: info.NativeToken, Name: info.NativeToken, Decimals: info.NativeDecimals}
+		return p, nil
+	}
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return Price{}, err

@@ -67,7 +67,7 @@ func solanaSource(chainName string) string { return chainName + ":rpc" }
 
 // wrappedSOL describes wrapped SOL's mint when it carries no metadata (a cluster may not have
 // Metaplex metadata for it); mainnet's Metaplex metadata says the same.
-var wrappedSOL = solana.Metadata{Name: "Wrapped SOL", Symbol: "SOL"}
+var wrappedSOL = solana.Metadata{Name: "Wrapped SOL", Symbol: "WSOL"}
 
 // solanaHoldings reads the holdings of owners on a Solana chain, in the order asked: every valid,
 // distinct owner in one adapter call (two JSON-RPC round trips whatever their number). An owner

@@ -159,7 +159,7 @@ func TestSolanaHoldingsEqualSeed(t *testing.T) {
 		{"holder-0", "USDC", false, "1251000.5", 6, "USD Coin (localnet)"},
 		{"holder-0", "EMB", false, "1000000", 6, "Ember (localnet)"},
 		{"holder-6", "EMB", false, "1234.567891", 6, ""},
-		{"holder-0", "SOL", false, "5", 9, "Wrapped SOL"},
+		{"holder-0", "WSOL", false, "5", 9, "Wrapped SOL"},
 		{"holder-4", "QRTZ", false, "1000000.5", 2, ""},
 	} {
 		r := row(res[slices.Index(seeded, c.owner)], c.symbol, c.native)

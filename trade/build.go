@@ -66,16 +66,26 @@ type AllowanceExpect struct {
 }
 
 // Fee is one fee row of a build: the network fee of one transaction (kind network, in the gas
-// token) or a venue's fee on one pool of the route (kind venue, in the hop's input token).
+// token), a venue's fee on one pool of the route (kind venue, in the hop's input token), and on
+// Solana the priority fee, rent and a Token-2022 transfer fee. Every row, on both chain families,
+// says its amount the same way: Amount in token units, BaseUnits as an integer, with the token's
+// Decimals (newFee).
 type Fee struct {
-	Kind   string `json:"kind"`
-	TxID   string `json:"txId,omitempty"`
-	Venue  string `json:"venue,omitempty"`
-	Pool   string `json:"pool,omitempty"`
-	FeeBps int    `json:"feeBps,omitempty"`
-	Token  string `json:"token"`
-	Amount string `json:"amount"`
-	USD    string `json:"usd,omitempty"`
+	Kind      string `json:"kind"`
+	TxID      string `json:"txId,omitempty"`
+	Venue     string `json:"venue,omitempty"`
+	Pool      string `json:"pool,omitempty"`
+	FeeBps    int    `json:"feeBps,omitempty"`
+	Token     string `json:"token"`
+	Amount    string `json:"amount"`
+	BaseUnits string `json:"baseUnits"`
+	Decimals  int    `json:"decimals"`
+	USD       string `json:"usd,omitempty"`
+}
+
+// newFee is a fee row of kind: base units of token (native or an address) with its decimals.
+func newFee(kind, token string, base *big.Int, decimals int) Fee {
+	return Fee{Kind: kind, Token: token, Amount: market.Units(base, decimals), BaseUnits: base.String(), Decimals: decimals}
 }
 
 // step is one call a builder wants, before simulation.
@@ -143,8 +153,10 @@ func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, 
 			tx.Payload = &Payload{Expect: &Expect{Allowance: st.expect}}
 		}
 		b.Transactions = append(b.Transactions, tx)
-		fee := networkFee(sims[i].GasUsed, a.state, a.nativeUSD)
-		b.Fees = append(b.Fees, Fee{Kind: "network", TxID: st.id, Token: Native, Amount: fee.Native, USD: fee.USD})
+		fee, wei := networkFee(sims[i].GasUsed, a.state, a.nativeUSD)
+		row := newFee("network", Native, wei, nativeDecimals)
+		row.TxID, row.USD = st.id, fee.USD
+		b.Fees = append(b.Fees, row)
 	}
 	b.Fees = append(b.Fees, a.venueFees...)
 	if err := s.tokens.issue(a.consumerID, a.c.Info.Name, &b, s.now()); err != nil {

@@ -25,9 +25,19 @@ type ConfirmResult struct {
 }
 
 // VerificationError is a confirm that found a transaction that is not what was built, or that
-// failed (422): per transaction hash, what was found.
+// failed (422): per transaction hash or signature, what was found.
 type VerificationError struct {
-	Verification map[string]any
+	Verification map[string]TxCheck
+}
+
+// TxCheck is what confirming found wrong with one transaction of a build.
+type TxCheck struct {
+	ID     string   // the build's transaction id
+	Result string   // mismatch (not the call that was built), reverted (EVM) or failed (Solana)
+	Fields []string // mismatch: what differs (from, to, data, value; instructions, signer ... on Solana)
+	Block  uint64   // reverted: the block it was mined in
+	Slot   uint64   // failed: the slot it landed in
+	Reason string   // reverted or failed: the revert reason or the program error, when known
 }
 
 func (e *VerificationError) Error() string {
@@ -76,7 +86,7 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 		return ConfirmResult{}, fmt.Errorf("confirm: %w", err)
 	}
 	var res ConfirmResult
-	bad := map[string]any{}
+	bad := map[string]TxCheck{}
 	for i, f := range found {
 		want := txs[i]
 		switch {
@@ -84,16 +94,12 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingNotFound)
 			continue
 		case len(mismatch(f, want)) > 0:
-			bad[hashes[i]] = map[string]any{"id": want.ID, "result": "mismatch", "fields": mismatch(f, want)}
+			bad[hashes[i]] = TxCheck{ID: want.ID, Result: "mismatch", Fields: mismatch(f, want)}
 			continue
 		case !f.Mined:
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingReceipt)
 		case !f.Succeeded:
-			v := map[string]any{"id": want.ID, "result": "reverted", "block": f.Block}
-			if f.RevertReason != "" {
-				v["reason"] = f.RevertReason
-			}
-			bad[hashes[i]] = v
+			bad[hashes[i]] = TxCheck{ID: want.ID, Result: "reverted", Block: f.Block, Reason: f.RevertReason}
 		case int(f.Head-f.Block+1) < c.Confirmations:
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingFinality)
 		}
@@ -103,7 +109,7 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 
 // settleConfirm ends a confirm once every transaction was checked: a *VerificationError when any
 // is in bad, res as it is while any is pending, else the token is marked confirmed.
-func (s *Service) settleConfirm(ctx context.Context, tokenID int, res ConfirmResult, bad map[string]any) (ConfirmResult, error) {
+func (s *Service) settleConfirm(ctx context.Context, tokenID int, res ConfirmResult, bad map[string]TxCheck) (ConfirmResult, error) {
 	if len(bad) > 0 {
 		return ConfirmResult{}, &VerificationError{Verification: bad}
 	}

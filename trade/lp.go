@@ -231,7 +231,7 @@ func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (
 			k++
 		}
 		if desired[i], err = chain.HumanToBaseUnits(human[i], sd.decimals); errors.Is(err, chain.ErrInvalidAmount) {
-			return Build{}, fmt.Errorf("%w: amount of %s: %v", ErrInvalidAmount, sd.token, err)
+			return Build{}, fmt.Errorf("amount of %s: %w", sd.token, err)
 		} else if err != nil {
 			return Build{}, err
 		}
@@ -491,7 +491,7 @@ func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) 
 	amount := have
 	if r.Amount != "" {
 		if amount, err = chain.HumanToBaseUnits(r.Amount, lpDecimals); errors.Is(err, chain.ErrInvalidAmount) {
-			return Build{}, fmt.Errorf("%w: amount of LP: %v", ErrInvalidAmount, err)
+			return Build{}, fmt.Errorf("amount of LP: %w", err)
 		} else if err != nil {
 			return Build{}, err
 		}
@@ -602,7 +602,7 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 		}
 		routes = append(routes, onVenue(rs, v.Name)...)
 	}
-	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Farms: []string{farm},
+	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Farms: []string{farm}, Decimals: []string{reward},
 		Allowances: []evm.Allowance{{Token: reward, Spender: v.Router}, {Token: p.Token0, Spender: v.Router}, {Token: p.Token1, Spender: v.Router},
 			{Token: pool, Spender: farm}}}
 	for _, route := range routes {
@@ -662,8 +662,13 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 			data: evm.SwapData(evm.TokensForTokens, swapIn[i], minOut, path, user, deadline, false)})
 		spentReward.Add(spentReward, swapIn[i])
 		for j, l := range best.legs {
-			fee := new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigFeeDenominator)
-			venueFees = append(venueFees, Fee{Kind: "venue", Venue: l.venue.Name, Pool: l.pair, FeeBps: l.venue.FeeBps, Token: l.tokenIn, Amount: fee.String()})
+			decimals := st.Decimals[0] // the reward's; a later leg's input is the wrapped native token or a stablecoin
+			if l.tokenIn != reward {
+				decimals = c.hopDecimals(l.tokenIn)
+			}
+			fee := newFee("venue", l.tokenIn, new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigFeeDenominator), decimals)
+			fee.Venue, fee.Pool, fee.FeeBps = l.venue.Name, l.pair, l.venue.FeeBps
+			venueFees = append(venueFees, fee)
 		}
 		swapMeta = append(swapMeta, map[string]any{"id": fmt.Sprintf("swapToken%d", i), "tokenIn": reward, "tokenOut": t, "amountIn": swapIn[i].String(),
 			"amountOut": out.String(), "minOutAmount": minOut.String(), "path": path})

@@ -303,12 +303,33 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 		Gas:   uint64(swapGasFirstHop + swapGasPerHop*(len(best.legs)-1)),
 		Block: st.Block, ExpiresAt: s.now().Add(QuoteTTL).Unix(),
 	}
-	q.NetworkFee = networkFee(q.Gas, st, nativeUSD)
+	q.NetworkFee, _ = networkFee(q.Gas, st, nativeUSD)
 	for i, l := range best.legs {
 		q.Route = append(q.Route, RouteHop{Pool: l.pair, Venue: l.venue.Name, FeeBps: l.venue.FeeBps, TokenIn: l.tokenIn, TokenOut: l.tokenOut,
 			AmountIn: best.amounts[i].String(), AmountOut: best.amounts[i+1].String()})
 	}
 	return quoted{quote: q, best: *best, state: st, nativeUSD: nativeUSD, nativeIn: nativeIn, nativeOut: nativeOut, in: in, out: out}, nil
+}
+
+// decimalsOf is the decimals of a token of the quote's route: its input or output token (read with
+// the reserves), or a token it passes through (hopDecimals).
+func (q quoted) decimalsOf(c *Chain, token string) int {
+	switch token {
+	case q.in:
+		return q.state.Decimals[0]
+	case q.out:
+		return q.state.Decimals[1]
+	}
+	return c.hopDecimals(token)
+}
+
+// hopDecimals is the decimals of a token a route passes through between its ends: the wrapped native
+// token (the gas coin's 18) or a configured USD stablecoin, the only tokens routes pass through.
+func (c *Chain) hopDecimals(token string) int {
+	if token == c.WrappedNative {
+		return nativeDecimals
+	}
+	return c.stableDecimals(token)
 }
 
 // stableDecimals is the configured decimals of a USD stablecoin.
@@ -320,15 +341,15 @@ func (c *Chain) stableDecimals(addr string) int {
 // expectedFeePerGas is what a transaction is expected to pay per gas: the base fee plus the tip.
 func expectedFeePerGas(st evm.TradeState) *big.Int { return new(big.Int).Add(st.BaseFee, st.Tip) }
 
-// networkFee is gas at the expected fee per gas, in native units and USD.
-func networkFee(gas uint64, st evm.TradeState, nativeUSD *big.Rat) Amount {
+// networkFee is gas at the expected fee per gas, in native units and USD, and in wei.
+func networkFee(gas uint64, st evm.TradeState, nativeUSD *big.Rat) (Amount, *big.Int) {
 	wei := new(big.Int).Mul(new(big.Int).SetUint64(gas), expectedFeePerGas(st))
 	a := Amount{Native: market.Units(wei, nativeDecimals)}
 	if nativeUSD != nil {
 		usd := new(big.Rat).Mul(new(big.Rat).SetFrac(wei, pow10(nativeDecimals)), nativeUSD)
 		a.USD = usd.FloatString(6)
 	}
-	return a
+	return a, wei
 }
 
 func last(s []*big.Int) *big.Int { return s[len(s)-1] }

@@ -64,7 +64,7 @@ func (s *Service) ServesTransfers(chainName string) bool {
 const (
 	FeePriority    = "priority"     // the priority fee: compute unit limit × unit price, in SOL
 	FeeRent        = "rent"         // the rent-exempt deposit of an account the transaction creates, in SOL; it stays in the account
-	FeeTransferFee = "transfer_fee" // a Token-2022 transfer fee withheld from the amount, base units of the token
+	FeeTransferFee = "transfer_fee" // a Token-2022 transfer fee withheld from the amount, in the token
 )
 
 // solanaTxID is the id of a Solana transfer build's one transaction.
@@ -101,13 +101,10 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 	}
 	b := Build{
 		Transactions: []Tx{{ID: solanaTxID, From: r.User, Encoding: "base64", Payload: &Payload{Transaction: tb.Transaction}}},
-		Fees: []Fee{
-			{Kind: "network", TxID: solanaTxID, Token: Native, Amount: lamports(tb.NetworkFee - tb.PriorityFee)},
-			{Kind: FeePriority, TxID: solanaTxID, Token: Native, Amount: lamports(tb.PriorityFee)},
-		},
+		Fees:         []Fee{solFee("network", tb.NetworkFee-tb.PriorityFee), solFee(FeePriority, tb.PriorityFee)},
 	}
 	if tb.CreatesDestination {
-		b.Fees = append(b.Fees, Fee{Kind: FeeRent, TxID: solanaTxID, Token: Native, Amount: lamports(tb.RentLamports)})
+		b.Fees = append(b.Fees, solFee(FeeRent, tb.RentLamports))
 	}
 	received := tb.Received
 	if received == nil {
@@ -123,8 +120,9 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 		md["tokenProgram"] = tb.Mint.Program
 	}
 	if tb.Fee != nil {
-		b.Fees = append(b.Fees, Fee{Kind: FeeTransferFee, TxID: solanaTxID, Token: r.Token, FeeBps: int(tb.Fee.BasisPoints),
-			Amount: strconv.FormatUint(tb.TransferFee, 10)})
+		fee := newFee(FeeTransferFee, r.Token, new(big.Int).SetUint64(tb.TransferFee), tb.Decimals)
+		fee.TxID, fee.FeeBps = solanaTxID, int(tb.Fee.BasisPoints)
+		b.Fees = append(b.Fees, fee)
 		md["transferFee"] = map[string]any{"amount": market.Units(new(big.Int).SetUint64(tb.TransferFee), tb.Decimals),
 			"baseUnits": strconv.FormatUint(tb.TransferFee, 10), "basisPoints": tb.Fee.BasisPoints,
 			"maximumFee": strconv.FormatUint(tb.Fee.MaximumFee, 10), "epoch": tb.Fee.Epoch}
@@ -136,9 +134,11 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 	return b, nil
 }
 
-// lamports is an amount of lamports in SOL.
-func lamports(n uint64) string {
-	return market.Units(new(big.Int).SetUint64(n), solana.SOLDecimals)
+// solFee is a fee row of the transaction of a Solana build, of n lamports.
+func solFee(kind string, n uint64) Fee {
+	fee := newFee(kind, Native, new(big.Int).SetUint64(n), solana.SOLDecimals)
+	fee.TxID = solanaTxID
+	return fee
 }
 
 // solanaStatus reads a signature's status (one round trip): unknown when the cluster does not know
@@ -220,7 +220,7 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 		return ConfirmResult{}, fmt.Errorf("confirm: %d transactions read for %d signatures", len(found), len(sigs))
 	}
 	var res ConfirmResult
-	bad := map[string]any{}
+	bad := map[string]TxCheck{}
 	for i, f := range found {
 		want := txs[i]
 		if !f.Found {
@@ -239,9 +239,9 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 		diff = slices.DeleteFunc(diff, func(d string) bool { return d == solana.DiffComputeBudget || d == solana.DiffBlockhash })
 		switch {
 		case len(diff) > 0:
-			bad[sigs[i]] = map[string]any{"id": want.ID, "result": "mismatch", "fields": diff}
+			bad[sigs[i]] = TxCheck{ID: want.ID, Result: "mismatch", Fields: diff}
 		case f.Failed:
-			bad[sigs[i]] = map[string]any{"id": want.ID, "result": "failed", "slot": f.Slot, "reason": f.Err}
+			bad[sigs[i]] = TxCheck{ID: want.ID, Result: "failed", Slot: f.Slot, Reason: f.Err}
 		case commitmentRank[f.Status] < commitmentRank[sc.Finality]:
 			reason := PendingFinality
 			if f.Status != solana.StatusConfirmed {

@@ -22,6 +22,7 @@ import (
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/store"
 )
 
@@ -210,16 +211,26 @@ func feeSum(t *testing.T, b Build, kind string, decimals int) uint64 {
 		if f.Kind != kind {
 			continue
 		}
-		n, err := chain.HumanToBaseUnits(f.Amount, decimals)
-		if f.Amount == "0" {
-			n, err = new(big.Int), nil
+		if f.Decimals != decimals {
+			t.Fatalf("fee row %+v: decimals %d, want %d", f, f.Decimals, decimals)
 		}
-		if err != nil {
-			t.Fatalf("fee row %+v: %v", f, err)
-		}
-		sum += n.Uint64()
+		sum += checkFeeRow(t, f).Uint64()
 	}
 	return sum
+}
+
+// checkFeeRow holds a fee row to the one rule of every row: amount in token units, baseUnits the
+// same amount as an integer, with the token's decimals. It returns the base units.
+func checkFeeRow(t *testing.T, f Fee) *big.Int {
+	t.Helper()
+	n, ok := new(big.Int).SetString(f.BaseUnits, 10)
+	if !ok || n.Sign() < 0 {
+		t.Fatalf("fee row %+v: baseUnits is not an integer", f)
+	}
+	if f.Amount != market.Units(n, f.Decimals) {
+		t.Fatalf("fee row %+v: amount %s is not baseUnits %s at %d decimals", f, f.Amount, f.BaseUnits, f.Decimals)
+	}
+	return n
 }
 
 func TestSolanaTransfers(t *testing.T) {
@@ -299,7 +310,7 @@ func TestSolanaTransfers(t *testing.T) {
 				t.Errorf("fee kinds %v, want %v", kinds, wantKinds)
 			}
 			network, priority, rent := feeSum(t, b, "network", 9), feeSum(t, b, FeePriority, 9), feeSum(t, b, FeeRent, 9)
-			transferFee := feeSum(t, b, FeeTransferFee, 0)
+			transferFee := feeSum(t, b, FeeTransferFee, decimals)
 			if network != 5000 || priority == 0 || (rent > 0) != tc.creates || transferFee != wantFee {
 				t.Errorf("fees: network %d, priority %d, rent %d, transfer fee %d (want %d)", network, priority, rent, transferFee, wantFee)
 			}
@@ -415,7 +426,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 	if !errors.As(err, &v) {
 		t.Fatalf("confirm of another build's transaction: %v", err)
 	}
-	if got := v.Verification[sig].(map[string]any); got["result"] != "mismatch" || !slices.Equal(got["fields"].([]string), []string{solana.DiffInstructions}) {
+	if got := v.Verification[sig]; got.Result != "mismatch" || !slices.Equal(got.Fields, []string{solana.DiffInstructions}) {
 		t.Errorf("verification %v", v.Verification)
 	}
 
@@ -475,7 +486,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 			res, err := svc.Confirm(t.Context(), consumer, two.ConfirmationToken, []*string{&sig})
 			switch {
 			case tc.name == "failed":
-				if !errors.As(err, &v) || v.Verification[sig].(map[string]any)["result"] != "failed" || v.Verification[sig].(map[string]any)["reason"] == "" {
+				if !errors.As(err, &v) || v.Verification[sig].Result != "failed" || v.Verification[sig].Reason == "" {
 					t.Errorf("confirm of a failed transaction: %+v, %v", res, err)
 				}
 				return
@@ -491,7 +502,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 				}
 				return
 			}
-			if !errors.As(err, &v) || !slices.Equal(v.Verification[sig].(map[string]any)["fields"].([]string), tc.fields) {
+			if !errors.As(err, &v) || !slices.Equal(v.Verification[sig].Fields, tc.fields) {
 				t.Errorf("confirm: %+v, %v", res, err)
 			}
 		})

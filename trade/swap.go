@@ -84,8 +84,10 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 
 	var venueFees []Fee
 	for _, h := range q.quote.Route {
-		fee := new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), big.NewInt(int64(h.FeeBps))), bigFeeDenominator)
-		venueFees = append(venueFees, Fee{Kind: "venue", Venue: h.Venue, Pool: h.Pool, FeeBps: h.FeeBps, Token: h.TokenIn, Amount: fee.String()})
+		fee := newFee("venue", h.TokenIn, new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), big.NewInt(int64(h.FeeBps))), bigFeeDenominator),
+			q.decimalsOf(c, h.TokenIn))
+		fee.Venue, fee.Pool, fee.FeeBps = h.Venue, h.Pool, h.FeeBps
+		venueFees = append(venueFees, fee)
 	}
 	quote := q.quote
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: q.nativeUSD, venueFees: venueFees, quote: &quote,

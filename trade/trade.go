@@ -24,8 +24,9 @@ import (
 var (
 	// ErrInvalid wraps a request the chain's data shows is wrong (400 invalid_request).
 	ErrInvalid = errors.New("invalid request")
-	// ErrInvalidAmount wraps an amount that does not convert exactly (400 invalid_amount).
-	ErrInvalidAmount = errors.New("invalid amount")
+	// ErrInvalidAmount wraps an amount that does not convert exactly (400 invalid_amount): the
+	// chain package's own, so that a parser's error needs no second wrapping.
+	ErrInvalidAmount = chain.ErrInvalidAmount
 	// ErrNoRoute: no pool path connects the two tokens (404 no_route).
 	ErrNoRoute = errors.New("no route")
 	// ErrNotFound: the pool, farm or confirmation token does not exist (404 not_found).
@@ -58,7 +59,7 @@ func (e *ReviewError) Error() string {
 }
 
 // Native is the inputMint/outputMint/token value that names a chain's gas token.
-const Native = "native"
+const Native = chain.Native
 
 // EVM is what the service needs of an EVM chain adapter (chain/evm's Source).
 type EVM interface {

@@ -2,7 +2,6 @@ package trade
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -53,9 +52,7 @@ func (s *Service) BuildTransfer(ctx context.Context, consumerID int, r TransferR
 		decimals, balance, symbol = st.Decimals[0], st.Balances[0], token
 	}
 	amount, err := chain.HumanToBaseUnits(r.Amount, decimals)
-	if errors.Is(err, chain.ErrInvalidAmount) {
-		return Build{}, fmt.Errorf("%w: %v", ErrInvalidAmount, err)
-	} else if err != nil {
+	if err != nil {
 		return Build{}, err
 	}
 	if balance == nil || balance.Cmp(amount) < 0 {

@@ -290,7 +290,7 @@ func TestLocalnetStatusFinalizes(t *testing.T) {
 
 func TestLocalnetReads(t *testing.T) {
 	n, c := localClient(t)
-	symbols := []string{"USDC", "SOL", "AUR", "NIM", "QRTZ", "EMB"}
+	symbols := []string{"USDC", "WSOL", "AUR", "NIM", "QRTZ", "EMB"}
 	addrs := make([]string, len(symbols))
 	for i, s := range symbols {
 		addrs[i] = seededMint(t, n, s).Address
@@ -302,7 +302,7 @@ func TestLocalnetReads(t *testing.T) {
 	for i, m := range ms {
 		want := seededMint(t, n, symbols[i])
 		if !m.Found || m.Program != want.Program || m.Decimals != int(want.Decimals) || m.MintAuthority != want.MintAuthority ||
-			m.FreezeAuthority != want.FreezeAuthority || m.Supply.Uint64() != want.Supply && want.Symbol != "SOL" {
+			m.FreezeAuthority != want.FreezeAuthority || m.Supply.Uint64() != want.Supply && want.Symbol != "WSOL" {
 			t.Errorf("%s = %+v, seeded %+v", symbols[i], m, want)
 		}
 		switch want.Metadata {

@@ -262,7 +262,7 @@ func testHoldings(t *testing.T, n *Node) {
 				held += h.Amount
 			}
 		}
-		if m.Symbol != "SOL" && (supply.Value.Amount != fmt.Sprint(m.Supply) || m.Supply != held) {
+		if m.Symbol != "WSOL" && (supply.Value.Amount != fmt.Sprint(m.Supply) || m.Supply != held) {
 			t.Errorf("%s: supply %s on chain, %d in the seed, %d held", m.Symbol, supply.Value.Amount, m.Supply, held)
 		}
 		switch m.Metadata {
@@ -1021,7 +1021,7 @@ func TestStartOptions(t *testing.T) {
 	if other.GenesisHash == n.GenesisHash || other.Mints[0].Address == n.Mints[0].Address {
 		t.Errorf("another seed, same addresses")
 	}
-	if m, _ := other.Mint("SOL"); m.Address != solana.WrappedSol.String() {
+	if m, _ := other.Mint("WSOL"); m.Address != solana.WrappedSol.String() {
 		t.Errorf("wrapped SOL at %s", m.Address)
 	}
 	c := rpc.New(other.URL)

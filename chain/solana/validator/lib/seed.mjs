@@ -26,7 +26,7 @@ export function units(whole, decimals) {
 // (MetadataPointer to the mint itself plus the TokenMetadata extension) or null (wrapped SOL).
 const MINTS = [
   { symbol: 'USDC', name: 'USD Coin (localnet)', decimals: 6, program: TOKEN_PROGRAM, metadata: 'metaplex', freeze: true },
-  { symbol: 'SOL', name: 'Wrapped SOL', decimals: 9, program: TOKEN_PROGRAM, native: true, metadata: null },
+  { symbol: 'WSOL', name: 'Wrapped SOL', decimals: 9, program: TOKEN_PROGRAM, native: true, metadata: null },
   { symbol: 'AUR', name: 'Aurum (localnet)', decimals: 9, program: TOKEN_PROGRAM, metadata: 'metaplex' },
   { symbol: 'NIM', name: 'Nimbus (localnet)', decimals: 5, program: TOKEN_PROGRAM, metadata: 'metaplex' },
   { symbol: 'QRTZ', name: 'Quartz (localnet)', decimals: 2, program: TOKEN_PROGRAM, metadata: 'metaplex' },
@@ -39,7 +39,7 @@ const MINTS = [
 // Holdings in whole tokens: [owner label, amount]. Each owner's amount of a mint is distinct.
 const HOLDINGS = {
   USDC: [['holder-0', '1250000.5'], ['holder-1', '250000'], ['holder-2', '75000.123456'], ['holder-3', '12500'], ['holder-4', '3000.75'], ['holder-5', '500'], ['holder-6', '42.42'], ['trader-0', '100000'], ['trader-1', '50000'], ['trader-2', '25000']],
-  SOL: [['holder-0', '5'], ['holder-2', '2.5'], ['holder-4', '1.25']],
+  WSOL: [['holder-0', '5'], ['holder-2', '2.5'], ['holder-4', '1.25']],
   AUR: [['holder-0', '400000'], ['holder-1', '150000'], ['holder-3', '90000.5'], ['holder-5', '10000'], ['trader-0', '5000']],
   NIM: [['holder-1', '2000000'], ['holder-2', '750000.12345'], ['holder-6', '1000'], ['holder-7', '99']],
   QRTZ: [['holder-0', '5000000'], ['holder-4', '1000000.5'], ['holder-7', '25.75']],

@@ -36,7 +36,7 @@ type Transaction struct {
 	To                   string     `json:"to,omitempty" doc:"EVM: the contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
 	Data                 string     `json:"data,omitempty" doc:"EVM: calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
 	Value                string     `json:"value,omitempty" doc:"EVM: wei sent with the call, decimal." example:"0"`
-	Gas                  int64      `json:"gas,omitempty" doc:"EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged)." example:"152000"`
+	Gas                  int64      `json:"gas,omitempty" doc:"EVM: gas limit: what the simulation shows the call needs (its gas before refunds plus 2,300, times 64/63 for nested calls) plus 10 % and 20,000 (unused gas is not charged)." example:"152000"`
 	MaxFeePerGas         string     `json:"maxFeePerGas,omitempty" doc:"EVM: wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
 	MaxPriorityFeePerGas string     `json:"maxPriorityFeePerGas,omitempty" doc:"EVM: the tip, wei per gas, decimal." example:"1000000"`
 	Nonce                *int64     `json:"nonce,omitempty" doc:"EVM: the nonce to sign with, if no other transaction of the signer goes first." example:"12"`

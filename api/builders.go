@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"reflect"
 
@@ -19,71 +18,64 @@ import (
 type BuildResponse struct {
 	OK                bool           `json:"ok" example:"true"`
 	Signing           Signing        `json:"signing"`
-	Metadata          map[string]any `json:"metadata" doc:"About the build: poolId and seeded for pool creation and liquidity, the venue and router, deadline (Unix seconds), simulatedAtBlock." example:"{\"poolId\":\"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c\",\"simulatedAtBlock\":38512345}"`
-	Quote             map[string]any `json:"quote,omitempty" doc:"The fresh quote the build used (a swap quote's fields)." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
+	Metadata          BuildMetadata  `json:"metadata" doc:"About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit)."`
+	Quote             *Quote         `json:"quote,omitempty" doc:"Swaps: the fresh quote the build used."`
 	Fees              []FeeRow       `json:"fees" doc:"The network fee of each transaction, then the venue's fees."`
 	Transactions      []Transaction  `json:"transactions" doc:"In order: sign and send each, waiting for its receipt (and any payload.expect) before the next."`
 	ConfirmationToken string         `json:"confirmationToken,omitempty" doc:"Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes." example:"ct_Q2hhbmdlIG1lOiBhIHJhbmRvbSB0b2tlbg"`
 }
 
-// Transaction is one transaction of a build. EVM: a call to sign as an EIP-1559 transaction, with
-// its gas limit from the simulation and the fee market's current fees (consecutive nonces from
-// the signer's pending nonce). Solana: encoding base64 and a serialized transaction as payload.
+// Transaction is one transaction of a build: an EVM call (EVMTransaction) or a serialized Solana
+// transaction (SolanaTransaction), told apart by kind.
 type Transaction struct {
-	ID                   string     `json:"id" doc:"The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ..." example:"swap"`
-	ChainID              int64      `json:"chainId,omitempty" doc:"EVM: the chain id to sign for." example:"8453"`
-	From                 string     `json:"from,omitempty" doc:"EVM: the signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
-	To                   string     `json:"to,omitempty" doc:"EVM: the contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
-	Data                 string     `json:"data,omitempty" doc:"EVM: calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
-	Value                string     `json:"value,omitempty" doc:"EVM: wei sent with the call, decimal." example:"0"`
-	Gas                  int64      `json:"gas,omitempty" doc:"EVM: gas limit: what the simulation shows the call needs (its gas before refunds plus 2,300, times 64/63 for nested calls) plus 10 % and 20,000 (unused gas is not charged)." example:"152000"`
-	MaxFeePerGas         string     `json:"maxFeePerGas,omitempty" doc:"EVM: wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
-	MaxPriorityFeePerGas string     `json:"maxPriorityFeePerGas,omitempty" doc:"EVM: the tip, wei per gas, decimal." example:"1000000"`
-	Nonce                *int64     `json:"nonce,omitempty" doc:"EVM: the nonce to sign with, if no other transaction of the signer goes first." example:"12"`
-	Encoding             string     `json:"encoding,omitempty" enum:"base64" doc:"Solana: the payload's encoding." example:"base64"`
-	Payload              *TxPayload `json:"payload,omitempty"`
+	EVM    *EVMTransaction
+	Solana *SolanaTransaction
+}
+
+// MarshalJSON writes the entry of its family.
+func (t Transaction) MarshalJSON() ([]byte, error) { return marshalOne(t.EVM, t.Solana) }
+
+// UnmarshalJSON reads the entry of the family its kind names.
+func (t *Transaction) UnmarshalJSON(data []byte) error { return unmarshalOne(data, &t.EVM, &t.Solana) }
+
+// Schema documents the two entries as a union on kind.
+func (Transaction) Schema(r huma.Registry) *huma.Schema {
+	return kindOneOf(r, "Transaction", "One transaction of a build, by chain family (kind): an EVM call to sign as an EIP-1559 transaction, "+
+		"or a serialized Solana transaction to sign as is.",
+		reflect.TypeFor[EVMTransaction](), "EVMTransaction", reflect.TypeFor[SolanaTransaction](), "SolanaTransaction")
+}
+
+// EVMTransaction is an EVM call of a build, to sign as an EIP-1559 transaction: its gas limit comes
+// from the simulation, its fees from the fee market, its nonce from the signer's pending nonce
+// (consecutive within a build).
+type EVMTransaction struct {
+	Kind                 string   `json:"kind" enum:"evm" doc:"evm: an EVM call." example:"evm"`
+	ID                   string   `json:"id" doc:"The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, withdraw, getReward ..." example:"swap"`
+	ChainID              int64    `json:"chainId" doc:"The chain id to sign for (a devnet's differs from its mainnet's)." example:"8453"`
+	From                 string   `json:"from" doc:"The signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	To                   string   `json:"to" doc:"The contract or receiver called." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
+	Data                 string   `json:"data" doc:"Calldata, 0x hex (0x for a plain native transfer)." example:"0x38ed1739"`
+	Value                string   `json:"value" doc:"Wei sent with the call, decimal." example:"0"`
+	Gas                  int64    `json:"gas" doc:"Gas limit: what the simulation shows the call needs (its gas before refunds plus 2,300, times 64/63 for nested calls) plus 10 % and 20,000 (unused gas is not charged)." example:"152000"`
+	MaxFeePerGas         string   `json:"maxFeePerGas" doc:"Wei per gas, decimal: twice the base fee plus the tip." example:"2000000000"`
+	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas" doc:"The tip, wei per gas, decimal." example:"1000000"`
+	Nonce                int64    `json:"nonce" doc:"The nonce to sign with, if no other transaction of the signer goes first." example:"12"`
+	Payload              *Payload `json:"payload,omitempty" doc:"What to wait for once this call is mined, before sending the next."`
+}
+
+// SolanaTransaction is a serialized Solana transaction of a build, to sign as is: its fee payer's
+// signature slot is zeros, and its blockhash must still be valid when it is sent (never replace it).
+type SolanaTransaction struct {
+	Kind     string `json:"kind" enum:"solana" doc:"solana: a serialized Solana transaction." example:"solana"`
+	ID       string `json:"id" doc:"The step: transfer, swap ..." example:"transfer"`
+	Encoding string `json:"encoding" enum:"base64" doc:"The payload's encoding." example:"base64"`
+	Payload  string `json:"payload" doc:"The serialized transaction (legacy or versioned, as the wire format has it), with partial signatures (zeros where the caller signs) and a recent blockhash (metadata.blockhash, valid through metadata.lastValidBlockHeight)." example:"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQABAw=="`
 }
 
 // Payload is an EVM transaction's payload: expect states a condition the next call needs once this
 // one is mined.
 type Payload struct {
-	Expect *Expect `json:"expect,omitempty"`
-}
-
-// TxPayload is a transaction entry's payload, as the contract has it: on EVM an object (Payload),
-// on Solana the serialized transaction itself, a string in the entry's encoding.
-type TxPayload struct {
-	EVM    *Payload
-	Solana string
-}
-
-// MarshalJSON writes the Solana transaction as a string, else the EVM object.
-func (p TxPayload) MarshalJSON() ([]byte, error) {
-	if p.Solana != "" {
-		return json.Marshal(p.Solana)
-	}
-	return json.Marshal(p.EVM)
-}
-
-// UnmarshalJSON reads either shape.
-func (p *TxPayload) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		return json.Unmarshal(data, &p.Solana)
-	}
-	p.EVM = &Payload{}
-	return json.Unmarshal(data, p.EVM)
-}
-
-// Schema documents both shapes.
-func (TxPayload) Schema(r huma.Registry) *huma.Schema {
-	return &huma.Schema{
-		Description: "EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction " +
-			"(legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.",
-		OneOf: []*huma.Schema{
-			r.Schema(reflect.TypeFor[Payload](), true, "Payload"),
-			{Type: huma.TypeString, Description: "Solana: the serialized transaction, base64.", Examples: []any{"AQABAg=="}},
-		},
-	}
+	Expect *Expect `json:"expect,omitempty" doc:"A condition the next call of the build needs once this one is mined."`
 }
 
 // Expect is what the next call needs once this one is mined.
@@ -139,7 +131,7 @@ type ConfirmResponse struct {
 type BuildSwapRequest struct {
 	Chain              string         `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
 	User               string         `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	QuoteResponse      map[string]any `json:"quoteResponse,omitempty" doc:"Solana: the complete raw quote." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
+	QuoteResponse      *SolanaQuote   `json:"quoteResponse,omitempty" doc:"Solana: the complete raw object of GET /v1/quotes/swap, unchanged."`
 	InputMint          string         `json:"inputMint,omitempty" maxLength:"100" doc:"EVM: token to sell (native for the gas token)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	OutputMint         string         `json:"outputMint,omitempty" maxLength:"100" doc:"EVM: token to buy (native for the gas token)." example:"0x4200000000000000000000000000000000000006"`
 	Amount             string         `json:"amount,omitempty" maxLength:"78" doc:"Integer base units." pattern:"^[1-9][0-9]*$" example:"1000000000"`
@@ -267,7 +259,7 @@ func (s *Server) registerBuilders() {
 		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes, chain.CapSwaps), s.buildSwap)
 	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil, ""), s.buildBridge)
 	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+
-		"from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is "+
+		"from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is "+
 		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers, ""), s.buildTransfer)
 	for _, op := range lpOps {
 		serves := s.tradeServes
@@ -329,30 +321,30 @@ func buildOutput(ctx context.Context, b trade.Build, err error) (*output[BuildRe
 		return nil, tradeError(err)
 	}
 	callOf(ctx).keep = b.Keep
-	r := BuildResponse{OK: true, Signing: Signing{Mode: "sequential"}, Metadata: b.Metadata, ConfirmationToken: b.ConfirmationToken,
+	r := BuildResponse{OK: true, Signing: Signing{Mode: "sequential"}, Metadata: BuildMetadata(b.Metadata), ConfirmationToken: b.ConfirmationToken,
 		Fees: []FeeRow{}, Transactions: []Transaction{}}
 	if b.Quote != nil {
-		r.Quote = asMap(b.Quote)
+		eq := evmQuote(*b.Quote)
+		r.Quote = &Quote{EVM: &eq}
 	}
 	for _, f := range b.Fees {
 		r.Fees = append(r.Fees, FeeRow(f))
 	}
 	for _, tx := range b.Transactions {
 		if tx.Encoding != "" { // Solana: the serialized transaction is all there is
-			t := Transaction{ID: tx.ID, Encoding: tx.Encoding}
+			t := &SolanaTransaction{Kind: "solana", ID: tx.ID, Encoding: tx.Encoding}
 			if tx.Payload != nil {
-				t.Payload = &TxPayload{Solana: tx.Payload.Transaction}
+				t.Payload = tx.Payload.Transaction
 			}
-			r.Transactions = append(r.Transactions, t)
+			r.Transactions = append(r.Transactions, Transaction{Solana: t})
 			continue
 		}
-		nonce := int64(tx.Nonce)
-		t := Transaction{ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value, Gas: int64(tx.Gas),
-			MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: &nonce}
+		t := &EVMTransaction{Kind: "evm", ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: tx.Value, Gas: int64(tx.Gas),
+			MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: int64(tx.Nonce)}
 		if tx.Payload != nil && tx.Payload.Expect != nil && tx.Payload.Expect.Allowance != nil {
-			t.Payload = &TxPayload{EVM: &Payload{Expect: &Expect{Allowance: (*AllowanceExpect)(tx.Payload.Expect.Allowance)}}}
+			t.Payload = &Payload{Expect: &Expect{Allowance: (*AllowanceExpect)(tx.Payload.Expect.Allowance)}}
 		}
-		r.Transactions = append(r.Transactions, t)
+		r.Transactions = append(r.Transactions, Transaction{EVM: t})
 	}
 	return &output[BuildResponse]{Body: r}, nil
 }

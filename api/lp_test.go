@@ -61,7 +61,7 @@ func (te *tradeEnv) lp(op string, fields map[string]any) lpBuilt {
 func (b lpBuilt) ids() []string {
 	var out []string
 	for _, tx := range b.built.Transactions {
-		out = append(out, tx.ID)
+		out = append(out, tx.EVM.ID)
 	}
 	return out
 }
@@ -94,7 +94,7 @@ func (te *tradeEnv) send(b lpBuilt) ([]common.Hash, *big.Int) {
 	}
 	for i, rc := range receipts {
 		if rc.Status != types.ReceiptStatusSuccessful {
-			te.t.Fatalf("%v: %s reverted", b.ids(), b.built.Transactions[i].ID)
+			te.t.Fatalf("%v: %s reverted", b.ids(), b.built.Transactions[i].EVM.ID)
 		}
 	}
 	return hashes, gasPaid(receipts)
@@ -163,7 +163,7 @@ func TestLPCreateAndSeedOnDevnet(t *testing.T) {
 	}
 	create := te.lp("create", map[string]any{"tokenA": aur.Hex(), "tokenB": qrtz.Hex()})
 	if got := create.ids(); fmt.Sprint(got) != "[createPair]" || create.md("poolId") != want || create.md("seeded") != "false" ||
-		!strings.EqualFold(create.built.Transactions[0].To, te.market.Core.Factory.Hex()) {
+		!strings.EqualFold(create.built.Transactions[0].EVM.To, te.market.Core.Factory.Hex()) {
 		t.Fatalf("create: %v, metadata %v; want createPair on the factory, poolId %s, seeded false", got, create.built.Metadata, want)
 	}
 	sent := map[string][]common.Hash{}
@@ -230,8 +230,9 @@ func TestLPAddRemoveOnDevnet(t *testing.T) {
 	if usedUSD.Cmp(units(14, 6)) < 0 || usedUSD.Cmp(units(16, 6)) > 0 || sub(units(100, 6), usedUSD).String() != add.md("unused"+iu) {
 		t.Fatalf("add takes %s USDD base units (unused %s); want about 15 USDD", usedUSD, add.md("unused"+iu))
 	}
-	for _, tx := range add.built.Transactions[:2] {
-		exp := tx.Payload.EVM.Expect.Allowance
+	for _, entry := range add.built.Transactions[:2] {
+		tx := entry.EVM
+		exp := tx.Payload.Expect.Allowance
 		want := add.md("amount" + tx.ID[len(tx.ID)-1:])
 		if exp.Amount != want || !strings.EqualFold(exp.Spender, router.Hex()) {
 			t.Errorf("%s expects %+v, want exactly %s for the router", tx.ID, exp, want)
@@ -257,8 +258,8 @@ func TestLPAddRemoveOnDevnet(t *testing.T) {
 	addN := te.lp("add", map[string]any{"pool": pw.Address.Hex(), "tokenA": "native", "tokenB": aur.Hex(), "amountA": "0.01", "amountB": "1000"})
 	iw, iaw := side(pw, weth), side(pw, aur)
 	if fmt.Sprint(addN.ids()) != "[approveToken"+iaw+" addLiquidity]" || addN.md("native") != "true" ||
-		addN.built.Transactions[1].Value != units(1, 16).String() || addN.md("amount"+iw) != units(1, 16).String() {
-		t.Fatalf("native add: %v (value %s), metadata %v", addN.ids(), addN.built.Transactions[1].Value, addN.built.Metadata)
+		addN.built.Transactions[1].EVM.Value != units(1, 16).String() || addN.md("amount"+iw) != units(1, 16).String() {
+		t.Fatalf("native add: %v (value %s), metadata %v", addN.ids(), addN.built.Transactions[1].EVM.Value, addN.built.Metadata)
 	}
 	beforeETH, beforeA := te.balance(common.Address{}, user), te.balance(aur, user)
 	var gas *big.Int

@@ -264,6 +264,8 @@ func exampleOf(reg huma.Registry, s *huma.Schema) any {
 		return exampleOf(reg, reg.SchemaFromRef(s.Ref))
 	case len(s.Enum) > 0:
 		return s.Enum[0]
+	case len(s.OneOf) > 0: // a union: its first alternative
+		return exampleOf(reg, s.OneOf[0])
 	}
 	switch s.Type {
 	case huma.TypeObject:

@@ -442,3 +442,57 @@ func sortedCopy(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestFamilySchemas: a build's transaction entry, a swap quote and a build's quote are each a
+// union of an EVM and a Solana schema told apart by kind; each family's schema requires only its
+// own fields; raw is typed; Solana build metadata is documented.
+func TestFamilySchemas(t *testing.T) {
+	e := newEnv(t)
+	schemas := e.do(request{path: "/v1/openapi.json"}).body["components"].(map[string]any)["schemas"].(map[string]any)
+	schema := func(name string) map[string]any {
+		s, ok := schemas[name].(map[string]any)
+		if !ok {
+			t.Fatalf("no schema %s", name)
+		}
+		return s
+	}
+	for name, variants := range map[string][2]string{
+		"Transaction":       {"EVMTransaction", "SolanaTransaction"},
+		"SwapQuoteResponse": {"EVMSwapQuoteResponse", "SolanaSwapQuoteResponse"},
+		"Quote":             {"EVMQuote", "SolanaQuote"},
+	} {
+		s := schema(name)
+		d, _ := s["discriminator"].(map[string]any)
+		mapping, _ := d["mapping"].(map[string]any)
+		if d["propertyName"] != "kind" || mapping["evm"] != "#/components/schemas/"+variants[0] || mapping["solana"] != "#/components/schemas/"+variants[1] ||
+			len(s["oneOf"].([]any)) != 2 {
+			t.Errorf("%s: %v, want a oneOf of %v with kind as discriminator", name, s, variants)
+		}
+		for i, family := range []string{"evm", "solana"} {
+			kind := schema(variants[i])["properties"].(map[string]any)["kind"].(map[string]any)
+			if fmt.Sprint(kind["enum"]) != "["+family+"]" || !slices.Contains(schema(variants[i])["required"].([]any), any("kind")) {
+				t.Errorf("%s.kind: %v, want the required enum [%s]", variants[i], kind, family)
+			}
+		}
+	}
+	required := func(name string) []any { r, _ := schema(name)["required"].([]any); return r }
+	for _, f := range []string{"gas", "block", "networkFee", "feeOnTransfer"} {
+		if !slices.Contains(required("EVMSwapQuoteResponse"), any(f)) || slices.Contains(required("SolanaSwapQuoteResponse"), any(f)) {
+			t.Errorf("%s: want it required of EVM quotes only", f)
+		}
+	}
+	for _, f := range []string{"chainId", "from", "to", "data", "value", "gas", "nonce"} {
+		if !slices.Contains(required("EVMTransaction"), any(f)) || slices.Contains(required("SolanaTransaction"), any(f)) {
+			t.Errorf("%s: want it required of EVM entries only", f)
+		}
+	}
+	if raw := schema("EVMSwapQuoteResponse")["properties"].(map[string]any)["raw"].(map[string]any); raw["$ref"] != "#/components/schemas/EVMQuote" {
+		t.Errorf("EVM raw: %v, want the EVMQuote schema", raw)
+	}
+	metadata := schema("BuildResponse")["properties"].(map[string]any)["metadata"].(map[string]any)["properties"].(map[string]any)
+	for _, k := range []string{"blockhash", "lastValidBlockHeight", "simulatedAtSlot", "computeUnitLimit", "simulatedAtBlock", "poolId"} {
+		if p, ok := metadata[k].(map[string]any); !ok || p["description"] == nil {
+			t.Errorf("metadata.%s is not documented", k)
+		}
+	}
+}

@@ -2,10 +2,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
+	"reflect"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/trade"
@@ -13,26 +14,113 @@ import (
 
 // Quotes and status (scope quote:read).
 
-// SwapQuoteResponse is an exact-input swap quote. Raw is the complete quote, which the Solana swap
-// build takes back unchanged as quoteResponse.
+// SwapQuoteResponse is an exact-input swap quote, by chain family: EVMSwapQuoteResponse or
+// SolanaSwapQuoteResponse, told apart by kind.
 type SwapQuoteResponse struct {
-	OK             bool           `json:"ok" example:"true"`
-	Chain          string         `json:"chain" example:"base"`
-	InputMint      string         `json:"inputMint" doc:"The token sold, or native." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputMint     string         `json:"outputMint" doc:"The token bought, or native." example:"0x4200000000000000000000000000000000000006"`
-	InAmount       string         `json:"inAmount" doc:"Integer base units." example:"1000000000"`
-	OutAmount      string         `json:"outAmount" doc:"Integer base units, exact at the block read (Uniswap V2 integer math with each pool's fee)." example:"304512877301245112"`
-	MinOutAmount   string         `json:"minOutAmount" doc:"Integer base units: outAmount less slippageBps, rounded down; a build reverts below it." example:"302990312914739086"`
-	SlippageBps    int            `json:"slippageBps" example:"50"`
-	PriceImpactPct string         `json:"priceImpactPct" doc:"How much worse than the route's mid price this swap executes, percent (the pools' fees included)." example:"0.3512"`
-	Route          []RouteHop     `json:"route" doc:"The pools, in order."`
-	Gas            int64          `json:"gas" doc:"Estimated gas of the swap call (a build simulates it exactly)." example:"115000"`
-	NetworkFee     NetworkFee     `json:"networkFee" doc:"Estimated network fee of the swap call at the current base fee and tip."`
-	Block          int64          `json:"block" doc:"The block the reserves were read at." example:"38512345"`
-	ExpiresAt      int64          `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again (30 s)." example:"1763798460"`
-	FeeOnTransfer  bool           `json:"feeOnTransfer" doc:"A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants." example:"false"`
-	Taxes          []TokenTax     `json:"taxes,omitempty" doc:"The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool."`
-	Raw            map[string]any `json:"raw" doc:"The complete quote; a Solana swap build takes it back unchanged as quoteResponse." example:"{\"inAmount\":\"1000000000\",\"outAmount\":\"304512877301245112\"}"`
+	EVM    *EVMSwapQuoteResponse
+	Solana *SolanaSwapQuoteResponse
+}
+
+// MarshalJSON writes the quote of its family.
+func (q SwapQuoteResponse) MarshalJSON() ([]byte, error) { return marshalOne(q.EVM, q.Solana) }
+
+// UnmarshalJSON reads the quote of the family its kind names.
+func (q *SwapQuoteResponse) UnmarshalJSON(data []byte) error { return unmarshalOne(data, &q.EVM, &q.Solana) }
+
+// Schema documents the two quotes as a union on kind.
+func (SwapQuoteResponse) Schema(r huma.Registry) *huma.Schema {
+	return kindOneOf(r, "SwapQuoteResponse", "A swap quote, by chain family (kind). raw is the complete quote: a Solana swap build takes it back unchanged as quoteResponse.",
+		reflect.TypeFor[EVMSwapQuoteResponse](), "EVMSwapQuoteResponse", reflect.TypeFor[SolanaSwapQuoteResponse](), "SolanaSwapQuoteResponse")
+}
+
+// EVMSwapQuoteResponse is an EVM swap quote: the quote's fields, and all of them again as raw.
+type EVMSwapQuoteResponse struct {
+	OK bool `json:"ok" doc:"Always true." example:"true"`
+	EVMQuote
+	Raw EVMQuote `json:"raw" doc:"The complete quote, for the record (an EVM swap build quotes again from inputMint, outputMint, amount and slippageBps)."`
+}
+
+// SolanaSwapQuoteResponse is a Solana swap quote: the quote's fields, and all of them again as raw,
+// which a Solana swap build takes back unchanged as quoteResponse.
+type SolanaSwapQuoteResponse struct {
+	OK bool `json:"ok" doc:"Always true." example:"true"`
+	SolanaQuote
+	Raw SolanaQuote `json:"raw" doc:"The complete quote: a Solana swap build takes it back unchanged as quoteResponse."`
+}
+
+// Quote is the fresh quote a build used, by chain family: EVMQuote or SolanaQuote, told apart by kind.
+type Quote struct {
+	EVM    *EVMQuote
+	Solana *SolanaQuote
+}
+
+// MarshalJSON writes the quote of its family.
+func (q Quote) MarshalJSON() ([]byte, error) { return marshalOne(q.EVM, q.Solana) }
+
+// UnmarshalJSON reads the quote of the family its kind names.
+func (q *Quote) UnmarshalJSON(data []byte) error { return unmarshalOne(data, &q.EVM, &q.Solana) }
+
+// Schema documents the two quotes as a union on kind.
+func (Quote) Schema(r huma.Registry) *huma.Schema {
+	return kindOneOf(r, "Quote", "The fresh quote a swap build used, by chain family (kind).",
+		reflect.TypeFor[EVMQuote](), "EVMQuote", reflect.TypeFor[SolanaQuote](), "SolanaQuote")
+}
+
+// EVMQuote is an exact-input swap quote on an EVM chain, from live Uniswap V2 reserves read at one
+// block.
+type EVMQuote struct {
+	Kind           string     `json:"kind" enum:"evm" doc:"evm: a quote on an EVM chain." example:"evm"`
+	Chain          string     `json:"chain" doc:"The chain quoted on." example:"base"`
+	InputMint      string     `json:"inputMint" doc:"The token sold, or native." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputMint     string     `json:"outputMint" doc:"The token bought, or native." example:"0x4200000000000000000000000000000000000006"`
+	InAmount       string     `json:"inAmount" doc:"Integer base units of inputMint sold." example:"1000000000"`
+	OutAmount      string     `json:"outAmount" doc:"Integer base units of outputMint bought, exact at the block read (Uniswap V2 integer math with each pool's fee)." example:"304512877301245112"`
+	MinOutAmount   string     `json:"minOutAmount" doc:"Integer base units: outAmount less slippageBps, rounded down; a build reverts below it." example:"302990312914739086"`
+	SlippageBps    int        `json:"slippageBps" doc:"The accepted slippage, basis points." example:"50"`
+	PriceImpactPct string     `json:"priceImpactPct" doc:"How much worse than the route's mid price this swap executes, percent (the pools' fees included)." example:"0.3512"`
+	Route          []RouteHop `json:"route" doc:"The pools, in order."`
+	Gas            int64      `json:"gas" doc:"Estimated gas of the swap call (a build simulates it exactly)." example:"115000"`
+	NetworkFee     NetworkFee `json:"networkFee" doc:"Estimated network fee of the swap call at the current base fee and tip."`
+	Block          int64      `json:"block" doc:"The block the reserves were read at." example:"38512345"`
+	ExpiresAt      int64      `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again (30 s)." example:"1763798460"`
+	FeeOnTransfer  bool       `json:"feeOnTransfer" doc:"A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants." example:"false"`
+	Taxes          []TokenTax `json:"taxes,omitempty" doc:"The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool."`
+}
+
+// SolanaQuote is an exact-input swap quote on Solana, in the shape Jupiter's quote API answers,
+// so that Solana tooling reads it as is.
+type SolanaQuote struct {
+	Kind                 string                `json:"kind" enum:"solana" doc:"solana: a quote on Solana." example:"solana"`
+	Chain                string                `json:"chain" enum:"solana" doc:"The chain quoted on." example:"solana"`
+	InputMint            string                `json:"inputMint" doc:"The mint sold (wrapped SOL's for SOL)." example:"So11111111111111111111111111111111111111112"`
+	InAmount             string                `json:"inAmount" doc:"Integer base units of inputMint sold." example:"1000000000"`
+	OutputMint           string                `json:"outputMint" doc:"The mint bought." example:"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"`
+	OutAmount            string                `json:"outAmount" doc:"Integer base units of outputMint bought, exact at contextSlot." example:"150000000"`
+	OtherAmountThreshold string                `json:"otherAmountThreshold" doc:"Integer base units: outAmount less slippageBps, rounded down; the swap fails below it." example:"149250000"`
+	SwapMode             string                `json:"swapMode" enum:"ExactIn" doc:"ExactIn: inAmount is sold exactly." example:"ExactIn"`
+	SlippageBps          int                   `json:"slippageBps" doc:"The accepted slippage, basis points." example:"50"`
+	PriceImpactPct       string                `json:"priceImpactPct" doc:"How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %)." example:"0.0035"`
+	RoutePlan            []SolanaRoutePlanStep `json:"routePlan" doc:"The pools, in order."`
+	ContextSlot          uint64                `json:"contextSlot" doc:"The slot the pools were read at." example:"301234567"`
+	ExpiresAt            int64                 `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again." example:"1763798460"`
+}
+
+// SolanaRoutePlanStep is one pool of a Solana quote's route, as Jupiter names it.
+type SolanaRoutePlanStep struct {
+	SwapInfo SolanaSwapInfo `json:"swapInfo" doc:"The pool and what it swaps."`
+	Percent  int            `json:"percent" doc:"The share of the input routed through this step, percent (100: one route)." example:"100"`
+}
+
+// SolanaSwapInfo is what one pool of a Solana route swaps.
+type SolanaSwapInfo struct {
+	AmmKey     string `json:"ammKey" doc:"The pool's address." example:"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2"`
+	Label      string `json:"label" enum:"raydium,orca,meteora,pumpswap" doc:"The venue." example:"raydium"`
+	InputMint  string `json:"inputMint" doc:"The mint the pool receives." example:"So11111111111111111111111111111111111111112"`
+	OutputMint string `json:"outputMint" doc:"The mint the pool pays out." example:"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"`
+	InAmount   string `json:"inAmount" doc:"Integer base units of inputMint." example:"1000000000"`
+	OutAmount  string `json:"outAmount" doc:"Integer base units of outputMint." example:"150000000"`
+	FeeAmount  string `json:"feeAmount" doc:"Integer base units of feeMint the pool keeps as its fee." example:"2500000"`
+	FeeMint    string `json:"feeMint" doc:"The mint the fee is taken in." example:"So11111111111111111111111111111111111111112"`
 }
 
 // RouteHop is one pool of a quote's route.
@@ -158,12 +246,18 @@ func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[Swa
 	return &output[SwapQuoteResponse]{Body: swapQuoteResponse(q)}, nil
 }
 
-// swapQuoteResponse is the API form of a quote; raw is all of it.
+// swapQuoteResponse is the API form of an EVM quote; raw is all of it.
 func swapQuoteResponse(q trade.SwapQuote) SwapQuoteResponse {
-	r := SwapQuoteResponse{OK: true, Chain: q.Chain, InputMint: q.InputMint, OutputMint: q.OutputMint, InAmount: q.InAmount,
+	eq := evmQuote(q)
+	return SwapQuoteResponse{EVM: &EVMSwapQuoteResponse{OK: true, EVMQuote: eq, Raw: eq}}
+}
+
+// evmQuote is the API form of an EVM quote.
+func evmQuote(q trade.SwapQuote) EVMQuote {
+	r := EVMQuote{Kind: "evm", Chain: q.Chain, InputMint: q.InputMint, OutputMint: q.OutputMint, InAmount: q.InAmount,
 		OutAmount: q.OutAmount, MinOutAmount: q.MinOutAmount, SlippageBps: q.SlippageBps, PriceImpactPct: q.PriceImpactPct,
-		Gas: int64(q.Gas), NetworkFee: NetworkFee{Native: q.NetworkFee.Native, USD: q.NetworkFee.USD}, Block: int64(q.Block),
-		ExpiresAt: q.ExpiresAt, FeeOnTransfer: q.FeeOnTransfer, Raw: asMap(q)}
+		Route: []RouteHop{}, Gas: int64(q.Gas), NetworkFee: NetworkFee{Native: q.NetworkFee.Native, USD: q.NetworkFee.USD}, Block: int64(q.Block),
+		ExpiresAt: q.ExpiresAt, FeeOnTransfer: q.FeeOnTransfer}
 	for _, h := range q.Route {
 		r.Route = append(r.Route, RouteHop(h))
 	}
@@ -173,18 +267,6 @@ func swapQuoteResponse(q trade.SwapQuote) SwapQuoteResponse {
 	return r
 }
 
-// asMap is v's JSON object form.
-func asMap(v any) map[string]any {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("api: marshal %T: %v", v, err)) // plain data types: a bug
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		panic(fmt.Sprintf("api: unmarshal %T: %v", v, err))
-	}
-	return m
-}
 
 func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
 	from, e := s.resolveBridge(ctx, in.Body)

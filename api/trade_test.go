@@ -166,9 +166,9 @@ func (te *tradeEnv) finalize() {
 	}
 }
 
-func quoteOf(t testing.TB, body string) SwapQuoteResponse {
+func quoteOf(t testing.TB, body string) EVMSwapQuoteResponse {
 	t.Helper()
-	var q SwapQuoteResponse
+	var q EVMSwapQuoteResponse
 	if err := json.Unmarshal([]byte(body), &q); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestSwapOnDevnet(t *testing.T) {
 			t.Fatalf("%s: quote: %d %s", tc.name, r.status, r.rawBody)
 		}
 		q := quoteOf(t, r.rawBody)
-		if len(q.Route) != tc.hops || q.Raw["outAmount"] != q.OutAmount {
+		if len(q.Route) != tc.hops || q.Raw.OutAmount != q.OutAmount || q.Kind != "evm" {
 			t.Errorf("%s: route %+v, want %d hops; raw %v", tc.name, q.Route, tc.hops, q.Raw)
 		}
 		balIn, balOut := te.balance(inAddr, user), te.balance(outAddr, user)
@@ -244,12 +244,12 @@ func TestSwapOnDevnet(t *testing.T) {
 		}
 		ids := []string{}
 		for _, tx := range built.Transactions {
-			ids = append(ids, tx.ID)
+			ids = append(ids, tx.EVM.ID)
 		}
 		want := []string{"swap"}
 		if tc.approve {
 			want = []string{"approve", "swap"}
-			exp := built.Transactions[0].Payload.EVM.Expect.Allowance
+			exp := built.Transactions[0].EVM.Payload.Expect.Allowance
 			if exp.Amount != tc.amount || !strings.EqualFold(exp.Token, inAddr.Hex()) {
 				t.Errorf("%s: approve expects %+v, want exactly %s of %s", tc.name, exp, tc.amount, inAddr)
 			}
@@ -257,12 +257,12 @@ func TestSwapOnDevnet(t *testing.T) {
 		if fmt.Sprint(ids) != fmt.Sprint(want) || built.Signing.Mode != "sequential" || built.ConfirmationToken == "" {
 			t.Fatalf("%s: build %v (signing %q), want %v", tc.name, ids, built.Signing.Mode, want)
 		}
-		fresh := built.Quote["outAmount"].(string)
+		fresh := built.Quote.EVM.OutAmount
 
 		hashes, receipts := te.wallet.sendBuild(b.rawBody)
 		for i, rc := range receipts {
 			if rc.Status != 1 {
-				t.Fatalf("%s: %s reverted", tc.name, built.Transactions[i].ID)
+				t.Fatalf("%s: %s reverted", tc.name, built.Transactions[i].EVM.ID)
 			}
 		}
 		gotOut := new(big.Int).Sub(te.balance(outAddr, user), balOut)
@@ -702,9 +702,9 @@ func TestConfirm(t *testing.T) {
 	if err := json.Unmarshal([]byte(b.rawBody), &built); err != nil {
 		t.Fatal(err)
 	}
-	tx := built.Transactions[0]
+	tx := built.Transactions[0].EVM
 	other := devnet.BuiltTx{ID: tx.ID, ChainID: tx.ChainID, From: tx.From, To: tx.To, Data: tx.Data, Value: "400000000000000000", Gas: uint64(tx.Gas),
-		MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: uint64(*tx.Nonce)}
+		MaxFeePerGas: tx.MaxFeePerGas, MaxPriorityFeePerGas: tx.MaxPriorityFeePerGas, Nonce: uint64(tx.Nonce)}
 	h, _, err := te.wallet.Send(t.Context(), other)
 	if err != nil {
 		t.Fatal(err)

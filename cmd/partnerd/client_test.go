@@ -86,12 +86,40 @@ func TestGeneratedClient(t *testing.T) {
 		t.Fatalf("getTokenPrice of a bad address: %v %s", err, body(bad.Body))
 	}
 
-	// A build decodes into BuildResponse.
+	// A build decodes into BuildResponse; its transaction entries are a union on kind, which the
+	// generated client turns into EVMTransaction and SolanaTransaction, and so are quotes.
 	transfer := apiclient.BuildTransferJSONRequestBody{Chain: "base", User: owner, To: owner, Token: "native", Amount: "1.5"}
 	built, err := c.BuildTransferWithResponse(ctx, &apiclient.BuildTransferParams{IdempotencyKey: "generated-0"}, transfer)
-	if err != nil || built.JSON200 == nil || len(built.JSON200.Transactions) != 1 || built.JSON200.Transactions[0].Value == nil ||
-		*built.JSON200.Transactions[0].Value != "1500000000000000000" {
+	if err != nil || built.JSON200 == nil || len(built.JSON200.Transactions) != 1 {
 		t.Fatalf("buildTransfer: %v %s", err, body(built.Body))
+	}
+	entry, err := built.JSON200.Transactions[0].ValueByDiscriminator()
+	if tx, ok := entry.(apiclient.EVMTransaction); err != nil || !ok || tx.Value != "1500000000000000000" {
+		t.Errorf("buildTransfer's entry %#v (%v), want an EVMTransaction of 1.5 ETH", entry, err)
+	}
+	const holder0, holder1 = "58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3", "2ruo7F7X9SmPoi5vrWPwRNYoJ3txVwuugnRCEW5zNK87" // the local validator's, fixed
+	solTransfer := apiclient.BuildTransferJSONRequestBody{Chain: "solana", User: holder0, To: holder1, Token: "native", Amount: "0.01"}
+	solBuilt, err := c.BuildTransferWithResponse(ctx, &apiclient.BuildTransferParams{IdempotencyKey: "generated-sol"}, solTransfer)
+	if err != nil || solBuilt.JSON200 == nil || len(solBuilt.JSON200.Transactions) != 1 {
+		t.Fatalf("buildTransfer on solana: %v %s", err, body(solBuilt.Body))
+	}
+	entry, err = solBuilt.JSON200.Transactions[0].ValueByDiscriminator()
+	if tx, ok := entry.(apiclient.SolanaTransaction); err != nil || !ok || tx.Encoding != "base64" || tx.Payload == "" {
+		t.Errorf("the solana build's entry %#v (%v), want a SolanaTransaction", entry, err)
+	}
+	for _, f := range slices.Concat(built.JSON200.Fees, solBuilt.JSON200.Fees) {
+		if f.BaseUnits == "" || f.Amount == "" {
+			t.Errorf("fee row %+v: want amount and baseUnits", f)
+		}
+	}
+	quoted, err := c.GetSwapQuoteWithResponse(ctx, &apiclient.GetSwapQuoteParams{Chain: ptr(apiclient.GetSwapQuoteParamsChain("base")),
+		InputMint: "native", OutputMint: aur, Amount: "1000000000000000"})
+	if err != nil || quoted.JSON200 == nil {
+		t.Fatalf("getSwapQuote: %v %s", err, body(quoted.Body))
+	}
+	v, err := quoted.JSON200.ValueByDiscriminator()
+	if q, ok := v.(apiclient.EVMSwapQuoteResponse); err != nil || !ok || q.OutAmount == "" || q.Raw.OutAmount != q.OutAmount {
+		t.Errorf("getSwapQuote decodes into %#v (%v), want an EVMSwapQuoteResponse whose raw agrees", v, err)
 	}
 
 	// A builder's refusal is replayed under the same Idempotency-Key, and the client sees that.

@@ -216,13 +216,13 @@ func readmeChecks(e *e2e) []readmeCheck {
 			}
 		}},
 		{"/v1/quotes/swap?", func(t *testing.T, cmd, out string) {
-			if q := as[api.SwapQuoteResponse](t, ok(t, cmd, out).raw); q.OutAmount == "" || q.OutAmount == "0" || len(q.Route) == 0 {
+			if q := as[api.EVMSwapQuoteResponse](t, ok(t, cmd, out).raw); q.OutAmount == "" || q.OutAmount == "0" || len(q.Route) == 0 {
 				t.Errorf("%s\nquoted nothing: %s", cmd, out)
 			}
 		}},
 		{"/v1/build/", func(t *testing.T, cmd, out string) {
 			b := as[api.BuildResponse](t, ok(t, cmd, out).raw)
-			if len(b.Transactions) != 1 || b.Transactions[0].Value != "1500000000000000000" || b.ConfirmationToken == "" {
+			if len(b.Transactions) != 1 || b.Transactions[0].EVM == nil || b.Transactions[0].EVM.Value != "1500000000000000000" || b.ConfirmationToken == "" {
 				t.Errorf("%s\nbuilt %s; the README says an unsigned transfer of 1.5 ETH", cmd, out)
 			}
 		}},

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -331,6 +332,159 @@ func (e ConfirmResponsePendingReason) Valid() bool {
 	}
 }
 
+// Defines values for EVMQuoteKind.
+const (
+	EVMQuoteKindEvm EVMQuoteKind = "evm"
+)
+
+// Valid indicates whether the value is a known member of the EVMQuoteKind enum.
+func (e EVMQuoteKind) Valid() bool {
+	switch e {
+	case EVMQuoteKindEvm:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EVMSwapQuoteResponseKind.
+const (
+	EVMSwapQuoteResponseKindEvm EVMSwapQuoteResponseKind = "evm"
+)
+
+// Valid indicates whether the value is a known member of the EVMSwapQuoteResponseKind enum.
+func (e EVMSwapQuoteResponseKind) Valid() bool {
+	switch e {
+	case EVMSwapQuoteResponseKindEvm:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EVMTransactionKind.
+const (
+	EVMTransactionKindEvm EVMTransactionKind = "evm"
+)
+
+// Valid indicates whether the value is a known member of the EVMTransactionKind enum.
+func (e EVMTransactionKind) Valid() bool {
+	switch e {
+	case EVMTransactionKindEvm:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ErrorCode.
+const (
+	ErrorCodeAccessDisabled        ErrorCode = "access_disabled"
+	ErrorCodeBodyTooLarge          ErrorCode = "body_too_large"
+	ErrorCodeChainNotEnabled       ErrorCode = "chain_not_enabled"
+	ErrorCodeClientClosedRequest   ErrorCode = "client_closed_request"
+	ErrorCodeEndpointUnavailable   ErrorCode = "endpoint_unavailable"
+	ErrorCodeIdempotencyConflict   ErrorCode = "idempotency_conflict"
+	ErrorCodeIdempotencyPending    ErrorCode = "idempotency_pending"
+	ErrorCodeInternalError         ErrorCode = "internal_error"
+	ErrorCodeInvalidAddress        ErrorCode = "invalid_address"
+	ErrorCodeInvalidAmount         ErrorCode = "invalid_amount"
+	ErrorCodeInvalidApiKey         ErrorCode = "invalid_api_key"
+	ErrorCodeInvalidChain          ErrorCode = "invalid_chain"
+	ErrorCodeInvalidIdempotencyKey ErrorCode = "invalid_idempotency_key"
+	ErrorCodeInvalidRequest        ErrorCode = "invalid_request"
+	ErrorCodeMissingIdempotencyKey ErrorCode = "missing_idempotency_key"
+	ErrorCodeNoRoute               ErrorCode = "no_route"
+	ErrorCodeNotFound              ErrorCode = "not_found"
+	ErrorCodeOperationNotSupported ErrorCode = "operation_not_supported"
+	ErrorCodePrerequisiteFailed    ErrorCode = "prerequisite_failed"
+	ErrorCodeRateLimited           ErrorCode = "rate_limited"
+	ErrorCodeRequestTimeout        ErrorCode = "request_timeout"
+	ErrorCodeReviewRequired        ErrorCode = "review_required"
+	ErrorCodeRevokedApiKey         ErrorCode = "revoked_api_key"
+	ErrorCodeScopeRequired         ErrorCode = "scope_required"
+	ErrorCodeSimulationFailed      ErrorCode = "simulation_failed"
+	ErrorCodeSourceNotAllowed      ErrorCode = "source_not_allowed"
+	ErrorCodeTooManyOwners         ErrorCode = "too_many_owners"
+	ErrorCodeUnavailable           ErrorCode = "unavailable"
+	ErrorCodeUpstreamError         ErrorCode = "upstream_error"
+	ErrorCodeUpstreamTimeout       ErrorCode = "upstream_timeout"
+	ErrorCodeUpstreamUnavailable   ErrorCode = "upstream_unavailable"
+	ErrorCodeVerificationFailed    ErrorCode = "verification_failed"
+)
+
+// Valid indicates whether the value is a known member of the ErrorCode enum.
+func (e ErrorCode) Valid() bool {
+	switch e {
+	case ErrorCodeAccessDisabled:
+		return true
+	case ErrorCodeBodyTooLarge:
+		return true
+	case ErrorCodeChainNotEnabled:
+		return true
+	case ErrorCodeClientClosedRequest:
+		return true
+	case ErrorCodeEndpointUnavailable:
+		return true
+	case ErrorCodeIdempotencyConflict:
+		return true
+	case ErrorCodeIdempotencyPending:
+		return true
+	case ErrorCodeInternalError:
+		return true
+	case ErrorCodeInvalidAddress:
+		return true
+	case ErrorCodeInvalidAmount:
+		return true
+	case ErrorCodeInvalidApiKey:
+		return true
+	case ErrorCodeInvalidChain:
+		return true
+	case ErrorCodeInvalidIdempotencyKey:
+		return true
+	case ErrorCodeInvalidRequest:
+		return true
+	case ErrorCodeMissingIdempotencyKey:
+		return true
+	case ErrorCodeNoRoute:
+		return true
+	case ErrorCodeNotFound:
+		return true
+	case ErrorCodeOperationNotSupported:
+		return true
+	case ErrorCodePrerequisiteFailed:
+		return true
+	case ErrorCodeRateLimited:
+		return true
+	case ErrorCodeRequestTimeout:
+		return true
+	case ErrorCodeReviewRequired:
+		return true
+	case ErrorCodeRevokedApiKey:
+		return true
+	case ErrorCodeScopeRequired:
+		return true
+	case ErrorCodeSimulationFailed:
+		return true
+	case ErrorCodeSourceNotAllowed:
+		return true
+	case ErrorCodeTooManyOwners:
+		return true
+	case ErrorCodeUnavailable:
+		return true
+	case ErrorCodeUpstreamError:
+		return true
+	case ErrorCodeUpstreamTimeout:
+		return true
+	case ErrorCodeUpstreamUnavailable:
+		return true
+	case ErrorCodeVerificationFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FeeRowKind.
 const (
 	Network     FeeRowKind = "network"
@@ -379,6 +533,240 @@ func (e FindingLevel) Valid() bool {
 	}
 }
 
+// Defines values for HoldingsBatchEntryCode.
+const (
+	HoldingsBatchEntryCodeAccessDisabled        HoldingsBatchEntryCode = "access_disabled"
+	HoldingsBatchEntryCodeBodyTooLarge          HoldingsBatchEntryCode = "body_too_large"
+	HoldingsBatchEntryCodeChainNotEnabled       HoldingsBatchEntryCode = "chain_not_enabled"
+	HoldingsBatchEntryCodeClientClosedRequest   HoldingsBatchEntryCode = "client_closed_request"
+	HoldingsBatchEntryCodeEndpointUnavailable   HoldingsBatchEntryCode = "endpoint_unavailable"
+	HoldingsBatchEntryCodeIdempotencyConflict   HoldingsBatchEntryCode = "idempotency_conflict"
+	HoldingsBatchEntryCodeIdempotencyPending    HoldingsBatchEntryCode = "idempotency_pending"
+	HoldingsBatchEntryCodeInternalError         HoldingsBatchEntryCode = "internal_error"
+	HoldingsBatchEntryCodeInvalidAddress        HoldingsBatchEntryCode = "invalid_address"
+	HoldingsBatchEntryCodeInvalidAmount         HoldingsBatchEntryCode = "invalid_amount"
+	HoldingsBatchEntryCodeInvalidApiKey         HoldingsBatchEntryCode = "invalid_api_key"
+	HoldingsBatchEntryCodeInvalidChain          HoldingsBatchEntryCode = "invalid_chain"
+	HoldingsBatchEntryCodeInvalidIdempotencyKey HoldingsBatchEntryCode = "invalid_idempotency_key"
+	HoldingsBatchEntryCodeInvalidRequest        HoldingsBatchEntryCode = "invalid_request"
+	HoldingsBatchEntryCodeMissingIdempotencyKey HoldingsBatchEntryCode = "missing_idempotency_key"
+	HoldingsBatchEntryCodeNoRoute               HoldingsBatchEntryCode = "no_route"
+	HoldingsBatchEntryCodeNotFound              HoldingsBatchEntryCode = "not_found"
+	HoldingsBatchEntryCodeOperationNotSupported HoldingsBatchEntryCode = "operation_not_supported"
+	HoldingsBatchEntryCodePrerequisiteFailed    HoldingsBatchEntryCode = "prerequisite_failed"
+	HoldingsBatchEntryCodeRateLimited           HoldingsBatchEntryCode = "rate_limited"
+	HoldingsBatchEntryCodeRequestTimeout        HoldingsBatchEntryCode = "request_timeout"
+	HoldingsBatchEntryCodeReviewRequired        HoldingsBatchEntryCode = "review_required"
+	HoldingsBatchEntryCodeRevokedApiKey         HoldingsBatchEntryCode = "revoked_api_key"
+	HoldingsBatchEntryCodeScopeRequired         HoldingsBatchEntryCode = "scope_required"
+	HoldingsBatchEntryCodeSimulationFailed      HoldingsBatchEntryCode = "simulation_failed"
+	HoldingsBatchEntryCodeSourceNotAllowed      HoldingsBatchEntryCode = "source_not_allowed"
+	HoldingsBatchEntryCodeTooManyOwners         HoldingsBatchEntryCode = "too_many_owners"
+	HoldingsBatchEntryCodeUnavailable           HoldingsBatchEntryCode = "unavailable"
+	HoldingsBatchEntryCodeUpstreamError         HoldingsBatchEntryCode = "upstream_error"
+	HoldingsBatchEntryCodeUpstreamTimeout       HoldingsBatchEntryCode = "upstream_timeout"
+	HoldingsBatchEntryCodeUpstreamUnavailable   HoldingsBatchEntryCode = "upstream_unavailable"
+	HoldingsBatchEntryCodeVerificationFailed    HoldingsBatchEntryCode = "verification_failed"
+)
+
+// Valid indicates whether the value is a known member of the HoldingsBatchEntryCode enum.
+func (e HoldingsBatchEntryCode) Valid() bool {
+	switch e {
+	case HoldingsBatchEntryCodeAccessDisabled:
+		return true
+	case HoldingsBatchEntryCodeBodyTooLarge:
+		return true
+	case HoldingsBatchEntryCodeChainNotEnabled:
+		return true
+	case HoldingsBatchEntryCodeClientClosedRequest:
+		return true
+	case HoldingsBatchEntryCodeEndpointUnavailable:
+		return true
+	case HoldingsBatchEntryCodeIdempotencyConflict:
+		return true
+	case HoldingsBatchEntryCodeIdempotencyPending:
+		return true
+	case HoldingsBatchEntryCodeInternalError:
+		return true
+	case HoldingsBatchEntryCodeInvalidAddress:
+		return true
+	case HoldingsBatchEntryCodeInvalidAmount:
+		return true
+	case HoldingsBatchEntryCodeInvalidApiKey:
+		return true
+	case HoldingsBatchEntryCodeInvalidChain:
+		return true
+	case HoldingsBatchEntryCodeInvalidIdempotencyKey:
+		return true
+	case HoldingsBatchEntryCodeInvalidRequest:
+		return true
+	case HoldingsBatchEntryCodeMissingIdempotencyKey:
+		return true
+	case HoldingsBatchEntryCodeNoRoute:
+		return true
+	case HoldingsBatchEntryCodeNotFound:
+		return true
+	case HoldingsBatchEntryCodeOperationNotSupported:
+		return true
+	case HoldingsBatchEntryCodePrerequisiteFailed:
+		return true
+	case HoldingsBatchEntryCodeRateLimited:
+		return true
+	case HoldingsBatchEntryCodeRequestTimeout:
+		return true
+	case HoldingsBatchEntryCodeReviewRequired:
+		return true
+	case HoldingsBatchEntryCodeRevokedApiKey:
+		return true
+	case HoldingsBatchEntryCodeScopeRequired:
+		return true
+	case HoldingsBatchEntryCodeSimulationFailed:
+		return true
+	case HoldingsBatchEntryCodeSourceNotAllowed:
+		return true
+	case HoldingsBatchEntryCodeTooManyOwners:
+		return true
+	case HoldingsBatchEntryCodeUnavailable:
+		return true
+	case HoldingsBatchEntryCodeUpstreamError:
+		return true
+	case HoldingsBatchEntryCodeUpstreamTimeout:
+		return true
+	case HoldingsBatchEntryCodeUpstreamUnavailable:
+		return true
+	case HoldingsBatchEntryCodeVerificationFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PositionKind.
+const (
+	Staked PositionKind = "staked"
+	Wallet PositionKind = "wallet"
+)
+
+// Valid indicates whether the value is a known member of the PositionKind enum.
+func (e PositionKind) Valid() bool {
+	switch e {
+	case Staked:
+		return true
+	case Wallet:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PositionsBatchEntryCode.
+const (
+	PositionsBatchEntryCodeAccessDisabled        PositionsBatchEntryCode = "access_disabled"
+	PositionsBatchEntryCodeBodyTooLarge          PositionsBatchEntryCode = "body_too_large"
+	PositionsBatchEntryCodeChainNotEnabled       PositionsBatchEntryCode = "chain_not_enabled"
+	PositionsBatchEntryCodeClientClosedRequest   PositionsBatchEntryCode = "client_closed_request"
+	PositionsBatchEntryCodeEndpointUnavailable   PositionsBatchEntryCode = "endpoint_unavailable"
+	PositionsBatchEntryCodeIdempotencyConflict   PositionsBatchEntryCode = "idempotency_conflict"
+	PositionsBatchEntryCodeIdempotencyPending    PositionsBatchEntryCode = "idempotency_pending"
+	PositionsBatchEntryCodeInternalError         PositionsBatchEntryCode = "internal_error"
+	PositionsBatchEntryCodeInvalidAddress        PositionsBatchEntryCode = "invalid_address"
+	PositionsBatchEntryCodeInvalidAmount         PositionsBatchEntryCode = "invalid_amount"
+	PositionsBatchEntryCodeInvalidApiKey         PositionsBatchEntryCode = "invalid_api_key"
+	PositionsBatchEntryCodeInvalidChain          PositionsBatchEntryCode = "invalid_chain"
+	PositionsBatchEntryCodeInvalidIdempotencyKey PositionsBatchEntryCode = "invalid_idempotency_key"
+	PositionsBatchEntryCodeInvalidRequest        PositionsBatchEntryCode = "invalid_request"
+	PositionsBatchEntryCodeMissingIdempotencyKey PositionsBatchEntryCode = "missing_idempotency_key"
+	PositionsBatchEntryCodeNoRoute               PositionsBatchEntryCode = "no_route"
+	PositionsBatchEntryCodeNotFound              PositionsBatchEntryCode = "not_found"
+	PositionsBatchEntryCodeOperationNotSupported PositionsBatchEntryCode = "operation_not_supported"
+	PositionsBatchEntryCodePrerequisiteFailed    PositionsBatchEntryCode = "prerequisite_failed"
+	PositionsBatchEntryCodeRateLimited           PositionsBatchEntryCode = "rate_limited"
+	PositionsBatchEntryCodeRequestTimeout        PositionsBatchEntryCode = "request_timeout"
+	PositionsBatchEntryCodeReviewRequired        PositionsBatchEntryCode = "review_required"
+	PositionsBatchEntryCodeRevokedApiKey         PositionsBatchEntryCode = "revoked_api_key"
+	PositionsBatchEntryCodeScopeRequired         PositionsBatchEntryCode = "scope_required"
+	PositionsBatchEntryCodeSimulationFailed      PositionsBatchEntryCode = "simulation_failed"
+	PositionsBatchEntryCodeSourceNotAllowed      PositionsBatchEntryCode = "source_not_allowed"
+	PositionsBatchEntryCodeTooManyOwners         PositionsBatchEntryCode = "too_many_owners"
+	PositionsBatchEntryCodeUnavailable           PositionsBatchEntryCode = "unavailable"
+	PositionsBatchEntryCodeUpstreamError         PositionsBatchEntryCode = "upstream_error"
+	PositionsBatchEntryCodeUpstreamTimeout       PositionsBatchEntryCode = "upstream_timeout"
+	PositionsBatchEntryCodeUpstreamUnavailable   PositionsBatchEntryCode = "upstream_unavailable"
+	PositionsBatchEntryCodeVerificationFailed    PositionsBatchEntryCode = "verification_failed"
+)
+
+// Valid indicates whether the value is a known member of the PositionsBatchEntryCode enum.
+func (e PositionsBatchEntryCode) Valid() bool {
+	switch e {
+	case PositionsBatchEntryCodeAccessDisabled:
+		return true
+	case PositionsBatchEntryCodeBodyTooLarge:
+		return true
+	case PositionsBatchEntryCodeChainNotEnabled:
+		return true
+	case PositionsBatchEntryCodeClientClosedRequest:
+		return true
+	case PositionsBatchEntryCodeEndpointUnavailable:
+		return true
+	case PositionsBatchEntryCodeIdempotencyConflict:
+		return true
+	case PositionsBatchEntryCodeIdempotencyPending:
+		return true
+	case PositionsBatchEntryCodeInternalError:
+		return true
+	case PositionsBatchEntryCodeInvalidAddress:
+		return true
+	case PositionsBatchEntryCodeInvalidAmount:
+		return true
+	case PositionsBatchEntryCodeInvalidApiKey:
+		return true
+	case PositionsBatchEntryCodeInvalidChain:
+		return true
+	case PositionsBatchEntryCodeInvalidIdempotencyKey:
+		return true
+	case PositionsBatchEntryCodeInvalidRequest:
+		return true
+	case PositionsBatchEntryCodeMissingIdempotencyKey:
+		return true
+	case PositionsBatchEntryCodeNoRoute:
+		return true
+	case PositionsBatchEntryCodeNotFound:
+		return true
+	case PositionsBatchEntryCodeOperationNotSupported:
+		return true
+	case PositionsBatchEntryCodePrerequisiteFailed:
+		return true
+	case PositionsBatchEntryCodeRateLimited:
+		return true
+	case PositionsBatchEntryCodeRequestTimeout:
+		return true
+	case PositionsBatchEntryCodeReviewRequired:
+		return true
+	case PositionsBatchEntryCodeRevokedApiKey:
+		return true
+	case PositionsBatchEntryCodeScopeRequired:
+		return true
+	case PositionsBatchEntryCodeSimulationFailed:
+		return true
+	case PositionsBatchEntryCodeSourceNotAllowed:
+		return true
+	case PositionsBatchEntryCodeTooManyOwners:
+		return true
+	case PositionsBatchEntryCodeUnavailable:
+		return true
+	case PositionsBatchEntryCodeUpstreamError:
+		return true
+	case PositionsBatchEntryCodeUpstreamTimeout:
+		return true
+	case PositionsBatchEntryCodeUpstreamUnavailable:
+		return true
+	case PositionsBatchEntryCodeVerificationFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SigningMode.
 const (
 	SenderBundles SigningMode = "sender-bundles"
@@ -391,6 +779,150 @@ func (e SigningMode) Valid() bool {
 	case SenderBundles:
 		return true
 	case Sequential:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaQuoteChain.
+const (
+	SolanaQuoteChainSolana SolanaQuoteChain = "solana"
+)
+
+// Valid indicates whether the value is a known member of the SolanaQuoteChain enum.
+func (e SolanaQuoteChain) Valid() bool {
+	switch e {
+	case SolanaQuoteChainSolana:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaQuoteKind.
+const (
+	SolanaQuoteKindSolana SolanaQuoteKind = "solana"
+)
+
+// Valid indicates whether the value is a known member of the SolanaQuoteKind enum.
+func (e SolanaQuoteKind) Valid() bool {
+	switch e {
+	case SolanaQuoteKindSolana:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaQuoteSwapMode.
+const (
+	SolanaQuoteSwapModeExactIn SolanaQuoteSwapMode = "ExactIn"
+)
+
+// Valid indicates whether the value is a known member of the SolanaQuoteSwapMode enum.
+func (e SolanaQuoteSwapMode) Valid() bool {
+	switch e {
+	case SolanaQuoteSwapModeExactIn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaSwapInfoLabel.
+const (
+	SolanaSwapInfoLabelMeteora  SolanaSwapInfoLabel = "meteora"
+	SolanaSwapInfoLabelOrca     SolanaSwapInfoLabel = "orca"
+	SolanaSwapInfoLabelPumpswap SolanaSwapInfoLabel = "pumpswap"
+	SolanaSwapInfoLabelRaydium  SolanaSwapInfoLabel = "raydium"
+)
+
+// Valid indicates whether the value is a known member of the SolanaSwapInfoLabel enum.
+func (e SolanaSwapInfoLabel) Valid() bool {
+	switch e {
+	case SolanaSwapInfoLabelMeteora:
+		return true
+	case SolanaSwapInfoLabelOrca:
+		return true
+	case SolanaSwapInfoLabelPumpswap:
+		return true
+	case SolanaSwapInfoLabelRaydium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaSwapQuoteResponseChain.
+const (
+	SolanaSwapQuoteResponseChainSolana SolanaSwapQuoteResponseChain = "solana"
+)
+
+// Valid indicates whether the value is a known member of the SolanaSwapQuoteResponseChain enum.
+func (e SolanaSwapQuoteResponseChain) Valid() bool {
+	switch e {
+	case SolanaSwapQuoteResponseChainSolana:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaSwapQuoteResponseKind.
+const (
+	SolanaSwapQuoteResponseKindSolana SolanaSwapQuoteResponseKind = "solana"
+)
+
+// Valid indicates whether the value is a known member of the SolanaSwapQuoteResponseKind enum.
+func (e SolanaSwapQuoteResponseKind) Valid() bool {
+	switch e {
+	case SolanaSwapQuoteResponseKindSolana:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaSwapQuoteResponseSwapMode.
+const (
+	SolanaSwapQuoteResponseSwapModeExactIn SolanaSwapQuoteResponseSwapMode = "ExactIn"
+)
+
+// Valid indicates whether the value is a known member of the SolanaSwapQuoteResponseSwapMode enum.
+func (e SolanaSwapQuoteResponseSwapMode) Valid() bool {
+	switch e {
+	case SolanaSwapQuoteResponseSwapModeExactIn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaTransactionEncoding.
+const (
+	Base64 SolanaTransactionEncoding = "base64"
+)
+
+// Valid indicates whether the value is a known member of the SolanaTransactionEncoding enum.
+func (e SolanaTransactionEncoding) Valid() bool {
+	switch e {
+	case Base64:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SolanaTransactionKind.
+const (
+	SolanaTransactionKindSolana SolanaTransactionKind = "solana"
+)
+
+// Valid indicates whether the value is a known member of the SolanaTransactionKind enum.
+func (e SolanaTransactionKind) Valid() bool {
+	switch e {
+	case SolanaTransactionKindSolana:
 		return true
 	default:
 		return false
@@ -415,42 +947,99 @@ func (e TradeSide) Valid() bool {
 	}
 }
 
-// Defines values for TransactionEncoding.
+// Defines values for TransactionStatusResponseStatus.
 const (
-	Base64 TransactionEncoding = "base64"
+	TransactionStatusResponseStatusConfirmed TransactionStatusResponseStatus = "confirmed"
+	TransactionStatusResponseStatusFailed    TransactionStatusResponseStatus = "failed"
+	TransactionStatusResponseStatusFinalized TransactionStatusResponseStatus = "finalized"
+	TransactionStatusResponseStatusPending   TransactionStatusResponseStatus = "pending"
+	TransactionStatusResponseStatusUnknown   TransactionStatusResponseStatus = "unknown"
 )
 
-// Valid indicates whether the value is a known member of the TransactionEncoding enum.
-func (e TransactionEncoding) Valid() bool {
+// Valid indicates whether the value is a known member of the TransactionStatusResponseStatus enum.
+func (e TransactionStatusResponseStatus) Valid() bool {
 	switch e {
-	case Base64:
+	case TransactionStatusResponseStatusConfirmed:
+		return true
+	case TransactionStatusResponseStatusFailed:
+		return true
+	case TransactionStatusResponseStatusFinalized:
+		return true
+	case TransactionStatusResponseStatusPending:
+		return true
+	case TransactionStatusResponseStatusUnknown:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for TransactionStatusResponseStatus.
+// Defines values for TxVerificationResult.
 const (
-	Confirmed TransactionStatusResponseStatus = "confirmed"
-	Failed    TransactionStatusResponseStatus = "failed"
-	Finalized TransactionStatusResponseStatus = "finalized"
-	Pending   TransactionStatusResponseStatus = "pending"
-	Unknown   TransactionStatusResponseStatus = "unknown"
+	TxVerificationResultFailed   TxVerificationResult = "failed"
+	TxVerificationResultMismatch TxVerificationResult = "mismatch"
+	TxVerificationResultReverted TxVerificationResult = "reverted"
 )
 
-// Valid indicates whether the value is a known member of the TransactionStatusResponseStatus enum.
-func (e TransactionStatusResponseStatus) Valid() bool {
+// Valid indicates whether the value is a known member of the TxVerificationResult enum.
+func (e TxVerificationResult) Valid() bool {
 	switch e {
-	case Confirmed:
+	case TxVerificationResultFailed:
 		return true
-	case Failed:
+	case TxVerificationResultMismatch:
 		return true
-	case Finalized:
+	case TxVerificationResultReverted:
 		return true
-	case Pending:
+	default:
+		return false
+	}
+}
+
+// Defines values for VenueInfoKind.
+const (
+	Bins            VenueInfoKind = "bins"
+	Concentrated    VenueInfoKind = "concentrated"
+	ConstantProduct VenueInfoKind = "constant-product"
+)
+
+// Valid indicates whether the value is a known member of the VenueInfoKind enum.
+func (e VenueInfoKind) Valid() bool {
+	switch e {
+	case Bins:
 		return true
-	case Unknown:
+	case Concentrated:
+		return true
+	case ConstantProduct:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VenueInfoName.
+const (
+	VenueInfoNameMeteora   VenueInfoName = "meteora"
+	VenueInfoNameOrca      VenueInfoName = "orca"
+	VenueInfoNamePumpswap  VenueInfoName = "pumpswap"
+	VenueInfoNameRaydium   VenueInfoName = "raydium"
+	VenueInfoNameUniswapV2 VenueInfoName = "uniswap-v2"
+	VenueInfoNameUniswapV3 VenueInfoName = "uniswap-v3"
+)
+
+// Valid indicates whether the value is a known member of the VenueInfoName enum.
+func (e VenueInfoName) Valid() bool {
+	switch e {
+	case VenueInfoNameMeteora:
+		return true
+	case VenueInfoNameOrca:
+		return true
+	case VenueInfoNamePumpswap:
+		return true
+	case VenueInfoNameRaydium:
+		return true
+	case VenueInfoNameUniswapV2:
+		return true
+	case VenueInfoNameUniswapV3:
 		return true
 	default:
 		return false
@@ -1207,10 +1796,14 @@ type BridgeQuoteRequest struct {
 	// FromChain Examples: base
 	FromChain BridgeQuoteRequestFromChain `json:"fromChain"`
 
-	// InputToken Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// InputToken The token to send on the origin chain, or native for its gas coin.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	InputToken string `json:"inputToken"`
 
-	// OutputToken Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
+	// OutputToken The token to receive on the destination chain, or native for its gas coin.
+	//
+	// Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
 	OutputToken string `json:"outputToken"`
 
 	// Recipient Receiver on the destination chain; default the sender where the families match.
@@ -1295,10 +1888,14 @@ type BuildBridgeRequest struct {
 	// FromChain Examples: base
 	FromChain BuildBridgeRequestFromChain `json:"fromChain"`
 
-	// InputToken Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// InputToken The token to send on the origin chain, or native for its gas coin.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	InputToken string `json:"inputToken"`
 
-	// OutputToken Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
+	// OutputToken The token to receive on the destination chain, or native for its gas coin.
+	//
+	// Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
 	OutputToken string `json:"outputToken"`
 
 	// Recipient Receiver on the destination chain; default the sender where the families match.
@@ -1420,19 +2017,247 @@ type BuildResponse struct {
 	// Fees The network fee of each transaction, then the venue's fees.
 	Fees []FeeRow `json:"fees"`
 
-	// Metadata About the build: poolId and seeded for pool creation and liquidity, the venue and router, deadline (Unix seconds), simulatedAtBlock.
+	// Metadata About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit).
 	//
-	// Examples: {"poolId":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","simulatedAtBlock":38512345}
-	Metadata map[string]interface{} `json:"metadata"`
+	// Examples: {"deadline":1763798700,"minOutAmount":"302990312914739086","router":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","simulatedAtBlock":38512345,"valueLossPpm":3512,"venue":"uniswap-v2"}
+	Metadata struct {
+		// Action lp/farm: stake or unstake.
+		//
+		// Examples: stake
+		Action *string `json:"action,omitempty"`
+
+		// Amount Transfers: the amount sent, in token units, as requested.
+		//
+		// Examples: 1.5
+		Amount *string `json:"amount,omitempty"`
+
+		// Amount0 Liquidity: token0 deposited or withdrawn, integer base units.
+		//
+		// Examples: 1000000000000000000
+		Amount0 *string `json:"amount0,omitempty"`
+
+		// Amount1 Liquidity: token1 deposited or withdrawn, integer base units.
+		//
+		// Examples: 3012000000
+		Amount1 *string `json:"amount1,omitempty"`
+
+		// BaseUnits Transfers: the amount sent, in integer base units.
+		//
+		// Examples: 1500000000000000000
+		BaseUnits *string `json:"baseUnits,omitempty"`
+
+		// Blockhash Solana: the recent blockhash the transactions carry; never replace it (the signatures cover it).
+		//
+		// Examples: GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi
+		Blockhash *string `json:"blockhash,omitempty"`
+
+		// Bps lp/remove: the share of the position withdrawn, basis points.
+		//
+		// Examples: 2500
+		Bps *int `json:"bps,omitempty"`
+
+		// ComputeUnitLimit Solana: the compute unit limit the transaction sets (the simulated units plus a margin).
+		//
+		// Examples: 12000
+		ComputeUnitLimit *int `json:"computeUnitLimit,omitempty"`
+
+		// ComputeUnitPrice Solana: the compute unit price the transaction sets, micro-lamports per unit, decimal.
+		//
+		// Examples: 1000
+		ComputeUnitPrice *string `json:"computeUnitPrice,omitempty"`
+
+		// CreatesDestination Solana token transfers: the transaction creates the receiver's associated token account (its rent is a fee row).
+		//
+		// Examples: true
+		CreatesDestination *bool `json:"createsDestination,omitempty"`
+
+		// Deadline Swaps and liquidity: the router deadline, Unix seconds; the call reverts after it.
+		//
+		// Examples: 1763798700
+		Deadline *int `json:"deadline,omitempty"`
+
+		// Decimals Transfers: the token's decimals.
+		//
+		// Examples: 18
+		Decimals *int `json:"decimals,omitempty"`
+
+		// Destination Solana transfers: the receiver's token account (or wallet for SOL).
+		//
+		// Examples: 6Yz9h2aVsYvX9R6u8mE3Lwqb3gWfLKU5jd8JTN2v5Tq1
+		Destination *string `json:"destination,omitempty"`
+
+		// Earned Farms: rewards earned at the read block, integer base units of rewardToken (the claim pays at least that).
+		//
+		// Examples: 1250000000000000000
+		Earned *string `json:"earned,omitempty"`
+
+		// Factory Pool creation: the venue's factory.
+		//
+		// Examples: 0x8909dc15e40173ff4699343b6eb8132c65e18ec6
+		Factory *string `json:"factory,omitempty"`
+
+		// Farm Farms: the pool's StakingRewards farm.
+		//
+		// Examples: 0x3032ab3fa8c01d786d29dade018d7f2017918e12
+		Farm *string `json:"farm,omitempty"`
+
+		// LastValidBlockHeight Solana: the last block height at which blockhash is valid: send and confirm before the cluster passes it, or build again.
+		//
+		// Examples: 312345678
+		LastValidBlockHeight *int `json:"lastValidBlockHeight,omitempty"`
+
+		// Leftover0 lp/compound: token0 left in the wallet after adding, integer base units.
+		//
+		// Examples: 0
+		Leftover0 *string `json:"leftover0,omitempty"`
+
+		// Leftover1 lp/compound: token1 left in the wallet after adding, integer base units.
+		//
+		// Examples: 12
+		Leftover1 *string `json:"leftover1,omitempty"`
+
+		// LpAmount Liquidity and farms: LP tokens minted, withdrawn, staked or unstaked, integer base units (18 decimals).
+		//
+		// Examples: 54772255750516611
+		LpAmount *string `json:"lpAmount,omitempty"`
+
+		// MinAmount0 Liquidity: the least token0 the router accepts, integer base units.
+		//
+		// Examples: 995000000000000000
+		MinAmount0 *string `json:"minAmount0,omitempty"`
+
+		// MinAmount1 Liquidity: the least token1 the router accepts, integer base units.
+		//
+		// Examples: 2996940000
+		MinAmount1 *string `json:"minAmount1,omitempty"`
+
+		// MinOutAmount Swaps: the least output the swap accepts, integer base units.
+		//
+		// Examples: 302990312914739086
+		MinOutAmount *string `json:"minOutAmount,omitempty"`
+
+		// Native lp/add and lp/remove: the wrapped native side is paid or received in the gas coin.
+		//
+		// Examples: false
+		Native *bool `json:"native,omitempty"`
+
+		// PoolId Pool creation and liquidity: the pool (the pair's address); after a create, build lp/add with it once the create is mined.
+		//
+		// Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
+		PoolId *string `json:"poolId,omitempty"`
+
+		// Received Solana transfers: what the receiver gets, in token units (less a Token-2022 transfer fee).
+		//
+		// Examples: 1.485
+		Received *string `json:"received,omitempty"`
+
+		// ReceivedBaseUnits Solana transfers: what the receiver gets, in integer base units.
+		//
+		// Examples: 1485000
+		ReceivedBaseUnits *string `json:"receivedBaseUnits,omitempty"`
+
+		// Reward lp/compound: the reward compounded, integer base units of rewardToken.
+		//
+		// Examples: 1250000000000000000
+		Reward *string `json:"reward,omitempty"`
+
+		// RewardToken Farms: the token the farm pays rewards in.
+		//
+		// Examples: 0xfa172d7e20a062de8b89f8b03821e77072b141b3
+		RewardToken *string `json:"rewardToken,omitempty"`
+
+		// Router Swaps and liquidity: the venue's router the calls go through.
+		//
+		// Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
+		Router *string `json:"router,omitempty"`
+
+		// Seeded Pool creation and lp/add: the deposit sets the price of an empty pool.
+		//
+		// Examples: false
+		Seeded *bool `json:"seeded,omitempty"`
+
+		// SimulatedAtBlock EVM: the block the state was read at; each call was simulated in a block after it.
+		//
+		// Examples: 38512345
+		SimulatedAtBlock *int `json:"simulatedAtBlock,omitempty"`
+
+		// SimulatedAtSlot Solana: the slot the transaction was simulated at.
+		//
+		// Examples: 301234567
+		SimulatedAtSlot *int `json:"simulatedAtSlot,omitempty"`
+
+		// Source Solana token transfers: the sender's token account.
+		//
+		// Examples: 9tX9Lx2gkAqTP1WDN5i4Rwqgcuz7dWpQLkWH7HzVG4sD
+		Source *string `json:"source,omitempty"`
+
+		// Staked Farms: the user's stake before the build, LP base units.
+		//
+		// Examples: 5000000000000000000
+		Staked *string `json:"staked,omitempty"`
+
+		// Swaps lp/compound: the swaps of the reward into the pool's tokens: id, tokenIn, tokenOut, amountIn, amountOut, minOutAmount, path.
+		//
+		// Examples: [{"amountIn":"625000000000000000","amountOut":"1820000000000000","id":"swapToken0","minOutAmount":"1810900000000000","path":["0xfa172d7e20a062de8b89f8b03821e77072b141b3","0x4200000000000000000000000000000000000006"],"tokenIn":"0xfa172d7e20a062de8b89f8b03821e77072b141b3","tokenOut":"0x4200000000000000000000000000000000000006"}]
+		Swaps *[]map[string]interface{} `json:"swaps,omitempty"`
+
+		// To Transfers: the receiver.
+		//
+		// Examples: 0x647DA401969aD18a3D499d7e3f39bdfd885A7077
+		To *string `json:"to,omitempty"`
+
+		// Token Transfers: the token sent, native or its address.
+		//
+		// Examples: native
+		Token *string `json:"token,omitempty"`
+
+		// Token0 Pool creation: the pair's token0.
+		//
+		// Examples: 0x4200000000000000000000000000000000000006
+		Token0 *string `json:"token0,omitempty"`
+
+		// Token1 Pool creation: the pair's token1.
+		//
+		// Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
+		Token1 *string `json:"token1,omitempty"`
+
+		// TokenProgram Solana token transfers: the mint's token program (SPL Token or Token-2022).
+		//
+		// Examples: TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb
+		TokenProgram *string `json:"tokenProgram,omitempty"`
+
+		// TransferFee Solana Token-2022 transfers: the mint's transfer fee withheld from the amount: amount (token units), baseUnits, basisPoints, maximumFee (base units), epoch.
+		//
+		// Examples: {"amount":"0.015","baseUnits":"15000","basisPoints":100,"epoch":0,"maximumFee":"10000000"}
+		TransferFee *map[string]interface{} `json:"transferFee,omitempty"`
+
+		// Unused0 lp/add: token0 the pool's ratio leaves in the wallet, integer base units.
+		//
+		// Examples: 0
+		Unused0 *string `json:"unused0,omitempty"`
+
+		// Unused1 lp/add: token1 the pool's ratio leaves in the wallet, integer base units.
+		//
+		// Examples: 4521
+		Unused1 *string `json:"unused1,omitempty"`
+
+		// ValueLossPpm Swaps: the value the swap loses at the fresh price against its route's mid price, parts per million.
+		//
+		// Examples: 3512
+		ValueLossPpm *int `json:"valueLossPpm,omitempty"`
+
+		// Venue Swaps and liquidity: the venue built on.
+		//
+		// Examples: uniswap-v2
+		Venue *string `json:"venue,omitempty"`
+	} `json:"metadata"`
 
 	// Ok Examples: true
 	Ok bool `json:"ok"`
 
-	// Quote The fresh quote the build used (a swap quote's fields).
-	//
-	// Examples: {"inAmount":"1000000000","outAmount":"304512877301245112"}
-	Quote   *map[string]interface{} `json:"quote,omitempty"`
-	Signing Signing                 `json:"signing"`
+	// Quote Swaps: the fresh quote the build used.
+	Quote   *Quote  `json:"quote,omitempty"`
+	Signing Signing `json:"signing"`
 
 	// Transactions In order: sign and send each, waiting for its receipt (and any payload.expect) before the next.
 	Transactions []Transaction `json:"transactions"`
@@ -1463,10 +2288,8 @@ type BuildSwapRequest struct {
 	// Examples: 0x4200000000000000000000000000000000000006
 	OutputMint *string `json:"outputMint,omitempty"`
 
-	// QuoteResponse Solana: the complete raw quote.
-	//
-	// Examples: {"inAmount":"1000000000","outAmount":"304512877301245112"}
-	QuoteResponse *map[string]interface{} `json:"quoteResponse,omitempty"`
+	// QuoteResponse Solana: the complete raw object of GET /v1/quotes/swap, unchanged.
+	QuoteResponse *SolanaQuote `json:"quoteResponse,omitempty"`
 
 	// SlippageBps Examples: 50
 	SlippageBps *int64 `json:"slippageBps,omitempty"`
@@ -1581,10 +2404,13 @@ type ChainInfo struct {
 	// Examples: DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated
 	Note *string `json:"note,omitempty"`
 
-	// Operations The operationIds served on this chain (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported.
+	// Operations The operationIds served on this chain, each answering with data there (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported.
 	//
 	// Examples: ["searchTokens","getTokenPrice","getHoldings"]
 	Operations []string `json:"operations"`
+
+	// Venues The venues configured on this chain (amm values) and what each serves; empty while it is not enabled.
+	Venues []VenueInfo `json:"venues"`
 }
 
 // ChainInfoKind Examples: evm
@@ -1652,12 +2478,250 @@ type ConfirmResponse struct {
 // Examples: receipt_pending
 type ConfirmResponsePendingReason string
 
+// EVMQuote defines model for EVMQuote.
+type EVMQuote struct {
+	// Block The block the reserves were read at.
+	//
+	// Examples: 38512345
+	Block int64 `json:"block"`
+
+	// Chain The chain quoted on.
+	//
+	// Examples: base
+	Chain string `json:"chain"`
+
+	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s).
+	//
+	// Examples: 1763798460
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// FeeOnTransfer A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants.
+	//
+	// Examples: false
+	FeeOnTransfer bool `json:"feeOnTransfer"`
+
+	// Gas Estimated gas of the swap call (a build simulates it exactly).
+	//
+	// Examples: 115000
+	Gas int64 `json:"gas"`
+
+	// InAmount Integer base units of inputMint sold.
+	//
+	// Examples: 1000000000
+	InAmount string `json:"inAmount"`
+
+	// InputMint The token sold, or native.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	InputMint string `json:"inputMint"`
+
+	// Kind evm: a quote on an EVM chain.
+	//
+	// Examples: evm
+	Kind EVMQuoteKind `json:"kind"`
+
+	// MinOutAmount Integer base units: outAmount less slippageBps, rounded down; a build reverts below it.
+	//
+	// Examples: 302990312914739086
+	MinOutAmount string `json:"minOutAmount"`
+
+	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
+	NetworkFee NetworkFee `json:"networkFee"`
+
+	// OutAmount Integer base units of outputMint bought, exact at the block read (Uniswap V2 integer math with each pool's fee).
+	//
+	// Examples: 304512877301245112
+	OutAmount string `json:"outAmount"`
+
+	// OutputMint The token bought, or native.
+	//
+	// Examples: 0x4200000000000000000000000000000000000006
+	OutputMint string `json:"outputMint"`
+
+	// PriceImpactPct How much worse than the route's mid price this swap executes, percent (the pools' fees included).
+	//
+	// Examples: 0.3512
+	PriceImpactPct string `json:"priceImpactPct"`
+
+	// Route The pools, in order.
+	Route []RouteHop `json:"route"`
+
+	// SlippageBps The accepted slippage, basis points.
+	//
+	// Examples: 50
+	SlippageBps int64 `json:"slippageBps"`
+
+	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
+	Taxes *[]TokenTax `json:"taxes,omitempty"`
+}
+
+// EVMQuoteKind evm: a quote on an EVM chain.
+//
+// Examples: evm
+type EVMQuoteKind string
+
+// EVMSwapQuoteResponse defines model for EVMSwapQuoteResponse.
+type EVMSwapQuoteResponse struct {
+	// Block The block the reserves were read at.
+	//
+	// Examples: 38512345
+	Block int64 `json:"block"`
+
+	// Chain The chain quoted on.
+	//
+	// Examples: base
+	Chain string `json:"chain"`
+
+	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s).
+	//
+	// Examples: 1763798460
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// FeeOnTransfer A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants.
+	//
+	// Examples: false
+	FeeOnTransfer bool `json:"feeOnTransfer"`
+
+	// Gas Estimated gas of the swap call (a build simulates it exactly).
+	//
+	// Examples: 115000
+	Gas int64 `json:"gas"`
+
+	// InAmount Integer base units of inputMint sold.
+	//
+	// Examples: 1000000000
+	InAmount string `json:"inAmount"`
+
+	// InputMint The token sold, or native.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	InputMint string `json:"inputMint"`
+
+	// Kind evm: a quote on an EVM chain.
+	//
+	// Examples: evm
+	Kind EVMSwapQuoteResponseKind `json:"kind"`
+
+	// MinOutAmount Integer base units: outAmount less slippageBps, rounded down; a build reverts below it.
+	//
+	// Examples: 302990312914739086
+	MinOutAmount string `json:"minOutAmount"`
+
+	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
+	NetworkFee NetworkFee `json:"networkFee"`
+
+	// Ok Always true.
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// OutAmount Integer base units of outputMint bought, exact at the block read (Uniswap V2 integer math with each pool's fee).
+	//
+	// Examples: 304512877301245112
+	OutAmount string `json:"outAmount"`
+
+	// OutputMint The token bought, or native.
+	//
+	// Examples: 0x4200000000000000000000000000000000000006
+	OutputMint string `json:"outputMint"`
+
+	// PriceImpactPct How much worse than the route's mid price this swap executes, percent (the pools' fees included).
+	//
+	// Examples: 0.3512
+	PriceImpactPct string `json:"priceImpactPct"`
+
+	// Raw The complete quote, for the record (an EVM swap build quotes again from inputMint, outputMint, amount and slippageBps).
+	Raw EVMQuote `json:"raw"`
+
+	// Route The pools, in order.
+	Route []RouteHop `json:"route"`
+
+	// SlippageBps The accepted slippage, basis points.
+	//
+	// Examples: 50
+	SlippageBps int64 `json:"slippageBps"`
+
+	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
+	Taxes *[]TokenTax `json:"taxes,omitempty"`
+}
+
+// EVMSwapQuoteResponseKind evm: a quote on an EVM chain.
+//
+// Examples: evm
+type EVMSwapQuoteResponseKind string
+
+// EVMTransaction defines model for EVMTransaction.
+type EVMTransaction struct {
+	// ChainId The chain id to sign for (a devnet's differs from its mainnet's).
+	//
+	// Examples: 8453
+	ChainId int64 `json:"chainId"`
+
+	// Data Calldata, 0x hex (0x for a plain native transfer).
+	//
+	// Examples: 0x38ed1739
+	Data string `json:"data"`
+
+	// From The signer.
+	//
+	// Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
+	From string `json:"from"`
+
+	// Gas Gas limit: what the simulation shows the call needs (its gas before refunds plus 2,300, times 64/63 for nested calls) plus 10 % and 20,000 (unused gas is not charged).
+	//
+	// Examples: 152000
+	Gas int64 `json:"gas"`
+
+	// Id The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, withdraw, getReward ...
+	//
+	// Examples: swap
+	Id string `json:"id"`
+
+	// Kind evm: an EVM call.
+	//
+	// Examples: evm
+	Kind EVMTransactionKind `json:"kind"`
+
+	// MaxFeePerGas Wei per gas, decimal: twice the base fee plus the tip.
+	//
+	// Examples: 2000000000
+	MaxFeePerGas string `json:"maxFeePerGas"`
+
+	// MaxPriorityFeePerGas The tip, wei per gas, decimal.
+	//
+	// Examples: 1000000
+	MaxPriorityFeePerGas string `json:"maxPriorityFeePerGas"`
+
+	// Nonce The nonce to sign with, if no other transaction of the signer goes first.
+	//
+	// Examples: 12
+	Nonce int64 `json:"nonce"`
+
+	// Payload What to wait for once this call is mined, before sending the next.
+	Payload *Payload `json:"payload,omitempty"`
+
+	// To The contract or receiver called.
+	//
+	// Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
+	To string `json:"to"`
+
+	// Value Wei sent with the call, decimal.
+	//
+	// Examples: 0
+	Value string `json:"value"`
+}
+
+// EVMTransactionKind evm: an EVM call.
+//
+// Examples: evm
+type EVMTransactionKind string
+
 // Error defines model for Error.
 type Error struct {
 	// Code Machine-readable error code; codes are never renamed, new ones may be added.
 	//
 	// Examples: invalid_address
-	Code string `json:"code"`
+	Code ErrorCode `json:"code"`
 
 	// EndpointCode The code an upstream endpoint gave, where it helps the caller.
 	//
@@ -1684,7 +2748,7 @@ type Error struct {
 	// Examples: false
 	Ok bool `json:"ok"`
 
-	// Reason Why, where a code has several causes (429: cost_exceeds_burst when the call can never be admitted).
+	// Reason Why, where a code has several causes (429: cost_exceeds_burst when the call costs more than the burst and can never be admitted: waiting will not help).
 	//
 	// Examples: cost_exceeds_burst
 	Reason *string `json:"reason,omitempty"`
@@ -1714,11 +2778,16 @@ type Error struct {
 	// Examples: 12500
 	ValueLossPpm *int64 `json:"valueLossPpm,omitempty"`
 
-	// Verification Confirm: what was verified on the chain, per transaction hash or signature.
+	// Verification 422 verification_failed: per transaction hash (EVM) or signature (Solana) that failed verification, what was found.
 	//
-	// Examples: {"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a":"receipt_missing"}
-	Verification *map[string]interface{} `json:"verification,omitempty"`
+	// Examples: {"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a":{"fields":["data"],"id":"swap","result":"mismatch"}}
+	Verification *map[string]TxVerification `json:"verification,omitempty"`
 }
+
+// ErrorCode Machine-readable error code; codes are never renamed, new ones may be added.
+//
+// Examples: invalid_address
+type ErrorCode string
 
 // Expect defines model for Expect.
 type Expect struct {
@@ -1727,30 +2796,42 @@ type Expect struct {
 
 // FeeRow defines model for FeeRow.
 type FeeRow struct {
-	// Amount network, priority and rent: native token units (ETH, SOL ...); venue and transfer_fee: base units.
+	// Amount The fee in token units (ETH, SOL, USDC ...), a plain decimal: baseUnits moved decimals places.
 	//
 	// Examples: 0.000012
 	Amount string `json:"amount"`
+
+	// BaseUnits The same fee in integer base units of the token (wei, lamports ...).
+	//
+	// Examples: 12000000000000
+	BaseUnits string `json:"baseUnits"`
+
+	// Decimals The token's decimals: 18 for every EVM gas coin, 9 for SOL.
+	//
+	// Examples: 18
+	Decimals int64 `json:"decimals"`
 
 	// FeeBps venue: the pool's fee; transfer_fee: the mint's rate; basis points.
 	//
 	// Examples: 30
 	FeeBps *int64 `json:"feeBps,omitempty"`
 
-	// Kind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+	// Kind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
 	//
 	// Examples: network
 	Kind FeeRowKind `json:"kind"`
 
-	// Pool Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
+	// Pool venue: the pool that takes the fee.
+	//
+	// Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
 	Pool *string `json:"pool,omitempty"`
 
-	// Token native (the gas token) or the token's address.
+	// Token The token the fee is paid in: native (the gas coin: ETH, BNB, SOL ...) or the token's address.
 	//
 	// Examples: native
 	Token string `json:"token"`
 
-	// TxId network: the transaction it pays for.
+	// TxId The id of the transaction it is paid in (network, priority, rent and transfer_fee rows).
 	//
 	// Examples: swap
 	TxId *string `json:"txId,omitempty"`
@@ -1760,11 +2841,13 @@ type FeeRow struct {
 	// Examples: 0.036
 	Usd *string `json:"usd,omitempty"`
 
-	// Venue Examples: uniswap-v2
+	// Venue venue: the venue of the pool.
+	//
+	// Examples: uniswap-v2
 	Venue *string `json:"venue,omitempty"`
 }
 
-// FeeRowKind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates; venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+// FeeRowKind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
 //
 // Examples: network
 type FeeRowKind string
@@ -1820,8 +2903,10 @@ type Holding struct {
 
 // HoldingsBatchEntry defines model for HoldingsBatchEntry.
 type HoldingsBatchEntry struct {
-	// Code Examples: chain_not_enabled
-	Code *string `json:"code,omitempty"`
+	// Code Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+	//
+	// Examples: chain_not_enabled
+	Code *HoldingsBatchEntryCode `json:"code,omitempty"`
 
 	// Error Examples: chain bsc is not enabled on this service (see GET /v1/chains)
 	Error *string `json:"error,omitempty"`
@@ -1832,6 +2917,11 @@ type HoldingsBatchEntry struct {
 	Ref    string          `json:"ref"`
 	Result *HoldingsResult `json:"result,omitempty"`
 }
+
+// HoldingsBatchEntryCode Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+//
+// Examples: chain_not_enabled
+type HoldingsBatchEntryCode string
 
 // HoldingsBatchResponse defines model for HoldingsBatchResponse.
 type HoldingsBatchResponse struct {
@@ -1884,6 +2974,7 @@ type NetworkFee struct {
 
 // Payload defines model for Payload.
 type Payload struct {
+	// Expect A condition the next call of the build needs once this one is mined.
 	Expect *Expect `json:"expect,omitempty"`
 }
 
@@ -2038,33 +3129,65 @@ type PoolSummary struct {
 
 // Position defines model for Position.
 type Position struct {
-	// Amounts Underlying base and quote amounts, in token units.
+	// Amounts This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it.
 	//
 	// Examples: ["1520.25","0.49866"]
 	Amounts []string `json:"amounts"`
 
-	// Liquidity LP tokens held.
+	// Farm Staked entries only: the farm the LP tokens are staked in, and the rewards earned there.
+	Farm *PositionFarm `json:"farm,omitempty"`
+
+	// Kind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards).
+	//
+	// Examples: staked
+	Kind PositionKind `json:"kind"`
+
+	// Liquidity This entry's LP tokens, in token units: held in the wallet, or staked in the farm (the farm's balanceOf the owner).
 	//
 	// Examples: 0.00001873
-	Liquidity string  `json:"liquidity"`
-	Pool      PoolRef `json:"pool"`
+	Liquidity string `json:"liquidity"`
+
+	// Pool The pool, with its indexed reserves; the entry's amounts come from reserves read live at block.
+	Pool PoolRef `json:"pool"`
 
 	// PositionId NFT-style positions only.
 	//
 	// Examples: 1184502
 	PositionId *string `json:"positionId,omitempty"`
 
-	// SharePct Examples: 0.04
+	// SharePct This entry's share of the pool's LP supply, in percent.
+	//
+	// Examples: 0.04
 	SharePct string `json:"sharePct"`
 
-	// ValueUsd Examples: 3040.12
+	// ValueUsd USD value of amounts plus, on a staked entry, of the rewards whose token is priced; absent when the pool's two tokens are not both priced.
+	//
+	// Examples: 3040.12
 	ValueUsd *string `json:"valueUsd,omitempty"`
+}
+
+// PositionKind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards).
+//
+// Examples: staked
+type PositionKind string
+
+// PositionFarm defines model for PositionFarm.
+type PositionFarm struct {
+	// Address The farm contract (a Uniswap liquidity-staker StakingRewards).
+	//
+	// Examples: 0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17
+	Address string `json:"address"`
+
+	// Rewards Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned.
+	Rewards []RewardAmount `json:"rewards"`
 }
 
 // PositionsBatchEntry defines model for PositionsBatchEntry.
 type PositionsBatchEntry struct {
-	// Code Examples: chain_not_enabled
-	Code *string `json:"code,omitempty"`
+	// Code Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+	//
+	// Examples: chain_not_enabled
+	Code *PositionsBatchEntryCode `json:"code,omitempty"`
 
 	// Error Examples: chain bsc is not enabled on this service (see GET /v1/chains)
 	Error *string `json:"error,omitempty"`
@@ -2073,6 +3196,11 @@ type PositionsBatchEntry struct {
 	Ref    string           `json:"ref"`
 	Result *PositionsResult `json:"result,omitempty"`
 }
+
+// PositionsBatchEntryCode Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+//
+// Examples: chain_not_enabled
+type PositionsBatchEntryCode string
 
 // PositionsBatchResponse defines model for PositionsBatchResponse.
 type PositionsBatchResponse struct {
@@ -2083,18 +3211,35 @@ type PositionsBatchResponse struct {
 
 // PositionsResult defines model for PositionsResult.
 type PositionsResult struct {
-	// Chain Examples: base
+	// Block The block every amount (balances, stakes, rewards earned, reserves) was read at; absent when nothing needed reading.
+	//
+	// Examples: 24190311
+	Block *int64 `json:"block,omitempty"`
+
+	// Chain The chain read.
+	//
+	// Examples: base
 	Chain string `json:"chain"`
 
-	// Ok Examples: true
+	// Ok Always true on success.
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Owner Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
-	Owner     string         `json:"owner"`
-	Positions []Position     `json:"positions"`
-	Sources   []SourceHealth `json:"sources"`
+	// Owner The owner, EIP-55 checksummed.
+	//
+	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
+	Owner string `json:"owner"`
 
-	// ValueUsd Examples: 3040.12
+	// Positions By pool address; a pool's wallet entry first, then its staked entries by farm address.
+	Positions []Position `json:"positions"`
+
+	// Sources Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer).
+	Sources []SourceHealth `json:"sources"`
+
+	// ValueUsd Sum of every priced amount: the entries' underlying amounts where the pool's tokens are priced, and the rewards whose token is priced.
+	//
+	// Examples: 3246.49
 	ValueUsd string `json:"valueUsd"`
 }
 
@@ -2118,6 +3263,27 @@ type PricePoint struct {
 
 	// Time Examples: 1763798400
 	Time int64 `json:"time"`
+}
+
+// Quote The fresh quote a swap build used, by chain family (kind).
+type Quote struct {
+	union json.RawMessage
+}
+
+// RewardAmount defines model for RewardAmount.
+type RewardAmount struct {
+	// Amount Earned, in token units.
+	//
+	// Examples: 412.75
+	Amount string `json:"amount"`
+
+	// Token The reward token.
+	Token TokenRef `json:"token"`
+
+	// ValueUsd USD value of amount; absent when the token is not priced.
+	//
+	// Examples: 206.37
+	ValueUsd *string `json:"valueUsd,omitempty"`
 }
 
 // RouteHop defines model for RouteHop.
@@ -2168,6 +3334,268 @@ type Signing struct {
 // Examples: sequential
 type SigningMode string
 
+// SolanaQuote defines model for SolanaQuote.
+type SolanaQuote struct {
+	// Chain The chain quoted on.
+	//
+	// Examples: solana
+	Chain SolanaQuoteChain `json:"chain"`
+
+	// ContextSlot The slot the pools were read at.
+	//
+	// Examples: 301234567
+	ContextSlot int64 `json:"contextSlot"`
+
+	// ExpiresAt Unix seconds after which the quote should be fetched again.
+	//
+	// Examples: 1763798460
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// InAmount Integer base units of inputMint sold.
+	//
+	// Examples: 1000000000
+	InAmount string `json:"inAmount"`
+
+	// InputMint The mint sold (wrapped SOL's for SOL).
+	//
+	// Examples: So11111111111111111111111111111111111111112
+	InputMint string `json:"inputMint"`
+
+	// Kind solana: a quote on Solana.
+	//
+	// Examples: solana
+	Kind SolanaQuoteKind `json:"kind"`
+
+	// OtherAmountThreshold Integer base units: outAmount less slippageBps, rounded down; the swap fails below it.
+	//
+	// Examples: 149250000
+	OtherAmountThreshold string `json:"otherAmountThreshold"`
+
+	// OutAmount Integer base units of outputMint bought, exact at contextSlot.
+	//
+	// Examples: 150000000
+	OutAmount string `json:"outAmount"`
+
+	// OutputMint The mint bought.
+	//
+	// Examples: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+	OutputMint string `json:"outputMint"`
+
+	// PriceImpactPct How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %).
+	//
+	// Examples: 0.0035
+	PriceImpactPct string `json:"priceImpactPct"`
+
+	// RoutePlan The pools, in order.
+	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
+
+	// SlippageBps The accepted slippage, basis points.
+	//
+	// Examples: 50
+	SlippageBps int64 `json:"slippageBps"`
+
+	// SwapMode ExactIn: inAmount is sold exactly.
+	//
+	// Examples: ExactIn
+	SwapMode SolanaQuoteSwapMode `json:"swapMode"`
+}
+
+// SolanaQuoteChain The chain quoted on.
+//
+// Examples: solana
+type SolanaQuoteChain string
+
+// SolanaQuoteKind solana: a quote on Solana.
+//
+// Examples: solana
+type SolanaQuoteKind string
+
+// SolanaQuoteSwapMode ExactIn: inAmount is sold exactly.
+//
+// Examples: ExactIn
+type SolanaQuoteSwapMode string
+
+// SolanaRoutePlanStep defines model for SolanaRoutePlanStep.
+type SolanaRoutePlanStep struct {
+	// Percent The share of the input routed through this step, percent (100: one route).
+	//
+	// Examples: 100
+	Percent int64 `json:"percent"`
+
+	// SwapInfo The pool and what it swaps.
+	SwapInfo SolanaSwapInfo `json:"swapInfo"`
+}
+
+// SolanaSwapInfo defines model for SolanaSwapInfo.
+type SolanaSwapInfo struct {
+	// AmmKey The pool's address.
+	//
+	// Examples: 58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2
+	AmmKey string `json:"ammKey"`
+
+	// FeeAmount Integer base units of feeMint the pool keeps as its fee.
+	//
+	// Examples: 2500000
+	FeeAmount string `json:"feeAmount"`
+
+	// FeeMint The mint the fee is taken in.
+	//
+	// Examples: So11111111111111111111111111111111111111112
+	FeeMint string `json:"feeMint"`
+
+	// InAmount Integer base units of inputMint.
+	//
+	// Examples: 1000000000
+	InAmount string `json:"inAmount"`
+
+	// InputMint The mint the pool receives.
+	//
+	// Examples: So11111111111111111111111111111111111111112
+	InputMint string `json:"inputMint"`
+
+	// Label The venue.
+	//
+	// Examples: raydium
+	Label SolanaSwapInfoLabel `json:"label"`
+
+	// OutAmount Integer base units of outputMint.
+	//
+	// Examples: 150000000
+	OutAmount string `json:"outAmount"`
+
+	// OutputMint The mint the pool pays out.
+	//
+	// Examples: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+	OutputMint string `json:"outputMint"`
+}
+
+// SolanaSwapInfoLabel The venue.
+//
+// Examples: raydium
+type SolanaSwapInfoLabel string
+
+// SolanaSwapQuoteResponse defines model for SolanaSwapQuoteResponse.
+type SolanaSwapQuoteResponse struct {
+	// Chain The chain quoted on.
+	//
+	// Examples: solana
+	Chain SolanaSwapQuoteResponseChain `json:"chain"`
+
+	// ContextSlot The slot the pools were read at.
+	//
+	// Examples: 301234567
+	ContextSlot int64 `json:"contextSlot"`
+
+	// ExpiresAt Unix seconds after which the quote should be fetched again.
+	//
+	// Examples: 1763798460
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// InAmount Integer base units of inputMint sold.
+	//
+	// Examples: 1000000000
+	InAmount string `json:"inAmount"`
+
+	// InputMint The mint sold (wrapped SOL's for SOL).
+	//
+	// Examples: So11111111111111111111111111111111111111112
+	InputMint string `json:"inputMint"`
+
+	// Kind solana: a quote on Solana.
+	//
+	// Examples: solana
+	Kind SolanaSwapQuoteResponseKind `json:"kind"`
+
+	// Ok Always true.
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// OtherAmountThreshold Integer base units: outAmount less slippageBps, rounded down; the swap fails below it.
+	//
+	// Examples: 149250000
+	OtherAmountThreshold string `json:"otherAmountThreshold"`
+
+	// OutAmount Integer base units of outputMint bought, exact at contextSlot.
+	//
+	// Examples: 150000000
+	OutAmount string `json:"outAmount"`
+
+	// OutputMint The mint bought.
+	//
+	// Examples: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+	OutputMint string `json:"outputMint"`
+
+	// PriceImpactPct How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %).
+	//
+	// Examples: 0.0035
+	PriceImpactPct string `json:"priceImpactPct"`
+
+	// Raw The complete quote: a Solana swap build takes it back unchanged as quoteResponse.
+	Raw SolanaQuote `json:"raw"`
+
+	// RoutePlan The pools, in order.
+	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
+
+	// SlippageBps The accepted slippage, basis points.
+	//
+	// Examples: 50
+	SlippageBps int64 `json:"slippageBps"`
+
+	// SwapMode ExactIn: inAmount is sold exactly.
+	//
+	// Examples: ExactIn
+	SwapMode SolanaSwapQuoteResponseSwapMode `json:"swapMode"`
+}
+
+// SolanaSwapQuoteResponseChain The chain quoted on.
+//
+// Examples: solana
+type SolanaSwapQuoteResponseChain string
+
+// SolanaSwapQuoteResponseKind solana: a quote on Solana.
+//
+// Examples: solana
+type SolanaSwapQuoteResponseKind string
+
+// SolanaSwapQuoteResponseSwapMode ExactIn: inAmount is sold exactly.
+//
+// Examples: ExactIn
+type SolanaSwapQuoteResponseSwapMode string
+
+// SolanaTransaction defines model for SolanaTransaction.
+type SolanaTransaction struct {
+	// Encoding The payload's encoding.
+	//
+	// Examples: base64
+	Encoding SolanaTransactionEncoding `json:"encoding"`
+
+	// Id The step: transfer, swap ...
+	//
+	// Examples: transfer
+	Id string `json:"id"`
+
+	// Kind solana: a serialized Solana transaction.
+	//
+	// Examples: solana
+	Kind SolanaTransactionKind `json:"kind"`
+
+	// Payload The serialized transaction (legacy or versioned, as the wire format has it), with partial signatures (zeros where the caller signs) and a recent blockhash (metadata.blockhash, valid through metadata.lastValidBlockHeight).
+	//
+	// Examples: AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQABAw==
+	Payload string `json:"payload"`
+}
+
+// SolanaTransactionEncoding The payload's encoding.
+//
+// Examples: base64
+type SolanaTransactionEncoding string
+
+// SolanaTransactionKind solana: a serialized Solana transaction.
+//
+// Examples: solana
+type SolanaTransactionKind string
+
 // SourceHealth defines model for SourceHealth.
 type SourceHealth struct {
 	// Complete Examples: false
@@ -2183,80 +3611,9 @@ type SourceHealth struct {
 	Source string `json:"source"`
 }
 
-// SwapQuoteResponse defines model for SwapQuoteResponse.
+// SwapQuoteResponse A swap quote, by chain family (kind). raw is the complete quote: a Solana swap build takes it back unchanged as quoteResponse.
 type SwapQuoteResponse struct {
-	// Block The block the reserves were read at.
-	//
-	// Examples: 38512345
-	Block int64 `json:"block"`
-
-	// Chain Examples: base
-	Chain string `json:"chain"`
-
-	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s).
-	//
-	// Examples: 1763798460
-	ExpiresAt int64 `json:"expiresAt"`
-
-	// FeeOnTransfer A token of the swap keeps part of each transfer: outAmount is what arrives after its taxes, and a build uses the router's fee-on-transfer variants.
-	//
-	// Examples: false
-	FeeOnTransfer bool `json:"feeOnTransfer"`
-
-	// Gas Estimated gas of the swap call (a build simulates it exactly).
-	//
-	// Examples: 115000
-	Gas int64 `json:"gas"`
-
-	// InAmount Integer base units.
-	//
-	// Examples: 1000000000
-	InAmount string `json:"inAmount"`
-
-	// InputMint The token sold, or native.
-	//
-	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
-	InputMint string `json:"inputMint"`
-
-	// MinOutAmount Integer base units: outAmount less slippageBps, rounded down; a build reverts below it.
-	//
-	// Examples: 302990312914739086
-	MinOutAmount string `json:"minOutAmount"`
-
-	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
-	NetworkFee NetworkFee `json:"networkFee"`
-
-	// Ok Examples: true
-	Ok bool `json:"ok"`
-
-	// OutAmount Integer base units, exact at the block read (Uniswap V2 integer math with each pool's fee).
-	//
-	// Examples: 304512877301245112
-	OutAmount string `json:"outAmount"`
-
-	// OutputMint The token bought, or native.
-	//
-	// Examples: 0x4200000000000000000000000000000000000006
-	OutputMint string `json:"outputMint"`
-
-	// PriceImpactPct How much worse than the route's mid price this swap executes, percent (the pools' fees included).
-	//
-	// Examples: 0.3512
-	PriceImpactPct string `json:"priceImpactPct"`
-
-	// Raw The complete quote; a Solana swap build takes it back unchanged as quoteResponse.
-	//
-	// Examples: {"inAmount":"1000000000","outAmount":"304512877301245112"}
-	Raw map[string]interface{} `json:"raw"`
-
-	// Route The pools, in order.
-	Route []RouteHop `json:"route"`
-
-	// SlippageBps Examples: 50
-	SlippageBps int64 `json:"slippageBps"`
-
-	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
-	Taxes *[]TokenTax `json:"taxes,omitempty"`
+	union json.RawMessage
 }
 
 // TokenAudit defines model for TokenAudit.
@@ -2490,79 +3847,8 @@ type TradesResponse struct {
 	Trades []Trade  `json:"trades"`
 }
 
-// Transaction defines model for Transaction.
+// Transaction One transaction of a build, by chain family (kind): an EVM call to sign as an EIP-1559 transaction, or a serialized Solana transaction to sign as is.
 type Transaction struct {
-	// ChainId EVM: the chain id to sign for.
-	//
-	// Examples: 8453
-	ChainId *int64 `json:"chainId,omitempty"`
-
-	// Data EVM: calldata, 0x hex (0x for a plain native transfer).
-	//
-	// Examples: 0x38ed1739
-	Data *string `json:"data,omitempty"`
-
-	// Encoding Solana: the payload's encoding.
-	//
-	// Examples: base64
-	Encoding *TransactionEncoding `json:"encoding,omitempty"`
-
-	// From EVM: the signer.
-	//
-	// Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
-	From *string `json:"from,omitempty"`
-
-	// Gas EVM: gas limit: the simulated gas plus 30 % and 20,000 (unused gas is not charged).
-	//
-	// Examples: 152000
-	Gas *int64 `json:"gas,omitempty"`
-
-	// Id The step: approve, swap, transfer, createPair, addLiquidity, removeLiquidity, stake, getReward ...
-	//
-	// Examples: swap
-	Id string `json:"id"`
-
-	// MaxFeePerGas EVM: wei per gas, decimal: twice the base fee plus the tip.
-	//
-	// Examples: 2000000000
-	MaxFeePerGas *string `json:"maxFeePerGas,omitempty"`
-
-	// MaxPriorityFeePerGas EVM: the tip, wei per gas, decimal.
-	//
-	// Examples: 1000000
-	MaxPriorityFeePerGas *string `json:"maxPriorityFeePerGas,omitempty"`
-
-	// Nonce EVM: the nonce to sign with, if no other transaction of the signer goes first.
-	//
-	// Examples: 12
-	Nonce *int64 `json:"nonce,omitempty"`
-
-	// Payload EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction (legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.
-	Payload *Transaction_Payload `json:"payload,omitempty"`
-
-	// To EVM: the contract or receiver called.
-	//
-	// Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
-	To *string `json:"to,omitempty"`
-
-	// Value EVM: wei sent with the call, decimal.
-	//
-	// Examples: 0
-	Value *string `json:"value,omitempty"`
-}
-
-// TransactionEncoding Solana: the payload's encoding.
-//
-// Examples: base64
-type TransactionEncoding string
-
-// TransactionPayload1 Solana: the serialized transaction, base64.
-//
-// Examples: AQABAg==
-type TransactionPayload1 = string
-
-// Transaction_Payload EVM: what to wait for after this call (an object with expect). Solana: the serialized transaction (legacy or versioned), with partial signatures (zeros until signed) and a recent blockhash, in the entry's encoding.
-type Transaction_Payload struct {
 	union json.RawMessage
 }
 
@@ -2615,6 +3901,44 @@ type TrendingResponse struct {
 	Pools []PoolSummary `json:"pools"`
 }
 
+// TxVerification defines model for TxVerification.
+type TxVerification struct {
+	// Block reverted: the block the call was mined in.
+	//
+	// Examples: 38512345
+	Block *int64 `json:"block,omitempty"`
+
+	// Fields mismatch: what differs from the build (EVM: from, to, data, value; Solana: signer, instructions ...).
+	//
+	// Examples: ["data"]
+	Fields *[]string `json:"fields,omitempty"`
+
+	// Id The build's transaction id (swap, approve, transfer ...).
+	//
+	// Examples: swap
+	Id string `json:"id"`
+
+	// Reason reverted or failed: the revert reason or the program error, when known.
+	//
+	// Examples: UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT
+	Reason *string `json:"reason,omitempty"`
+
+	// Result mismatch: what was mined is not the call that was built; reverted: the EVM call reverted; failed: the Solana transaction failed.
+	//
+	// Examples: mismatch
+	Result TxVerificationResult `json:"result"`
+
+	// Slot failed: the slot the transaction landed in.
+	//
+	// Examples: 301234567
+	Slot *int64 `json:"slot,omitempty"`
+}
+
+// TxVerificationResult mismatch: what was mined is not the call that was built; reverted: the EVM call reverted; failed: the Solana transaction failed.
+//
+// Examples: mismatch
+type TxVerificationResult string
+
 // TxnWindows defines model for TxnWindows.
 type TxnWindows struct {
 	H1  BuysSells `json:"h1"`
@@ -2622,6 +3946,44 @@ type TxnWindows struct {
 	H6  BuysSells `json:"h6"`
 	M5  BuysSells `json:"m5"`
 }
+
+// VenueInfo defines model for VenueInfo.
+type VenueInfo struct {
+	// Kind The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins.
+	//
+	// Examples: constant-product
+	Kind VenueInfoKind `json:"kind"`
+
+	// Name The venue, as the amm parameter and the LP builders' venue name it.
+	//
+	// Examples: uniswap-v2
+	Name VenueInfoName `json:"name"`
+
+	// Notes Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet.
+	//
+	// Examples: ["the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"]
+	Notes *[]string `json:"notes,omitempty"`
+
+	// Operations The operationIds that this venue serves on this chain.
+	//
+	// Examples: ["getPool","getSwapQuote","buildSwap","buildLPAdd"]
+	Operations []string `json:"operations"`
+
+	// Serves What the venue serves on this chain: pools (its pools are indexed: prices, trades, charts, pool reads, LP positions), swaps (quotes and swap builds), liquidity (create, add, remove), farms (stake, harvest, compound).
+	//
+	// Examples: ["pools","swaps","liquidity","farms"]
+	Serves []string `json:"serves"`
+}
+
+// VenueInfoKind The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins.
+//
+// Examples: constant-product
+type VenueInfoKind string
+
+// VenueInfoName The venue, as the amm parameter and the LP builders' venue name it.
+//
+// Examples: uniswap-v2
+type VenueInfoName string
 
 // Windows defines model for Windows.
 type Windows struct {
@@ -3059,23 +4421,31 @@ type BuildTransferJSONRequestBody = BuildTransferRequest
 // GetBridgeQuoteJSONRequestBody defines body for GetBridgeQuote for application/json ContentType.
 type GetBridgeQuoteJSONRequestBody = BridgeQuoteRequest
 
-// AsPayload returns the union data inside the Transaction_Payload as a Payload
-func (t Transaction_Payload) AsPayload() (Payload, error) {
-	var body Payload
+// AsEVMQuote returns the union data inside the Quote as a EVMQuote
+func (t Quote) AsEVMQuote() (EVMQuote, error) {
+	var body EVMQuote
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromPayload overwrites any union data inside the Transaction_Payload as the provided Payload
-func (t *Transaction_Payload) FromPayload(v Payload) error {
+// FromEVMQuote overwrites any union data inside the Quote as the provided EVMQuote
+func (t *Quote) FromEVMQuote(v EVMQuote) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
 	t.union = b
 	return err
 }
 
-// MergePayload performs a merge with any union data inside the Transaction_Payload, using the provided Payload
-func (t *Transaction_Payload) MergePayload(v Payload) error {
+// MergeEVMQuote performs a merge with any union data inside the Quote, using the provided EVMQuote
+func (t *Quote) MergeEVMQuote(v EVMQuote) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
 	if err != nil {
 		return err
 	}
@@ -3085,23 +4455,31 @@ func (t *Transaction_Payload) MergePayload(v Payload) error {
 	return err
 }
 
-// AsTransactionPayload1 returns the union data inside the Transaction_Payload as a TransactionPayload1
-func (t Transaction_Payload) AsTransactionPayload1() (TransactionPayload1, error) {
-	var body TransactionPayload1
+// AsSolanaQuote returns the union data inside the Quote as a SolanaQuote
+func (t Quote) AsSolanaQuote() (SolanaQuote, error) {
+	var body SolanaQuote
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTransactionPayload1 overwrites any union data inside the Transaction_Payload as the provided TransactionPayload1
-func (t *Transaction_Payload) FromTransactionPayload1(v TransactionPayload1) error {
+// FromSolanaQuote overwrites any union data inside the Quote as the provided SolanaQuote
+func (t *Quote) FromSolanaQuote(v SolanaQuote) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
 	t.union = b
 	return err
 }
 
-// MergeTransactionPayload1 performs a merge with any union data inside the Transaction_Payload, using the provided TransactionPayload1
-func (t *Transaction_Payload) MergeTransactionPayload1(v TransactionPayload1) error {
+// MergeSolanaQuote performs a merge with any union data inside the Quote, using the provided SolanaQuote
+func (t *Quote) MergeSolanaQuote(v SolanaQuote) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
 	if err != nil {
 		return err
 	}
@@ -3111,12 +4489,237 @@ func (t *Transaction_Payload) MergeTransactionPayload1(v TransactionPayload1) er
 	return err
 }
 
-func (t Transaction_Payload) MarshalJSON() ([]byte, error) {
+func (t Quote) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Quote) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "evm":
+		return t.AsEVMQuote()
+	case "solana":
+		return t.AsSolanaQuote()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Quote) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *Transaction_Payload) UnmarshalJSON(b []byte) error {
+func (t *Quote) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEVMSwapQuoteResponse returns the union data inside the SwapQuoteResponse as a EVMSwapQuoteResponse
+func (t SwapQuoteResponse) AsEVMSwapQuoteResponse() (EVMSwapQuoteResponse, error) {
+	var body EVMSwapQuoteResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEVMSwapQuoteResponse overwrites any union data inside the SwapQuoteResponse as the provided EVMSwapQuoteResponse
+func (t *SwapQuoteResponse) FromEVMSwapQuoteResponse(v EVMSwapQuoteResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
+	t.union = b
+	return err
+}
+
+// MergeEVMSwapQuoteResponse performs a merge with any union data inside the SwapQuoteResponse, using the provided EVMSwapQuoteResponse
+func (t *SwapQuoteResponse) MergeEVMSwapQuoteResponse(v EVMSwapQuoteResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSolanaSwapQuoteResponse returns the union data inside the SwapQuoteResponse as a SolanaSwapQuoteResponse
+func (t SwapQuoteResponse) AsSolanaSwapQuoteResponse() (SolanaSwapQuoteResponse, error) {
+	var body SolanaSwapQuoteResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSolanaSwapQuoteResponse overwrites any union data inside the SwapQuoteResponse as the provided SolanaSwapQuoteResponse
+func (t *SwapQuoteResponse) FromSolanaSwapQuoteResponse(v SolanaSwapQuoteResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
+	t.union = b
+	return err
+}
+
+// MergeSolanaSwapQuoteResponse performs a merge with any union data inside the SwapQuoteResponse, using the provided SolanaSwapQuoteResponse
+func (t *SwapQuoteResponse) MergeSolanaSwapQuoteResponse(v SolanaSwapQuoteResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SwapQuoteResponse) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t SwapQuoteResponse) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "evm":
+		return t.AsEVMSwapQuoteResponse()
+	case "solana":
+		return t.AsSolanaSwapQuoteResponse()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t SwapQuoteResponse) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SwapQuoteResponse) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEVMTransaction returns the union data inside the Transaction as a EVMTransaction
+func (t Transaction) AsEVMTransaction() (EVMTransaction, error) {
+	var body EVMTransaction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEVMTransaction overwrites any union data inside the Transaction as the provided EVMTransaction
+func (t *Transaction) FromEVMTransaction(v EVMTransaction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
+	t.union = b
+	return err
+}
+
+// MergeEVMTransaction performs a merge with any union data inside the Transaction, using the provided EVMTransaction
+func (t *Transaction) MergeEVMTransaction(v EVMTransaction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"evm"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSolanaTransaction returns the union data inside the Transaction as a SolanaTransaction
+func (t Transaction) AsSolanaTransaction() (SolanaTransaction, error) {
+	var body SolanaTransaction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSolanaTransaction overwrites any union data inside the Transaction as the provided SolanaTransaction
+func (t *Transaction) FromSolanaTransaction(v SolanaTransaction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
+	t.union = b
+	return err
+}
+
+// MergeSolanaTransaction performs a merge with any union data inside the Transaction, using the provided SolanaTransaction
+func (t *Transaction) MergeSolanaTransaction(v SolanaTransaction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"solana"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Transaction) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Transaction) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "evm":
+		return t.AsEVMTransaction()
+	case "solana":
+		return t.AsSolanaTransaction()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Transaction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Transaction) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3439,7 +5042,7 @@ type ClientInterface interface {
 
 	// BuildSwapWithBody Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3450,7 +5053,7 @@ type ClientInterface interface {
 
 	// BuildSwap Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3461,7 +5064,7 @@ type ClientInterface interface {
 
 	// BuildTransferWithBody Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3472,7 +5075,7 @@ type ClientInterface interface {
 
 	// BuildTransfer Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -3582,7 +5185,7 @@ type ClientInterface interface {
 
 	// GetPositionsBatch LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -3600,7 +5203,7 @@ type ClientInterface interface {
 
 	// GetPositions An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -3676,7 +5279,7 @@ type ClientInterface interface {
 
 	// GetTokenPrice A token's price
 	//
-	// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed.
+	// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. mint native is the chain's gas coin, priced as its wrapped token (as quotes take it).
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `cached`: served from data the service keeps warm in the background (5 s deadline).
 	//
@@ -4184,7 +5787,7 @@ func (c *Client) BuildLPRemove(ctx context.Context, params *BuildLPRemoveParams,
 
 // BuildSwapWithBody Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4205,7 +5808,7 @@ func (c *Client) BuildSwapWithBody(ctx context.Context, params *BuildSwapParams,
 
 // BuildSwap Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4226,7 +5829,7 @@ func (c *Client) BuildSwap(ctx context.Context, params *BuildSwapParams, body Bu
 
 // BuildTransferWithBody Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4247,7 +5850,7 @@ func (c *Client) BuildTransferWithBody(ctx context.Context, params *BuildTransfe
 
 // BuildTransfer Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -4477,7 +6080,7 @@ func (c *Client) GetHoldingsBatch(ctx context.Context, params *GetHoldingsBatchP
 
 // GetPositionsBatch LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -4515,7 +6118,7 @@ func (c *Client) GetHoldings(ctx context.Context, owner string, params *GetHoldi
 
 // GetPositions An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -4671,7 +6274,7 @@ func (c *Client) GetTokenHolders(ctx context.Context, mint string, params *GetTo
 
 // GetTokenPrice A token's price
 //
-// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed.
+// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. mint native is the chain's gas coin, priced as its wrapped token (as quotes take it).
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `cached`: served from data the service keeps warm in the background (5 s deadline).
 //
@@ -7364,7 +8967,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithBodyWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7375,7 +8978,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7386,7 +8989,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildTransferWithBodyWithResponse Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7397,7 +9000,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildTransferWithResponse Build a transfer
 	//
-	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -7529,7 +9132,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsBatchWithResponse LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -7551,7 +9154,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsWithResponse An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -7639,7 +9242,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTokenPriceWithResponse A token's price
 	//
-	// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed.
+	// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. mint native is the chain's gas coin, priced as its wrapped token (as quotes take it).
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `cached`: served from data the service keeps warm in the background (5 s deadline).
 	//
@@ -20019,7 +21622,7 @@ func (c *ClientWithResponses) BuildLPRemoveWithResponse(ctx context.Context, par
 
 // BuildSwapWithBodyWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20036,7 +21639,7 @@ func (c *ClientWithResponses) BuildSwapWithBodyWithResponse(ctx context.Context,
 
 // BuildSwapWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20053,7 +21656,7 @@ func (c *ClientWithResponses) BuildSwapWithResponse(ctx context.Context, params 
 
 // BuildTransferWithBodyWithResponse Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20070,7 +21673,7 @@ func (c *ClientWithResponses) BuildTransferWithBodyWithResponse(ctx context.Cont
 
 // BuildTransferWithResponse Build a transfer
 //
-// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every gas token); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Sends amount (human token units) of token, or native for the gas token, from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is 400 invalid_amount, a balance short of it 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -20274,7 +21877,7 @@ func (c *ClientWithResponses) GetHoldingsBatchWithResponse(ctx context.Context, 
 
 // GetPositionsBatchWithResponse LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -20308,7 +21911,7 @@ func (c *ClientWithResponses) GetHoldingsWithResponse(ctx context.Context, owner
 
 // GetPositionsWithResponse An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held, the owner's share of the pool and of each reserve, and their USD value. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -20444,7 +22047,7 @@ func (c *ClientWithResponses) GetTokenHoldersWithResponse(ctx context.Context, m
 
 // GetTokenPriceWithResponse A token's price
 //
-// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed.
+// The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. mint native is the chain's gas coin, priced as its wrapped token (as quotes take it).
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `cached`: served from data the service keeps warm in the background (5 s deadline).
 //

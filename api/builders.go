@@ -16,13 +16,13 @@ import (
 
 // BuildResponse is the result of every builder.
 type BuildResponse struct {
-	OK                bool           `json:"ok" example:"true"`
-	Signing           Signing        `json:"signing"`
-	Metadata          BuildMetadata  `json:"metadata" doc:"About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit)."`
-	Quote             *Quote         `json:"quote,omitempty" doc:"Swaps: the fresh quote the build used."`
-	Fees              []FeeRow       `json:"fees" doc:"The network fee of each transaction, then the venue's fees."`
-	Transactions      []Transaction  `json:"transactions" doc:"In order: sign and send each, waiting for its receipt (and any payload.expect) before the next."`
-	ConfirmationToken string         `json:"confirmationToken,omitempty" doc:"Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes." example:"ct_Q2hhbmdlIG1lOiBhIHJhbmRvbSB0b2tlbg"`
+	OK                bool          `json:"ok" example:"true"`
+	Signing           Signing       `json:"signing"`
+	Metadata          BuildMetadata `json:"metadata" doc:"About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit)."`
+	Quote             *Quote        `json:"quote,omitempty" doc:"Swaps: the fresh quote the build used."`
+	Fees              []FeeRow      `json:"fees" doc:"The network fee of each transaction, then the venue's fees."`
+	Transactions      []Transaction `json:"transactions" doc:"In order: sign and send each, waiting for its receipt (and any payload.expect) before the next."`
+	ConfirmationToken string        `json:"confirmationToken,omitempty" doc:"Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes." example:"ct_Q2hhbmdlIG1lOiBhIHJhbmRvbSB0b2tlbg"`
 }
 
 // Transaction is one transaction of a build: an EVM call (EVMTransaction) or a serialized Solana
@@ -129,16 +129,16 @@ type ConfirmResponse struct {
 // BuildSwapRequest builds a swap. Solana: chain, user and quoteResponse (the quote's raw object,
 // unchanged). EVM: chain, user, inputMint, outputMint, amount and slippageBps; the server requotes.
 type BuildSwapRequest struct {
-	Chain              string         `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
-	User               string         `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	QuoteResponse      *SolanaQuote   `json:"quoteResponse,omitempty" doc:"Solana: the complete raw object of GET /v1/quotes/swap, unchanged."`
-	InputMint          string         `json:"inputMint,omitempty" maxLength:"100" doc:"EVM: token to sell (native for the gas token)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputMint         string         `json:"outputMint,omitempty" maxLength:"100" doc:"EVM: token to buy (native for the gas token)." example:"0x4200000000000000000000000000000000000006"`
-	Amount             string         `json:"amount,omitempty" maxLength:"78" doc:"Integer base units." pattern:"^[1-9][0-9]*$" example:"1000000000"`
-	SlippageBps        *int           `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" example:"50"`
-	MaxValueLossPpm    *int           `json:"maxValueLossPpm,omitempty" minimum:"0" doc:"A reviewed value-loss bound; never acknowledge automatically." example:"12500"`
-	V4SwapCostApproval *bool          `json:"v4SwapCostApproval,omitempty" doc:"A reviewed cost approval; never acknowledge automatically." example:"false"`
-	_                  struct{}       `additionalProperties:"true"`
+	Chain              string       `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
+	User               string       `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	QuoteResponse      *SolanaQuote `json:"quoteResponse,omitempty" doc:"Solana: the complete raw object of GET /v1/quotes/swap, unchanged."`
+	InputMint          string       `json:"inputMint,omitempty" maxLength:"100" doc:"EVM: token to sell (native for the gas token)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputMint         string       `json:"outputMint,omitempty" maxLength:"100" doc:"EVM: token to buy (native for the gas token)." example:"0x4200000000000000000000000000000000000006"`
+	Amount             string       `json:"amount,omitempty" maxLength:"78" doc:"Integer base units." pattern:"^[1-9][0-9]*$" example:"1000000000"`
+	SlippageBps        *int         `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" example:"50"`
+	MaxValueLossPpm    *int         `json:"maxValueLossPpm,omitempty" minimum:"0" doc:"A reviewed value-loss bound; never acknowledge automatically." example:"12500"`
+	V4SwapCostApproval *bool        `json:"v4SwapCostApproval,omitempty" doc:"A reviewed cost approval; never acknowledge automatically." example:"false"`
+	_                  struct{}     `additionalProperties:"true"`
 }
 
 // BuildBridgeRequest builds a bridge transfer. Amount is in human token units.

@@ -25,7 +25,9 @@ type SwapQuoteResponse struct {
 func (q SwapQuoteResponse) MarshalJSON() ([]byte, error) { return marshalOne(q.EVM, q.Solana) }
 
 // UnmarshalJSON reads the quote of the family its kind names.
-func (q *SwapQuoteResponse) UnmarshalJSON(data []byte) error { return unmarshalOne(data, &q.EVM, &q.Solana) }
+func (q *SwapQuoteResponse) UnmarshalJSON(data []byte) error {
+	return unmarshalOne(data, &q.EVM, &q.Solana)
+}
 
 // Schema documents the two quotes as a union on kind.
 func (SwapQuoteResponse) Schema(r huma.Registry) *huma.Schema {
@@ -266,7 +268,6 @@ func evmQuote(q trade.SwapQuote) EVMQuote {
 	}
 	return r
 }
-
 
 func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output[BridgeQuoteResponse], error) {
 	from, e := s.resolveBridge(ctx, in.Body)

@@ -129,6 +129,7 @@ func New(deps Deps) *Server {
 	s.registerQuotes()
 	s.registerBuilders()
 	omitOpenAdditionalProperties(s.api.OpenAPI())
+	addRequestExamples(s.api.OpenAPI())
 	addMediaExamples(s.api.OpenAPI())
 	return s
 }

@@ -420,6 +420,9 @@ func (l *Local) logBanner(took, tradeEvery time.Duration) {
 			"address", f.Address.Hex(), "reward", l.market.symbol(f.RewardToken),
 			"rewardPerSecond", new(big.Rat).SetFrac(f.RewardRate, wholeUnits(1, 18)).FloatString(2))
 	}
+	m := l.market
+	lg.Warn("devnet stake", "account", m.Staker.Hex(), "pool", m.pairName(m.Pools[stakerPool]), "lpInWallet", new(big.Rat).SetFrac(m.StakerLP, wholeUnits(1, 18)).FloatString(0),
+		"lpStaked", new(big.Rat).SetFrac(m.StakerStaked, wholeUnits(1, 18)).FloatString(0), "farm", m.Farms[stakerPool].Address.Hex())
 }
 
 // symbol names a seeded token (core ones included), or abbreviates its address.

@@ -196,8 +196,8 @@ func TestLocal(t *testing.T) {
 	// balances afterwards).
 	m := l.Market()
 	seeded := new(big.Int).SetUint64(l.seededBlock)
-	if l.seededBlock != 4 {
-		t.Errorf("seeding took %d blocks, want 4", l.seededBlock)
+	if l.seededBlock != 5 {
+		t.Errorf("seeding took %d blocks, want 5", l.seededBlock)
 	}
 	if len(m.Tokens) != len(seedTokens) || len(m.Pools) != len(seedPools) || len(m.Farms) != len(seedPools) {
 		t.Fatalf("market has %d tokens, %d pools and %d farms", len(m.Tokens), len(m.Pools), len(m.Farms))
@@ -591,6 +591,10 @@ func TestLocalFarms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	started, err := client.HeaderByNumber(ctx, new(big.Int).SetUint64(l.seededBlock-1)) // the farms start a block before the stake
+	if err != nil {
+		t.Fatal(err)
+	}
 	first, err := client.HeaderByNumber(ctx, big.NewInt(1))
 	if err != nil {
 		t.Fatal(err)
@@ -639,14 +643,25 @@ func TestLocalFarms(t *testing.T) {
 		}
 		start := callAt(t, client, f.Address, nil, bFarm.PackLastUpdateTime(), bFarm.UnpackLastUpdateTime).Uint64()
 		finish := callAt(t, client, f.Address, nil, bFarm.PackPeriodFinish(), bFarm.UnpackPeriodFinish).Uint64()
-		if start != seeded.Time || finish != start+farmRewardsDuration {
-			t.Fatalf("farm of %s runs %d to %d, want from the seeded block's time %d for 60 days", name, start, finish, seeded.Time)
+		if start < started.Time || start > seeded.Time || finish != started.Time+farmRewardsDuration {
+			t.Fatalf("farm of %s runs %d to %d, want from its start block's time %d for 60 days", name, start, finish, started.Time)
 		}
 		if bal := callAt(t, client, hrv.Address, nil, bToken.PackBalanceOf(f.Address), bToken.UnpackBalanceOf); bal.Cmp(reward) != 0 {
 			t.Fatalf("farm of %s holds %s HRV, want %s", name, bal, reward)
 		}
-		if s := callAt(t, client, f.Address, nil, bFarm.PackTotalSupply(), bFarm.UnpackTotalSupply); s.Sign() != 0 {
-			t.Fatalf("farm of %s has %s staked at start", name, s)
+		want := new(big.Int) // nobody stakes at seeding but the staker, in the AUR/WETH farm
+		if f.Address == m.Farms[stakerPool].Address {
+			want = m.StakerStaked
+		}
+		if s := callAt(t, client, f.Address, nil, bFarm.PackTotalSupply(), bFarm.UnpackTotalSupply); s.Cmp(want) != 0 {
+			t.Fatalf("farm of %s has %s staked at start, want %s", name, s, want)
+		}
+		if f.Address == m.Farms[stakerPool].Address {
+			staked := callAt(t, client, f.Address, nil, bFarm.PackBalanceOf(m.Staker), bFarm.UnpackBalanceOf)
+			held := callAt(t, client, m.Pools[stakerPool].Address, nil, bToken.PackBalanceOf(m.Staker), bToken.UnpackBalanceOf)
+			if staked.Cmp(m.StakerStaked) != 0 || held.Cmp(m.StakerLP) != 0 {
+				t.Fatalf("the staker stakes %s and holds %s LP, want %s and %s", staked, held, m.StakerStaked, m.StakerLP)
+			}
 		}
 	}
 

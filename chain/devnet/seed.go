@@ -28,7 +28,20 @@ type Market struct {
 	// InitCodeHash is keccak256 of the official pair's init code (bindings.UniswapV2PairMetaData.Bin),
 	// the factory's CREATE2 init code hash: mainnet's, chain.UniswapV2InitCodeHash.
 	InitCodeHash common.Hash
+	// Staker is the one account that stakes at seeding (user 7): it holds StakerLP of the AUR/WETH
+	// pool (Pools[1]) in its wallet and StakerStaked in that pool's farm (Farms[1]), so that the
+	// documented LP examples (remove, unstake, harvest, compound) have a position to act on.
+	Staker                 common.Address
+	StakerLP, StakerStaked *big.Int
 }
+
+// The seeded stake: user 7 gets 10 LP of AUR/WETH from the deployer and stakes 6 of them.
+const (
+	stakerAccount    = 7
+	stakerPool       = 1 // AUR/WETH
+	stakerWholeLP    = 10
+	stakerWholeStake = 6
+)
 
 // SeededToken is one ERC-20 deployed by the seeding.
 type SeededToken struct {
@@ -153,9 +166,9 @@ type seedToken struct {
 // Seed deploys the core contracts and a small market on any Backend (the local devnet, or anvil in
 // tests) from accounts laid out as the local ones: 0 deployer (owns the tokens, the liquidity and
 // the farms' factory, and needs about 1,500 ETH for the wrapped native side of the pools), 1..4
-// traders (hold USD and approve the router), 5..9 users (some hold tokens; none stakes or trades).
-// It takes four rounds of transactions: deployments; mints and approvals; pools and farms; the
-// farms' start. Every transaction of a round is independent of the others in it, so gas is
+// traders (hold USD and approve the router), 5..9 users (some hold tokens; none trades; user 7 alone
+// stakes: Market.Staker). It takes five rounds of transactions: deployments; mints and approvals;
+// pools and farms; the farms' start with the staker's LP and approval; the staker's stake. Every transaction of a round is independent of the others in it, so gas is
 // estimated for each against the chain before the round; on a chain that seals blocks on Commit, a
 // round is one block.
 //
@@ -328,11 +341,32 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	if bt, err = newBatch(ctx, b); err != nil {
 		return m, wrap("farms", err)
 	}
-	if err := bt.add(ctx, deployer, &farms, nil, notify, "start the farms"); err != nil {
+	staker, stakePool, stakeFarm := all[stakerAccount], m.Pools[stakerPool].Address, m.Farms[stakerPool].Address
+	m.Staker, m.StakerStaked = staker.Address, wholeUnits(stakerWholeStake, 18)
+	m.StakerLP = new(big.Int).Sub(wholeUnits(stakerWholeLP, 18), m.StakerStaked)
+	err = bt.add(ctx, deployer, &farms, nil, notify, "start the farms")
+	if err == nil {
+		err = bt.add(ctx, deployer, &stakePool, nil, bToken.PackTransfer(staker.Address, wholeUnits(stakerWholeLP, 18)), "LP for the staker")
+	}
+	if err == nil {
+		err = bt.add(ctx, staker, &stakePool, nil, bToken.PackApprove(stakeFarm, m.StakerStaked), "the staker approves the farm")
+	}
+	if err != nil {
 		return m, wrap("farms", err)
 	}
 	if _, err := bt.seal(ctx); err != nil {
 		return m, wrap("farms", err)
+	}
+
+	// Block 5: the staker stakes.
+	if bt, err = newBatch(ctx, b); err != nil {
+		return m, wrap("stake", err)
+	}
+	if err := bt.add(ctx, staker, &stakeFarm, nil, bFarm.PackStake(m.StakerStaked), "the staker stakes"); err != nil {
+		return m, wrap("stake", err)
+	}
+	if _, err := bt.seal(ctx); err != nil {
+		return m, wrap("stake", err)
 	}
 	for _, f := range m.Farms {
 		rate, err := callContract(ctx, client, f.Address, bFarm.PackRewardRate(), bFarm.UnpackRewardRate)

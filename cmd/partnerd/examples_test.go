@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -41,6 +43,8 @@ func TestDocumentedExamples(t *testing.T) {
 			e.fatalf("the devnet's trader made no trade within a minute: %s", r.raw)
 		}
 	}
+
+	checkREADMEDevnet(t, e.stderr.String())
 
 	doc := e.call(http.MethodGet, "/v1/openapi.json", "", nil).body
 	chains := e.call(http.MethodGet, "/v1/chains", "", nil).body["chains"].([]any)
@@ -192,4 +196,30 @@ func namedChains(q url.Values, body any) []string {
 		return nil
 	}
 	return []string{c}
+}
+
+// checkREADMEDevnet holds the README's account of the devnet that local mode seeds to what the
+// binary's log says it seeded: its tokens (besides the stablecoin and wrapped ETH), pools and farms.
+func checkREADMEDevnet(t *testing.T, log string) {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	counts := map[string]int{}
+	for line := range strings.Lines(log) {
+		var l struct{ Msg string }
+		if json.Unmarshal([]byte(line), &l) == nil {
+			counts[l.Msg]++
+		}
+	}
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	for msg, phrase := range map[string]string{"devnet token": "%s tokens", "devnet pool": "%s Uniswap V2 pools", "devnet farm (StakingRewards)": "%s farms in all",
+		"devnet stake": "and %s stake"} {
+		n := counts[msg]
+		if n >= len(words) || !strings.Contains(text, fmt.Sprintf(phrase, words[n])) {
+			t.Errorf("the devnet logged %d %q lines; the README does not say %q", n, msg, fmt.Sprintf(phrase, words[min(n, len(words)-1)]))
+		}
+	}
 }

@@ -121,7 +121,7 @@ func TestSolanaEndToEnd(t *testing.T) {
 	e.expect(built, "build a Token-2022 transfer", http.StatusOK, "")
 	var b struct {
 		Signing      struct{ Mode string }
-		Fees         []struct{ Kind, Amount string }
+		Fees         []struct{ Kind, Amount, BaseUnits string }
 		Transactions []struct{ ID, Encoding, Payload string }
 		Token        string `json:"confirmationToken"`
 	}
@@ -131,13 +131,13 @@ func TestSolanaEndToEnd(t *testing.T) {
 	if b.Signing.Mode != "sequential" || len(b.Transactions) != 1 || b.Transactions[0].Encoding != "base64" || b.Token == "" {
 		t.Fatalf("build = %s; want one base64 transaction, sequential signing and a confirmation token", built.raw)
 	}
-	fee := ""
+	var fee, feeBase string
 	for _, f := range b.Fees {
 		if f.Kind == "transfer_fee" {
-			fee = f.Amount
+			fee, feeBase = f.Amount, f.BaseUnits
 		}
 	}
-	if fee != "2000000" {
+	if fee != "2" || feeBase != "2000000" {
 		t.Fatalf("fees %+v; want the transfer fee of 2 EMB (2000000 base units)", b.Fees)
 	}
 	signed, err := solana.SignTransaction(b.Transactions[0].Payload, secret)

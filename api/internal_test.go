@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,24 +16,6 @@ import (
 	"github.com/partner-platform/partnerd/store"
 )
 
-// lockedBuffer is a log destination tests read while the server writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestUnrecognisedErrors: an error no case recognises is a bug, not an outage: 502 internal_error
 // with a generic message (never the cause), logged at ERROR with its cause and request id, and
 // counted (Server.InternalErrors, /metrics); a panic is answered the same way and the call is still
@@ -42,7 +23,7 @@ func (b *lockedBuffer) String() string {
 // store.ErrUnavailable) stays 503 unavailable with Retry-After; so does a limiter that is down,
 // while a limiter failing for another reason is internal.
 func TestUnrecognisedErrors(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	e := newEnv(t, withTestOp("testFail", ScopeMarketRead), withDeps(func(d *Deps) {
 		d.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	}))

@@ -133,16 +133,22 @@ func codesOf(status int) []codeDoc {
 	return out
 }
 
-// Schema documents Code as the enum of every code, with the x-error-codes catalogue: each code's
-// status and meaning.
+// Schema documents Code as the enum of every code. The catalogue of what each means, x-error-codes,
+// is on the error envelope's code alone (errorCodeCatalogue).
 func (Code) Schema(huma.Registry) *huma.Schema {
 	s := &huma.Schema{Type: huma.TypeString, Examples: []any{string(CodeInvalidAddress)},
-		Description: "Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status."}
-	catalogue := make([]map[string]any, 0, len(codes))
+		Description: "Machine-readable error code. Codes are never renamed; new ones may be added, so treat an unknown code by its status."}
 	for _, c := range codes {
 		s.Enum = append(s.Enum, string(c.code))
+	}
+	return s
+}
+
+// errorCodeCatalogue is x-error-codes: each code's status and meaning, in table order.
+func errorCodeCatalogue() []map[string]any {
+	catalogue := make([]map[string]any, 0, len(codes))
+	for _, c := range codes {
 		catalogue = append(catalogue, map[string]any{"code": string(c.code), "status": c.status, "description": c.means})
 	}
-	s.Extensions = map[string]any{"x-error-codes": catalogue}
-	return s
+	return catalogue
 }

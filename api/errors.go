@@ -21,7 +21,7 @@ import (
 type Error struct {
 	OK            bool     `json:"ok" doc:"Always false." example:"false"`
 	Message       string   `json:"error" doc:"Human-readable message; never an upstream's own text." example:"mint must be an EVM address (0x followed by 40 hex digits)"`
-	Code          Code     `json:"code" doc:"Machine-readable error code; codes are never renamed, new ones may be added." example:"invalid_address"`
+	Code          Code     `json:"code" doc:"Machine-readable error code: one of these, each answered with one status (x-error-codes lists each code's status and meaning). Codes are never renamed; new ones may be added, so treat an unknown code by its status." example:"invalid_address"`
 	RequestID     string   `json:"requestId" doc:"The request id, also in the X-Request-Id header." example:"req_4da6ea165f9579dc46991bf53b400a82"`
 	Reason        string   `json:"reason,omitempty" doc:"Why, where a code has several causes (429: cost_exceeds_burst when the call costs more than the burst and can never be admitted: waiting will not help)." example:"cost_exceeds_burst"`
 	Reasons       []string `json:"reasons,omitempty" doc:"Every reason, where several apply." example:"simulation_reverted,insufficient_allowance"`
@@ -41,6 +41,11 @@ type Error struct {
 	headers http.Header
 }
 
+func (Error) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	s.Properties["code"].Extensions = map[string]any{"x-error-codes": errorCodeCatalogue()}
+	return described(s, "The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.")
+}
+
 // TxVerification is what confirming found wrong with one transaction of a build.
 type TxVerification struct {
 	ID     string   `json:"id" doc:"The build's transaction id (swap, approve, transfer ...)." example:"swap"`
@@ -49,6 +54,10 @@ type TxVerification struct {
 	Block  uint64   `json:"block,omitempty" doc:"reverted: the block the call was mined in." example:"38512345"`
 	Slot   uint64   `json:"slot,omitempty" doc:"failed: the slot the transaction landed in." example:"301234567"`
 	Reason string   `json:"reason,omitempty" doc:"reverted or failed: the revert reason or the program error, when known." example:"UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT"`
+}
+
+func (TxVerification) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "What confirming a build found wrong with one of its transactions on the chain (422 verification_failed).")
 }
 
 // Errorf returns an error with the given code and public message.

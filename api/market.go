@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/danielgtaylor/huma/v2"
+
 	"context"
 	"net/http"
 	"strconv"
@@ -13,18 +15,26 @@ import (
 
 // TokenSearchResponse lists tokens matching a name, symbol or address.
 type TokenSearchResponse struct {
-	OK      bool       `json:"ok" example:"true"`
+	OK      bool       `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
 	Chains  []string   `json:"chains" doc:"The chains searched." example:"base"`
-	Results []TokenRef `json:"results"`
+	Results []TokenRef `json:"results" doc:"The matching tokens, chain by chain in the order of chains; empty when none matches."`
+}
+
+func (TokenSearchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The tokens matching a search (GET /v1/tokens/search): by name or symbol containing q, or by address; at most 20 per chain searched.")
 }
 
 // TokenResolution resolves a token address.
 type TokenResolution struct {
-	OK          bool        `json:"ok" example:"true"`
-	Token       TokenRef    `json:"token"`
-	TotalSupply string      `json:"totalSupply" example:"4185672310.25"`
+	OK          bool        `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token       TokenRef    `json:"token" doc:"The token, with its metadata."`
+	TotalSupply string      `json:"totalSupply" doc:"The token's total supply read from the chain, in token units." example:"4185672310.25"`
 	Pools       []string    `json:"pools" doc:"Known pools holding the token." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C,0xd0b53D9277642d899DF5C87A3966A349A798F224"`
 	Audit       *TokenAudit `json:"audit,omitempty" doc:"Solana: what the mint itself says, without a pool (on EVM, a pool's audit says it)."`
+}
+
+func (TokenResolution) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token resolved from its address (GET /v1/tokens/{mint}): its metadata, total supply read from the chain, and the pools the service knows that hold it; on Solana also the mint's own audit.")
 }
 
 // TokenAudit is a Solana mint's audit: its mint and freeze authorities, its Token-2022 extensions
@@ -32,148 +42,220 @@ type TokenResolution struct {
 // the share of the ten largest holders, scored like a pool's audit.
 type TokenAudit struct {
 	Score    int       `json:"score" doc:"0 (dangerous) to 100." example:"85"`
-	Findings []Finding `json:"findings"`
+	Findings []Finding `json:"findings" doc:"What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0."`
+}
+
+func (TokenAudit) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A Solana mint's own audit: its mint and freeze authorities, its Token-2022 extensions (transfer fee, permanent delegate, transfer hook, non-transferable, default account state ...) and the share of its ten largest holders, scored like a pool's audit.")
 }
 
 // TokenPrice is a token's current price: the token's own, one for all its pools (a pool's price of
 // it is in the pool's summary).
 type TokenPrice struct {
-	OK          bool     `json:"ok" example:"true"`
-	Token       TokenRef `json:"token"`
+	OK          bool     `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token       TokenRef `json:"token" doc:"The token priced (the wrapped native token when mint is native)."`
 	PriceUsd    string   `json:"priceUsd" doc:"The token's USD price: 1 for a configured USD stablecoin; otherwise its price in the pool named by pool, its deepest pool against a stablecoin or the wrapped native token." example:"0.9998"`
 	PriceNative string   `json:"priceNative" doc:"The token's price in the chain's native coin: priceUsd over the native coin's USD price." example:"0.000328"`
 	Pool        string   `json:"pool" doc:"The pool the price comes from; empty for a USD stablecoin." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	UpdatedAt   int64    `json:"updatedAt" example:"1763798400"`
+	UpdatedAt   int64    `json:"updatedAt" doc:"When the price was computed, unix seconds: the time of the market snapshot it comes from, refreshed in the background." example:"1763798400"`
+}
+
+func (TokenPrice) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's current price (GET /v1/tokens/{mint}/price): the token's own, one for all its pools, in USD and in the chain's native coin, with the pool it comes from. A pool's own price of it is in the pool's summary.")
 }
 
 // PricePoint is a price at a time.
 type PricePoint struct {
-	Time     int64  `json:"time" example:"1763798400"`
-	PriceUsd string `json:"priceUsd" example:"0.9998"`
+	Time     int64  `json:"time" doc:"When, unix seconds: the window's start for the first point, else the block time of the pool event that moved the price." example:"1763798400"`
+	PriceUsd string `json:"priceUsd" doc:"The token's USD price then." example:"0.9998"`
+}
+
+func (PricePoint) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's USD price at one moment.")
 }
 
 // PriceHistoryResponse is a token's recent prices.
 type PriceHistoryResponse struct {
-	OK     bool         `json:"ok" example:"true"`
-	Token  TokenRef     `json:"token"`
+	OK     bool         `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token  TokenRef     `json:"token" doc:"The token whose prices these are."`
 	Window int          `json:"window" doc:"Seconds covered." example:"90"`
-	Points []PricePoint `json:"points"`
+	Points []PricePoint `json:"points" doc:"The prices, oldest first; the first is the price at the window's start."`
+}
+
+func (PriceHistoryResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's recent USD prices (GET /v1/tokens/{mint}/history): the price at the window's start, then one point per event of the pool that moved it, oldest first.")
 }
 
 // TokenStatsResponse is a token's 24-hour market figures.
 type TokenStatsResponse struct {
-	OK             bool       `json:"ok" example:"true"`
-	Token          TokenRef   `json:"token"`
+	OK             bool       `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token          TokenRef   `json:"token" doc:"The token these figures are of."`
 	PriceUsd       string     `json:"priceUsd" doc:"The token's USD price, as /v1/tokens/{mint}/price gives it: the same for all its pools." example:"0.9998"`
 	LiquidityUsd   string     `json:"liquidityUsd" doc:"The sum of liquidityUsd over the token's indexed pools: both reserves of each, in USD." example:"7624921.5"`
-	VolumeUsd      Windows    `json:"volumeUsd"`
+	VolumeUsd      Windows    `json:"volumeUsd" doc:"USD volume of the token's swaps in all its indexed pools over each window."`
 	PriceChangePct Windows    `json:"priceChangePct" doc:"Change of priceUsd over each window, percent." example:"{\"m5\":\"0.02\",\"h1\":\"-0.01\",\"h6\":\"0.03\",\"h24\":\"-0.02\"}"`
-	Txns           TxnWindows `json:"txns"`
-	Buyers24h      int        `json:"buyers24h" example:"1843"`
-	Sellers24h     int        `json:"sellers24h" example:"1712"`
-	Holders        int        `json:"holders" example:"4821377"`
-	FdvUsd         string     `json:"fdvUsd,omitempty" example:"4184835175.79"`
-	MarketCapUsd   string     `json:"marketCapUsd,omitempty" example:"4184835175.79"`
+	Txns           TxnWindows `json:"txns" doc:"The token's swaps over each window, counted by side: a buy bought the token."`
+	Buyers24h      int        `json:"buyers24h" doc:"Distinct addresses that bought the token over the last 24 hours." example:"1843"`
+	Sellers24h     int        `json:"sellers24h" doc:"Distinct addresses that sold the token over the last 24 hours." example:"1712"`
+	Holders        int        `json:"holders" doc:"Addresses holding a balance of the token (on Solana a lower bound when the RPC refuses to scan every token account)." example:"4821377"`
+	FdvUsd         string     `json:"fdvUsd,omitempty" doc:"Fully diluted value: the total supply, in token units, times priceUsd; absent when either is unknown." example:"4184835175.79"`
+	MarketCapUsd   string     `json:"marketCapUsd,omitempty" doc:"Market capitalisation: the circulating supply times priceUsd; absent when the circulating supply is not known (this version does not read it)." example:"4184835175.79"`
+}
+
+func (TokenStatsResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's market figures across its indexed pools (GET /v1/tokens/{mint}/stats): price, liquidity, volume, price change and trades over 5 minutes, 1, 6 and 24 hours, distinct traders over 24 hours, holders and fully diluted value.")
 }
 
 // Holder is one token holder.
 type Holder struct {
-	Address  string `json:"address" example:"0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215"`
-	Amount   string `json:"amount" example:"125000000.5"`
+	Address  string `json:"address" doc:"The holder: the owner's wallet (on Solana the owner of the token account, not the account)." example:"0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215"`
+	Amount   string `json:"amount" doc:"Its balance, in token units." example:"125000000.5"`
 	SharePct string `json:"sharePct" doc:"Share of total supply, percent." example:"2.99"`
+}
+
+func (Holder) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One of a token's largest holders, with its balance read live from the chain.")
 }
 
 // TopHoldersResponse lists a token's largest holders.
 type TopHoldersResponse struct {
-	OK      bool     `json:"ok" example:"true"`
-	Token   TokenRef `json:"token"`
-	Holders []Holder `json:"holders"`
+	OK      bool     `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token   TokenRef `json:"token" doc:"The token held."`
+	Holders []Holder `json:"holders" doc:"The holders, largest balance first."`
+}
+
+func (TopHoldersResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's largest holders (GET /v1/tokens/{mint}/holders), at most 20, largest first.")
 }
 
 // TradesResponse lists a token's trades, newest first.
 type TradesResponse struct {
-	OK         bool     `json:"ok" example:"true"`
-	Token      TokenRef `json:"token"`
-	Trades     []Trade  `json:"trades"`
+	OK         bool     `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token      TokenRef `json:"token" doc:"The token the trades are seen from."`
+	Trades     []Trade  `json:"trades" doc:"The trades, newest first; at most limit."`
 	NextCursor string   `json:"nextCursor,omitempty" doc:"Pass as cursor for the next (older) page; absent on the last page." example:"38512345:17"`
+}
+
+func (TradesResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A page of a token's trades (GET /v1/tokens/{mint}/trades), newest first, seen from the token.")
 }
 
 // Trader is one trader's 24-hour activity in a token.
 type Trader struct {
-	Address   string `json:"address" example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
-	VolumeUsd string `json:"volumeUsd" example:"25410.8"`
-	Buys      int    `json:"buys" example:"12"`
-	Sells     int    `json:"sells" example:"9"`
+	Address   string `json:"address" doc:"The trader: the sender of its swaps." example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
+	VolumeUsd string `json:"volumeUsd" doc:"USD value of its swaps of the token, buys and sells together." example:"25410.8"`
+	Buys      int    `json:"buys" doc:"Swaps in which it bought the token." example:"12"`
+	Sells     int    `json:"sells" doc:"Swaps in which it sold the token." example:"9"`
+}
+
+func (Trader) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One trader's activity in a token over the last 24 hours.")
 }
 
 // TopTradersResponse lists a token's most active traders over 24 hours.
 type TopTradersResponse struct {
-	OK      bool     `json:"ok" example:"true"`
-	Token   TokenRef `json:"token"`
-	Traders []Trader `json:"traders"`
+	OK      bool     `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Token   TokenRef `json:"token" doc:"The token traded."`
+	Traders []Trader `json:"traders" doc:"The traders, most USD volume first."`
+}
+
+func (TopTradersResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A token's most active traders over the last 24 hours (GET /v1/tokens/{mint}/top-traders): at most 20, by USD volume.")
 }
 
 // TrendingResponse lists trending pools.
 type TrendingResponse struct {
-	OK     bool          `json:"ok" example:"true"`
+	OK     bool          `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
 	Chains []string      `json:"chains" doc:"The chains covered." example:"base,ethereum"`
-	Pools  []PoolSummary `json:"pools"`
+	Pools  []PoolSummary `json:"pools" doc:"The pools, most trending first, across the chains covered."`
+}
+
+func (TrendingResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "Trending pools (GET /v1/markets/trending): up to 50 pools that traded in the last 24 hours, by USD volume over the last hour, then over 24 hours.")
 }
 
 // HotPoolsResult lists hot or new pools.
 type HotPoolsResult struct {
-	OK     bool          `json:"ok" example:"true"`
+	OK     bool          `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
 	Chains []string      `json:"chains" doc:"The chains covered." example:"base,ethereum"`
-	Pools  []PoolSummary `json:"pools"`
+	Pools  []PoolSummary `json:"pools" doc:"The pools in the list's order, across the chains covered."`
+}
+
+func (HotPoolsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "Hot pools (GET /v1/pools/hot: by trades over 24 hours, then USD volume) or new pools (GET /v1/pools/new: newest first), up to 50.")
 }
 
 // PoolDetailsResponse describes one pool.
 type PoolDetailsResponse struct {
-	OK   bool        `json:"ok" example:"true"`
-	Pool PoolSummary `json:"pool"`
+	OK   bool        `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool PoolSummary `json:"pool" doc:"The pool and its figures."`
+}
+
+func (PoolDetailsResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One pool's details (GET /v1/pools/{pool}): its tokens, venue, fee and reserves, with its own market figures.")
 }
 
 // PoolReserves are a pool's reserves for a base/quote orientation.
 type PoolReserves struct {
-	OK          bool   `json:"ok" example:"true"`
-	Pool        string `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	Base        string `json:"base" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	Quote       string `json:"quote" example:"0x4200000000000000000000000000000000000006"`
-	BaseAmount  string `json:"baseAmount" example:"3812460.75"`
-	QuoteAmount string `json:"quoteAmount" example:"1250.5"`
+	OK          bool   `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool        string `json:"pool" doc:"The pool read." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Base        string `json:"base" doc:"The base token's address, as the call named it." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	Quote       string `json:"quote" doc:"The quote token's address, as the call named it." example:"0x4200000000000000000000000000000000000006"`
+	BaseAmount  string `json:"baseAmount" doc:"The pool's reserve of the base token, in token units." example:"3812460.75"`
+	QuoteAmount string `json:"quoteAmount" doc:"The pool's reserve of the quote token, in token units." example:"1250.5"`
 	Block       int64  `json:"block" doc:"The block the reserves were read at: they are the pool's reserves after it." example:"38512345"`
+}
+
+func (PoolReserves) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A pool's reserves read live from the chain (GET /v1/pools/{pool}/reserves), oriented by the base and quote the call named.")
 }
 
 // Bin is one liquidity bin.
 type Bin struct {
-	ID          int64  `json:"id" example:"8388608"`
-	Price       string `json:"price" example:"0.9998"`
-	BaseAmount  string `json:"baseAmount" example:"15230.5"`
-	QuoteAmount string `json:"quoteAmount" example:"5.0012"`
+	ID          int64  `json:"id" doc:"The bin's id in the pool." example:"8388608"`
+	Price       string `json:"price" doc:"The bin's price: quote token per base token." example:"0.9998"`
+	BaseAmount  string `json:"baseAmount" doc:"The base token in the bin, in token units." example:"15230.5"`
+	QuoteAmount string `json:"quoteAmount" doc:"The quote token in the bin, in token units." example:"5.0012"`
+}
+
+func (Bin) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One liquidity bin of a bin-based pool (Meteora DLMM): a price step and the liquidity in it.")
 }
 
 // PoolBinsResult lists a pool's liquidity bins.
 type PoolBinsResult struct {
-	OK   bool   `json:"ok" example:"true"`
-	Pool string `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	Bins []Bin  `json:"bins"`
+	OK   bool   `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool string `json:"pool" doc:"The pool read." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Bins []Bin  `json:"bins" doc:"The bins around the pool's active price."`
+}
+
+func (PoolBinsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A bin-based pool's liquidity bins around its active price (GET /v1/pools/{pool}/bins). No venue with bins is read yet.")
 }
 
 // PoolChartResponse is a pool's OHLCV candles.
 type PoolChartResponse struct {
-	OK         bool     `json:"ok" example:"true"`
-	Pool       string   `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	Resolution string   `json:"resolution" example:"15"`
-	Candles    []Candle `json:"candles"`
+	OK         bool     `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool       string   `json:"pool" doc:"The pool charted." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Resolution string   `json:"resolution" doc:"Each candle's interval, minutes (the resolution asked for)." example:"15"`
+	Candles    []Candle `json:"candles" doc:"The candles, oldest first and newest last; intervals without a swap are left out."`
+}
+
+func (PoolChartResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A pool's OHLCV candles (GET /v1/pools/{pool}/chart): the USD price of one of its tokens, newest last.")
 }
 
 // PoolAuditResponse is a pool's risk audit.
 type PoolAuditResponse struct {
-	OK       bool      `json:"ok" example:"true"`
-	Pool     string    `json:"pool" example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	Token    string    `json:"token" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OK       bool      `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool     string    `json:"pool" doc:"The pool audited." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Token    string    `json:"token" doc:"The token audited: the pool's base token, or token when the call named it." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	Score    int       `json:"score" doc:"0 (dangerous) to 100." example:"85"`
-	Findings []Finding `json:"findings"`
+	Findings []Finding `json:"findings" doc:"What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0."`
+}
+
+func (PoolAuditResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A pool's risk audit (GET /v1/pools/{pool}/audit): checks of its token, a simulated buy and sell, its code, ownership and mint rights, holder concentration and burned liquidity, scored from 0 (dangerous) to 100.")
 }
 
 type tokenInput struct {
@@ -214,7 +296,7 @@ type poolInput struct {
 type reservesInput struct {
 	Pool string `path:"pool" maxLength:"100" doc:"Pool address."`
 	ChainParam
-	AMM   string `query:"amm" required:"true" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3"`
+	AMM   string `query:"amm" required:"true" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The pool's venue. Reserves are read for uniswap-v2 pools; another venue answers 400 operation_not_supported."`
 	Kind  string `query:"kind" maxLength:"32" doc:"Pool kind, where a venue has several."`
 	Base  string `query:"base" required:"true" maxLength:"100" doc:"Base token address."`
 	Quote string `query:"quote" required:"true" maxLength:"100" doc:"Quote token address."`
@@ -223,9 +305,9 @@ type reservesInput struct {
 type binsInput struct {
 	Pool string `path:"pool" maxLength:"100" doc:"Pool address."`
 	ChainParam
-	AMM   string `query:"amm" required:"true" maxLength:"32"`
-	Kind  string `query:"kind" maxLength:"32"`
-	Quote string `query:"quote" maxLength:"100"`
+	AMM   string `query:"amm" required:"true" maxLength:"32" doc:"The pool's venue. Only meteora (DLMM) pools keep liquidity in bins; another venue answers 400 operation_not_supported."`
+	Kind  string `query:"kind" maxLength:"32" doc:"Pool kind, where a venue has several."`
+	Quote string `query:"quote" maxLength:"100" doc:"The token the bins' prices are in; default the pool's quote token."`
 }
 
 type chartInput struct {
@@ -248,55 +330,70 @@ type output[T any] struct{ Body T }
 func (s *Server) registerMarket() {
 	// Every market read but a token's own (search, resolve, stats, holders) reads pools: served where
 	// a venue's pools are indexed.
-	get := func(id, path, class, summary, description string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Tag: "Market",
+	get := func(id, path, class, summary, description, returns string) opSpec {
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Returns: returns, Tag: "Market",
 			Scope: ScopeMarketRead, Class: class, Serves: s.marketServes, Needs: chain.CapPools}
 	}
 	token := func(spec opSpec) opSpec { spec.Needs = ""; return spec }
 	bins := get("getPoolBins", "/v1/pools/{pool}/bins", ClassProvider, "A pool's liquidity bins",
 		"The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: "+
-			"the call answers 400 operation_not_supported.")
+			"the call answers 400 operation_not_supported.", "The pool's bins around its active price.")
 	bins.Serves = nil
 	register(s, token(get("searchTokens", "/v1/tokens/search", ClassProvider, "Search tokens by name, symbol or address",
 		"Tokens whose name or symbol contains q, ignoring case, or whose address is q (an address the index does not hold yet is "+
-			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain.")), s.searchTokens)
+			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain.",
+		"The chains searched and the matching tokens, possibly none.")), s.searchTokens)
 	register(s, token(get("getToken", "/v1/tokens/{mint}", ClassEnriched, "Resolve a token",
-		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it.")), s.getToken)
+		"A token's metadata (symbol, name, decimals), its total supply read from the chain, and the known pools that hold it.",
+		"The token, its total supply and its known pools; on Solana also the mint's audit.")), s.getToken)
 	register(s, get("getTokenPrice", "/v1/tokens/{mint}/price", ClassCached, "A token's price",
 		"The token's USD price and its price in the chain's native token, from its deepest pool against the USD stablecoin or, "+
 			"failing that, against the wrapped native token. pool names that pool; updatedAt is when the price was last computed. "+
-			"mint native is the chain's gas coin, priced as its wrapped token (as quotes take it)."), s.tokenPrice)
+			"mint native is the chain's gas coin, priced as its wrapped token (as quotes take it).",
+		"The token's price in USD and in the native coin, the pool it comes from and when it was computed."), s.tokenPrice)
 	register(s, get("getTokenHistory", "/v1/tokens/{mint}/history", ClassProvider, "A token's recent prices",
 		"The token's USD price over the last window seconds (1 to 300, default 90), oldest first: the price at the window's start, "+
-			"then one point per event of one pool (pool, else the pool its price comes from)."), s.tokenHistory)
+			"then one point per event of one pool (pool, else the pool its price comes from).",
+		"The token's prices over the window, oldest first."), s.tokenHistory)
 	register(s, token(get("getTokenStats", "/v1/tokens/{mint}/stats", ClassProvider, "A token's 24-hour figures",
 		"Price, liquidity, USD volume and price change over 5 minutes, 1, 6 and 24 hours, buys and sells, distinct buyers and "+
-			"sellers over 24 hours, holders and fully diluted value, across the token's pools.")), s.tokenStats)
+			"sellers over 24 hours, holders and fully diluted value, across the token's pools.",
+		"The token's figures across its indexed pools.")), s.tokenStats)
 	register(s, token(get("getTokenHolders", "/v1/tokens/{mint}/holders", ClassProvider, "A token's top holders",
-		"The 20 largest holders, with balances read live from the chain and their share of the total supply.")), s.tokenHolders)
+		"The 20 largest holders, with balances read live from the chain and their share of the total supply.",
+		"The largest holders, largest first.")), s.tokenHolders)
 	register(s, get("getTokenTrades", "/v1/tokens/{mint}/trades", ClassProvider, "A token's trades, newest first",
 		"Swaps of the token, newest first, seen from the token: buy means the trader bought it. pool keeps one pool's trades; "+
-			"pass nextCursor as cursor for the next, older page."), s.tokenTrades)
+			"pass nextCursor as cursor for the next, older page.",
+		"A page of trades, newest first, with the cursor of the next page when there is one."), s.tokenTrades)
 	register(s, get("getTokenTopTraders", "/v1/tokens/{mint}/top-traders", ClassProvider, "A token's top traders over 24 hours",
-		"The 20 traders with the most USD volume in the token over the last 24 hours, with their buys and sells."), s.tokenTopTraders)
+		"The 20 traders with the most USD volume in the token over the last 24 hours, with their buys and sells.",
+		"The traders, most USD volume first."), s.tokenTopTraders)
 	register(s, get("getTrending", "/v1/markets/trending", ClassCached, "Trending pools",
 		"Up to 50 pools that traded in the last 24 hours, by USD volume over the last hour, then over 24 hours. "+
-			"chain defaults to every enabled chain; amm keeps one venue."), s.trending)
+			"chain defaults to every enabled chain; amm keeps one venue.",
+		"The chains covered and their trending pools, most trending first."), s.trending)
 	register(s, get("getHotPools", "/v1/pools/hot", ClassCached, "Hot pools",
-		"Up to 50 pools that traded in the last 24 hours, by their number of trades over 24 hours, then USD volume. chain defaults to every enabled chain."), s.hotPools)
+		"Up to 50 pools that traded in the last 24 hours, by their number of trades over 24 hours, then USD volume. chain defaults to every enabled chain.",
+		"The chains covered and their hot pools, most trades first."), s.hotPools)
 	register(s, get("getNewPools", "/v1/pools/new", ClassCached, "New pools",
-		"Up to 50 pools, newest first by creation time. chain defaults to every enabled chain."), s.newPools)
+		"Up to 50 pools, newest first by creation time. chain defaults to every enabled chain.",
+		"The chains covered and their newest pools, newest first."), s.newPools)
 	register(s, get("getPool", "/v1/pools/{pool}", ClassEnriched, "A pool's details",
-		"A pool's tokens, venue, fee, reserves and its own market figures: price, liquidity, volume, price change and trades."), s.getPool)
+		"A pool's tokens, venue, fee, reserves and its own market figures: price, liquidity, volume, price change and trades.",
+		"The pool with its market figures."), s.getPool)
 	register(s, get("getPoolReserves", "/v1/pools/{pool}/reserves", ClassProvider, "A pool's reserves",
-		"A pool's reserves read live from the chain, oriented as base and quote, with the block they were read at."), s.poolReserves)
+		"A pool's reserves read live from the chain, oriented as base and quote, with the block they were read at.",
+		"The pool's base and quote reserves and the block they were read at."), s.poolReserves)
 	register(s, bins, s.poolBins)
 	register(s, get("getPoolChart", "/v1/pools/{pool}/chart", ClassProvider, "A pool's OHLCV candles",
 		"Candles of the pool's price in USD at resolution minutes, newest last, up to limit, before a time if given; mint picks the "+
-			"token whose price they show (default the pool's base token)."), s.poolChart)
+			"token whose price they show (default the pool's base token).",
+		"The pool's candles at the resolution asked for, newest last."), s.poolChart)
 	register(s, get("getPoolAudit", "/v1/pools/{pool}/audit", ClassEnriched, "A pool's risk audit",
 		"Checks of a pool's token: a simulated buy and sell (taxes, honeypot), code, ownership and mint rights, holder "+
-			"concentration and burned liquidity, with a score from 0 (dangerous) to 100. token picks the token in singleton pools."), s.poolAudit)
+			"concentration and burned liquidity, with a score from 0 (dangerous) to 100. token picks the token in singleton pools.",
+		"The audited pool and token, the findings and the score."), s.poolAudit)
 }
 
 func tokenRef(t market.Token) TokenRef {

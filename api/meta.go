@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/danielgtaylor/huma/v2"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,14 +16,18 @@ import (
 // ChainInfo is one chain of GET /v1/chains.
 type ChainInfo struct {
 	ID          string      `json:"id" doc:"The chain parameter value." example:"base"`
-	Kind        string      `json:"kind" enum:"evm,solana" example:"evm"`
+	Kind        string      `json:"kind" enum:"evm,solana" doc:"The chain's family: evm (addresses 0x and 40 hex digits, EIP-55 checksummed) or solana (base58 addresses)." example:"evm"`
 	ChainID     int64       `json:"chainId,omitempty" doc:"EVM chain id." example:"8453"`
-	NativeToken string      `json:"nativeToken" example:"ETH"`
+	NativeToken string      `json:"nativeToken" doc:"The symbol of the chain's gas coin, which the token parameters name native." example:"ETH"`
 	Enabled     bool        `json:"enabled" doc:"Whether this service serves the chain." example:"true"`
 	Network     string      `json:"network,omitempty" enum:"mainnet,devnet" doc:"What an enabled chain is connected to." example:"mainnet"`
 	Note        string      `json:"note,omitempty" doc:"Said of a chain served from a devnet: its data is not the real chain's." example:"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated"`
 	Operations  []string    `json:"operations" doc:"The operationIds served on this chain, each answering with data there (empty while it is not enabled); any other operation naming it answers 400 operation_not_supported." example:"searchTokens,getTokenPrice,getHoldings"`
 	Venues      []VenueInfo `json:"venues" doc:"The venues configured on this chain (amm values) and what each serves; empty while it is not enabled."`
+}
+
+func (ChainInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One chain of the contract: its identifiers, whether this service serves it and what it is connected to, and the operations and venues it serves.")
 }
 
 // VenueInfo is one venue of a chain in GET /v1/chains.
@@ -33,10 +39,18 @@ type VenueInfo struct {
 	Notes      []string `json:"notes,omitempty" doc:"Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet." example:"the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"`
 }
 
+func (VenueInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One venue (DEX) configured on a chain, its pool model, and what it serves there.")
+}
+
 // ChainsListResponse lists every supported chain in the contract's order.
 type ChainsListResponse struct {
-	OK     bool        `json:"ok" example:"true"`
-	Chains []ChainInfo `json:"chains"`
+	OK     bool        `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Chains []ChainInfo `json:"chains" doc:"The chains, in the contract's order: solana, ethereum, base, bsc, robinhood, arc."`
+}
+
+func (ChainsListResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "Every chain of the contract, in its order (GET /v1/chains), enabled or not.")
 }
 
 type chainsOutput struct{ Body ChainsListResponse }
@@ -47,11 +61,13 @@ type openAPIOutput struct {
 
 func (s *Server) registerMeta() {
 	register(s, opSpec{ID: "getOpenAPI", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Meta", Class: ClassNone,
-		Summary: "The machine-readable contract (OpenAPI 3.1)", Description: "This document. A human-readable rendering is served at /v1/docs."}, s.getOpenAPI())
+		Summary: "The machine-readable contract (OpenAPI 3.1)", Description: "This document. A human-readable rendering is served at /v1/docs.",
+		Returns: "The OpenAPI 3.1 document of this API, as JSON."}, s.getOpenAPI())
 	register(s, opSpec{ID: "listChains", Method: http.MethodGet, Path: "/v1/chains", Tag: "Meta", Class: ClassNone,
 		Summary: "Supported chains and which are enabled", Description: "Every chain of the contract in its order, whether this service serves it, " +
 			"what it is connected to (mainnet, or a devnet with a note saying so), and the operations it serves: any other operation naming " +
-			"the chain answers 400 operation_not_supported."}, s.listChains)
+			"the chain answers 400 operation_not_supported.",
+		Returns: "Every chain of the contract, with what this service serves on each."}, s.listChains)
 	s.router.Get("/v1/docs", serveDocs)
 }
 

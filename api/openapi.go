@@ -228,6 +228,29 @@ func omitOpenAdditionalProperties(doc *huma.OpenAPI) {
 	}
 }
 
+// described is the TransformSchema (huma.SchemaTransformer) of a type documented in the OpenAPI
+// document: its schema with the type's description. Each component schema's type says what it is
+// this way, next to its fields' doc tags.
+func described(s *huma.Schema, description string) *huma.Schema {
+	s.Description = description
+	return s
+}
+
+// addPropertyExamples gives each property of the component schemas registered so far that is an
+// object, an array or a reference, and has no example, one composed from its parts' examples
+// (exampleOf), as each leaf property has its own: register calls it after each operation.
+func addPropertyExamples(reg huma.Registry) {
+	for _, s := range reg.Map() {
+		for _, p := range s.Properties {
+			if len(p.Examples) == 0 && (p.Ref != "" || p.Type == huma.TypeObject || p.Type == huma.TypeArray) {
+				if v := exampleOf(reg, p); v != nil {
+					p.Examples = []any{v}
+				}
+			}
+		}
+	}
+}
+
 // addMediaExamples gives every request and response body without an example one composed from its
 // schema's property examples, so that the rendered reference and generated mocks show real values.
 func addMediaExamples(doc *huma.OpenAPI) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"reflect"
 	"time"
 
@@ -44,10 +45,14 @@ type opSpec struct {
 	Summary string
 	// Description says what the operation answers; register appends its scope, cost and class.
 	Description string
-	Tag         string
-	Scope       string // empty for public operations
-	Class       string
-	Builder     bool
+	// Returns says what a 200 answers: its response's description (Huma's "OK" when empty).
+	Returns string
+	// Body says what the request body carries: its description, on an operation that takes one.
+	Body    string
+	Tag     string
+	Scope   string // empty for public operations
+	Class   string
+	Builder bool
 	// Cost returns the call's cost, or an error that refuses the call before admission. Nil means 1.
 	Cost func(huma.Context) (int, *Error)
 	// Serves reports whether the operation's service serves an enabled chain (availability.go). Nil:
@@ -79,13 +84,19 @@ func specOf(ctx huma.Context) *opSpec {
 }
 
 // register adds one operation to the API with the contract's documentation: scope as the apiKey
-// role, every error status with the shared error responses, the response headers, and
-// x-upstream-class.
+// role, every error status with the shared error responses, the response headers, what its 200 and
+// its request body are, and x-upstream-class; then it says each parameter's description once
+// (undoubleParamDescriptions) and gives the properties of the schemas registered so far their
+// examples (addPropertyExamples).
 func register[I, O any](s *Server, spec opSpec, handler func(context.Context, *I) (*O, error)) {
 	s.specs = append(s.specs, &spec)
 	s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[Error](), true, "Error")
 	responses := errorResponseRefs()
-	responses["200"] = &huma.Response{Description: "OK", Headers: successHeaders(&spec)}
+	returns := spec.Returns
+	if returns == "" {
+		returns = "OK"
+	}
+	responses["200"] = &huma.Response{Description: returns, Headers: successHeaders(&spec)}
 	op := huma.Operation{
 		OperationID:     spec.ID,
 		Method:          spec.Method,
@@ -104,7 +115,26 @@ func register[I, O any](s *Server, spec opSpec, handler func(context.Context, *I
 	} else {
 		op.Security = []map[string][]string{}
 	}
+	if spec.Body != "" {
+		op.RequestBody = &huma.RequestBody{Description: spec.Body}
+	}
 	huma.Register(s.api, op, handler)
+	undoubleParamDescriptions(s.api.OpenAPI().Paths[spec.Path], spec.Method)
+	addPropertyExamples(s.api.OpenAPI().Components.Schemas)
+}
+
+// undoubleParamDescriptions drops from each parameter's schema in the document the description
+// Huma copies there from the parameter's own: said once, on the parameter. The schema Huma
+// validates with keeps it (the document gets a copy).
+func undoubleParamDescriptions(item *huma.PathItem, method string) {
+	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post}[method]
+	for _, p := range op.Parameters {
+		if p.Schema != nil && p.Schema.Description == p.Description {
+			schema := *p.Schema
+			schema.Description = ""
+			p.Schema = &schema
+		}
+	}
 }
 
 // Operations lists every operation that needs a key, with the scope it requires.

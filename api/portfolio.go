@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/danielgtaylor/huma/v2"
+
 	"context"
 	"net/http"
 
@@ -12,21 +14,29 @@ import (
 
 // Holding is one token balance of an owner.
 type Holding struct {
-	Token    TokenRef `json:"token"`
+	Token    TokenRef `json:"token" doc:"The token held (for the native coin: address native, with the coin's symbol and decimals)."`
 	Amount   string   `json:"amount" doc:"Balance in token units." example:"1520.25"`
-	PriceUsd string   `json:"priceUsd,omitempty" example:"0.9998"`
-	ValueUsd string   `json:"valueUsd,omitempty" example:"1519.95"`
+	PriceUsd string   `json:"priceUsd,omitempty" doc:"The token's USD price, as GET /v1/tokens/{mint}/price gives it; absent when it has none." example:"0.9998"`
+	ValueUsd string   `json:"valueUsd,omitempty" doc:"amount times priceUsd; absent when the token has no USD price." example:"1519.95"`
 	Native   bool     `json:"native,omitempty" doc:"The chain's gas token." example:"false"`
+}
+
+func (Holding) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One token balance of an owner: the native coin, or a token account (Solana) or ERC-20 balance (EVM) the owner holds.")
 }
 
 // HoldingsResult is one owner's holdings on one chain.
 type HoldingsResult struct {
-	OK       bool           `json:"ok" example:"true"`
-	Owner    string         `json:"owner" example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	Chain    string         `json:"chain" example:"base"`
-	Holdings []Holding      `json:"holdings"`
-	ValueUsd string         `json:"valueUsd" example:"4368.72"`
-	Sources  []SourceHealth `json:"sources"`
+	OK       bool           `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Owner    string         `json:"owner" doc:"The owner read, EIP-55 checksummed on EVM chains." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Chain    string         `json:"chain" doc:"The chain read." example:"base"`
+	Holdings []Holding      `json:"holdings" doc:"The owner's non-zero balances: the native coin first, then its tokens."`
+	ValueUsd string         `json:"valueUsd" doc:"The sum of the holdings' valueUsd (the unpriced ones left out)." example:"4368.72"`
+	Sources  []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (balances read from the chain; on Solana every token account of the owner, complete unless part of the scan failed) and, on EVM chains, <chain>:index (the tokens the service follows: never complete, as a wallet may hold tokens it does not follow)."`
+}
+
+func (HoldingsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One owner's holdings on one chain (GET /v1/portfolio/{owner}/holdings, or one entry of a batch), with USD values where a price exists and the health of each source. HTTP 200 alone does not prove a zero balance: see sources.")
 }
 
 // Position is one entry of an owner's liquidity positions: the LP tokens it holds in its wallet
@@ -46,10 +56,18 @@ type Position struct {
 	Farm       *PositionFarm `json:"farm,omitempty" doc:"Staked entries only: the farm the LP tokens are staked in, and the rewards earned there."`
 }
 
+func (Position) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own. A pool has at most one wallet entry and one staked entry per farm; each figure describes that entry's LP tokens only, so summing the entries sums the whole position.")
+}
+
 // PositionFarm is the farm a staked position entry is staked in, with what it earned there.
 type PositionFarm struct {
 	Address string         `json:"address" doc:"The farm contract (a Uniswap liquidity-staker StakingRewards)." example:"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17"`
 	Rewards []RewardAmount `json:"rewards" doc:"Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned."`
+}
+
+func (PositionFarm) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The farm a staked entry's LP tokens are staked in, with the rewards they earned there.")
 }
 
 // RewardAmount is an amount of a reward token earned.
@@ -59,9 +77,13 @@ type RewardAmount struct {
 	ValueUsd string   `json:"valueUsd,omitempty" doc:"USD value of amount; absent when the token is not priced." example:"206.37"`
 }
 
+func (RewardAmount) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An amount of a reward token earned in a farm and not claimed yet.")
+}
+
 // PositionsResult is one owner's LP positions on one chain.
 type PositionsResult struct {
-	OK        bool           `json:"ok" doc:"Always true on success." example:"true"`
+	OK        bool           `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
 	Owner     string         `json:"owner" doc:"The owner, EIP-55 checksummed." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	Chain     string         `json:"chain" doc:"The chain read." example:"base"`
 	Positions []Position     `json:"positions" doc:"By pool address; a pool's wallet entry first, then its staked entries by farm address."`
@@ -70,36 +92,56 @@ type PositionsResult struct {
 	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
 }
 
+func (PositionsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, all read at one block, with the health of each source.")
+}
+
 // OwnerFailure is set on a batch entry whose owner could not be read; the other owners are unaffected.
 type OwnerFailure struct {
-	Error string `json:"error,omitempty" example:"chain bsc is not enabled on this service (see GET /v1/chains)"`
-	Code  Code   `json:"code,omitempty" example:"chain_not_enabled"`
+	Error string `json:"error,omitempty" doc:"Why this owner could not be read, as an error envelope's error would say; absent when it was read (then result is set)." example:"chain bsc is not enabled on this service (see GET /v1/chains)"`
+	Code  Code   `json:"code,omitempty" doc:"The error code of this owner's failure, the one it would have answered alone (the error envelope's code lists each code's status and meaning); absent when it was read." example:"chain_not_enabled"`
 }
 
 // HoldingsBatchEntry is one owner's entry of a batch holdings call.
 type HoldingsBatchEntry struct {
-	Ref string `json:"ref" doc:"The owner ref as given, in canonical form." example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	Ref string `json:"ref" doc:"The owner ref as given, in canonical form: <chain>:<0x address in lower case>, or a bare Solana address." example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
 	OwnerFailure
-	Result *HoldingsResult `json:"result,omitempty"`
+	Result *HoldingsResult `json:"result,omitempty" doc:"The owner's holdings, the same as GET /v1/portfolio/{owner}/holdings answers; absent when the owner failed."`
+}
+
+func (HoldingsBatchEntry) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One owner's entry of a batch holdings call: its holdings in result, or why it could not be read in error and code (the other owners are unaffected).")
 }
 
 // HoldingsBatchResponse has one entry per distinct owner ref, in the order given.
 type HoldingsBatchResponse struct {
-	OK      bool                 `json:"ok" example:"true"`
-	Results []HoldingsBatchEntry `json:"results"`
+	OK      bool                 `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Results []HoldingsBatchEntry `json:"results" doc:"One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry."`
+}
+
+func (HoldingsBatchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The holdings of up to 24 owners (GET /v1/portfolio/holdings): one entry per distinct owner ref, in the order given.")
 }
 
 // PositionsBatchEntry is one owner's entry of a batch positions call.
 type PositionsBatchEntry struct {
-	Ref string `json:"ref" example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	Ref string `json:"ref" doc:"The owner ref as given, in canonical form: <chain>:<0x address in lower case>, or a bare Solana address." example:"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
 	OwnerFailure
-	Result *PositionsResult `json:"result,omitempty"`
+	Result *PositionsResult `json:"result,omitempty" doc:"The owner's positions, the same as GET /v1/portfolio/{owner}/positions answers; absent when the owner failed."`
+}
+
+func (PositionsBatchEntry) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One owner's entry of a batch positions call: its positions in result, or why it could not be read in error and code (the other owners are unaffected).")
 }
 
 // PositionsBatchResponse has one entry per distinct owner ref, in the order given.
 type PositionsBatchResponse struct {
-	OK      bool                  `json:"ok" example:"true"`
-	Results []PositionsBatchEntry `json:"results"`
+	OK      bool                  `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Results []PositionsBatchEntry `json:"results" doc:"One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry."`
+}
+
+func (PositionsBatchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The LP positions of up to 24 owners (GET /v1/portfolio/positions): one entry per distinct owner ref, in the order given.")
 }
 
 type ownerInput struct {
@@ -112,8 +154,8 @@ type ownersInput struct {
 }
 
 func (s *Server) registerPortfolio() {
-	get := func(id, path, summary, description string) opSpec {
-		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Tag: "Portfolio",
+	get := func(id, path, summary, description, returns string) opSpec {
+		return opSpec{ID: id, Method: http.MethodGet, Path: path, Summary: summary, Description: description, Returns: returns, Tag: "Portfolio",
 			Scope: ScopePortfolioRead, Class: ClassEnriched, Serves: s.portfolioServes}
 	}
 	batch := func(spec opSpec) opSpec { spec.Cost = ownersCost; return spec }
@@ -129,10 +171,14 @@ func (s *Server) registerPortfolio() {
 		"and each owner's answer is the same as alone."
 	holdingsOp := func(spec opSpec) opSpec { spec.Serves = s.portfolioServesHoldings; return spec }
 	positionsOp := func(spec opSpec) opSpec { spec.Needs = chain.CapPools; return spec } // LP positions are in indexed pools
-	register(s, holdingsOp(get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings)), s.holdings)
-	register(s, holdingsOp(batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched))), s.holdingsBatch)
-	register(s, positionsOp(get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions)), s.positions)
-	register(s, positionsOp(batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched))), s.positionsBatch)
+	register(s, holdingsOp(get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings,
+		"The owner's balances on the chain, their USD values and the health of each source.")), s.holdings)
+	register(s, holdingsOp(batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched,
+		"One entry per distinct owner: its holdings, or why it could not be read."))), s.holdingsBatch)
+	register(s, positionsOp(get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions,
+		"The owner's positions on the chain, in its wallet and in farms, read at one block.")), s.positions)
+	register(s, positionsOp(batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched,
+		"One entry per distinct owner: its positions, or why it could not be read."))), s.positionsBatch)
 }
 
 func sourceHealth(in []portfolio.Source) []SourceHealth {

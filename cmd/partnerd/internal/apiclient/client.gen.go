@@ -1771,18 +1771,26 @@ type AllowanceExpect struct {
 	Token string `json:"token"`
 }
 
-// Bin defines model for Bin.
+// Bin One liquidity bin of a bin-based pool (Meteora DLMM): a price step and the liquidity in it.
 type Bin struct {
-	// BaseAmount Examples: 15230.5
+	// BaseAmount The base token in the bin, in token units.
+	//
+	// Examples: 15230.5
 	BaseAmount string `json:"baseAmount"`
 
-	// Id Examples: 8388608
+	// Id The bin's id in the pool.
+	//
+	// Examples: 8388608
 	Id int64 `json:"id"`
 
-	// Price Examples: 0.9998
+	// Price The bin's price: quote token per base token.
+	//
+	// Examples: 0.9998
 	Price string `json:"price"`
 
-	// QuoteAmount Examples: 5.0012
+	// QuoteAmount The quote token in the bin, in token units.
+	//
+	// Examples: 5.0012
 	QuoteAmount string `json:"quoteAmount"`
 }
 
@@ -2015,6 +2023,8 @@ type BuildResponse struct {
 	ConfirmationToken *string `json:"confirmationToken,omitempty"`
 
 	// Fees The network fee of each transaction, then the venue's fees.
+	//
+	// Examples: [{"amount":"0.000012","baseUnits":"12000000000000","decimals":18,"feeBps":30,"kind":"network","pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","token":"native","txId":"swap","usd":"0.036","venue":"uniswap-v2"}]
 	Fees []FeeRow `json:"fees"`
 
 	// Metadata About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit).
@@ -2256,10 +2266,16 @@ type BuildResponse struct {
 	Ok bool `json:"ok"`
 
 	// Quote Swaps: the fresh quote the build used.
-	Quote   *Quote  `json:"quote,omitempty"`
+	//
+	// Examples: {"block":38512345,"chain":"base","expiresAt":1763798460,"feeOnTransfer":false,"gas":115000,"inAmount":"1000000000","inputMint":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","kind":"evm","minOutAmount":"302990312914739086","networkFee":{"native":"0.000012","usd":"0.036"},"outAmount":"304512877301245112","outputMint":"0x4200000000000000000000000000000000000006","priceImpactPct":"0.3512","route":[{"amountIn":"1000000000","amountOut":"304512877301245112","feeBps":30,"pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","tokenIn":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913","tokenOut":"0x4200000000000000000000000000000000000006","venue":"uniswap-v2"}],"slippageBps":50,"taxes":[{"buyTaxBps":300,"sellTaxBps":500,"token":"0xd3c0d1053efee01bbda6aa604e315858fddad976"}]}
+	Quote *Quote `json:"quote,omitempty"`
+
+	// Signing Examples: {"bundles":[["tx1","tx2"]],"mode":"sequential"}
 	Signing Signing `json:"signing"`
 
 	// Transactions In order: sign and send each, waiting for its receipt (and any payload.expect) before the next.
+	//
+	// Examples: [{"chainId":8453,"data":"0x38ed1739","from":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","gas":152000,"id":"swap","kind":"evm","maxFeePerGas":"2000000000","maxPriorityFeePerGas":"1000000","nonce":12,"payload":{"expect":{"allowance":{"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}}},"to":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","value":"0"}]
 	Transactions []Transaction `json:"transactions"`
 }
 
@@ -2289,6 +2305,8 @@ type BuildSwapRequest struct {
 	OutputMint *string `json:"outputMint,omitempty"`
 
 	// QuoteResponse Solana: the complete raw object of GET /v1/quotes/swap, unchanged.
+	//
+	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"slippageBps":50,"swapMode":"ExactIn"}
 	QuoteResponse *SolanaQuote `json:"quoteResponse,omitempty"`
 
 	// SlippageBps Examples: 50
@@ -2337,27 +2355,39 @@ type BuildTransferRequest struct {
 // BuildTransferRequestChain Examples: base
 type BuildTransferRequestChain string
 
-// BuysSells defines model for BuysSells.
+// BuysSells The number of trades in one window, by side, seen from the pool's base token (or the requested token).
 type BuysSells struct {
-	// Buys Examples: 42
+	// Buys Trades that bought the token.
+	//
+	// Examples: 42
 	Buys int64 `json:"buys"`
 
-	// Sells Examples: 37
+	// Sells Trades that sold the token.
+	//
+	// Examples: 37
 	Sells int64 `json:"sells"`
 }
 
-// Candle defines model for Candle.
+// Candle One OHLCV interval of a pool's chart: the token's USD price at its open, high, low and close, and the USD volume swapped in it. Intervals without a swap are left out.
 type Candle struct {
-	// Close Examples: 0.9998
+	// Close USD price after the interval's last swap.
+	//
+	// Examples: 0.9998
 	Close string `json:"close"`
 
-	// High Examples: 1.0003
+	// High Highest USD price in the interval.
+	//
+	// Examples: 1.0003
 	High string `json:"high"`
 
-	// Low Examples: 0.9994
+	// Low Lowest USD price in the interval.
+	//
+	// Examples: 0.9994
 	Low string `json:"low"`
 
-	// Open Examples: 0.9997
+	// Open USD price at the interval's start: the previous interval's close (the first swap's price for the first interval).
+	//
+	// Examples: 0.9997
 	Open string `json:"open"`
 
 	// Time Interval start, unix seconds.
@@ -2371,7 +2401,7 @@ type Candle struct {
 	Volume string `json:"volume"`
 }
 
-// ChainInfo defines model for ChainInfo.
+// ChainInfo One chain of the contract: its identifiers, whether this service serves it and what it is connected to, and the operations and venues it serves.
 type ChainInfo struct {
 	// ChainId EVM chain id.
 	//
@@ -2388,10 +2418,14 @@ type ChainInfo struct {
 	// Examples: base
 	Id string `json:"id"`
 
-	// Kind Examples: evm
+	// Kind The chain's family: evm (addresses 0x and 40 hex digits, EIP-55 checksummed) or solana (base58 addresses).
+	//
+	// Examples: evm
 	Kind ChainInfoKind `json:"kind"`
 
-	// NativeToken Examples: ETH
+	// NativeToken The symbol of the chain's gas coin, which the token parameters name native.
+	//
+	// Examples: ETH
 	NativeToken string `json:"nativeToken"`
 
 	// Network What an enabled chain is connected to.
@@ -2410,10 +2444,14 @@ type ChainInfo struct {
 	Operations []string `json:"operations"`
 
 	// Venues The venues configured on this chain (amm values) and what each serves; empty while it is not enabled.
+	//
+	// Examples: [{"kind":"constant-product","name":"uniswap-v2","notes":["the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"],"operations":["getPool","getSwapQuote","buildSwap","buildLPAdd"],"serves":["pools","swaps","liquidity","farms"]}]
 	Venues []VenueInfo `json:"venues"`
 }
 
-// ChainInfoKind Examples: evm
+// ChainInfoKind The chain's family: evm (addresses 0x and 40 hex digits, EIP-55 checksummed) or solana (base58 addresses).
+//
+// Examples: evm
 type ChainInfoKind string
 
 // ChainInfoNetwork What an enabled chain is connected to.
@@ -2421,11 +2459,16 @@ type ChainInfoKind string
 // Examples: mainnet
 type ChainInfoNetwork string
 
-// ChainsListResponse defines model for ChainsListResponse.
+// ChainsListResponse Every chain of the contract, in its order (GET /v1/chains), enabled or not.
 type ChainsListResponse struct {
+	// Chains The chains, in the contract's order: solana, ethereum, base, bsc, robinhood, arc.
+	//
+	// Examples: [{"chainId":8453,"enabled":true,"id":"base","kind":"evm","nativeToken":"ETH","network":"mainnet","note":"DEVNET: base is served from a local test chain, not the real network; its tokens, prices and trades are simulated","operations":["searchTokens","getTokenPrice","getHoldings"],"venues":[{"kind":"constant-product","name":"uniswap-v2","notes":["the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"],"operations":["getPool","getSwapQuote","buildSwap","buildLPAdd"],"serves":["pools","swaps","liquidity","farms"]}]}]
 	Chains []ChainInfo `json:"chains"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 }
 
@@ -2526,6 +2569,8 @@ type EVMQuote struct {
 	MinOutAmount string `json:"minOutAmount"`
 
 	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
+	//
+	// Examples: {"native":"0.000012","usd":"0.036"}
 	NetworkFee NetworkFee `json:"networkFee"`
 
 	// OutAmount Integer base units of outputMint bought, exact at the block read (Uniswap V2 integer math with each pool's fee).
@@ -2544,6 +2589,8 @@ type EVMQuote struct {
 	PriceImpactPct string `json:"priceImpactPct"`
 
 	// Route The pools, in order.
+	//
+	// Examples: [{"amountIn":"1000000000","amountOut":"304512877301245112","feeBps":30,"pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","tokenIn":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913","tokenOut":"0x4200000000000000000000000000000000000006","venue":"uniswap-v2"}]
 	Route []RouteHop `json:"route"`
 
 	// SlippageBps The accepted slippage, basis points.
@@ -2552,6 +2599,8 @@ type EVMQuote struct {
 	SlippageBps int64 `json:"slippageBps"`
 
 	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
+	//
+	// Examples: [{"buyTaxBps":300,"sellTaxBps":500,"token":"0xd3c0d1053efee01bbda6aa604e315858fddad976"}]
 	Taxes *[]TokenTax `json:"taxes,omitempty"`
 }
 
@@ -2608,6 +2657,8 @@ type EVMSwapQuoteResponse struct {
 	MinOutAmount string `json:"minOutAmount"`
 
 	// NetworkFee Estimated network fee of the swap call at the current base fee and tip.
+	//
+	// Examples: {"native":"0.000012","usd":"0.036"}
 	NetworkFee NetworkFee `json:"networkFee"`
 
 	// Ok Always true.
@@ -2631,9 +2682,13 @@ type EVMSwapQuoteResponse struct {
 	PriceImpactPct string `json:"priceImpactPct"`
 
 	// Raw The complete quote, for the record (an EVM swap build quotes again from inputMint, outputMint, amount and slippageBps).
+	//
+	// Examples: {"block":38512345,"chain":"base","expiresAt":1763798460,"feeOnTransfer":false,"gas":115000,"inAmount":"1000000000","inputMint":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","kind":"evm","minOutAmount":"302990312914739086","networkFee":{"native":"0.000012","usd":"0.036"},"outAmount":"304512877301245112","outputMint":"0x4200000000000000000000000000000000000006","priceImpactPct":"0.3512","route":[{"amountIn":"1000000000","amountOut":"304512877301245112","feeBps":30,"pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","tokenIn":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913","tokenOut":"0x4200000000000000000000000000000000000006","venue":"uniswap-v2"}],"slippageBps":50,"taxes":[{"buyTaxBps":300,"sellTaxBps":500,"token":"0xd3c0d1053efee01bbda6aa604e315858fddad976"}]}
 	Raw EVMQuote `json:"raw"`
 
 	// Route The pools, in order.
+	//
+	// Examples: [{"amountIn":"1000000000","amountOut":"304512877301245112","feeBps":30,"pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","tokenIn":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913","tokenOut":"0x4200000000000000000000000000000000000006","venue":"uniswap-v2"}]
 	Route []RouteHop `json:"route"`
 
 	// SlippageBps The accepted slippage, basis points.
@@ -2642,6 +2697,8 @@ type EVMSwapQuoteResponse struct {
 	SlippageBps int64 `json:"slippageBps"`
 
 	// Taxes The transfer taxes of the swap's taxed tokens, measured by simulating a buy and a sell on their pool.
+	//
+	// Examples: [{"buyTaxBps":300,"sellTaxBps":500,"token":"0xd3c0d1053efee01bbda6aa604e315858fddad976"}]
 	Taxes *[]TokenTax `json:"taxes,omitempty"`
 }
 
@@ -2698,6 +2755,8 @@ type EVMTransaction struct {
 	Nonce int64 `json:"nonce"`
 
 	// Payload What to wait for once this call is mined, before sending the next.
+	//
+	// Examples: {"expect":{"allowance":{"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}}}
 	Payload *Payload `json:"payload,omitempty"`
 
 	// To The contract or receiver called.
@@ -2716,9 +2775,9 @@ type EVMTransaction struct {
 // Examples: evm
 type EVMTransactionKind string
 
-// Error defines model for Error.
+// Error The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type Error struct {
-	// Code Machine-readable error code; codes are never renamed, new ones may be added.
+	// Code Machine-readable error code: one of these, each answered with one status (x-error-codes lists each code's status and meaning). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
 	//
 	// Examples: invalid_address
 	Code ErrorCode `json:"code"`
@@ -2784,13 +2843,14 @@ type Error struct {
 	Verification *map[string]TxVerification `json:"verification,omitempty"`
 }
 
-// ErrorCode Machine-readable error code; codes are never renamed, new ones may be added.
+// ErrorCode Machine-readable error code: one of these, each answered with one status (x-error-codes lists each code's status and meaning). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
 //
 // Examples: invalid_address
 type ErrorCode string
 
 // Expect defines model for Expect.
 type Expect struct {
+	// Allowance Examples: {"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}
 	Allowance *AllowanceExpect `json:"allowance,omitempty"`
 }
 
@@ -2852,27 +2912,39 @@ type FeeRow struct {
 // Examples: network
 type FeeRowKind string
 
-// Finding defines model for Finding.
+// Finding One result of an audit: a machine-readable code, how much it matters, and a sentence for a person.
 type Finding struct {
-	// Code Examples: owner_not_renounced
+	// Code What was found, machine-readable (owner_not_renounced, mintable, honeypot, buy_tax, sell_tax, mint_authority, freeze_authority ...); new codes may be added.
+	//
+	// Examples: owner_not_renounced
 	Code string `json:"code"`
 
-	// Level Examples: warning
+	// Level How much it matters: info, worth knowing (no effect on the score); warning, a risk to weigh (15 off the score); danger, likely to cost a buyer its funds (40 off).
+	//
+	// Examples: warning
 	Level FindingLevel `json:"level"`
 
-	// Message Examples: the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it
+	// Message What was found, in words, with the addresses and figures involved.
+	//
+	// Examples: the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it
 	Message string `json:"message"`
 }
 
-// FindingLevel Examples: warning
+// FindingLevel How much it matters: info, worth knowing (no effect on the score); warning, a risk to weigh (15 off the score); danger, likely to cost a buyer its funds (40 off).
+//
+// Examples: warning
 type FindingLevel string
 
-// Holder defines model for Holder.
+// Holder One of a token's largest holders, with its balance read live from the chain.
 type Holder struct {
-	// Address Examples: 0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215
+	// Address The holder: the owner's wallet (on Solana the owner of the token account, not the account).
+	//
+	// Examples: 0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215
 	Address string `json:"address"`
 
-	// Amount Examples: 125000000.5
+	// Amount Its balance, in token units.
+	//
+	// Examples: 125000000.5
 	Amount string `json:"amount"`
 
 	// SharePct Share of total supply, percent.
@@ -2881,7 +2953,7 @@ type Holder struct {
 	SharePct string `json:"sharePct"`
 }
 
-// Holding defines model for Holding.
+// Holding One token balance of an owner: the native coin, or a token account (Solana) or ERC-20 balance (EVM) the owner holds.
 type Holding struct {
 	// Amount Balance in token units.
 	//
@@ -2893,69 +2965,111 @@ type Holding struct {
 	// Examples: false
 	Native *bool `json:"native,omitempty"`
 
-	// PriceUsd Examples: 0.9998
-	PriceUsd *string  `json:"priceUsd,omitempty"`
-	Token    TokenRef `json:"token"`
+	// PriceUsd The token's USD price, as GET /v1/tokens/{mint}/price gives it; absent when it has none.
+	//
+	// Examples: 0.9998
+	PriceUsd *string `json:"priceUsd,omitempty"`
 
-	// ValueUsd Examples: 1519.95
+	// Token The token held (for the native coin: address native, with the coin's symbol and decimals).
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
+
+	// ValueUsd amount times priceUsd; absent when the token has no USD price.
+	//
+	// Examples: 1519.95
 	ValueUsd *string `json:"valueUsd,omitempty"`
 }
 
-// HoldingsBatchEntry defines model for HoldingsBatchEntry.
+// HoldingsBatchEntry One owner's entry of a batch holdings call: its holdings in result, or why it could not be read in error and code (the other owners are unaffected).
 type HoldingsBatchEntry struct {
-	// Code Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+	// Code The error code of this owner's failure, the one it would have answered alone (the error envelope's code lists each code's status and meaning); absent when it was read.
 	//
 	// Examples: chain_not_enabled
 	Code *HoldingsBatchEntryCode `json:"code,omitempty"`
 
-	// Error Examples: chain bsc is not enabled on this service (see GET /v1/chains)
+	// Error Why this owner could not be read, as an error envelope's error would say; absent when it was read (then result is set).
+	//
+	// Examples: chain bsc is not enabled on this service (see GET /v1/chains)
 	Error *string `json:"error,omitempty"`
 
-	// Ref The owner ref as given, in canonical form.
+	// Ref The owner ref as given, in canonical form: <chain>:<0x address in lower case>, or a bare Solana address.
 	//
 	// Examples: base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
-	Ref    string          `json:"ref"`
+	Ref string `json:"ref"`
+
+	// Result The owner's holdings, the same as GET /v1/portfolio/{owner}/holdings answers; absent when the owner failed.
+	//
+	// Examples: {"chain":"base","holdings":[{"amount":"1520.25","native":false,"priceUsd":"0.9998","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"1519.95"}],"ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"4368.72"}
 	Result *HoldingsResult `json:"result,omitempty"`
 }
 
-// HoldingsBatchEntryCode Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+// HoldingsBatchEntryCode The error code of this owner's failure, the one it would have answered alone (the error envelope's code lists each code's status and meaning); absent when it was read.
 //
 // Examples: chain_not_enabled
 type HoldingsBatchEntryCode string
 
-// HoldingsBatchResponse defines model for HoldingsBatchResponse.
+// HoldingsBatchResponse The holdings of up to 24 owners (GET /v1/portfolio/holdings): one entry per distinct owner ref, in the order given.
 type HoldingsBatchResponse struct {
-	// Ok Examples: true
-	Ok      bool                 `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Results One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry.
+	//
+	// Examples: [{"code":"chain_not_enabled","error":"chain bsc is not enabled on this service (see GET /v1/chains)","ref":"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","result":{"chain":"base","holdings":[{"amount":"1520.25","native":false,"priceUsd":"0.9998","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"1519.95"}],"ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"4368.72"}}]
 	Results []HoldingsBatchEntry `json:"results"`
 }
 
-// HoldingsResult defines model for HoldingsResult.
+// HoldingsResult One owner's holdings on one chain (GET /v1/portfolio/{owner}/holdings, or one entry of a batch), with USD values where a price exists and the health of each source. HTTP 200 alone does not prove a zero balance: see sources.
 type HoldingsResult struct {
-	// Chain Examples: base
-	Chain    string    `json:"chain"`
+	// Chain The chain read.
+	//
+	// Examples: base
+	Chain string `json:"chain"`
+
+	// Holdings The owner's non-zero balances: the native coin first, then its tokens.
+	//
+	// Examples: [{"amount":"1520.25","native":false,"priceUsd":"0.9998","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"1519.95"}]
 	Holdings []Holding `json:"holdings"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Owner Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
-	Owner   string         `json:"owner"`
+	// Owner The owner read, EIP-55 checksummed on EVM chains.
+	//
+	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
+	Owner string `json:"owner"`
+
+	// Sources Discovery per source: <chain>:rpc (balances read from the chain; on Solana every token account of the owner, complete unless part of the scan failed) and, on EVM chains, <chain>:index (the tokens the service follows: never complete, as a wallet may hold tokens it does not follow).
+	//
+	// Examples: [{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}]
 	Sources []SourceHealth `json:"sources"`
 
-	// ValueUsd Examples: 4368.72
+	// ValueUsd The sum of the holdings' valueUsd (the unpriced ones left out).
+	//
+	// Examples: 4368.72
 	ValueUsd string `json:"valueUsd"`
 }
 
-// HotPoolsResult defines model for HotPoolsResult.
+// HotPoolsResult Hot pools (GET /v1/pools/hot: by trades over 24 hours, then USD volume) or new pools (GET /v1/pools/new: newest first), up to 50.
 type HotPoolsResult struct {
 	// Chains The chains covered.
 	//
 	// Examples: ["base","ethereum"]
 	Chains []string `json:"chains"`
 
-	// Ok Examples: true
-	Ok    bool          `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Pools The pools in the list's order, across the chains covered.
+	//
+	// Examples: [{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"liquidityUsd":"7624921.5","priceChangePct":{"h1":"-0.01","h24":"-0.02","h6":"0.03","m5":"0.02"},"priceNative":"0.000328","priceUsd":"0.9998","quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"txns":{"h1":{"buys":42,"sells":37},"h24":{"buys":42,"sells":37},"h6":{"buys":42,"sells":37},"m5":{"buys":42,"sells":37}},"venue":"uniswap-v2","volumeUsd":{"h1":"18342.6","h24":"412930.8","h6":"104877.15","m5":"1520.25"}}]
 	Pools []PoolSummary `json:"pools"`
 }
 
@@ -2975,17 +3089,26 @@ type NetworkFee struct {
 // Payload defines model for Payload.
 type Payload struct {
 	// Expect A condition the next call of the build needs once this one is mined.
+	//
+	// Examples: {"allowance":{"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}}
 	Expect *Expect `json:"expect,omitempty"`
 }
 
-// PoolAuditResponse defines model for PoolAuditResponse.
+// PoolAuditResponse A pool's risk audit (GET /v1/pools/{pool}/audit): checks of its token, a simulated buy and sell, its code, ownership and mint rights, holder concentration and burned liquidity, scored from 0 (dangerous) to 100.
 type PoolAuditResponse struct {
+	// Findings What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0.
+	//
+	// Examples: [{"code":"owner_not_renounced","level":"warning","message":"the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it"}]
 	Findings []Finding `json:"findings"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Pool Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	// Pool The pool audited.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
 
 	// Score 0 (dangerous) to 100.
@@ -2993,56 +3116,96 @@ type PoolAuditResponse struct {
 	// Examples: 85
 	Score int64 `json:"score"`
 
-	// Token Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// Token The token audited: the pool's base token, or token when the call named it.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	Token string `json:"token"`
 }
 
-// PoolBinsResult defines model for PoolBinsResult.
+// PoolBinsResult A bin-based pool's liquidity bins around its active price (GET /v1/pools/{pool}/bins). No venue with bins is read yet.
 type PoolBinsResult struct {
+	// Bins The bins around the pool's active price.
+	//
+	// Examples: [{"baseAmount":"15230.5","id":8388608,"price":"0.9998","quoteAmount":"5.0012"}]
 	Bins []Bin `json:"bins"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Pool Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	// Pool The pool read.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
 }
 
-// PoolChartResponse defines model for PoolChartResponse.
+// PoolChartResponse A pool's OHLCV candles (GET /v1/pools/{pool}/chart): the USD price of one of its tokens, newest last.
 type PoolChartResponse struct {
+	// Candles The candles, oldest first and newest last; intervals without a swap are left out.
+	//
+	// Examples: [{"close":"0.9998","high":"1.0003","low":"0.9994","open":"0.9997","time":1763798400,"volume":"48210.35"}]
 	Candles []Candle `json:"candles"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Pool Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	// Pool The pool charted.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
 
-	// Resolution Examples: 15
+	// Resolution Each candle's interval, minutes (the resolution asked for).
+	//
+	// Examples: 15
 	Resolution string `json:"resolution"`
 }
 
-// PoolDetailsResponse defines model for PoolDetailsResponse.
+// PoolDetailsResponse One pool's details (GET /v1/pools/{pool}): its tokens, venue, fee and reserves, with its own market figures.
 type PoolDetailsResponse struct {
-	// Ok Examples: true
-	Ok   bool        `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Pool The pool and its figures.
+	//
+	// Examples: {"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"liquidityUsd":"7624921.5","priceChangePct":{"h1":"-0.01","h24":"-0.02","h6":"0.03","m5":"0.02"},"priceNative":"0.000328","priceUsd":"0.9998","quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"txns":{"h1":{"buys":42,"sells":37},"h24":{"buys":42,"sells":37},"h6":{"buys":42,"sells":37},"m5":{"buys":42,"sells":37}},"venue":"uniswap-v2","volumeUsd":{"h1":"18342.6","h24":"412930.8","h6":"104877.15","m5":"1520.25"}}
 	Pool PoolSummary `json:"pool"`
 }
 
-// PoolRef defines model for PoolRef.
+// PoolRef A liquidity pool: where it is, its venue, its two tokens oriented as base and quote, its swap fee and its reserves.
 type PoolRef struct {
-	// Address Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
-	Address   string   `json:"address"`
+	// Address The pool's address (the pair contract on EVM chains), EIP-55 checksummed on EVM chains.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	Address string `json:"address"`
+
+	// BaseToken The token the pool's prices are of.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	BaseToken TokenRef `json:"baseToken"`
 
-	// Chain Examples: base
+	// Chain The chain the pool is on.
+	//
+	// Examples: base
 	Chain string `json:"chain"`
 
-	// CreatedAt Examples: 1696456800
+	// CreatedAt When the pool was created, unix seconds; absent when the service has not seen its creation.
+	//
+	// Examples: 1696456800
 	CreatedAt *int64 `json:"createdAt,omitempty"`
 
-	// FeeBps Examples: 30
-	FeeBps     int64    `json:"feeBps"`
+	// FeeBps The swap fee the pool charges on the input amount, basis points (30 is 0.3 %).
+	//
+	// Examples: 30
+	FeeBps int64 `json:"feeBps"`
+
+	// QuoteToken The token the pool's prices are in: the stablecoin or wrapped native token of the pair when it has one.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	QuoteToken TokenRef `json:"quoteToken"`
 
 	// Reserves Base then quote reserve, in token units.
@@ -3050,16 +3213,22 @@ type PoolRef struct {
 	// Examples: ["3812460.75","1250.5"]
 	Reserves []string `json:"reserves"`
 
-	// Venue Examples: uniswap-v2
+	// Venue The venue the pool belongs to, as the amm parameter names it.
+	//
+	// Examples: uniswap-v2
 	Venue string `json:"venue"`
 }
 
-// PoolReserves defines model for PoolReserves.
+// PoolReserves A pool's reserves read live from the chain (GET /v1/pools/{pool}/reserves), oriented by the base and quote the call named.
 type PoolReserves struct {
-	// Base Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// Base The base token's address, as the call named it.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	Base string `json:"base"`
 
-	// BaseAmount Examples: 3812460.75
+	// BaseAmount The pool's reserve of the base token, in token units.
+	//
+	// Examples: 3812460.75
 	BaseAmount string `json:"baseAmount"`
 
 	// Block The block the reserves were read at: they are the pool's reserves after it.
@@ -3067,32 +3236,52 @@ type PoolReserves struct {
 	// Examples: 38512345
 	Block int64 `json:"block"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Pool Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	// Pool The pool read.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
 
-	// Quote Examples: 0x4200000000000000000000000000000000000006
+	// Quote The quote token's address, as the call named it.
+	//
+	// Examples: 0x4200000000000000000000000000000000000006
 	Quote string `json:"quote"`
 
-	// QuoteAmount Examples: 1250.5
+	// QuoteAmount The pool's reserve of the quote token, in token units.
+	//
+	// Examples: 1250.5
 	QuoteAmount string `json:"quoteAmount"`
 }
 
-// PoolSummary defines model for PoolSummary.
+// PoolSummary A pool with its own market figures, as trending, hot, new and a pool's details give it. Its prices are the pool's own (as on DexScreener and GeckoTerminal); a token's one price across its pools is GET /v1/tokens/{mint}/price.
 type PoolSummary struct {
-	// Address Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
-	Address   string   `json:"address"`
+	// Address The pool's address (the pair contract on EVM chains), EIP-55 checksummed on EVM chains.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	Address string `json:"address"`
+
+	// BaseToken The token the pool's prices are of.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	BaseToken TokenRef `json:"baseToken"`
 
-	// Chain Examples: base
+	// Chain The chain the pool is on.
+	//
+	// Examples: base
 	Chain string `json:"chain"`
 
-	// CreatedAt Examples: 1696456800
+	// CreatedAt When the pool was created, unix seconds; absent when the service has not seen its creation.
+	//
+	// Examples: 1696456800
 	CreatedAt *int64 `json:"createdAt,omitempty"`
 
-	// FeeBps Examples: 30
+	// FeeBps The swap fee the pool charges on the input amount, basis points (30 is 0.3 %).
+	//
+	// Examples: 30
 	FeeBps int64 `json:"feeBps"`
 
 	// LiquidityUsd Both reserves in USD, each at its price in this pool: twice the quote reserve at the quote token's USD price (twice the base reserve at the base token's when only that one has a USD price); 0 when neither has one.
@@ -3113,21 +3302,35 @@ type PoolSummary struct {
 	// PriceUsd The base token's USD price in this pool: priceNative times the quote token's USD price. Empty when the quote token has no USD price.
 	//
 	// Examples: 0.9998
-	PriceUsd   string   `json:"priceUsd"`
+	PriceUsd string `json:"priceUsd"`
+
+	// QuoteToken The token the pool's prices are in: the stablecoin or wrapped native token of the pair when it has one.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	QuoteToken TokenRef `json:"quoteToken"`
 
 	// Reserves Base then quote reserve, in token units.
 	//
 	// Examples: ["3812460.75","1250.5"]
-	Reserves []string   `json:"reserves"`
-	Txns     TxnWindows `json:"txns"`
+	Reserves []string `json:"reserves"`
 
-	// Venue Examples: uniswap-v2
-	Venue     string  `json:"venue"`
+	// Txns The pool's swaps over each window, counted by side: a buy bought the base token.
+	//
+	// Examples: {"h1":{"buys":42,"sells":37},"h24":{"buys":42,"sells":37},"h6":{"buys":42,"sells":37},"m5":{"buys":42,"sells":37}}
+	Txns TxnWindows `json:"txns"`
+
+	// Venue The venue the pool belongs to, as the amm parameter names it.
+	//
+	// Examples: uniswap-v2
+	Venue string `json:"venue"`
+
+	// VolumeUsd USD volume of the pool's swaps over each window, each swap valued at its USD price then.
+	//
+	// Examples: {"h1":"18342.6","h24":"412930.8","h6":"104877.15","m5":"1520.25"}
 	VolumeUsd Windows `json:"volumeUsd"`
 }
 
-// Position defines model for Position.
+// Position One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own. A pool has at most one wallet entry and one staked entry per farm; each figure describes that entry's LP tokens only, so summing the entries sums the whole position.
 type Position struct {
 	// Amounts This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it.
 	//
@@ -3135,6 +3338,8 @@ type Position struct {
 	Amounts []string `json:"amounts"`
 
 	// Farm Staked entries only: the farm the LP tokens are staked in, and the rewards earned there.
+	//
+	// Examples: {"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]}
 	Farm *PositionFarm `json:"farm,omitempty"`
 
 	// Kind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards).
@@ -3148,6 +3353,8 @@ type Position struct {
 	Liquidity string `json:"liquidity"`
 
 	// Pool The pool, with its indexed reserves; the entry's amounts come from reserves read live at block.
+	//
+	// Examples: {"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"}
 	Pool PoolRef `json:"pool"`
 
 	// PositionId NFT-style positions only.
@@ -3171,7 +3378,7 @@ type Position struct {
 // Examples: staked
 type PositionKind string
 
-// PositionFarm defines model for PositionFarm.
+// PositionFarm The farm a staked entry's LP tokens are staked in, with the rewards they earned there.
 type PositionFarm struct {
 	// Address The farm contract (a Uniswap liquidity-staker StakingRewards).
 	//
@@ -3179,37 +3386,53 @@ type PositionFarm struct {
 	Address string `json:"address"`
 
 	// Rewards Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned.
+	//
+	// Examples: [{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]
 	Rewards []RewardAmount `json:"rewards"`
 }
 
-// PositionsBatchEntry defines model for PositionsBatchEntry.
+// PositionsBatchEntry One owner's entry of a batch positions call: its positions in result, or why it could not be read in error and code (the other owners are unaffected).
 type PositionsBatchEntry struct {
-	// Code Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+	// Code The error code of this owner's failure, the one it would have answered alone (the error envelope's code lists each code's status and meaning); absent when it was read.
 	//
 	// Examples: chain_not_enabled
 	Code *PositionsBatchEntryCode `json:"code,omitempty"`
 
-	// Error Examples: chain bsc is not enabled on this service (see GET /v1/chains)
+	// Error Why this owner could not be read, as an error envelope's error would say; absent when it was read (then result is set).
+	//
+	// Examples: chain bsc is not enabled on this service (see GET /v1/chains)
 	Error *string `json:"error,omitempty"`
 
-	// Ref Examples: base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
-	Ref    string           `json:"ref"`
+	// Ref The owner ref as given, in canonical form: <chain>:<0x address in lower case>, or a bare Solana address.
+	//
+	// Examples: base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
+	Ref string `json:"ref"`
+
+	// Result The owner's positions, the same as GET /v1/portfolio/{owner}/positions answers; absent when the owner failed.
+	//
+	// Examples: {"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}
 	Result *PositionsResult `json:"result,omitempty"`
 }
 
-// PositionsBatchEntryCode Machine-readable error code: one of these, each answered with one status (x-error-codes). Codes are never renamed; new ones may be added, so treat an unknown code by its status.
+// PositionsBatchEntryCode The error code of this owner's failure, the one it would have answered alone (the error envelope's code lists each code's status and meaning); absent when it was read.
 //
 // Examples: chain_not_enabled
 type PositionsBatchEntryCode string
 
-// PositionsBatchResponse defines model for PositionsBatchResponse.
+// PositionsBatchResponse The LP positions of up to 24 owners (GET /v1/portfolio/positions): one entry per distinct owner ref, in the order given.
 type PositionsBatchResponse struct {
-	// Ok Examples: true
-	Ok      bool                  `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Results One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry.
+	//
+	// Examples: [{"code":"chain_not_enabled","error":"chain bsc is not enabled on this service (see GET /v1/chains)","ref":"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","result":{"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}}]
 	Results []PositionsBatchEntry `json:"results"`
 }
 
-// PositionsResult defines model for PositionsResult.
+// PositionsResult One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, all read at one block, with the health of each source.
 type PositionsResult struct {
 	// Block The block every amount (balances, stakes, rewards earned, reserves) was read at; absent when nothing needed reading.
 	//
@@ -3221,7 +3444,7 @@ type PositionsResult struct {
 	// Examples: base
 	Chain string `json:"chain"`
 
-	// Ok Always true on success.
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
 	//
 	// Examples: true
 	Ok bool `json:"ok"`
@@ -3232,9 +3455,13 @@ type PositionsResult struct {
 	Owner string `json:"owner"`
 
 	// Positions By pool address; a pool's wallet entry first, then its staked entries by farm address.
+	//
+	// Examples: [{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}]
 	Positions []Position `json:"positions"`
 
 	// Sources Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer).
+	//
+	// Examples: [{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}]
 	Sources []SourceHealth `json:"sources"`
 
 	// ValueUsd Sum of every priced amount: the entries' underlying amounts where the pool's tokens are priced, and the rewards whose token is priced.
@@ -3243,12 +3470,22 @@ type PositionsResult struct {
 	ValueUsd string `json:"valueUsd"`
 }
 
-// PriceHistoryResponse defines model for PriceHistoryResponse.
+// PriceHistoryResponse A token's recent USD prices (GET /v1/tokens/{mint}/history): the price at the window's start, then one point per event of the pool that moved it, oldest first.
 type PriceHistoryResponse struct {
-	// Ok Examples: true
-	Ok     bool         `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Points The prices, oldest first; the first is the price at the window's start.
+	//
+	// Examples: [{"priceUsd":"0.9998","time":1763798400}]
 	Points []PricePoint `json:"points"`
-	Token  TokenRef     `json:"token"`
+
+	// Token The token whose prices these are.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
 
 	// Window Seconds covered.
 	//
@@ -3256,12 +3493,16 @@ type PriceHistoryResponse struct {
 	Window int64 `json:"window"`
 }
 
-// PricePoint defines model for PricePoint.
+// PricePoint A token's USD price at one moment.
 type PricePoint struct {
-	// PriceUsd Examples: 0.9998
+	// PriceUsd The token's USD price then.
+	//
+	// Examples: 0.9998
 	PriceUsd string `json:"priceUsd"`
 
-	// Time Examples: 1763798400
+	// Time When, unix seconds: the window's start for the first point, else the block time of the pool event that moved the price.
+	//
+	// Examples: 1763798400
 	Time int64 `json:"time"`
 }
 
@@ -3270,7 +3511,7 @@ type Quote struct {
 	union json.RawMessage
 }
 
-// RewardAmount defines model for RewardAmount.
+// RewardAmount An amount of a reward token earned in a farm and not claimed yet.
 type RewardAmount struct {
 	// Amount Earned, in token units.
 	//
@@ -3278,6 +3519,8 @@ type RewardAmount struct {
 	Amount string `json:"amount"`
 
 	// Token The reward token.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	Token TokenRef `json:"token"`
 
 	// ValueUsd USD value of amount; absent when the token is not priced.
@@ -3387,6 +3630,8 @@ type SolanaQuote struct {
 	PriceImpactPct string `json:"priceImpactPct"`
 
 	// RoutePlan The pools, in order.
+	//
+	// Examples: [{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}]
 	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
 
 	// SlippageBps The accepted slippage, basis points.
@@ -3423,6 +3668,8 @@ type SolanaRoutePlanStep struct {
 	Percent int64 `json:"percent"`
 
 	// SwapInfo The pool and what it swaps.
+	//
+	// Examples: {"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}
 	SwapInfo SolanaSwapInfo `json:"swapInfo"`
 }
 
@@ -3532,9 +3779,13 @@ type SolanaSwapQuoteResponse struct {
 	PriceImpactPct string `json:"priceImpactPct"`
 
 	// Raw The complete quote: a Solana swap build takes it back unchanged as quoteResponse.
+	//
+	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"slippageBps":50,"swapMode":"ExactIn"}
 	Raw SolanaQuote `json:"raw"`
 
 	// RoutePlan The pools, in order.
+	//
+	// Examples: [{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}]
 	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
 
 	// SlippageBps The accepted slippage, basis points.
@@ -3596,18 +3847,26 @@ type SolanaTransactionEncoding string
 // Examples: solana
 type SolanaTransactionKind string
 
-// SourceHealth defines model for SourceHealth.
+// SourceHealth Whether one source of a portfolio read answered, and whether what it discovered is complete. ok true with complete false is partial: HTTP 200 alone does not prove complete discovery or a zero balance.
 type SourceHealth struct {
-	// Complete Examples: false
+	// Complete Whether the source's discovery is complete: false when it can only cover what the service follows, or a part did not answer.
+	//
+	// Examples: false
 	Complete bool `json:"complete"`
 
-	// Error Examples: index request timed out
+	// Error Why the source did not answer; absent when it did.
+	//
+	// Examples: index request timed out
 	Error *string `json:"error,omitempty"`
 
-	// Ok Examples: true
+	// Ok Whether the source answered.
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Source Examples: base:index
+	// Source The source: <chain>:rpc (balances read from the chain), <chain>:index (the pools and tokens the service follows) or <chain>:farms (the chain's farms).
+	//
+	// Examples: base:index
 	Source string `json:"source"`
 }
 
@@ -3616,8 +3875,11 @@ type SwapQuoteResponse struct {
 	union json.RawMessage
 }
 
-// TokenAudit defines model for TokenAudit.
+// TokenAudit A Solana mint's own audit: its mint and freeze authorities, its Token-2022 extensions (transfer fee, permanent delegate, transfer hook, non-transferable, default account state ...) and the share of its ten largest holders, scored like a pool's audit.
 type TokenAudit struct {
+	// Findings What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0.
+	//
+	// Examples: [{"code":"owner_not_renounced","level":"warning","message":"the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it"}]
 	Findings []Finding `json:"findings"`
 
 	// Score 0 (dangerous) to 100.
@@ -3626,9 +3888,11 @@ type TokenAudit struct {
 	Score int64 `json:"score"`
 }
 
-// TokenPrice defines model for TokenPrice.
+// TokenPrice A token's current price (GET /v1/tokens/{mint}/price): the token's own, one for all its pools, in USD and in the chain's native coin, with the pool it comes from. A pool's own price of it is in the pool's summary.
 type TokenPrice struct {
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// Pool The pool the price comes from; empty for a USD stablecoin.
@@ -3644,70 +3908,108 @@ type TokenPrice struct {
 	// PriceUsd The token's USD price: 1 for a configured USD stablecoin; otherwise its price in the pool named by pool, its deepest pool against a stablecoin or the wrapped native token.
 	//
 	// Examples: 0.9998
-	PriceUsd string   `json:"priceUsd"`
-	Token    TokenRef `json:"token"`
+	PriceUsd string `json:"priceUsd"`
 
-	// UpdatedAt Examples: 1763798400
+	// Token The token priced (the wrapped native token when mint is native).
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
+
+	// UpdatedAt When the price was computed, unix seconds: the time of the market snapshot it comes from, refreshed in the background.
+	//
+	// Examples: 1763798400
 	UpdatedAt int64 `json:"updatedAt"`
 }
 
-// TokenRef defines model for TokenRef.
+// TokenRef A token: the chain it lives on, its address, and its symbol, name and decimals as its contract (or mint metadata) gives them.
 type TokenRef struct {
-	// Address Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// Address The token's address: an EIP-55 checksummed contract address on EVM chains, the mint on Solana.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	Address string `json:"address"`
 
-	// Chain Examples: base
+	// Chain The chain the token lives on (a chain parameter value).
+	//
+	// Examples: base
 	Chain string `json:"chain"`
 
-	// Decimals Examples: 6
+	// Decimals How many decimals a token unit has: an amount in token units is the integer base-unit amount divided by 10^decimals.
+	//
+	// Examples: 6
 	Decimals int64 `json:"decimals"`
 
-	// Name Examples: USD Coin
+	// Name The token's name, as its metadata gives it; empty when it has none.
+	//
+	// Examples: USD Coin
 	Name string `json:"name"`
 
-	// Symbol Examples: USDC
+	// Symbol The token's symbol, as its metadata gives it; empty when it has none.
+	//
+	// Examples: USDC
 	Symbol string `json:"symbol"`
 }
 
-// TokenResolution defines model for TokenResolution.
+// TokenResolution A token resolved from its address (GET /v1/tokens/{mint}): its metadata, total supply read from the chain, and the pools the service knows that hold it; on Solana also the mint's own audit.
 type TokenResolution struct {
 	// Audit Solana: what the mint itself says, without a pool (on EVM, a pool's audit says it).
+	//
+	// Examples: {"findings":[{"code":"owner_not_renounced","level":"warning","message":"the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it"}],"score":85}
 	Audit *TokenAudit `json:"audit,omitempty"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// Pools Known pools holding the token.
 	//
 	// Examples: ["0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","0xd0b53D9277642d899DF5C87A3966A349A798F224"]
 	Pools []string `json:"pools"`
+
+	// Token The token, with its metadata.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	Token TokenRef `json:"token"`
 
-	// TotalSupply Examples: 4185672310.25
+	// TotalSupply The token's total supply read from the chain, in token units.
+	//
+	// Examples: 4185672310.25
 	TotalSupply string `json:"totalSupply"`
 }
 
-// TokenSearchResponse defines model for TokenSearchResponse.
+// TokenSearchResponse The tokens matching a search (GET /v1/tokens/search): by name or symbol containing q, or by address; at most 20 per chain searched.
 type TokenSearchResponse struct {
 	// Chains The chains searched.
 	//
 	// Examples: ["base"]
 	Chains []string `json:"chains"`
 
-	// Ok Examples: true
-	Ok      bool       `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Results The matching tokens, chain by chain in the order of chains; empty when none matches.
+	//
+	// Examples: [{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}]
 	Results []TokenRef `json:"results"`
 }
 
-// TokenStatsResponse defines model for TokenStatsResponse.
+// TokenStatsResponse A token's market figures across its indexed pools (GET /v1/tokens/{mint}/stats): price, liquidity, volume, price change and trades over 5 minutes, 1, 6 and 24 hours, distinct traders over 24 hours, holders and fully diluted value.
 type TokenStatsResponse struct {
-	// Buyers24h Examples: 1843
+	// Buyers24h Distinct addresses that bought the token over the last 24 hours.
+	//
+	// Examples: 1843
 	Buyers24h int64 `json:"buyers24h"`
 
-	// FdvUsd Examples: 4184835175.79
+	// FdvUsd Fully diluted value: the total supply, in token units, times priceUsd; absent when either is unknown.
+	//
+	// Examples: 4184835175.79
 	FdvUsd *string `json:"fdvUsd,omitempty"`
 
-	// Holders Examples: 4821377
+	// Holders Addresses holding a balance of the token (on Solana a lower bound when the RPC refuses to scan every token account).
+	//
+	// Examples: 4821377
 	Holders int64 `json:"holders"`
 
 	// LiquidityUsd The sum of liquidityUsd over the token's indexed pools: both reserves of each, in USD.
@@ -3715,10 +4017,14 @@ type TokenStatsResponse struct {
 	// Examples: 7624921.5
 	LiquidityUsd string `json:"liquidityUsd"`
 
-	// MarketCapUsd Examples: 4184835175.79
+	// MarketCapUsd Market capitalisation: the circulating supply times priceUsd; absent when the circulating supply is not known (this version does not read it).
+	//
+	// Examples: 4184835175.79
 	MarketCapUsd *string `json:"marketCapUsd,omitempty"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// PriceChangePct Change of priceUsd over each window, percent.
@@ -3731,11 +4037,25 @@ type TokenStatsResponse struct {
 	// Examples: 0.9998
 	PriceUsd string `json:"priceUsd"`
 
-	// Sellers24h Examples: 1712
-	Sellers24h int64      `json:"sellers24h"`
-	Token      TokenRef   `json:"token"`
-	Txns       TxnWindows `json:"txns"`
-	VolumeUsd  Windows    `json:"volumeUsd"`
+	// Sellers24h Distinct addresses that sold the token over the last 24 hours.
+	//
+	// Examples: 1712
+	Sellers24h int64 `json:"sellers24h"`
+
+	// Token The token these figures are of.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
+
+	// Txns The token's swaps over each window, counted by side: a buy bought the token.
+	//
+	// Examples: {"h1":{"buys":42,"sells":37},"h24":{"buys":42,"sells":37},"h6":{"buys":42,"sells":37},"m5":{"buys":42,"sells":37}}
+	Txns TxnWindows `json:"txns"`
+
+	// VolumeUsd USD volume of the token's swaps in all its indexed pools over each window.
+	//
+	// Examples: {"h1":"18342.6","h24":"412930.8","h6":"104877.15","m5":"1520.25"}
+	VolumeUsd Windows `json:"volumeUsd"`
 }
 
 // TokenTax defines model for TokenTax.
@@ -3754,26 +4074,47 @@ type TokenTax struct {
 	Token string `json:"token"`
 }
 
-// TopHoldersResponse defines model for TopHoldersResponse.
+// TopHoldersResponse A token's largest holders (GET /v1/tokens/{mint}/holders), at most 20, largest first.
 type TopHoldersResponse struct {
+	// Holders The holders, largest balance first.
+	//
+	// Examples: [{"address":"0x9B2e7D4c1a6F3058E2d7c4B1a9f6e3D0C7b4A215","amount":"125000000.5","sharePct":"2.99"}]
 	Holders []Holder `json:"holders"`
 
-	// Ok Examples: true
-	Ok    bool     `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Token The token held.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	Token TokenRef `json:"token"`
 }
 
-// TopTradersResponse defines model for TopTradersResponse.
+// TopTradersResponse A token's most active traders over the last 24 hours (GET /v1/tokens/{mint}/top-traders): at most 20, by USD volume.
 type TopTradersResponse struct {
-	// Ok Examples: true
-	Ok      bool     `json:"ok"`
-	Token   TokenRef `json:"token"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Token The token traded.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
+
+	// Traders The traders, most USD volume first.
+	//
+	// Examples: [{"address":"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23","buys":12,"sells":9,"volumeUsd":"25410.8"}]
 	Traders []Trader `json:"traders"`
 }
 
-// Trade defines model for Trade.
+// Trade One swap of the requested token, seen from that token: side buy means the trader bought it.
 type Trade struct {
-	// Block Examples: 38512345
+	// Block The block (EVM) or slot (Solana) the swap was mined in.
+	//
+	// Examples: 38512345
 	Block int64 `json:"block"`
 
 	// OtherAmount Amount of the pool's other token, in token units.
@@ -3781,7 +4122,9 @@ type Trade struct {
 	// Examples: 0.49876
 	OtherAmount string `json:"otherAmount"`
 
-	// Pool Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
+	// Pool The pool the swap went through.
+	//
+	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
 
 	// PriceUsd The requested token's USD price in the trade's pool after the trade.
@@ -3794,7 +4137,9 @@ type Trade struct {
 	// Examples: buy
 	Side TradeSide `json:"side"`
 
-	// Time Examples: 1763798400
+	// Time When the swap was mined: its block's time, unix seconds.
+	//
+	// Examples: 1763798400
 	Time int64 `json:"time"`
 
 	// TokenAmount Amount of the requested token, in token units.
@@ -3807,10 +4152,14 @@ type Trade struct {
 	// Examples: 0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23
 	Trader string `json:"trader"`
 
-	// TxHash Examples: 0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a
+	// TxHash The transaction's hash (EVM) or signature (Solana).
+	//
+	// Examples: 0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a
 	TxHash string `json:"txHash"`
 
-	// VolumeUsd Examples: 1520.2
+	// VolumeUsd The swap's value in USD.
+	//
+	// Examples: 1520.2
 	VolumeUsd string `json:"volumeUsd"`
 }
 
@@ -3819,32 +4168,50 @@ type Trade struct {
 // Examples: buy
 type TradeSide string
 
-// Trader defines model for Trader.
+// Trader One trader's activity in a token over the last 24 hours.
 type Trader struct {
-	// Address Examples: 0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23
+	// Address The trader: the sender of its swaps.
+	//
+	// Examples: 0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23
 	Address string `json:"address"`
 
-	// Buys Examples: 12
+	// Buys Swaps in which it bought the token.
+	//
+	// Examples: 12
 	Buys int64 `json:"buys"`
 
-	// Sells Examples: 9
+	// Sells Swaps in which it sold the token.
+	//
+	// Examples: 9
 	Sells int64 `json:"sells"`
 
-	// VolumeUsd Examples: 25410.8
+	// VolumeUsd USD value of its swaps of the token, buys and sells together.
+	//
+	// Examples: 25410.8
 	VolumeUsd string `json:"volumeUsd"`
 }
 
-// TradesResponse defines model for TradesResponse.
+// TradesResponse A page of a token's trades (GET /v1/tokens/{mint}/trades), newest first, seen from the token.
 type TradesResponse struct {
 	// NextCursor Pass as cursor for the next (older) page; absent on the last page.
 	//
 	// Examples: 38512345:17
 	NextCursor *string `json:"nextCursor,omitempty"`
 
-	// Ok Examples: true
-	Ok     bool     `json:"ok"`
-	Token  TokenRef `json:"token"`
-	Trades []Trade  `json:"trades"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Token The token the trades are seen from.
+	//
+	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
+	Token TokenRef `json:"token"`
+
+	// Trades The trades, newest first; at most limit.
+	//
+	// Examples: [{"block":38512345,"otherAmount":"0.49876","pool":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","priceUsd":"0.9998","side":"buy","time":1763798400,"tokenAmount":"1520.5","trader":"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23","txHash":"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a","volumeUsd":"1520.2"}]
+	Trades []Trade `json:"trades"`
 }
 
 // Transaction One transaction of a build, by chain family (kind): an EVM call to sign as an EIP-1559 transaction, or a serialized Solana transaction to sign as is.
@@ -3889,19 +4256,25 @@ type TransactionStatusResponse struct {
 // Examples: confirmed
 type TransactionStatusResponseStatus string
 
-// TrendingResponse defines model for TrendingResponse.
+// TrendingResponse Trending pools (GET /v1/markets/trending): up to 50 pools that traded in the last 24 hours, by USD volume over the last hour, then over 24 hours.
 type TrendingResponse struct {
 	// Chains The chains covered.
 	//
 	// Examples: ["base","ethereum"]
 	Chains []string `json:"chains"`
 
-	// Ok Examples: true
-	Ok    bool          `json:"ok"`
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
+	Ok bool `json:"ok"`
+
+	// Pools The pools, most trending first, across the chains covered.
+	//
+	// Examples: [{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"liquidityUsd":"7624921.5","priceChangePct":{"h1":"-0.01","h24":"-0.02","h6":"0.03","m5":"0.02"},"priceNative":"0.000328","priceUsd":"0.9998","quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"txns":{"h1":{"buys":42,"sells":37},"h24":{"buys":42,"sells":37},"h6":{"buys":42,"sells":37},"m5":{"buys":42,"sells":37}},"venue":"uniswap-v2","volumeUsd":{"h1":"18342.6","h24":"412930.8","h6":"104877.15","m5":"1520.25"}}]
 	Pools []PoolSummary `json:"pools"`
 }
 
-// TxVerification defines model for TxVerification.
+// TxVerification What confirming a build found wrong with one of its transactions on the chain (422 verification_failed).
 type TxVerification struct {
 	// Block reverted: the block the call was mined in.
 	//
@@ -3939,15 +4312,30 @@ type TxVerification struct {
 // Examples: mismatch
 type TxVerificationResult string
 
-// TxnWindows defines model for TxnWindows.
+// TxnWindows Trade counts, buys and sells, over each trailing window: the last 5 minutes, 1 hour, 6 hours and 24 hours.
 type TxnWindows struct {
-	H1  BuysSells `json:"h1"`
+	// H1 Trades over the last hour.
+	//
+	// Examples: {"buys":42,"sells":37}
+	H1 BuysSells `json:"h1"`
+
+	// H24 Trades over the last 24 hours.
+	//
+	// Examples: {"buys":42,"sells":37}
 	H24 BuysSells `json:"h24"`
-	H6  BuysSells `json:"h6"`
-	M5  BuysSells `json:"m5"`
+
+	// H6 Trades over the last 6 hours.
+	//
+	// Examples: {"buys":42,"sells":37}
+	H6 BuysSells `json:"h6"`
+
+	// M5 Trades over the last 5 minutes.
+	//
+	// Examples: {"buys":42,"sells":37}
+	M5 BuysSells `json:"m5"`
 }
 
-// VenueInfo defines model for VenueInfo.
+// VenueInfo One venue (DEX) configured on a chain, its pool model, and what it serves there.
 type VenueInfo struct {
 	// Kind The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins.
 	//
@@ -3985,58 +4373,66 @@ type VenueInfoKind string
 // Examples: uniswap-v2
 type VenueInfoName string
 
-// Windows defines model for Windows.
+// Windows One figure per trailing window, each a decimal string: the last 5 minutes, 1 hour, 6 hours and 24 hours. What the figure is (USD volume, price change in percent) is said by the field that holds it.
 type Windows struct {
-	// H1 Examples: 18342.6
+	// H1 Over the last hour.
+	//
+	// Examples: 18342.6
 	H1 string `json:"h1"`
 
-	// H24 Examples: 412930.8
+	// H24 Over the last 24 hours.
+	//
+	// Examples: 412930.8
 	H24 string `json:"h24"`
 
-	// H6 Examples: 104877.15
+	// H6 Over the last 6 hours.
+	//
+	// Examples: 104877.15
 	H6 string `json:"h6"`
 
-	// M5 Examples: 1520.25
+	// M5 Over the last 5 minutes.
+	//
+	// Examples: 1520.25
 	M5 string `json:"m5"`
 }
 
-// BadGateway defines model for BadGateway.
+// BadGateway The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type BadGateway = Error
 
-// BadRequest defines model for BadRequest.
+// BadRequest The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type BadRequest = Error
 
-// ClientClosedRequest defines model for ClientClosedRequest.
+// ClientClosedRequest The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type ClientClosedRequest = Error
 
-// Conflict defines model for Conflict.
+// Conflict The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type Conflict = Error
 
-// Forbidden defines model for Forbidden.
+// Forbidden The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type Forbidden = Error
 
-// GatewayTimeout defines model for GatewayTimeout.
+// GatewayTimeout The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type GatewayTimeout = Error
 
-// NotFound defines model for NotFound.
+// NotFound The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type NotFound = Error
 
-// PayloadTooLarge defines model for PayloadTooLarge.
+// PayloadTooLarge The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type PayloadTooLarge = Error
 
-// RequestTimeout defines model for RequestTimeout.
+// RequestTimeout The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type RequestTimeout = Error
 
-// ServiceUnavailable defines model for ServiceUnavailable.
+// ServiceUnavailable The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type ServiceUnavailable = Error
 
-// TooManyRequests defines model for TooManyRequests.
+// TooManyRequests The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type TooManyRequests = Error
 
-// Unauthorized defines model for Unauthorized.
+// Unauthorized The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type Unauthorized = Error
 
-// UnprocessableEntity defines model for UnprocessableEntity.
+// UnprocessableEntity The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.
 type UnprocessableEntity = Error
 
 // BuildBridgeParams defines parameters for BuildBridge.
@@ -4175,9 +4571,15 @@ type GetPoolAuditParamsChain string
 type GetPoolBinsParams struct {
 	// Chain Chain to read; must be enabled (GET /v1/chains).
 	Chain *GetPoolBinsParamsChain `form:"chain,omitempty" json:"chain,omitempty"`
-	Amm   string                  `form:"amm" json:"amm"`
-	Kind  *string                 `form:"kind,omitempty" json:"kind,omitempty"`
-	Quote *string                 `form:"quote,omitempty" json:"quote,omitempty"`
+
+	// Amm The pool's venue. Only meteora (DLMM) pools keep liquidity in bins; another venue answers 400 operation_not_supported.
+	Amm string `form:"amm" json:"amm"`
+
+	// Kind Pool kind, where a venue has several.
+	Kind *string `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// Quote The token the bins' prices are in; default the pool's quote token.
+	Quote *string `form:"quote,omitempty" json:"quote,omitempty"`
 }
 
 // GetPoolBinsParamsChain defines parameters for GetPoolBins.
@@ -4211,7 +4613,9 @@ type GetPoolChartParamsResolution string
 type GetPoolReservesParams struct {
 	// Chain Chain to read; must be enabled (GET /v1/chains).
 	Chain *GetPoolReservesParamsChain `form:"chain,omitempty" json:"chain,omitempty"`
-	Amm   GetPoolReservesParamsAmm    `form:"amm" json:"amm"`
+
+	// Amm The pool's venue. Reserves are read for uniswap-v2 pools; another venue answers 400 operation_not_supported.
+	Amm GetPoolReservesParamsAmm `form:"amm" json:"amm"`
 
 	// Kind Pool kind, where a venue has several.
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty"`

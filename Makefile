@@ -17,8 +17,9 @@ build:
 ## test: every test, with the race detector (PostgreSQL tests skip without a server unless PARTNER_TEST_REQUIRE_ALL=1);
 ## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM), LiteSVM for the
 ## local Solana validator (chain/solana/validator), the OpenAPI linters (api/lint: Redocly CLI and Spectral, run by
-## api.TestOpenAPILint) and @solana/web3.js for the partner example examples/solana-transfer (run by TestExampleSolanaTransfer)
-test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules examples/solana-transfer/node_modules
+## api.TestOpenAPILint) and @solana/web3.js for the partner example examples/solana-transfer (run by TestExampleSolanaTransfer);
+## and builds the OpenAPI scorer vacuum (api-lint-vacuum)
+test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules examples/solana-transfer/node_modules api-lint-vacuum
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 chain/devnet/anvil/node_modules: chain/devnet/anvil/package.json chain/devnet/anvil/package-lock.json
@@ -36,6 +37,12 @@ api/lint/node_modules: api/lint/package.json api/lint/package-lock.json
 examples/solana-transfer/node_modules: examples/solana-transfer/package.json examples/solana-transfer/package-lock.json
 	npm ci --prefix examples/solana-transfer --no-audit --no-fund --ignore-scripts
 	@touch $@
+
+## api-lint-vacuum: download vacuum, pinned as a tool in its own module api/lint/vacuum (not in the main go.mod), from the Go
+## module proxy and build it into Go's cache, where api.TestOpenAPILint runs it with go tool, offline
+.PHONY: api-lint-vacuum
+api-lint-vacuum:
+	$(GO) -C api/lint/vacuum tool vacuum version --no-update-check
 
 ## lint: vet, formatting and staticcheck
 lint:

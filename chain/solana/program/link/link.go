@@ -24,6 +24,10 @@ import (
 	"sort"
 )
 
+// ProgramRegion is where the loader maps the program's file: address A of the file is at
+// ProgramRegion + A in the VM.
+const ProgramRegion = 0x1_0000_0000
+
 // Entry is the function the loader starts a program at.
 const Entry = "entrypoint"
 
@@ -75,6 +79,27 @@ func link(o *object) ([]byte, error) {
 		}
 		roAddr[s.idx] = rodataOff + uint64(len(rodata))
 		rodata = append(rodata, s.data...)
+	}
+
+	// Pointers in read-only data (R_BPF_64_ABS64) get their final address in the program region
+	// (the loader maps the file's address A at ProgramRegion + A), so they need no dynamic relocation.
+	for _, s := range o.rodata {
+		for _, r := range o.roRels[s.idx] {
+			if r.typ != rBPF64_Abs64 || r.off+8 > uint64(len(s.data)) {
+				return nil, fmt.Errorf("relocation at %s+%#x: unsupported type %d", s.name, r.off, r.typ)
+			}
+			sym, err := o.symbol(r.sym)
+			if err != nil {
+				return nil, fmt.Errorf("relocation at %s+%#x: %w", s.name, r.off, err)
+			}
+			base, ok := roAddr[sym.Section]
+			if !ok {
+				return nil, fmt.Errorf("relocation at %s+%#x: %q is not in read-only data", s.name, r.off, sym.Name)
+			}
+			at := roAddr[s.idx] - rodataOff + r.off
+			addend := binary.LittleEndian.Uint64(rodata[at:])
+			binary.LittleEndian.PutUint64(rodata[at:], ProgramRegion+base+sym.Value+addend)
+		}
 	}
 
 	// The entrypoint.

@@ -181,7 +181,7 @@ func TestStructure(t *testing.T) {
 	}
 	relDyn, dynsym, dynstr := f.Section(".rel.dyn"), f.Section(".dynsym"), f.Section(".dynstr")
 	for tag, want := range map[elf.DynTag]uint64{
-		elf.DT_REL: relDyn.Addr, elf.DT_RELSZ: relDyn.Size, elf.DT_RELENT: 16, elf.DT_RELCOUNT: 3,
+		elf.DT_REL: relDyn.Addr, elf.DT_RELSZ: relDyn.Size, elf.DT_RELENT: 16, elf.DT_RELCOUNT: 4,
 		elf.DT_SYMTAB: dynsym.Addr, elf.DT_SYMENT: 24, elf.DT_STRTAB: dynstr.Addr, elf.DT_STRSZ: dynstr.Size,
 		elf.DT_FLAGS: uint64(elf.DF_TEXTREL),
 	} {
@@ -190,7 +190,7 @@ func TestStructure(t *testing.T) {
 		}
 	}
 
-	// Relocations: three RELATIVE (the lddw of the two strings and the table), then one
+	// Relocations: four RELATIVE (the lddw of the two strings, the table and the names), then one
 	// R_BPF_64_32 per syscall call site, naming its symbol, on a call with imm -1.
 	rb, _ := relDyn.Data()
 	type entry struct {
@@ -210,7 +210,7 @@ func TestStructure(t *testing.T) {
 		}
 		insn := code[at:]
 		switch {
-		case i < 3:
+		case i < 4:
 			if r.typ != rBPF64_Relative || insn[0] != 0x18 {
 				t.Fatalf("relocation %d: type %d on opcode %#x, want RELATIVE on lddw", i, r.typ, insn[0])
 			}
@@ -225,15 +225,24 @@ func TestStructure(t *testing.T) {
 			calls[syms[r.sym-1].Name]++
 		}
 	}
-	if calls["sol_log_"] != 2 || calls["sol_log_64_"] != 1 || calls["sol_memcpy_"] != 1 || len(calls) != 3 {
+	if calls["sol_log_"] != 3 || calls["sol_log_64_"] != 1 || calls["sol_memcpy_"] != 1 || len(calls) != 3 {
 		t.Errorf("syscall call sites: %v", calls)
 	}
 	// The table lddw of pick carries its addend: .rodata+16 is where table starts (after "hello from C\0" and padding).
 	ro, _ := rodata.Data()
-	for _, r := range rels[:3] {
+	for _, r := range rels[:4] {
 		insn := code[r.off-text.Offset:]
 		addr := uint64(le.Uint32(insn[4:]))
 		if bytes.HasPrefix(ro[addr-rodata.Addr:], []byte("hello from C")) || bytes.HasPrefix(ro[addr-rodata.Addr:], []byte("twice")) {
+			continue
+		}
+		if p := le.Uint64(ro[addr-rodata.Addr:]); p >= ProgramRegion+rodata.Addr && p < ProgramRegion+rodata.Addr+rodata.Size {
+			// the names table: two pointers into .rodata, in the program region
+			first := ro[p-ProgramRegion-rodata.Addr:]
+			second := ro[le.Uint64(ro[addr-rodata.Addr+8:])-ProgramRegion-rodata.Addr:]
+			if !bytes.HasPrefix(first, []byte("first\x00")) || !bytes.HasPrefix(second, []byte("second\x00")) {
+				t.Errorf("names table points at %q and %q", first[:6], second[:7])
+			}
 			continue
 		}
 		if le.Uint64(ro[addr-rodata.Addr:]) != 1 || le.Uint64(ro[addr-rodata.Addr+8:]) != 10 {
@@ -242,7 +251,12 @@ func TestStructure(t *testing.T) {
 	}
 
 	// Calls between functions are relative and land on a function's first instruction.
-	starts := map[int64]bool{0: true, 9: true, 16: true} // twice, pick, entrypoint
+	starts := map[int64]bool{}
+	for _, s := range syms0(t, f) {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			starts[int64((s.Value-text.Addr)/8)] = true
+		}
+	}
 	for i := 0; i < len(code); i += 8 {
 		if code[i] == 0x18 {
 			i += 8
@@ -295,7 +309,7 @@ func TestRuns(t *testing.T) {
 		t.Fatalf("hello failed: %s\n%s", r.Err, strings.Join(r.Logs, "\n"))
 	}
 	// twice(2) = 2 * table[2].b = 60; table[3].a = 4; two accounts.
-	for _, want := range []string{"Program log: hello from C", "Program log: twice", "Program log: 0x3c, 0x4, 0x2, 0x0, 0x5eed"} {
+	for _, want := range []string{"Program log: hello from C", "Program log: twice", "Program log: 0x3c, 0x4, 0x2, 0x0, 0x5eed", "Program log: second"} {
 		if !contains(r.Logs, want) {
 			t.Errorf("no log %q in\n%s", want, strings.Join(r.Logs, "\n"))
 		}
@@ -314,3 +328,23 @@ func contains(lines []string, s string) bool {
 }
 
 func hash(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
+
+// syms0 returns the functions of the object the file was linked from (the linked file keeps only
+// the entrypoint's symbol): their addresses in the output are .text's address plus their value.
+func syms0(t *testing.T, f *elf.File) []elf.Symbol {
+	t.Helper()
+	obj, err := elf.Open(filepath.Join("testdata", "hello.o"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer obj.Close()
+	syms, err := obj.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := f.Section(".text")
+	for i := range syms {
+		syms[i].Value += text.Addr
+	}
+	return syms
+}

@@ -16,6 +16,7 @@ type object struct {
 	rodata   []inSection // in file order
 	symbols  []elf.Symbol
 	textRels []rel
+	roRels   map[elf.SectionIndex][]rel // relocations of read-only data (pointers: R_BPF_64_ABS64)
 }
 
 // inSection is an input read-only data section.
@@ -41,6 +42,7 @@ type rel struct {
 const (
 	rBPF64_64       = 1  // ld_imm64: the symbol's address, addend in the instruction's imm
 	rBPF64_Relative = 8  // the loader adds the program region's base to the address in the instruction
+	rBPF64_Abs64    = 2  // a 64-bit address in data
 	rBPF64_32       = 10 // call: a function, by relative offset, or a syscall, by the hash of its name
 )
 
@@ -66,10 +68,21 @@ func readObject(b []byte) (*object, error) {
 			if target.Flags&elf.SHF_ALLOC == 0 {
 				continue // relocations of debug information
 			}
-			if target.Name != ".text" {
-				return nil, fmt.Errorf("read object: relocations of %s are not supported (no pointers in read-only data)", target.Name)
+			switch {
+			case target.Name == ".text":
+				relText = s
+			case strings.HasPrefix(target.Name, ".rodata"):
+				rels, err := readRels(s)
+				if err != nil {
+					return nil, fmt.Errorf("read object: %w", err)
+				}
+				if o.roRels == nil {
+					o.roRels = map[elf.SectionIndex][]rel{}
+				}
+				o.roRels[elf.SectionIndex(s.Info)] = rels
+			default:
+				return nil, fmt.Errorf("read object: relocations of %s are not supported", target.Name)
 			}
-			relText = s
 		case s.Flags&elf.SHF_WRITE != 0 || s.Type == elf.SHT_NOBITS:
 			return nil, fmt.Errorf("read object: writable section %s: an SBPF program has no writable globals", s.Name)
 		case s.Flags&elf.SHF_EXECINSTR != 0:
@@ -97,19 +110,28 @@ func readObject(b []byte) (*object, error) {
 		return nil, fmt.Errorf("read object: symbols: %w", err)
 	}
 	if relText != nil {
-		d, err := relText.Data()
-		if err != nil {
-			return nil, fmt.Errorf("read object: %s: %w", relText.Name, err)
-		}
-		if len(d)%16 != 0 {
-			return nil, fmt.Errorf("read object: %s: size %d is not a multiple of 16", relText.Name, len(d))
-		}
-		for i := 0; i < len(d); i += 16 {
-			info := binary.LittleEndian.Uint64(d[i+8:])
-			o.textRels = append(o.textRels, rel{off: binary.LittleEndian.Uint64(d[i:]), typ: uint32(info), sym: uint32(info >> 32)})
+		if o.textRels, err = readRels(relText); err != nil {
+			return nil, fmt.Errorf("read object: %w", err)
 		}
 	}
 	return o, nil
+}
+
+// readRels reads an SHT_REL section.
+func readRels(s *elf.Section) ([]rel, error) {
+	d, err := s.Data()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	if len(d)%16 != 0 {
+		return nil, fmt.Errorf("%s: size %d is not a multiple of 16", s.Name, len(d))
+	}
+	var rels []rel
+	for i := 0; i < len(d); i += 16 {
+		info := binary.LittleEndian.Uint64(d[i+8:])
+		rels = append(rels, rel{off: binary.LittleEndian.Uint64(d[i:]), typ: uint32(info), sym: uint32(info >> 32)})
+	}
+	return rels, nil
 }
 
 // symbol returns the symbol a relocation names (symbol table indices count the null symbol 0,

@@ -19,11 +19,25 @@ __attribute__((noinline)) u64 twice(u64 x) {
   return 2 * pick(x);
 }
 
+u64 log_name(u64 i);
+
 u64 entrypoint(const unsigned char *input) {
   static const char hello[] = "hello from C";
   sol_log_(hello, sizeof hello - 1);
   u64 n;
   sol_memcpy_(&n, input, 8); // the number of accounts
   sol_log_64_(twice(2), table[3].a, n, 0, 0x5eed);
+  log_name(1);
   return 0;
+}
+
+// A table of pointers in read-only data (R_BPF_64_ABS64 in .rel.rodata): the linker writes each
+// string's address in the program region.
+static const char *const names[] = {"first", "second"};
+__attribute__((noinline)) u64 log_name(u64 i) {
+  const char *s = names[i & 1];
+  u64 n = 0;
+  while (s[n]) n++;
+  sol_log_(s, n);
+  return n;
 }

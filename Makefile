@@ -2,9 +2,9 @@
 GO ?= go
 PKGS := ./...
 # GENERATED is what make generate and make contracts write, and check-generated holds against the commit.
-GENERATED := ent console chain/devnet/bindings chain/evm/abi cmd/partnerd/internal/apiclient
+GENERATED := ent console chain/devnet/bindings chain/evm/abi cmd/partnerd/internal/apiclient chain/solana/program/raydium_cpmm.so
 
-.PHONY: run build test lint generate contracts vendor check-generated bench migrate-diff soak clean
+.PHONY: run build test lint generate contracts vendor program check-generated bench migrate-diff soak clean
 
 ## run: build and start the service on the embedded default (SQLite under ./data, in-process stores)
 run:
@@ -72,9 +72,16 @@ contracts:
 vendor:
 	$(GO) run ./web/elements/vendor.go
 
+## program: rebuild chain/solana/program/raydium_cpmm.so, our Raydium-CPMM-compatible program for the local Solana
+## validator, from its C sources (chain/solana/program/src) with Debian's clang (-target bpfel -mcpu=v1) and our linker
+## (chain/solana/program/link); the build is deterministic (needs clang: apt-get install clang)
+program:
+	$(GO) run ./chain/solana/program/cmd/cpmmbuild
+
 ## check-generated: regenerate everything and fail if the committed code or migrations drifted
-## (the devnet bindings and chain/evm's AuditProbe copy are regenerated from the committed artifacts: no node needed)
-check-generated: generate
+## (the devnet bindings and chain/evm's AuditProbe copy are regenerated from the committed artifacts: no node needed;
+## the Solana program is rebuilt from its C sources: needs clang)
+check-generated: generate program
 	$(GO) generate ./chain/devnet/bindings
 	$(GO) generate ./chain/evm
 	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then echo "generated code is not current; run make generate (or make contracts) and commit:"; git status --porcelain -- $(GENERATED); exit 1; fi

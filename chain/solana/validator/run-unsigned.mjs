@@ -15,10 +15,12 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Chain } from './lib/chain.mjs';
 import { bs58, parseTransaction, sha256, stringify, unb64 } from './lib/codec.mjs';
+import { deployPrograms } from './lib/programs.mjs';
 import { seed } from './lib/seed.mjs';
 
 const { values: args } = parseArgs({ options: { seed: { type: 'string', default: 'partnerd-localnet' } } });
 const chain = new Chain({ slotMs: 400, finalizeDepth: 1, genesisHash: bs58(sha256(Buffer.from(`partnerd-localnet genesis/${args.seed}`))) });
+deployPrograms(chain); // our Raydium-CPMM-compatible program, as the validator deploys it
 seed(chain, args.seed);
 chain.inner.setSigverify(false); // the blockhash check is off in every Chain: the validator keeps its own queue
 

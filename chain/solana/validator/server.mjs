@@ -19,6 +19,7 @@ import { Chain } from './lib/chain.mjs';
 import { Keypair, bs58, compileLegacy, parseTransaction, sha256, signTransaction, stringify, unbs58 } from './lib/codec.mjs';
 import { answerText } from './lib/jsonrpc.mjs';
 import { PubSub } from './lib/pubsub.mjs';
+import { deployPrograms } from './lib/programs.mjs';
 import { Rpc, SOLANA_CORE } from './lib/rpc.mjs';
 import { seed, startActivity } from './lib/seed.mjs';
 import { ixs } from './lib/token.mjs';
@@ -53,6 +54,7 @@ const log = (msg) => process.stderr.write(`${new Date().toISOString()} ${msg}\n`
 const began = performance.now();
 const genesisHash = bs58(sha256(Buffer.from(`partnerd-localnet genesis/${args.seed}`)));
 const chain = new Chain({ slotMs, finalizeDepth, genesisHash });
+const programs = deployPrograms(chain);
 const seeded = seed(chain, args.seed);
 // Build blocks on top of the genesis block until the seeding is finalized, so that reads at every
 // commitment see the seeded market from the first call.
@@ -185,6 +187,7 @@ listenPair().then(
       mints: seeded.mints,
       holdings: seeded.holdings,
       keypairs: seeded.wallets,
+      programs,
       note: 'test keypairs only: their secret keys are public; never use them on a real cluster',
       startupMs: Math.round(performance.now() - began),
     };

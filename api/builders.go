@@ -16,8 +16,8 @@ import (
 
 // BuildResponse is the result of every builder.
 type BuildResponse struct {
-	OK                bool          `json:"ok" example:"true"`
-	Signing           Signing       `json:"signing"`
+	OK                bool          `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Signing           Signing       `json:"signing" doc:"How to sign and send the transactions: one by one in order (sequential), or in bundles."`
 	Metadata          BuildMetadata `json:"metadata" doc:"About the build: per operation and chain family (Solana: blockhash, lastValidBlockHeight, simulatedAtSlot, computeUnitLimit)."`
 	Quote             *Quote        `json:"quote,omitempty" doc:"Swaps: the fresh quote the build used."`
 	Fees              []FeeRow      `json:"fees" doc:"The network fee of each transaction, then the venue's fees."`
@@ -80,15 +80,15 @@ type Payload struct {
 
 // Expect is what the next call needs once this one is mined.
 type Expect struct {
-	Allowance *AllowanceExpect `json:"allowance,omitempty"`
+	Allowance *AllowanceExpect `json:"allowance,omitempty" doc:"An ERC-20 allowance the next call spends: wait until it reaches amount (the approval is mined) before sending it."`
 }
 
 // AllowanceExpect is an ERC-20 allowance the next call needs: at least amount (base units) of token
 // from owner to spender. Approvals are exact, never unlimited.
 type AllowanceExpect struct {
-	Token   string `json:"token" example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
-	Owner   string `json:"owner" example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
-	Spender string `json:"spender" example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
+	Token   string `json:"token" doc:"The ERC-20 token approved." example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
+	Owner   string `json:"owner" doc:"The tokens' owner: the signer." example:"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d"`
+	Spender string `json:"spender" doc:"The contract the next call lets spend them: the router, or the farm." example:"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24"`
 	Amount  string `json:"amount" doc:"Base units." example:"1000000000"`
 }
 
@@ -118,7 +118,7 @@ type Signing struct {
 
 // ConfirmResponse is the result of POST /v1/build/confirm.
 type ConfirmResponse struct {
-	OK            bool             `json:"ok" example:"true"`
+	OK            bool             `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
 	Confirmed     bool             `json:"confirmed" doc:"Every transaction was found on the chain as built." example:"true"`
 	Updated       bool             `json:"updated" doc:"The build's records were updated with what was found." example:"true"`
 	PendingIDs    []string         `json:"pendingIds,omitempty" doc:"The ids of the build's transactions still waiting to be found, mined or final." example:"swap"`
@@ -129,13 +129,13 @@ type ConfirmResponse struct {
 // BuildSwapRequest builds a swap. Solana: chain, user and quoteResponse (the quote's raw object,
 // unchanged). EVM: chain, user, inputMint, outputMint, amount and slippageBps; the server requotes.
 type BuildSwapRequest struct {
-	Chain              string       `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
+	Chain              string       `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain to swap on; it must be enabled and serve swaps (GET /v1/chains)." example:"base"`
 	User               string       `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	QuoteResponse      *SolanaQuote `json:"quoteResponse,omitempty" doc:"Solana: the complete raw object of GET /v1/quotes/swap, unchanged."`
 	InputMint          string       `json:"inputMint,omitempty" maxLength:"100" doc:"EVM: token to sell (native for the gas token)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	OutputMint         string       `json:"outputMint,omitempty" maxLength:"100" doc:"EVM: token to buy (native for the gas token)." example:"0x4200000000000000000000000000000000000006"`
 	Amount             string       `json:"amount,omitempty" maxLength:"78" doc:"Integer base units." pattern:"^[1-9][0-9]*$" example:"1000000000"`
-	SlippageBps        *int         `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" example:"50"`
+	SlippageBps        *int         `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"EVM (required there): the accepted slippage, basis points: minOutAmount is the fresh quote's outAmount less this share." example:"50"`
 	MaxValueLossPpm    *int         `json:"maxValueLossPpm,omitempty" minimum:"0" doc:"A reviewed value-loss bound; never acknowledge automatically." example:"12500"`
 	V4SwapCostApproval *bool        `json:"v4SwapCostApproval,omitempty" doc:"A reviewed cost approval; never acknowledge automatically." example:"false"`
 	_                  struct{}     `additionalProperties:"true"`
@@ -148,7 +148,7 @@ type BuildBridgeRequest struct {
 
 // BuildTransferRequest builds a token or native transfer. Amount is in human token units.
 type BuildTransferRequest struct {
-	Chain  string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
+	Chain  string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain to transfer on; it must be enabled (GET /v1/chains)." example:"base"`
 	User   string   `json:"user" maxLength:"100" doc:"Sender and signer." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	To     string   `json:"to" maxLength:"100" doc:"Receiver." example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
 	Token  string   `json:"token" maxLength:"100" doc:"Token address, or native for the gas token." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
@@ -163,7 +163,7 @@ type BuildTransferRequest struct {
 // and bps, optionally native and slippageBps; farm takes pool, optionally action and amount;
 // harvest takes pool; compound takes pool, optionally slippageBps.
 type BuildLPRequest struct {
-	Chain       string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
+	Chain       string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
 	Venue       string   `json:"venue" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
 	Version     string   `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
 	User        string   `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
@@ -244,6 +244,7 @@ func (s *Server) registerBuilders() {
 			where = " Not available on any chain yet: GET /v1/chains lists each chain's operations."
 		}
 		return opSpec{ID: id, Method: http.MethodPost, Path: path, Summary: summary, Tag: "Builders", Scope: ScopeTxBuild, Class: ClassProvider, Builder: true,
+			Body: builderDocs[id].body, Returns: builderDocs[id].returns,
 			Serves: serves, Needs: needs,
 			Description: description + " Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated " +
 				"in order before it is returned (a call that would revert is 422 simulation_failed with reasons); " +
@@ -512,4 +513,131 @@ func (s *Server) confirmBuild(ctx context.Context, in *buildInput[ConfirmRequest
 	}
 	return &output[ConfirmResponse]{Body: ConfirmResponse{OK: true, Confirmed: res.Confirmed, Updated: res.Updated, PendingIDs: res.PendingIDs,
 		PendingReason: res.PendingReason}}, nil
+}
+
+// builderDocs says, per builder, what its request body carries and what its 200 answers (opSpec.Body
+// and opSpec.Returns).
+var builderDocs = map[string]struct{ body, returns string }{
+	"buildSwap": {
+		"The swap: Solana, chain, user and the quote's raw object as quoteResponse; EVM, chain, user, inputMint, outputMint, amount (integer base units) and slippageBps.",
+		"The swap's unsigned transactions in order (an exact approve when the allowance falls short, then the swap), their fees, the fresh quote and a confirmation token.",
+	},
+	"buildBridge": {
+		"The bridge transfer: fromChain and toChain, inputToken and outputToken, amount in human token units, the sender (user) and the recipient.",
+		"The bridge's unsigned transactions in order, their fees and a confirmation token.",
+	},
+	"buildTransfer": {
+		"The transfer: chain, user (the sender and signer), to, token (or native) and amount in human token units.",
+		"The transfer's unsigned transaction, its fees and a confirmation token.",
+	},
+	"buildLPCreate": {
+		"The pool to create: chain, venue, version, user, tokenA and tokenB.",
+		"The create's unsigned transactions (uniswap-v2: createPair), their fees, metadata.poolId and a confirmation token.",
+	},
+	"buildLPAdd": {
+		"The deposit: chain, venue, version, user, pool, amountA and amountB (human token units), optionally tokenA and tokenB, native and slippageBps.",
+		"The deposit's unsigned transactions in order (exact approvals when needed, then addLiquidity), their fees, the amounts and LP minted in metadata, and a confirmation token.",
+	},
+	"buildLPIncrease": {
+		"The NFT-style positions (positionIds) to add liquidity to, with the amounts to add.",
+		"The increase's unsigned transactions in order, their fees and a confirmation token.",
+	},
+	"buildLPRemove": {
+		"The withdrawal: chain, venue, version, user, pool and bps (the share of the position), optionally native and slippageBps.",
+		"The withdrawal's unsigned transactions in order (an exact LP approval, then removeLiquidity), their fees, the amounts in metadata, and a confirmation token.",
+	},
+	"buildLPHarvest": {
+		"The position whose farm rewards or fees to collect: chain, venue, version, user and pool.",
+		"The claim's unsigned transaction (getReward), its fees, what was earned in metadata, and a confirmation token.",
+	},
+	"buildLPCompound": {
+		"The position whose rewards to add back to it: chain, venue, version, user and pool, optionally slippageBps.",
+		"The compound's unsigned transactions in order (claim, swaps, approvals, addLiquidity, stake), their fees, metadata.lpAmount and a confirmation token.",
+	},
+	"buildLPRebalance": {
+		"The concentrated positions (positionIds) to move to a new price range.",
+		"The rebalance's unsigned transactions in order, their fees and a confirmation token.",
+	},
+	"buildLPMigrate": {
+		"The positions (positionIds) whose liquidity to move to another pool or venue version.",
+		"The migration's unsigned transactions in order, their fees and a confirmation token.",
+	},
+	"buildLPFarm": {
+		"The stake or unstake: chain, venue, version, user and pool, optionally action (stake, unstake) and amount (human LP units).",
+		"The stake's or unstake's unsigned transactions in order (an exact LP approval, then stake; or withdraw), their fees and a confirmation token.",
+	},
+	"confirmBuild": {
+		"The build to confirm: its confirmationToken and the signatures of its transactions, in the order they were returned.",
+		"Whether every transaction of the build is final and as built, or which are still pending and why.",
+	},
+}
+
+// TransformSchema describes BuildResponse in the OpenAPI document.
+func (BuildResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The answer of every builder: the unsigned transactions to sign and send in order, how to sign them, their fees, the build's metadata, the quote a swap used, and the token to confirm them with.")
+}
+
+// TransformSchema describes EVMTransaction in the OpenAPI document.
+func (EVMTransaction) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An EVM call of a build, to sign as an EIP-1559 transaction: its gas limit comes from the simulation, its fees from the fee market, its nonce from the signer's pending nonce (consecutive within a build).")
+}
+
+// TransformSchema describes SolanaTransaction in the OpenAPI document.
+func (SolanaTransaction) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A serialized Solana transaction of a build, to sign as is: its fee payer's signature slot is zeros, and its blockhash must still be valid when it is sent (never replace it).")
+}
+
+// TransformSchema describes Payload in the OpenAPI document.
+func (Payload) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "What an EVM call of a build states for the call after it: expect, a condition that must hold once this call is mined.")
+}
+
+// TransformSchema describes Expect in the OpenAPI document.
+func (Expect) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A condition the next call of a build needs once this one is mined: wait until it holds before sending the next call.")
+}
+
+// TransformSchema describes AllowanceExpect in the OpenAPI document.
+func (AllowanceExpect) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An ERC-20 allowance the next call needs: at least amount (base units) of token from owner to spender. Approvals are exact, never unlimited.")
+}
+
+// TransformSchema describes FeeRow in the OpenAPI document.
+func (FeeRow) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One fee of a build: the network fee of a transaction (kind network, in the gas token, estimated at the simulated gas and the current base fee and tip), a venue's swap fee on one pool (kind venue, in the token the pool receives), and on Solana the priority fee, rent and a Token-2022 transfer fee. Every row gives its amount twice: in token units and in integer base units, with the token's decimals.")
+}
+
+// TransformSchema describes Signing in the OpenAPI document.
+func (Signing) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "How the caller signs and sends a build's transactions.")
+}
+
+// TransformSchema describes ConfirmResponse in the OpenAPI document.
+func (ConfirmResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "What confirming a build found: confirmed true once every transaction is mined, succeeded, final and as built; otherwise which are still pending and why (retry later).")
+}
+
+// TransformSchema describes BuildSwapRequest in the OpenAPI document.
+func (BuildSwapRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A swap to build. Solana: chain, user and quoteResponse (the raw object of GET /v1/quotes/swap, unchanged). EVM: chain, user, inputMint, outputMint, amount (integer base units) and slippageBps; the service quotes again.")
+}
+
+// TransformSchema describes BuildBridgeRequest in the OpenAPI document.
+func (BuildBridgeRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A bridge transfer to build: amount (human token units) of inputToken from user on fromChain, delivered as outputToken to recipient on toChain. No chain serves bridges yet.")
+}
+
+// TransformSchema describes BuildTransferRequest in the OpenAPI document.
+func (BuildTransferRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A transfer to build: amount (human token units) of token, or of the gas coin, from user to to.")
+}
+
+// TransformSchema describes BuildLPRequest in the OpenAPI document.
+func (BuildLPRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An LP operation to build. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. uniswap-v2: create takes tokenA and tokenB; add takes pool, amountA and amountB, optionally tokenA, tokenB, native and slippageBps; remove takes pool and bps, optionally native and slippageBps; farm takes pool, optionally action and amount; harvest takes pool; compound takes pool, optionally slippageBps.")
+}
+
+// TransformSchema describes ConfirmRequest in the OpenAPI document.
+func (ConfirmRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A build to confirm: its confirmationToken and the signatures (EVM: transaction hashes) of its transactions, in the order they were returned.")
 }

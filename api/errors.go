@@ -41,6 +41,7 @@ type Error struct {
 	headers http.Header
 }
 
+// TransformSchema describes Error in the OpenAPI document.
 func (Error) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	s.Properties["code"].Extensions = map[string]any{"x-error-codes": errorCodeCatalogue()}
 	return described(s, "The failure envelope, answered with every error status: ok false, a human-readable message, a machine-readable code (x-error-codes lists each with its status), the request id, and metadata fields where the code carries them.")
@@ -56,6 +57,7 @@ type TxVerification struct {
 	Reason string   `json:"reason,omitempty" doc:"reverted or failed: the revert reason or the program error, when known." example:"UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT"`
 }
 
+// TransformSchema describes TxVerification in the OpenAPI document.
 func (TxVerification) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "What confirming a build found wrong with one of its transactions on the chain (422 verification_failed).")
 }

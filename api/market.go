@@ -20,6 +20,7 @@ type TokenSearchResponse struct {
 	Results []TokenRef `json:"results" doc:"The matching tokens, chain by chain in the order of chains; empty when none matches."`
 }
 
+// TransformSchema describes TokenSearchResponse in the OpenAPI document.
 func (TokenSearchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "The tokens matching a search (GET /v1/tokens/search): by name or symbol containing q, or by address; at most 20 per chain searched.")
 }
@@ -33,6 +34,7 @@ type TokenResolution struct {
 	Audit       *TokenAudit `json:"audit,omitempty" doc:"Solana: what the mint itself says, without a pool (on EVM, a pool's audit says it)."`
 }
 
+// TransformSchema describes TokenResolution in the OpenAPI document.
 func (TokenResolution) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token resolved from its address (GET /v1/tokens/{mint}): its metadata, total supply read from the chain, and the pools the service knows that hold it; on Solana also the mint's own audit.")
 }
@@ -45,6 +47,7 @@ type TokenAudit struct {
 	Findings []Finding `json:"findings" doc:"What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0."`
 }
 
+// TransformSchema describes TokenAudit in the OpenAPI document.
 func (TokenAudit) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A Solana mint's own audit: its mint and freeze authorities, its Token-2022 extensions (transfer fee, permanent delegate, transfer hook, non-transferable, default account state ...) and the share of its ten largest holders, scored like a pool's audit.")
 }
@@ -60,6 +63,7 @@ type TokenPrice struct {
 	UpdatedAt   int64    `json:"updatedAt" doc:"When the price was computed, unix seconds: the time of the market snapshot it comes from, refreshed in the background." example:"1763798400"`
 }
 
+// TransformSchema describes TokenPrice in the OpenAPI document.
 func (TokenPrice) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's current price (GET /v1/tokens/{mint}/price): the token's own, one for all its pools, in USD and in the chain's native coin, with the pool it comes from. A pool's own price of it is in the pool's summary.")
 }
@@ -70,6 +74,7 @@ type PricePoint struct {
 	PriceUsd string `json:"priceUsd" doc:"The token's USD price then." example:"0.9998"`
 }
 
+// TransformSchema describes PricePoint in the OpenAPI document.
 func (PricePoint) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's USD price at one moment.")
 }
@@ -82,6 +87,7 @@ type PriceHistoryResponse struct {
 	Points []PricePoint `json:"points" doc:"The prices, oldest first; the first is the price at the window's start."`
 }
 
+// TransformSchema describes PriceHistoryResponse in the OpenAPI document.
 func (PriceHistoryResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's recent USD prices (GET /v1/tokens/{mint}/history): the price at the window's start, then one point per event of the pool that moved it, oldest first.")
 }
@@ -102,6 +108,7 @@ type TokenStatsResponse struct {
 	MarketCapUsd   string     `json:"marketCapUsd,omitempty" doc:"Market capitalisation: the circulating supply times priceUsd; absent when the circulating supply is not known (this version does not read it)." example:"4184835175.79"`
 }
 
+// TransformSchema describes TokenStatsResponse in the OpenAPI document.
 func (TokenStatsResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's market figures across its indexed pools (GET /v1/tokens/{mint}/stats): price, liquidity, volume, price change and trades over 5 minutes, 1, 6 and 24 hours, distinct traders over 24 hours, holders and fully diluted value.")
 }
@@ -113,6 +120,7 @@ type Holder struct {
 	SharePct string `json:"sharePct" doc:"Share of total supply, percent." example:"2.99"`
 }
 
+// TransformSchema describes Holder in the OpenAPI document.
 func (Holder) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One of a token's largest holders, with its balance read live from the chain.")
 }
@@ -124,6 +132,7 @@ type TopHoldersResponse struct {
 	Holders []Holder `json:"holders" doc:"The holders, largest balance first."`
 }
 
+// TransformSchema describes TopHoldersResponse in the OpenAPI document.
 func (TopHoldersResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's largest holders (GET /v1/tokens/{mint}/holders), at most 20, largest first.")
 }
@@ -136,6 +145,7 @@ type TradesResponse struct {
 	NextCursor string   `json:"nextCursor,omitempty" doc:"Pass as cursor for the next (older) page; absent on the last page." example:"38512345:17"`
 }
 
+// TransformSchema describes TradesResponse in the OpenAPI document.
 func (TradesResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A page of a token's trades (GET /v1/tokens/{mint}/trades), newest first, seen from the token.")
 }
@@ -148,6 +158,7 @@ type Trader struct {
 	Sells     int    `json:"sells" doc:"Swaps in which it sold the token." example:"9"`
 }
 
+// TransformSchema describes Trader in the OpenAPI document.
 func (Trader) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One trader's activity in a token over the last 24 hours.")
 }
@@ -159,6 +170,7 @@ type TopTradersResponse struct {
 	Traders []Trader `json:"traders" doc:"The traders, most USD volume first."`
 }
 
+// TransformSchema describes TopTradersResponse in the OpenAPI document.
 func (TopTradersResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token's most active traders over the last 24 hours (GET /v1/tokens/{mint}/top-traders): at most 20, by USD volume.")
 }
@@ -170,6 +182,7 @@ type TrendingResponse struct {
 	Pools  []PoolSummary `json:"pools" doc:"The pools, most trending first, across the chains covered."`
 }
 
+// TransformSchema describes TrendingResponse in the OpenAPI document.
 func (TrendingResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "Trending pools (GET /v1/markets/trending): up to 50 pools that traded in the last 24 hours, by USD volume over the last hour, then over 24 hours.")
 }
@@ -181,6 +194,7 @@ type HotPoolsResult struct {
 	Pools  []PoolSummary `json:"pools" doc:"The pools in the list's order, across the chains covered."`
 }
 
+// TransformSchema describes HotPoolsResult in the OpenAPI document.
 func (HotPoolsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "Hot pools (GET /v1/pools/hot: by trades over 24 hours, then USD volume) or new pools (GET /v1/pools/new: newest first), up to 50.")
 }
@@ -191,6 +205,7 @@ type PoolDetailsResponse struct {
 	Pool PoolSummary `json:"pool" doc:"The pool and its figures."`
 }
 
+// TransformSchema describes PoolDetailsResponse in the OpenAPI document.
 func (PoolDetailsResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One pool's details (GET /v1/pools/{pool}): its tokens, venue, fee and reserves, with its own market figures.")
 }
@@ -206,6 +221,7 @@ type PoolReserves struct {
 	Block       int64  `json:"block" doc:"The block the reserves were read at: they are the pool's reserves after it." example:"38512345"`
 }
 
+// TransformSchema describes PoolReserves in the OpenAPI document.
 func (PoolReserves) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A pool's reserves read live from the chain (GET /v1/pools/{pool}/reserves), oriented by the base and quote the call named.")
 }
@@ -218,6 +234,7 @@ type Bin struct {
 	QuoteAmount string `json:"quoteAmount" doc:"The quote token in the bin, in token units." example:"5.0012"`
 }
 
+// TransformSchema describes Bin in the OpenAPI document.
 func (Bin) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One liquidity bin of a bin-based pool (Meteora DLMM): a price step and the liquidity in it.")
 }
@@ -229,6 +246,7 @@ type PoolBinsResult struct {
 	Bins []Bin  `json:"bins" doc:"The bins around the pool's active price."`
 }
 
+// TransformSchema describes PoolBinsResult in the OpenAPI document.
 func (PoolBinsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A bin-based pool's liquidity bins around its active price (GET /v1/pools/{pool}/bins). No venue with bins is read yet.")
 }
@@ -241,6 +259,7 @@ type PoolChartResponse struct {
 	Candles    []Candle `json:"candles" doc:"The candles, oldest first and newest last; intervals without a swap are left out."`
 }
 
+// TransformSchema describes PoolChartResponse in the OpenAPI document.
 func (PoolChartResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A pool's OHLCV candles (GET /v1/pools/{pool}/chart): the USD price of one of its tokens, newest last.")
 }
@@ -254,6 +273,7 @@ type PoolAuditResponse struct {
 	Findings []Finding `json:"findings" doc:"What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0."`
 }
 
+// TransformSchema describes PoolAuditResponse in the OpenAPI document.
 func (PoolAuditResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A pool's risk audit (GET /v1/pools/{pool}/audit): checks of its token, a simulated buy and sell, its code, ownership and mint rights, holder concentration and burned liquidity, scored from 0 (dangerous) to 100.")
 }

@@ -26,6 +26,7 @@ type ChainInfo struct {
 	Venues      []VenueInfo `json:"venues" doc:"The venues configured on this chain (amm values) and what each serves; empty while it is not enabled."`
 }
 
+// TransformSchema describes ChainInfo in the OpenAPI document.
 func (ChainInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One chain of the contract: its identifiers, whether this service serves it and what it is connected to, and the operations and venues it serves.")
 }
@@ -39,6 +40,7 @@ type VenueInfo struct {
 	Notes      []string `json:"notes,omitempty" doc:"Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet." example:"the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"`
 }
 
+// TransformSchema describes VenueInfo in the OpenAPI document.
 func (VenueInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One venue (DEX) configured on a chain, its pool model, and what it serves there.")
 }
@@ -49,6 +51,7 @@ type ChainsListResponse struct {
 	Chains []ChainInfo `json:"chains" doc:"The chains, in the contract's order: solana, ethereum, base, bsc, robinhood, arc."`
 }
 
+// TransformSchema describes ChainsListResponse in the OpenAPI document.
 func (ChainsListResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "Every chain of the contract, in its order (GET /v1/chains), enabled or not.")
 }

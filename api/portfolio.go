@@ -21,6 +21,7 @@ type Holding struct {
 	Native   bool     `json:"native,omitempty" doc:"The chain's gas token." example:"false"`
 }
 
+// TransformSchema describes Holding in the OpenAPI document.
 func (Holding) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One token balance of an owner: the native coin, or a token account (Solana) or ERC-20 balance (EVM) the owner holds.")
 }
@@ -35,6 +36,7 @@ type HoldingsResult struct {
 	Sources  []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (balances read from the chain; on Solana every token account of the owner, complete unless part of the scan failed) and, on EVM chains, <chain>:index (the tokens the service follows: never complete, as a wallet may hold tokens it does not follow)."`
 }
 
+// TransformSchema describes HoldingsResult in the OpenAPI document.
 func (HoldingsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One owner's holdings on one chain (GET /v1/portfolio/{owner}/holdings, or one entry of a batch), with USD values where a price exists and the health of each source. HTTP 200 alone does not prove a zero balance: see sources.")
 }
@@ -56,6 +58,7 @@ type Position struct {
 	Farm       *PositionFarm `json:"farm,omitempty" doc:"Staked entries only: the farm the LP tokens are staked in, and the rewards earned there."`
 }
 
+// TransformSchema describes Position in the OpenAPI document.
 func (Position) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own. A pool has at most one wallet entry and one staked entry per farm; each figure describes that entry's LP tokens only, so summing the entries sums the whole position.")
 }
@@ -66,6 +69,7 @@ type PositionFarm struct {
 	Rewards []RewardAmount `json:"rewards" doc:"Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned."`
 }
 
+// TransformSchema describes PositionFarm in the OpenAPI document.
 func (PositionFarm) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "The farm a staked entry's LP tokens are staked in, with the rewards they earned there.")
 }
@@ -77,6 +81,7 @@ type RewardAmount struct {
 	ValueUsd string   `json:"valueUsd,omitempty" doc:"USD value of amount; absent when the token is not priced." example:"206.37"`
 }
 
+// TransformSchema describes RewardAmount in the OpenAPI document.
 func (RewardAmount) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "An amount of a reward token earned in a farm and not claimed yet.")
 }
@@ -92,6 +97,7 @@ type PositionsResult struct {
 	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
 }
 
+// TransformSchema describes PositionsResult in the OpenAPI document.
 func (PositionsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, all read at one block, with the health of each source.")
 }
@@ -109,6 +115,7 @@ type HoldingsBatchEntry struct {
 	Result *HoldingsResult `json:"result,omitempty" doc:"The owner's holdings, the same as GET /v1/portfolio/{owner}/holdings answers; absent when the owner failed."`
 }
 
+// TransformSchema describes HoldingsBatchEntry in the OpenAPI document.
 func (HoldingsBatchEntry) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One owner's entry of a batch holdings call: its holdings in result, or why it could not be read in error and code (the other owners are unaffected).")
 }
@@ -119,6 +126,7 @@ type HoldingsBatchResponse struct {
 	Results []HoldingsBatchEntry `json:"results" doc:"One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry."`
 }
 
+// TransformSchema describes HoldingsBatchResponse in the OpenAPI document.
 func (HoldingsBatchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "The holdings of up to 24 owners (GET /v1/portfolio/holdings): one entry per distinct owner ref, in the order given.")
 }
@@ -130,6 +138,7 @@ type PositionsBatchEntry struct {
 	Result *PositionsResult `json:"result,omitempty" doc:"The owner's positions, the same as GET /v1/portfolio/{owner}/positions answers; absent when the owner failed."`
 }
 
+// TransformSchema describes PositionsBatchEntry in the OpenAPI document.
 func (PositionsBatchEntry) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One owner's entry of a batch positions call: its positions in result, or why it could not be read in error and code (the other owners are unaffected).")
 }
@@ -140,6 +149,7 @@ type PositionsBatchResponse struct {
 	Results []PositionsBatchEntry `json:"results" doc:"One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry."`
 }
 
+// TransformSchema describes PositionsBatchResponse in the OpenAPI document.
 func (PositionsBatchResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "The LP positions of up to 24 owners (GET /v1/portfolio/positions): one entry per distinct owner ref, in the order given.")
 }

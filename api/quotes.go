@@ -127,18 +127,18 @@ type SolanaSwapInfo struct {
 
 // RouteHop is one pool of a quote's route.
 type RouteHop struct {
-	Pool      string `json:"pool" example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
-	Venue     string `json:"venue" example:"uniswap-v2"`
+	Pool      string `json:"pool" doc:"The pool (pair) swapped through." example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
+	Venue     string `json:"venue" doc:"The pool's venue, as the amm parameter names it." example:"uniswap-v2"`
 	FeeBps    int    `json:"feeBps" doc:"The pool's swap fee, basis points." example:"30"`
-	TokenIn   string `json:"tokenIn" example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
-	TokenOut  string `json:"tokenOut" example:"0x4200000000000000000000000000000000000006"`
+	TokenIn   string `json:"tokenIn" doc:"The token the pool receives (the wrapped native token for native)." example:"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"`
+	TokenOut  string `json:"tokenOut" doc:"The token the pool pays out." example:"0x4200000000000000000000000000000000000006"`
 	AmountIn  string `json:"amountIn" doc:"Integer base units of tokenIn." example:"1000000000"`
 	AmountOut string `json:"amountOut" doc:"Integer base units of tokenOut." example:"304512877301245112"`
 }
 
 // TokenTax is a token's transfer tax, in basis points of the amount transferred.
 type TokenTax struct {
-	Token      string `json:"token" example:"0xd3c0d1053efee01bbda6aa604e315858fddad976"`
+	Token      string `json:"token" doc:"The taxed token." example:"0xd3c0d1053efee01bbda6aa604e315858fddad976"`
 	BuyTaxBps  int    `json:"buyTaxBps" doc:"Kept from transfers out of its pool (buys)." example:"300"`
 	SellTaxBps int    `json:"sellTaxBps" doc:"Kept from transfers into its pool (sells)." example:"500"`
 }
@@ -151,26 +151,26 @@ type NetworkFee struct {
 
 // BridgeQuoteResponse is a bridge quote.
 type BridgeQuoteResponse struct {
-	OK          bool           `json:"ok" example:"true"`
-	FromChain   string         `json:"fromChain" example:"base"`
-	ToChain     string         `json:"toChain" example:"ethereum"`
+	OK          bool           `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	FromChain   string         `json:"fromChain" doc:"The origin chain." example:"base"`
+	ToChain     string         `json:"toChain" doc:"The destination chain." example:"ethereum"`
 	InAmount    string         `json:"inAmount" doc:"Token units." example:"1000"`
 	OutAmount   string         `json:"outAmount" doc:"Token units." example:"998.75"`
 	FeeAmount   string         `json:"feeAmount" doc:"Token units of the input token." example:"1.25"`
-	EtaSeconds  int            `json:"etaSeconds" example:"120"`
+	EtaSeconds  int            `json:"etaSeconds" doc:"Expected seconds from the origin transaction to delivery on toChain." example:"120"`
 	Raw         map[string]any `json:"raw" doc:"The complete quote." example:"{\"route\":\"canonical\"}"`
 	ExpiresAt   int64          `json:"expiresAt" doc:"Unix seconds." example:"1763798460"`
-	Provider    string         `json:"provider" example:"canonical"`
-	Recipient   string         `json:"recipient" example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	InputToken  string         `json:"inputToken" example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputToken string         `json:"outputToken" example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
+	Provider    string         `json:"provider" doc:"The bridge that would carry the transfer." example:"canonical"`
+	Recipient   string         `json:"recipient" doc:"The receiver on toChain." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	InputToken  string         `json:"inputToken" doc:"The token sent on fromChain, or native." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputToken string         `json:"outputToken" doc:"The token delivered on toChain, or native." example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
 }
 
 // TransactionStatusResponse is the status of a submitted transaction on its origin chain.
 type TransactionStatusResponse struct {
-	OK            bool   `json:"ok" example:"true"`
-	Chain         string `json:"chain" example:"base"`
-	Signature     string `json:"signature" example:"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"`
+	OK            bool   `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Chain         string `json:"chain" doc:"The chain looked up." example:"base"`
+	Signature     string `json:"signature" doc:"The transaction hash (EVM) or signature (Solana) looked up." example:"0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"`
 	Status        string `json:"status" enum:"unknown,pending,confirmed,finalized,failed" doc:"unknown: the chain's node does not know it; pending: known, not mined; confirmed: mined and succeeded; finalized: at least the chain's confirmation depth deep; failed: mined and reverted." example:"confirmed"`
 	Block         int64  `json:"block,omitempty" doc:"Mined: its block." example:"38512345"`
 	Confirmations int    `json:"confirmations,omitempty" doc:"Mined: blocks on top of it, its own included." example:"3"`
@@ -187,8 +187,8 @@ type swapQuoteInput struct {
 
 // BridgeQuoteRequest asks for a bridge quote. Amount is in human token units.
 type BridgeQuoteRequest struct {
-	FromChain   string   `json:"fromChain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"base"`
-	ToChain     string   `json:"toChain" enum:"solana,ethereum,base,bsc,robinhood,arc" example:"ethereum"`
+	FromChain   string   `json:"fromChain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The origin chain, where inputToken is sent from; it must be enabled." example:"base"`
+	ToChain     string   `json:"toChain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The destination chain, where outputToken is delivered." example:"ethereum"`
 	InputToken  string   `json:"inputToken" maxLength:"100" doc:"The token to send on the origin chain, or native for its gas coin." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	OutputToken string   `json:"outputToken" maxLength:"100" doc:"The token to receive on the destination chain, or native for its gas coin." example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
 	Amount      string   `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1000"`
@@ -208,7 +208,13 @@ type txStatusInput struct {
 
 func (s *Server) registerQuotes() {
 	spec := func(id, method, path, summary, description string) opSpec {
-		return opSpec{ID: id, Method: method, Path: path, Summary: summary, Description: description, Tag: "Quotes", Scope: ScopeQuoteRead, Class: ClassProvider}
+		return opSpec{ID: id, Method: method, Path: path, Summary: summary, Description: description, Tag: "Quotes", Scope: ScopeQuoteRead, Class: ClassProvider,
+			Body: map[string]string{"getBridgeQuote": "The bridge to quote: fromChain and toChain, inputToken and outputToken, amount in human token units, the sender (user) and optionally the recipient."}[id],
+			Returns: map[string]string{
+				"getSwapQuote":         "The quote, by chain family (kind), with raw, the complete quote.",
+				"getBridgeQuote":       "The bridge quote: what arrives, the fee and the expected time.",
+				"getTransactionStatus": "The transaction's status on its origin chain, with its block and confirmations once mined.",
+			}[id]}
 	}
 	const onChains = " GET /v1/chains lists the chains that serve it."
 	quote := spec("getSwapQuote", http.MethodGet, "/v1/quotes/swap", "A swap quote",
@@ -340,4 +346,64 @@ func amountError(_ string, err error) *Error {
 		return Errorf(CodeInvalidAmount, "%s", err.Error())
 	}
 	return internalError(err)
+}
+
+// TransformSchema describes EVMSwapQuoteResponse in the OpenAPI document.
+func (EVMSwapQuoteResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A swap quote on an EVM chain (GET /v1/quotes/swap): the quote's fields, and raw, the complete quote again for the record.")
+}
+
+// TransformSchema describes SolanaSwapQuoteResponse in the OpenAPI document.
+func (SolanaSwapQuoteResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A swap quote on Solana (GET /v1/quotes/swap), in Jupiter's quote shape: the quote's fields, and raw, the complete quote to send back unchanged as a swap build's quoteResponse.")
+}
+
+// TransformSchema describes EVMQuote in the OpenAPI document.
+func (EVMQuote) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A swap quote on an EVM chain: what amount of inputMint buys of outputMint at the block read, its minimum after slippage, the price impact, the route, and the estimated gas and network fee.")
+}
+
+// TransformSchema describes SolanaQuote in the OpenAPI document.
+func (SolanaQuote) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A swap quote on Solana, in Jupiter's shape: what amount of inputMint buys of outputMint at contextSlot, its threshold after slippage, the price impact and the route plan.")
+}
+
+// TransformSchema describes SolanaRoutePlanStep in the OpenAPI document.
+func (SolanaRoutePlanStep) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One step of a Solana route plan: a pool swap and the share of the input routed through it.")
+}
+
+// TransformSchema describes SolanaSwapInfo in the OpenAPI document.
+func (SolanaSwapInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One pool swap of a Solana route: the pool, its venue, what goes in and comes out, and the pool's fee.")
+}
+
+// TransformSchema describes RouteHop in the OpenAPI document.
+func (RouteHop) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "One pool of an EVM swap route, in order: what goes in and comes out of it.")
+}
+
+// TransformSchema describes TokenTax in the OpenAPI document.
+func (TokenTax) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The transfer tax a token of the swap takes, measured by simulating a buy and a sell on its pool.")
+}
+
+// TransformSchema describes NetworkFee in the OpenAPI document.
+func (NetworkFee) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An estimated network fee: in the gas token's units and, when the gas token is priced, in US dollars.")
+}
+
+// TransformSchema describes BridgeQuoteResponse in the OpenAPI document.
+func (BridgeQuoteResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A bridge quote: what amount of inputToken sent on fromChain delivers of outputToken on toChain, the fee, the expected time and the provider. No chain serves bridges yet.")
+}
+
+// TransformSchema describes TransactionStatusResponse in the OpenAPI document.
+func (TransactionStatusResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "The status of a submitted transaction on its origin chain (GET /v1/transactions/{signature}/status); a bridge's delivery on its destination chain is not covered.")
+}
+
+// TransformSchema describes BridgeQuoteRequest in the OpenAPI document.
+func (BridgeQuoteRequest) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "A bridge to quote: amount (human token units) of inputToken from user on fromChain, delivered as outputToken to recipient on toChain.")
 }

@@ -13,6 +13,7 @@ type TokenRef struct {
 	Decimals int    `json:"decimals" doc:"How many decimals a token unit has: an amount in token units is the integer base-unit amount divided by 10^decimals." example:"6"`
 }
 
+// TransformSchema describes TokenRef in the OpenAPI document.
 func (TokenRef) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A token: the chain it lives on, its address, and its symbol, name and decimals as its contract (or mint metadata) gives them.")
 }
@@ -25,6 +26,7 @@ type Windows struct {
 	H24 string `json:"h24" doc:"Over the last 24 hours." example:"412930.8"`
 }
 
+// TransformSchema describes Windows in the OpenAPI document.
 func (Windows) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One figure per trailing window, each a decimal string: the last 5 minutes, 1 hour, 6 hours and 24 hours. What the figure is (USD volume, price change in percent) is said by the field that holds it.")
 }
@@ -35,6 +37,7 @@ type BuysSells struct {
 	Sells int `json:"sells" doc:"Trades that sold the token." example:"37"`
 }
 
+// TransformSchema describes BuysSells in the OpenAPI document.
 func (BuysSells) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "The number of trades in one window, by side, seen from the pool's base token (or the requested token).")
 }
@@ -47,6 +50,7 @@ type TxnWindows struct {
 	H24 BuysSells `json:"h24" doc:"Trades over the last 24 hours."`
 }
 
+// TransformSchema describes TxnWindows in the OpenAPI document.
 func (TxnWindows) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "Trade counts, buys and sells, over each trailing window: the last 5 minutes, 1 hour, 6 hours and 24 hours.")
 }
@@ -63,6 +67,7 @@ type PoolRef struct {
 	Reserves   []string `json:"reserves" doc:"Base then quote reserve, in token units." example:"3812460.75,1250.5"`
 }
 
+// TransformSchema describes PoolRef in the OpenAPI document.
 func (PoolRef) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A liquidity pool: where it is, its venue, its two tokens oriented as base and quote, its swap fee and its reserves.")
 }
@@ -80,6 +85,7 @@ type PoolSummary struct {
 	Txns           TxnWindows `json:"txns" doc:"The pool's swaps over each window, counted by side: a buy bought the base token."`
 }
 
+// TransformSchema describes PoolSummary in the OpenAPI document.
 func (PoolSummary) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "A pool with its own market figures, as trending, hot, new and a pool's details give it. Its prices are the pool's own (as on DexScreener and GeckoTerminal); a token's one price across its pools is GET /v1/tokens/{mint}/price.")
 }
@@ -98,6 +104,7 @@ type Trade struct {
 	Time        int64  `json:"time" doc:"When the swap was mined: its block's time, unix seconds." example:"1763798400"`
 }
 
+// TransformSchema describes Trade in the OpenAPI document.
 func (Trade) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One swap of the requested token, seen from that token: side buy means the trader bought it.")
 }
@@ -112,6 +119,7 @@ type Candle struct {
 	Volume string `json:"volume" doc:"Volume in USD." example:"48210.35"`
 }
 
+// TransformSchema describes Candle in the OpenAPI document.
 func (Candle) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One OHLCV interval of a pool's chart: the token's USD price at its open, high, low and close, and the USD volume swapped in it. Intervals without a swap are left out.")
 }
@@ -123,6 +131,7 @@ type Finding struct {
 	Message string `json:"message" doc:"What was found, in words, with the addresses and figures involved." example:"the token has an owner (0x2F61E8b7A94C03d5e1B6F8A2C7D40E93b5A1c6f8) who may still change it"`
 }
 
+// TransformSchema describes Finding in the OpenAPI document.
 func (Finding) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "One result of an audit: a machine-readable code, how much it matters, and a sentence for a person.")
 }
@@ -136,6 +145,7 @@ type SourceHealth struct {
 	Error    string `json:"error,omitempty" doc:"Why the source did not answer; absent when it did." example:"index request timed out"`
 }
 
+// TransformSchema describes SourceHealth in the OpenAPI document.
 func (SourceHealth) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	return described(s, "Whether one source of a portfolio read answered, and whether what it discovered is complete. ok true with complete false is partial: HTTP 200 alone does not prove complete discovery or a zero balance.")
 }

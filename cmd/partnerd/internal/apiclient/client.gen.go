@@ -1754,20 +1754,26 @@ func (e GetTransactionStatusParamsChain) Valid() bool {
 	}
 }
 
-// AllowanceExpect defines model for AllowanceExpect.
+// AllowanceExpect An ERC-20 allowance the next call needs: at least amount (base units) of token from owner to spender. Approvals are exact, never unlimited.
 type AllowanceExpect struct {
 	// Amount Base units.
 	//
 	// Examples: 1000000000
 	Amount string `json:"amount"`
 
-	// Owner Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
+	// Owner The tokens' owner: the signer.
+	//
+	// Examples: 0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d
 	Owner string `json:"owner"`
 
-	// Spender Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
+	// Spender The contract the next call lets spend them: the router, or the farm.
+	//
+	// Examples: 0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24
 	Spender string `json:"spender"`
 
-	// Token Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
+	// Token The ERC-20 token approved.
+	//
+	// Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
 	Token string `json:"token"`
 }
 
@@ -1794,14 +1800,16 @@ type Bin struct {
 	QuoteAmount string `json:"quoteAmount"`
 }
 
-// BridgeQuoteRequest defines model for BridgeQuoteRequest.
+// BridgeQuoteRequest A bridge to quote: amount (human token units) of inputToken from user on fromChain, delivered as outputToken to recipient on toChain.
 type BridgeQuoteRequest struct {
 	// Amount Human token units, e.g. 12.5.
 	//
 	// Examples: 1000
 	Amount string `json:"amount"`
 
-	// FromChain Examples: base
+	// FromChain The origin chain, where inputToken is sent from; it must be enabled.
+	//
+	// Examples: base
 	FromChain BridgeQuoteRequestFromChain `json:"fromChain"`
 
 	// InputToken The token to send on the origin chain, or native for its gas coin.
@@ -1819,7 +1827,9 @@ type BridgeQuoteRequest struct {
 	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
 	Recipient *string `json:"recipient,omitempty"`
 
-	// ToChain Examples: ethereum
+	// ToChain The destination chain, where outputToken is delivered.
+	//
+	// Examples: ethereum
 	ToChain BridgeQuoteRequestToChain `json:"toChain"`
 
 	// User Sender on the origin chain.
@@ -1828,15 +1838,21 @@ type BridgeQuoteRequest struct {
 	User string `json:"user"`
 }
 
-// BridgeQuoteRequestFromChain Examples: base
+// BridgeQuoteRequestFromChain The origin chain, where inputToken is sent from; it must be enabled.
+//
+// Examples: base
 type BridgeQuoteRequestFromChain string
 
-// BridgeQuoteRequestToChain Examples: ethereum
+// BridgeQuoteRequestToChain The destination chain, where outputToken is delivered.
+//
+// Examples: ethereum
 type BridgeQuoteRequestToChain string
 
-// BridgeQuoteResponse defines model for BridgeQuoteResponse.
+// BridgeQuoteResponse A bridge quote: what amount of inputToken sent on fromChain delivers of outputToken on toChain, the fee, the expected time and the provider. No chain serves bridges yet.
 type BridgeQuoteResponse struct {
-	// EtaSeconds Examples: 120
+	// EtaSeconds Expected seconds from the origin transaction to delivery on toChain.
+	//
+	// Examples: 120
 	EtaSeconds int64 `json:"etaSeconds"`
 
 	// ExpiresAt Unix seconds.
@@ -1849,7 +1865,9 @@ type BridgeQuoteResponse struct {
 	// Examples: 1.25
 	FeeAmount string `json:"feeAmount"`
 
-	// FromChain Examples: base
+	// FromChain The origin chain.
+	//
+	// Examples: base
 	FromChain string `json:"fromChain"`
 
 	// InAmount Token units.
@@ -1857,10 +1875,14 @@ type BridgeQuoteResponse struct {
 	// Examples: 1000
 	InAmount string `json:"inAmount"`
 
-	// InputToken Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	// InputToken The token sent on fromChain, or native.
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 	InputToken string `json:"inputToken"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// OutAmount Token units.
@@ -1868,10 +1890,14 @@ type BridgeQuoteResponse struct {
 	// Examples: 998.75
 	OutAmount string `json:"outAmount"`
 
-	// OutputToken Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
+	// OutputToken The token delivered on toChain, or native.
+	//
+	// Examples: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
 	OutputToken string `json:"outputToken"`
 
-	// Provider Examples: canonical
+	// Provider The bridge that would carry the transfer.
+	//
+	// Examples: canonical
 	Provider string `json:"provider"`
 
 	// Raw The complete quote.
@@ -1879,21 +1905,27 @@ type BridgeQuoteResponse struct {
 	// Examples: {"route":"canonical"}
 	Raw map[string]interface{} `json:"raw"`
 
-	// Recipient Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
+	// Recipient The receiver on toChain.
+	//
+	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
 	Recipient string `json:"recipient"`
 
-	// ToChain Examples: ethereum
+	// ToChain The destination chain.
+	//
+	// Examples: ethereum
 	ToChain string `json:"toChain"`
 }
 
-// BuildBridgeRequest defines model for BuildBridgeRequest.
+// BuildBridgeRequest A bridge transfer to build: amount (human token units) of inputToken from user on fromChain, delivered as outputToken to recipient on toChain. No chain serves bridges yet.
 type BuildBridgeRequest struct {
 	// Amount Human token units, e.g. 12.5.
 	//
 	// Examples: 1000
 	Amount string `json:"amount"`
 
-	// FromChain Examples: base
+	// FromChain The origin chain, where inputToken is sent from; it must be enabled.
+	//
+	// Examples: base
 	FromChain BuildBridgeRequestFromChain `json:"fromChain"`
 
 	// InputToken The token to send on the origin chain, or native for its gas coin.
@@ -1911,7 +1943,9 @@ type BuildBridgeRequest struct {
 	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
 	Recipient *string `json:"recipient,omitempty"`
 
-	// ToChain Examples: ethereum
+	// ToChain The destination chain, where outputToken is delivered.
+	//
+	// Examples: ethereum
 	ToChain BuildBridgeRequestToChain `json:"toChain"`
 
 	// User Sender on the origin chain.
@@ -1920,13 +1954,17 @@ type BuildBridgeRequest struct {
 	User string `json:"user"`
 }
 
-// BuildBridgeRequestFromChain Examples: base
+// BuildBridgeRequestFromChain The origin chain, where inputToken is sent from; it must be enabled.
+//
+// Examples: base
 type BuildBridgeRequestFromChain string
 
-// BuildBridgeRequestToChain Examples: ethereum
+// BuildBridgeRequestToChain The destination chain, where outputToken is delivered.
+//
+// Examples: ethereum
 type BuildBridgeRequestToChain string
 
-// BuildLPRequest defines model for BuildLPRequest.
+// BuildLPRequest An LP operation to build. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. uniswap-v2: create takes tokenA and tokenB; add takes pool, amountA and amountB, optionally tokenA, tokenB, native and slippageBps; remove takes pool and bps, optionally native and slippageBps; farm takes pool, optionally action and amount; harvest takes pool; compound takes pool, optionally slippageBps.
 type BuildLPRequest struct {
 	// Action farm: stake (the default) the pool's LP tokens in its farm, or unstake them.
 	//
@@ -1953,7 +1991,9 @@ type BuildLPRequest struct {
 	// Examples: 2500
 	Bps *int64 `json:"bps,omitempty"`
 
-	// Chain Examples: base
+	// Chain The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains).
+	//
+	// Examples: base
 	Chain BuildLPRequestChain `json:"chain"`
 
 	// Native uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH).
@@ -2007,7 +2047,9 @@ type BuildLPRequest struct {
 // Examples: stake
 type BuildLPRequestAction string
 
-// BuildLPRequestChain Examples: base
+// BuildLPRequestChain The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains).
+//
+// Examples: base
 type BuildLPRequestChain string
 
 // BuildLPRequestVenue The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains.
@@ -2015,7 +2057,7 @@ type BuildLPRequestChain string
 // Examples: uniswap-v2
 type BuildLPRequestVenue string
 
-// BuildResponse defines model for BuildResponse.
+// BuildResponse The answer of every builder: the unsigned transactions to sign and send in order, how to sign them, their fees, the build's metadata, the quote a swap used, and the token to confirm them with.
 type BuildResponse struct {
 	// ConfirmationToken Give it to POST /v1/build/confirm with the transaction hashes; valid 15 minutes.
 	//
@@ -2262,7 +2304,9 @@ type BuildResponse struct {
 		Venue *string `json:"venue,omitempty"`
 	} `json:"metadata"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// Quote Swaps: the fresh quote the build used.
@@ -2270,7 +2314,9 @@ type BuildResponse struct {
 	// Examples: {"block":38512345,"chain":"base","expiresAt":1763798460,"feeOnTransfer":false,"gas":115000,"inAmount":"1000000000","inputMint":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","kind":"evm","minOutAmount":"302990312914739086","networkFee":{"native":"0.000012","usd":"0.036"},"outAmount":"304512877301245112","outputMint":"0x4200000000000000000000000000000000000006","priceImpactPct":"0.3512","route":[{"amountIn":"1000000000","amountOut":"304512877301245112","feeBps":30,"pool":"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c","tokenIn":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913","tokenOut":"0x4200000000000000000000000000000000000006","venue":"uniswap-v2"}],"slippageBps":50,"taxes":[{"buyTaxBps":300,"sellTaxBps":500,"token":"0xd3c0d1053efee01bbda6aa604e315858fddad976"}]}
 	Quote *Quote `json:"quote,omitempty"`
 
-	// Signing Examples: {"bundles":[["tx1","tx2"]],"mode":"sequential"}
+	// Signing How to sign and send the transactions: one by one in order (sequential), or in bundles.
+	//
+	// Examples: {"bundles":[["tx1","tx2"]],"mode":"sequential"}
 	Signing Signing `json:"signing"`
 
 	// Transactions In order: sign and send each, waiting for its receipt (and any payload.expect) before the next.
@@ -2279,14 +2325,16 @@ type BuildResponse struct {
 	Transactions []Transaction `json:"transactions"`
 }
 
-// BuildSwapRequest defines model for BuildSwapRequest.
+// BuildSwapRequest A swap to build. Solana: chain, user and quoteResponse (the raw object of GET /v1/quotes/swap, unchanged). EVM: chain, user, inputMint, outputMint, amount (integer base units) and slippageBps; the service quotes again.
 type BuildSwapRequest struct {
 	// Amount Integer base units.
 	//
 	// Examples: 1000000000
 	Amount *string `json:"amount,omitempty"`
 
-	// Chain Examples: base
+	// Chain The chain to swap on; it must be enabled and serve swaps (GET /v1/chains).
+	//
+	// Examples: base
 	Chain BuildSwapRequestChain `json:"chain"`
 
 	// InputMint EVM: token to sell (native for the gas token).
@@ -2309,7 +2357,9 @@ type BuildSwapRequest struct {
 	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"slippageBps":50,"swapMode":"ExactIn"}
 	QuoteResponse *SolanaQuote `json:"quoteResponse,omitempty"`
 
-	// SlippageBps Examples: 50
+	// SlippageBps EVM (required there): the accepted slippage, basis points: minOutAmount is the fresh quote's outAmount less this share.
+	//
+	// Examples: 50
 	SlippageBps *int64 `json:"slippageBps,omitempty"`
 
 	// User The signer's public address.
@@ -2323,17 +2373,21 @@ type BuildSwapRequest struct {
 	V4SwapCostApproval *bool `json:"v4SwapCostApproval,omitempty"`
 }
 
-// BuildSwapRequestChain Examples: base
+// BuildSwapRequestChain The chain to swap on; it must be enabled and serve swaps (GET /v1/chains).
+//
+// Examples: base
 type BuildSwapRequestChain string
 
-// BuildTransferRequest defines model for BuildTransferRequest.
+// BuildTransferRequest A transfer to build: amount (human token units) of token, or of the gas coin, from user to to.
 type BuildTransferRequest struct {
 	// Amount Human token units, e.g. 12.5.
 	//
 	// Examples: 12.5
 	Amount string `json:"amount"`
 
-	// Chain Examples: base
+	// Chain The chain to transfer on; it must be enabled (GET /v1/chains).
+	//
+	// Examples: base
 	Chain BuildTransferRequestChain `json:"chain"`
 
 	// To Receiver.
@@ -2352,7 +2406,9 @@ type BuildTransferRequest struct {
 	User string `json:"user"`
 }
 
-// BuildTransferRequestChain Examples: base
+// BuildTransferRequestChain The chain to transfer on; it must be enabled (GET /v1/chains).
+//
+// Examples: base
 type BuildTransferRequestChain string
 
 // BuysSells The number of trades in one window, by side, seen from the pool's base token (or the requested token).
@@ -2472,7 +2528,7 @@ type ChainsListResponse struct {
 	Ok bool `json:"ok"`
 }
 
-// ConfirmRequest defines model for ConfirmRequest.
+// ConfirmRequest A build to confirm: its confirmationToken and the signatures (EVM: transaction hashes) of its transactions, in the order they were returned.
 type ConfirmRequest struct {
 	// ConfirmationToken The build's confirmationToken.
 	//
@@ -2485,7 +2541,7 @@ type ConfirmRequest struct {
 	Signatures []*string `json:"signatures"`
 }
 
-// ConfirmResponse defines model for ConfirmResponse.
+// ConfirmResponse What confirming a build found: confirmed true once every transaction is mined, succeeded, final and as built; otherwise which are still pending and why (retry later).
 type ConfirmResponse struct {
 	// Confirmed Every transaction was found on the chain as built.
 	//
@@ -2497,7 +2553,9 @@ type ConfirmResponse struct {
 	// Examples: [{"amount":"0.15","kind":"pool_creation","token":"native"}]
 	CreateFees *[]map[string]interface{} `json:"createFees,omitempty"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
 	// PendingIds The ids of the build's transactions still waiting to be found, mined or final.
@@ -2521,7 +2579,7 @@ type ConfirmResponse struct {
 // Examples: receipt_pending
 type ConfirmResponsePendingReason string
 
-// EVMQuote defines model for EVMQuote.
+// EVMQuote A swap quote on an EVM chain: what amount of inputMint buys of outputMint at the block read, its minimum after slippage, the price impact, the route, and the estimated gas and network fee.
 type EVMQuote struct {
 	// Block The block the reserves were read at.
 	//
@@ -2609,7 +2667,7 @@ type EVMQuote struct {
 // Examples: evm
 type EVMQuoteKind string
 
-// EVMSwapQuoteResponse defines model for EVMSwapQuoteResponse.
+// EVMSwapQuoteResponse A swap quote on an EVM chain (GET /v1/quotes/swap): the quote's fields, and raw, the complete quote again for the record.
 type EVMSwapQuoteResponse struct {
 	// Block The block the reserves were read at.
 	//
@@ -2707,7 +2765,7 @@ type EVMSwapQuoteResponse struct {
 // Examples: evm
 type EVMSwapQuoteResponseKind string
 
-// EVMTransaction defines model for EVMTransaction.
+// EVMTransaction An EVM call of a build, to sign as an EIP-1559 transaction: its gas limit comes from the simulation, its fees from the fee market, its nonce from the signer's pending nonce (consecutive within a build).
 type EVMTransaction struct {
 	// ChainId The chain id to sign for (a devnet's differs from its mainnet's).
 	//
@@ -2848,13 +2906,15 @@ type Error struct {
 // Examples: invalid_address
 type ErrorCode string
 
-// Expect defines model for Expect.
+// Expect A condition the next call of a build needs once this one is mined: wait until it holds before sending the next call.
 type Expect struct {
-	// Allowance Examples: {"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}
+	// Allowance An ERC-20 allowance the next call spends: wait until it reaches amount (the approval is mined) before sending it.
+	//
+	// Examples: {"amount":"1000000000","owner":"0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","spender":"0x4752ba5dbc23f44d87826276bf6fd6b1c372ad24","token":"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"}
 	Allowance *AllowanceExpect `json:"allowance,omitempty"`
 }
 
-// FeeRow defines model for FeeRow.
+// FeeRow One fee of a build: the network fee of a transaction (kind network, in the gas token, estimated at the simulated gas and the current base fee and tip), a venue's swap fee on one pool (kind venue, in the token the pool receives), and on Solana the priority fee, rent and a Token-2022 transfer fee. Every row gives its amount twice: in token units and in integer base units, with the token's decimals.
 type FeeRow struct {
 	// Amount The fee in token units (ETH, SOL, USDC ...), a plain decimal: baseUnits moved decimals places.
 	//
@@ -3073,7 +3133,7 @@ type HotPoolsResult struct {
 	Pools []PoolSummary `json:"pools"`
 }
 
-// NetworkFee defines model for NetworkFee.
+// NetworkFee An estimated network fee: in the gas token's units and, when the gas token is priced, in US dollars.
 type NetworkFee struct {
 	// Native Gas token units.
 	//
@@ -3086,7 +3146,7 @@ type NetworkFee struct {
 	Usd *string `json:"usd,omitempty"`
 }
 
-// Payload defines model for Payload.
+// Payload What an EVM call of a build states for the call after it: expect, a condition that must hold once this call is mined.
 type Payload struct {
 	// Expect A condition the next call of the build needs once this one is mined.
 	//
@@ -3529,7 +3589,7 @@ type RewardAmount struct {
 	ValueUsd *string `json:"valueUsd,omitempty"`
 }
 
-// RouteHop defines model for RouteHop.
+// RouteHop One pool of an EVM swap route, in order: what goes in and comes out of it.
 type RouteHop struct {
 	// AmountIn Integer base units of tokenIn.
 	//
@@ -3546,20 +3606,28 @@ type RouteHop struct {
 	// Examples: 30
 	FeeBps int64 `json:"feeBps"`
 
-	// Pool Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
+	// Pool The pool (pair) swapped through.
+	//
+	// Examples: 0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c
 	Pool string `json:"pool"`
 
-	// TokenIn Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
+	// TokenIn The token the pool receives (the wrapped native token for native).
+	//
+	// Examples: 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913
 	TokenIn string `json:"tokenIn"`
 
-	// TokenOut Examples: 0x4200000000000000000000000000000000000006
+	// TokenOut The token the pool pays out.
+	//
+	// Examples: 0x4200000000000000000000000000000000000006
 	TokenOut string `json:"tokenOut"`
 
-	// Venue Examples: uniswap-v2
+	// Venue The pool's venue, as the amm parameter names it.
+	//
+	// Examples: uniswap-v2
 	Venue string `json:"venue"`
 }
 
-// Signing defines model for Signing.
+// Signing How the caller signs and sends a build's transactions.
 type Signing struct {
 	// Bundles For sender-bundles: groups of transaction ids, each submitted as one bundle.
 	//
@@ -3577,7 +3645,7 @@ type Signing struct {
 // Examples: sequential
 type SigningMode string
 
-// SolanaQuote defines model for SolanaQuote.
+// SolanaQuote A swap quote on Solana, in Jupiter's shape: what amount of inputMint buys of outputMint at contextSlot, its threshold after slippage, the price impact and the route plan.
 type SolanaQuote struct {
 	// Chain The chain quoted on.
 	//
@@ -3660,7 +3728,7 @@ type SolanaQuoteKind string
 // Examples: ExactIn
 type SolanaQuoteSwapMode string
 
-// SolanaRoutePlanStep defines model for SolanaRoutePlanStep.
+// SolanaRoutePlanStep One step of a Solana route plan: a pool swap and the share of the input routed through it.
 type SolanaRoutePlanStep struct {
 	// Percent The share of the input routed through this step, percent (100: one route).
 	//
@@ -3673,7 +3741,7 @@ type SolanaRoutePlanStep struct {
 	SwapInfo SolanaSwapInfo `json:"swapInfo"`
 }
 
-// SolanaSwapInfo defines model for SolanaSwapInfo.
+// SolanaSwapInfo One pool swap of a Solana route: the pool, its venue, what goes in and comes out, and the pool's fee.
 type SolanaSwapInfo struct {
 	// AmmKey The pool's address.
 	//
@@ -3721,7 +3789,7 @@ type SolanaSwapInfo struct {
 // Examples: raydium
 type SolanaSwapInfoLabel string
 
-// SolanaSwapQuoteResponse defines model for SolanaSwapQuoteResponse.
+// SolanaSwapQuoteResponse A swap quote on Solana (GET /v1/quotes/swap), in Jupiter's quote shape: the quote's fields, and raw, the complete quote to send back unchanged as a swap build's quoteResponse.
 type SolanaSwapQuoteResponse struct {
 	// Chain The chain quoted on.
 	//
@@ -3814,7 +3882,7 @@ type SolanaSwapQuoteResponseKind string
 // Examples: ExactIn
 type SolanaSwapQuoteResponseSwapMode string
 
-// SolanaTransaction defines model for SolanaTransaction.
+// SolanaTransaction A serialized Solana transaction of a build, to sign as is: its fee payer's signature slot is zeros, and its blockhash must still be valid when it is sent (never replace it).
 type SolanaTransaction struct {
 	// Encoding The payload's encoding.
 	//
@@ -4058,7 +4126,7 @@ type TokenStatsResponse struct {
 	VolumeUsd Windows `json:"volumeUsd"`
 }
 
-// TokenTax defines model for TokenTax.
+// TokenTax The transfer tax a token of the swap takes, measured by simulating a buy and a sell on its pool.
 type TokenTax struct {
 	// BuyTaxBps Kept from transfers out of its pool (buys).
 	//
@@ -4070,7 +4138,9 @@ type TokenTax struct {
 	// Examples: 500
 	SellTaxBps int64 `json:"sellTaxBps"`
 
-	// Token Examples: 0xd3c0d1053efee01bbda6aa604e315858fddad976
+	// Token The taxed token.
+	//
+	// Examples: 0xd3c0d1053efee01bbda6aa604e315858fddad976
 	Token string `json:"token"`
 }
 
@@ -4219,14 +4289,16 @@ type Transaction struct {
 	union json.RawMessage
 }
 
-// TransactionStatusResponse defines model for TransactionStatusResponse.
+// TransactionStatusResponse The status of a submitted transaction on its origin chain (GET /v1/transactions/{signature}/status); a bridge's delivery on its destination chain is not covered.
 type TransactionStatusResponse struct {
 	// Block Mined: its block.
 	//
 	// Examples: 38512345
 	Block *int64 `json:"block,omitempty"`
 
-	// Chain Examples: base
+	// Chain The chain looked up.
+	//
+	// Examples: base
 	Chain string `json:"chain"`
 
 	// Confirmations Mined: blocks on top of it, its own included.
@@ -4239,10 +4311,14 @@ type TransactionStatusResponse struct {
 	// Examples: UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT
 	Error *string `json:"error,omitempty"`
 
-	// Ok Examples: true
+	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
+	//
+	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Signature Examples: 0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a
+	// Signature The transaction hash (EVM) or signature (Solana) looked up.
+	//
+	// Examples: 0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a
 	Signature string `json:"signature"`
 
 	// Status unknown: the chain's node does not know it; pending: known, not mined; confirmed: mined and succeeded; finalized: at least the chain's confirmation depth deep; failed: mined and reverted.

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"math/big"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,9 +124,16 @@ func TestPositionsStakedOnDevnet(t *testing.T) {
 		{pool: pu, farm: nil}, {pool: pu, farm: &fu}, {pool: pq, farm: &fq}, {pool: pn, farm: &fn},
 	}, hrv)
 
-	// Unstake all of QRTZ/WETH: the LP is back in the wallet, the rewards are still to claim.
+	// Unstake all of QRTZ/WETH: the LP is back in the wallet, the rewards are still to claim. Then
+	// a swap through AUR/USDD that the index has not seen: the pools' reserves in the answer are
+	// still the chain's at its block.
 	te.send(te.lp("farm", map[string]any{"pool": pq.Address.Hex(), "action": "unstake"}))
 	te.d.sync(t)
+	swap := te.build("/v1/build/swap", map[string]any{"chain": "base", "user": user.Hex(), "inputMint": aur.Hex(), "outputMint": usd.Hex(),
+		"amount": "1000000000000000000", "slippageBps": 100})
+	if _, receipts := te.wallet.sendBuild(swap.rawBody); swap.status != http.StatusOK || receipts[len(receipts)-1].Status != 1 {
+		t.Fatalf("the swap through AUR/USDD: %d %s", swap.status, swap.rawBody)
+	}
 	res = te.positions(path)
 	te.checkPositions(res, []positionWant{
 		{pool: pu, farm: nil}, {pool: pu, farm: &fu}, {pool: pq, farm: nil}, {pool: pq, farm: &fq}, {pool: pn, farm: &fn},
@@ -230,6 +238,9 @@ func (te *tradeEnv) checkPositions(res PositionsResult, wants []positionWant, re
 			share := new(big.Int).Quo(new(big.Int).Mul(reserve, lp), supply)
 			if p.Amounts[j] != market.Units(share, tok.Decimals) {
 				t.Errorf("%s: %s amount %s, want the pro-rata %s", where, tok.Symbol, p.Amounts[j], market.Units(share, tok.Decimals))
+			}
+			if p.Pool.Reserves[j] != market.Units(reserve, tok.Decimals) { // the read's, never a lagging snapshot's
+				t.Errorf("%s: pool %s reserve %s, want %s at block %d", where, tok.Symbol, p.Pool.Reserves[j], market.Units(reserve, tok.Decimals), res.Block)
 			}
 		}
 		if pct := market.Decimal(market.Ratio(lp, supply) * 100); p.SharePct != pct {

@@ -226,9 +226,9 @@ func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, 
 	return out
 }
 
-// entry is the position of lp LP tokens of a pool in state st: the pro-rata share of each reserve
-// (rounded down, as the pair's burn pays it), the share of the supply and, when both sides are
-// priced, the underlying value.
+// entry is the position of lp LP tokens of a pool in state st: the pool with st's reserves, the
+// pro-rata share of each reserve (rounded down, as the pair's burn pays it), the share of the supply
+// and, when both sides are priced, the underlying value.
 func entry(sum market.PoolSummary, st chain.PairState, lp *big.Int, prices map[string]float64) (Position, float64, bool) {
 	share := func(reserve *big.Int) *big.Int {
 		return new(big.Int).Div(new(big.Int).Mul(reserve, lp), st.TotalSupply)
@@ -238,6 +238,9 @@ func entry(sum market.PoolSummary, st chain.PairState, lp *big.Int, prices map[s
 		baseReserve, quoteReserve = st.Reserve1, st.Reserve0
 	}
 	baseAmt, quoteAmt := share(baseReserve), share(quoteReserve)
+	// The pool's reserves are the ones read with the position, at its block, never the market
+	// snapshot's (which may lag the chain by a refresh).
+	sum.BaseReserve, sum.QuoteReserve = market.Units(baseReserve, sum.Base.Decimals), market.Units(quoteReserve, sum.Quote.Decimals)
 	pos := Position{Pool: sum, Liquidity: market.Units(lp, 18), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
 		QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(market.Ratio(lp, st.TotalSupply) * 100)}
 	bp, bok := prices[strings.ToLower(sum.Base.Address)]

@@ -714,14 +714,21 @@ func (b *tab) fill(step, sel, value string) {
 	b.t.Helper()
 	browserRun(b, step, chromedp.Steps(
 		chromedp.Clear(chromedp.CSS(sel), chromedp.NodeVisible),
-		chromedp.SendKeys(chromedp.CSS(sel), value, chromedp.NodeVisible),
+		typeKeys(sel, value),
 	))
 }
 
 // typeInto types a value into an empty field (Chromium's Clear needs text in a textarea).
 func (b *tab) typeInto(step, sel, value string) {
 	b.t.Helper()
-	browserRun(b, step, chromedp.SendKeys(chromedp.CSS(sel), value, chromedp.NodeVisible))
+	browserRun(b, step, typeKeys(sel, value))
+}
+
+// typeKeys focuses the field and types value into it, key by key, as SendKeys does for a text
+// field, but without SendKeys' unlocked read of the node's attributes, which races with the DOM
+// events that change them (chromedp 0.23; the race detector caught it in TestBrowserTeam).
+func typeKeys(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.Focus(chromedp.CSS(sel), chromedp.NodeVisible), chromedp.KeyEvent(value))
 }
 
 func (b *tab) waitVisible(step, sel string) {

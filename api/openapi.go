@@ -175,8 +175,9 @@ func errorResponses() map[string]*huma.Response {
 		}
 		examples := map[string]*huma.Example{}
 		add := func(name, summary string, e *Error) {
-			e.RequestID = "req_4da6ea165f9579dc46991bf53b400a82"
-			examples[name] = &huma.Example{Summary: summary, Value: e}
+			ex := *e // a copy: doc.extra's errors are shared by every server built
+			ex.RequestID = "req_4da6ea165f9579dc46991bf53b400a82"
+			examples[name] = &huma.Example{Summary: summary, Value: &ex}
 		}
 		for _, c := range codesOf(status) {
 			add(string(c.code), c.means, codeExample(c))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -495,4 +496,14 @@ func TestFamilySchemas(t *testing.T) {
 			t.Errorf("metadata.%s is not documented", k)
 		}
 	}
+}
+
+// TestNewConcurrently builds servers at once, as parallel tests and the CLI do: the document's
+// shared parts must not be written by one while another reads them (go test -race).
+func TestNewConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() { New(Deps{}) })
+	}
+	wg.Wait()
 }

@@ -129,7 +129,7 @@ type ConfirmResponse struct {
 // BuildSwapRequest builds a swap. Solana: chain, user and quoteResponse (the quote's raw object,
 // unchanged). EVM: chain, user, inputMint, outputMint, amount and slippageBps; the server requotes.
 type BuildSwapRequest struct {
-	Chain              string       `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain to swap on; it must be enabled and serve swaps (GET /v1/chains)." example:"base"`
+	Chain              ChainName    `json:"chain" doc:"The chain to swap on; it must be enabled and serve swaps (GET /v1/chains)." example:"base"`
 	User               string       `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	QuoteResponse      *SolanaQuote `json:"quoteResponse,omitempty" doc:"Solana: the complete raw object of GET /v1/quotes/swap, unchanged."`
 	InputMint          string       `json:"inputMint,omitempty" maxLength:"100" doc:"EVM: token to sell (native for the gas token)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
@@ -148,12 +148,12 @@ type BuildBridgeRequest struct {
 
 // BuildTransferRequest builds a token or native transfer. Amount is in human token units.
 type BuildTransferRequest struct {
-	Chain  string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain to transfer on; it must be enabled (GET /v1/chains)." example:"base"`
-	User   string   `json:"user" maxLength:"100" doc:"Sender and signer." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	To     string   `json:"to" maxLength:"100" doc:"Receiver." example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
-	Token  string   `json:"token" maxLength:"100" doc:"Token address, or native for the gas token." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	Amount string   `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
-	_      struct{} `additionalProperties:"true"`
+	Chain  ChainName `json:"chain" doc:"The chain to transfer on; it must be enabled (GET /v1/chains)." example:"base"`
+	User   string    `json:"user" maxLength:"100" doc:"Sender and signer." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	To     string    `json:"to" maxLength:"100" doc:"Receiver." example:"0x4A8C1E2F6B3D9057ac2e41B8F3D6c09E7B5A1f23"`
+	Token  string    `json:"token" maxLength:"100" doc:"Token address, or native for the gas token." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	Amount string    `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
+	_      struct{}  `additionalProperties:"true"`
 }
 
 // BuildLPRequest builds an LP operation. Fungible pools use pool; NFT-style positions use
@@ -163,22 +163,22 @@ type BuildTransferRequest struct {
 // and bps, optionally native and slippageBps; farm takes pool, optionally action and amount;
 // harvest takes pool; compound takes pool, optionally slippageBps.
 type BuildLPRequest struct {
-	Chain       string   `json:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
-	Venue       string   `json:"venue" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
-	Version     string   `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
-	User        string   `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	Pool        string   `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	PositionIDs []string `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids." example:"1184502"`
-	TokenA      string   `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	TokenB      string   `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1." example:"0x4200000000000000000000000000000000000006"`
-	AmountA     string   `json:"amountA,omitempty" maxLength:"100" doc:"add: human token units of tokenA (token0 when tokenA is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
-	AmountB     string   `json:"amountB,omitempty" maxLength:"100" doc:"add: human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
-	Bps         *int     `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%." example:"2500"`
-	Native      bool     `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH)." example:"false"`
-	SlippageBps *int     `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
-	Action      string   `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
-	Amount      string   `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
-	_           struct{} `additionalProperties:"true"`
+	Chain       ChainName `json:"chain" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
+	Venue       VenueName `json:"venue" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
+	Version     string    `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
+	User        string    `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Pool        string    `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	PositionIDs []string  `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids." example:"1184502"`
+	TokenA      string    `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	TokenB      string    `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1." example:"0x4200000000000000000000000000000000000006"`
+	AmountA     string    `json:"amountA,omitempty" maxLength:"100" doc:"add: human token units of tokenA (token0 when tokenA is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
+	AmountB     string    `json:"amountB,omitempty" maxLength:"100" doc:"add: human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
+	Bps         *int      `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%." example:"2500"`
+	Native      bool      `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH)." example:"false"`
+	SlippageBps *int      `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
+	Action      string    `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
+	Amount      string    `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
+	_           struct{}  `additionalProperties:"true"`
 }
 
 // ConfirmRequest confirms a returned build.
@@ -283,7 +283,7 @@ func (s *Server) registerBuilders() {
 
 func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]) (*output[BuildResponse], error) {
 	b := in.Body
-	c, e := lookupChain(ctx, b.Chain)
+	c, e := lookupChain(ctx, string(b.Chain))
 	if e != nil {
 		return nil, e
 	}
@@ -291,7 +291,7 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 		if b.QuoteResponse == nil {
 			return nil, Errorf(CodeInvalidRequest, "a Solana swap build takes quoteResponse: the raw object of GET /v1/quotes/swap, unchanged")
 		}
-		c, e = s.resolve(ctx, b.Chain, addr("user", b.User))
+		c, e = s.resolve(ctx, string(b.Chain), addr("user", b.User))
 	} else {
 		if b.SlippageBps == nil {
 			return nil, Errorf(CodeInvalidRequest, "an EVM swap build takes slippageBps")
@@ -299,7 +299,7 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 		if e := amountError(chain.ParseBaseUnits(b.Amount)); e != nil {
 			return nil, e
 		}
-		c, e = s.resolve(ctx, b.Chain, addr("user", b.User), mint("inputMint", b.InputMint), mint("outputMint", b.OutputMint))
+		c, e = s.resolve(ctx, string(b.Chain), addr("user", b.User), mint("inputMint", b.InputMint), mint("outputMint", b.OutputMint))
 	}
 	if e == nil {
 		e = s.serving(ctx, c)
@@ -367,7 +367,7 @@ func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransfer
 	if b.Token != "native" {
 		fields = append(fields, addr("token", b.Token))
 	}
-	c, e := s.resolve(ctx, b.Chain, fields...)
+	c, e := s.resolve(ctx, string(b.Chain), fields...)
 	if e == nil {
 		e = s.serving(ctx, c)
 	}
@@ -381,11 +381,11 @@ func (s *Server) buildTransfer(ctx context.Context, in *buildInput[BuildTransfer
 func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
 	return func(ctx context.Context, in *buildInput[BuildLPRequest]) (*output[BuildResponse], error) {
 		b := in.Body
-		c, e := lookupChain(ctx, b.Chain)
+		c, e := lookupChain(ctx, string(b.Chain))
 		if e != nil {
 			return nil, e
 		}
-		if e := venueOn(c, b.Venue); e != nil {
+		if e := venueOn(c, string(b.Venue)); e != nil {
 			return nil, e
 		}
 		if op, ok := v2Only[opID]; ok && b.Venue == "uniswap-v2" {
@@ -420,7 +420,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 				return nil, e
 			}
 		}
-		if c, e = s.resolve(ctx, b.Chain, fields...); e != nil {
+		if c, e = s.resolve(ctx, string(b.Chain), fields...); e != nil {
 			return nil, e
 		}
 		if c.Kind == chain.KindEVM {
@@ -475,14 +475,14 @@ func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (
 			return nil, e
 		}
 	}
-	c, e := s.resolve(ctx, b.Chain, fields...)
+	c, e := s.resolve(ctx, string(b.Chain), fields...)
 	if e == nil {
 		e = s.serving(ctx, c)
 	}
 	if e != nil {
 		return nil, e
 	}
-	r := trade.LPRequest{Chain: c.Name, Venue: b.Venue, User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
+	r := trade.LPRequest{Chain: c.Name, Venue: string(b.Venue), User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
 		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, Amount: b.Amount, Unstake: b.Action == "unstake",
 		SlippageBps: trade.DefaultLPSlippageBps}
 	if b.SlippageBps != nil {

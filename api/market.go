@@ -284,8 +284,8 @@ type tokenInput struct {
 }
 
 type searchInput struct {
-	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc,all" default:"solana" doc:"A chain, or all to search every enabled chain." example:"base"`
-	Q     string `query:"q" required:"true" minLength:"2" maxLength:"100" doc:"Name, symbol or address."`
+	Chain ChainOrAll `query:"chain" default:"solana" doc:"A chain, or all to search every enabled chain." example:"base"`
+	Q     string     `query:"q" required:"true" minLength:"2" maxLength:"100" doc:"Name, symbol or address."`
 }
 
 type historyInput struct {
@@ -305,7 +305,7 @@ type tradesInput struct {
 
 type trendingInput struct {
 	ChainOrAllParam
-	AMM string `query:"amm" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"Only pools of this venue."`
+	AMM VenueName `query:"amm" doc:"Only pools of this venue."`
 }
 
 type poolInput struct {
@@ -316,10 +316,10 @@ type poolInput struct {
 type reservesInput struct {
 	Pool string `path:"pool" maxLength:"100" doc:"Pool address."`
 	ChainParam
-	AMM   string `query:"amm" required:"true" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The pool's venue. Reserves are read for uniswap-v2 pools; another venue answers 400 operation_not_supported."`
-	Kind  string `query:"kind" maxLength:"32" doc:"Pool kind, where a venue has several."`
-	Base  string `query:"base" required:"true" maxLength:"100" doc:"Base token address."`
-	Quote string `query:"quote" required:"true" maxLength:"100" doc:"Quote token address."`
+	AMM   VenueName `query:"amm" required:"true" doc:"The pool's venue. Reserves are read for uniswap-v2 pools; another venue answers 400 operation_not_supported."`
+	Kind  string    `query:"kind" maxLength:"32" doc:"Pool kind, where a venue has several."`
+	Base  string    `query:"base" required:"true" maxLength:"100" doc:"Base token address."`
+	Quote string    `query:"quote" required:"true" maxLength:"100" doc:"Quote token address."`
 }
 
 type binsInput struct {
@@ -439,7 +439,7 @@ func poolSummary(p market.PoolSummary) PoolSummary {
 }
 
 func (s *Server) searchTokens(ctx context.Context, in *searchInput) (*output[TokenSearchResponse], error) {
-	chains, e := s.chainsFor(ctx, in.Chain)
+	chains, e := s.chainsFor(ctx, string(in.Chain))
 	if e != nil {
 		return nil, e
 	}
@@ -466,7 +466,7 @@ func (s *Server) onMarket(ctx context.Context, chainName string, addrs ...field)
 }
 
 func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenResolution], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -489,7 +489,7 @@ func (s *Server) getToken(ctx context.Context, in *tokenInput) (*output[TokenRes
 }
 
 func (s *Server) tokenPrice(ctx context.Context, in *tokenInput) (*output[TokenPrice], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, mint("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), mint("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -502,7 +502,7 @@ func (s *Server) tokenPrice(ctx context.Context, in *tokenInput) (*output[TokenP
 }
 
 func (s *Server) tokenHistory(ctx context.Context, in *historyInput) (*output[PriceHistoryResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
@@ -518,7 +518,7 @@ func (s *Server) tokenHistory(ctx context.Context, in *historyInput) (*output[Pr
 }
 
 func (s *Server) tokenStats(ctx context.Context, in *tokenInput) (*output[TokenStatsResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -532,7 +532,7 @@ func (s *Server) tokenStats(ctx context.Context, in *tokenInput) (*output[TokenS
 }
 
 func (s *Server) tokenHolders(ctx context.Context, in *tokenInput) (*output[TopHoldersResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -548,7 +548,7 @@ func (s *Server) tokenHolders(ctx context.Context, in *tokenInput) (*output[TopH
 }
 
 func (s *Server) tokenTrades(ctx context.Context, in *tradesInput) (*output[TradesResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint), opt("pool", in.Pool))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint), opt("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
@@ -568,7 +568,7 @@ func (s *Server) tokenTrades(ctx context.Context, in *tradesInput) (*output[Trad
 }
 
 func (s *Server) tokenTopTraders(ctx context.Context, in *tokenInput) (*output[TopTradersResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -584,7 +584,7 @@ func (s *Server) tokenTopTraders(ctx context.Context, in *tokenInput) (*output[T
 }
 
 func (s *Server) trending(ctx context.Context, in *trendingInput) (*output[TrendingResponse], error) {
-	chains, pools, e := s.pools(ctx, in.Chain, market.ListTrending, in.AMM)
+	chains, pools, e := s.pools(ctx, string(in.Chain), market.ListTrending, string(in.AMM))
 	if e != nil {
 		return nil, e
 	}
@@ -592,7 +592,7 @@ func (s *Server) trending(ctx context.Context, in *trendingInput) (*output[Trend
 }
 
 func (s *Server) hotPools(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
-	chains, pools, e := s.pools(ctx, in.Chain, market.ListHot, "")
+	chains, pools, e := s.pools(ctx, string(in.Chain), market.ListHot, "")
 	if e != nil {
 		return nil, e
 	}
@@ -600,7 +600,7 @@ func (s *Server) hotPools(ctx context.Context, in *ChainOrAllParam) (*output[Hot
 }
 
 func (s *Server) newPools(ctx context.Context, in *ChainOrAllParam) (*output[HotPoolsResult], error) {
-	chains, pools, e := s.pools(ctx, in.Chain, market.ListNew, "")
+	chains, pools, e := s.pools(ctx, string(in.Chain), market.ListNew, "")
 	if e != nil {
 		return nil, e
 	}
@@ -630,7 +630,7 @@ func (s *Server) pools(ctx context.Context, chainParam string, list market.List,
 }
 
 func (s *Server) getPool(ctx context.Context, in *poolInput) (*output[PoolDetailsResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("pool", in.Pool))
 	if e != nil {
 		return nil, e
 	}
@@ -642,11 +642,11 @@ func (s *Server) getPool(ctx context.Context, in *poolInput) (*output[PoolDetail
 }
 
 func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[PoolReserves], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), addr("base", in.Base), addr("quote", in.Quote))
+	c, e := s.resolve(ctx, string(in.Chain), addr("pool", in.Pool), addr("base", in.Base), addr("quote", in.Quote))
 	if e != nil {
 		return nil, e
 	}
-	if e := venueOn(c, in.AMM); e != nil {
+	if e := venueOn(c, string(in.AMM)); e != nil {
 		return nil, e
 	}
 	if in.AMM != "uniswap-v2" {
@@ -664,7 +664,7 @@ func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[P
 }
 
 func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsResult], error) {
-	c, e := s.resolve(ctx, in.Chain, addr("pool", in.Pool), opt("quote", in.Quote))
+	c, e := s.resolve(ctx, string(in.Chain), addr("pool", in.Pool), opt("quote", in.Quote))
 	if e != nil {
 		return nil, e
 	}
@@ -679,7 +679,7 @@ func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsR
 }
 
 func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool), opt("mint", in.Mint))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("pool", in.Pool), opt("mint", in.Mint))
 	if e != nil {
 		return nil, e
 	}
@@ -697,7 +697,7 @@ func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolCha
 }
 
 func (s *Server) poolAudit(ctx context.Context, in *auditInput) (*output[PoolAuditResponse], error) {
-	c, m, e := s.onMarket(ctx, in.Chain, addr("pool", in.Pool), opt("token", in.Token))
+	c, m, e := s.onMarket(ctx, string(in.Chain), addr("pool", in.Pool), opt("token", in.Token))
 	if e != nil {
 		return nil, e
 	}

@@ -33,11 +33,11 @@ func (ChainInfo) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 
 // VenueInfo is one venue of a chain in GET /v1/chains.
 type VenueInfo struct {
-	Name       string   `json:"name" enum:"raydium,orca,meteora,pumpswap,uniswap-v2,uniswap-v3" doc:"The venue, as the amm parameter and the LP builders' venue name it." example:"uniswap-v2"`
-	Kind       string   `json:"kind" enum:"constant-product,concentrated,bins" doc:"The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins." example:"constant-product"`
-	Serves     []string `json:"serves" doc:"What the venue serves on this chain: pools (its pools are indexed: prices, trades, charts, pool reads, LP positions), swaps (quotes and swap builds), liquidity (create, add, remove), farms (stake, harvest, compound)." example:"pools,swaps,liquidity,farms"`
-	Operations []string `json:"operations" doc:"The operationIds that this venue serves on this chain." example:"getPool,getSwapQuote,buildSwap,buildLPAdd"`
-	Notes      []string `json:"notes,omitempty" doc:"Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet." example:"the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"`
+	Name       VenueName `json:"name" doc:"The venue, as the amm parameter and the LP builders' venue name it." example:"uniswap-v2"`
+	Kind       string    `json:"kind" enum:"constant-product,concentrated,bins" doc:"The venue's pool model: constant-product (fungible LP tokens), concentrated (ranged, NFT-style positions) or bins." example:"constant-product"`
+	Serves     []string  `json:"serves" doc:"What the venue serves on this chain: pools (its pools are indexed: prices, trades, charts, pool reads, LP positions), swaps (quotes and swap builds), liquidity (create, add, remove), farms (stake, harvest, compound)." example:"pools,swaps,liquidity,farms"`
+	Operations []string  `json:"operations" doc:"The operationIds that this venue serves on this chain." example:"getPool,getSwapQuote,buildSwap,buildLPAdd"`
+	Notes      []string  `json:"notes,omitempty" doc:"Why the venue does not serve the rest here: a setting its configuration lacks, or that this version does not serve it yet." example:"the uniswap-v2 venue of base is configured without stakingRewardsFactory (chains.base.venues.uniswap-v2.stakingRewardsFactory)"`
 }
 
 // TransformSchema describes VenueInfo in the OpenAPI document.
@@ -131,7 +131,7 @@ func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
 // venueInfo is what venue v serves on chain c: its capabilities, the operations needing one of them
 // that are served there, and why it serves no more.
 func (s *Server) venueInfo(c chain.Info, v chain.Venue) VenueInfo {
-	info := VenueInfo{Name: v.Name, Kind: v.Kind, Serves: []string{}, Operations: []string{}}
+	info := VenueInfo{Name: VenueName(v.Name), Kind: v.Kind, Serves: []string{}, Operations: []string{}}
 	for _, cap := range v.Serves {
 		info.Serves = append(info.Serves, string(cap))
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 func TestOpenAPIDocument(t *testing.T) {
@@ -506,4 +508,50 @@ func TestNewConcurrently(t *testing.T) {
 		wg.Go(func() { New(Deps{}) })
 	}
 	wg.Wait()
+}
+
+// TestEnumsFromOneType: every chain or venue enumeration in the document is chain.Supported (with
+// all where a call covers every chain) or chain.Venues, in their order: they come from one Go type
+// each (ChainName, ChainOrAll, VenueName), never a copy that could drift.
+func TestEnumsFromOneType(t *testing.T) {
+	var chains, venues []any
+	for _, c := range chain.Supported {
+		chains = append(chains, c.Name)
+	}
+	for _, v := range chain.Venues {
+		venues = append(venues, v)
+	}
+	e := newEnv(t)
+	found := 0
+	var walk func(where string, v any)
+	walk = func(where string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if enum, ok := v["enum"].([]any); ok {
+				switch {
+				case slices.Contains(enum, any("ethereum")):
+					found++
+					if !slices.Equal(enum, chains) && !slices.Equal(enum, append(slices.Clone(chains), "all")) {
+						t.Errorf("%s: chain enum %v, want %v", where, enum, chains)
+					}
+				case slices.Contains(enum, any("uniswap-v2")):
+					found++
+					if !slices.Equal(enum, venues) {
+						t.Errorf("%s: venue enum %v, want %v", where, enum, venues)
+					}
+				}
+			}
+			for k, x := range v {
+				walk(where+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s/%d", where, i), x)
+			}
+		}
+	}
+	walk("#", e.do(request{path: "/v1/openapi.json"}).body)
+	if found < 10 {
+		t.Errorf("%d chain and venue enums found", found)
+	}
 }

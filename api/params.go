@@ -13,12 +13,12 @@ import (
 
 // ChainParam is `chain` on single-object reads: one chain, default solana.
 type ChainParam struct {
-	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc" default:"solana" doc:"Chain to read; must be enabled (GET /v1/chains)."`
+	Chain ChainName `query:"chain" default:"solana" doc:"Chain to read; must be enabled (GET /v1/chains)."`
 }
 
 // ChainOrAllParam is `chain` on search, trending, hot and new: one chain or all enabled chains.
 type ChainOrAllParam struct {
-	Chain string `query:"chain" enum:"solana,ethereum,base,bsc,robinhood,arc,all" doc:"A chain, or all to cover every enabled chain."`
+	Chain ChainOrAll `query:"chain" doc:"A chain, or all to cover every enabled chain."`
 }
 
 // requireChain resolves an enabled chain: 400 chain_not_enabled otherwise.

@@ -226,7 +226,7 @@ func positionsResult(p portfolio.Positions) *PositionsResult {
 
 // onPortfolio resolves a single-owner read's chain and owner and returns the service serving it.
 func (s *Server) onPortfolio(ctx context.Context, in *ownerInput) (chain.Info, *portfolio.Service, *Error) {
-	c, e := s.resolve(ctx, in.Chain, addr("owner", in.Owner))
+	c, e := s.resolve(ctx, string(in.Chain), addr("owner", in.Owner))
 	if e == nil {
 		e = s.serving(ctx, c)
 	}

@@ -187,14 +187,14 @@ type swapQuoteInput struct {
 
 // BridgeQuoteRequest asks for a bridge quote. Amount is in human token units.
 type BridgeQuoteRequest struct {
-	FromChain   string   `json:"fromChain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The origin chain, where inputToken is sent from; it must be enabled." example:"base"`
-	ToChain     string   `json:"toChain" enum:"solana,ethereum,base,bsc,robinhood,arc" doc:"The destination chain, where outputToken is delivered." example:"ethereum"`
-	InputToken  string   `json:"inputToken" maxLength:"100" doc:"The token to send on the origin chain, or native for its gas coin." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
-	OutputToken string   `json:"outputToken" maxLength:"100" doc:"The token to receive on the destination chain, or native for its gas coin." example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
-	Amount      string   `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1000"`
-	User        string   `json:"user" maxLength:"100" doc:"Sender on the origin chain." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	Recipient   string   `json:"recipient,omitempty" maxLength:"100" doc:"Receiver on the destination chain; default the sender where the families match." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
-	_           struct{} `additionalProperties:"true"`
+	FromChain   ChainName `json:"fromChain" doc:"The origin chain, where inputToken is sent from; it must be enabled." example:"base"`
+	ToChain     ChainName `json:"toChain" doc:"The destination chain, where outputToken is delivered." example:"ethereum"`
+	InputToken  string    `json:"inputToken" maxLength:"100" doc:"The token to send on the origin chain, or native for its gas coin." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	OutputToken string    `json:"outputToken" maxLength:"100" doc:"The token to receive on the destination chain, or native for its gas coin." example:"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"`
+	Amount      string    `json:"amount" maxLength:"100" doc:"Human token units, e.g. 12.5." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1000"`
+	User        string    `json:"user" maxLength:"100" doc:"Sender on the origin chain." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Recipient   string    `json:"recipient,omitempty" maxLength:"100" doc:"Receiver on the destination chain; default the sender where the families match." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	_           struct{}  `additionalProperties:"true"`
 }
 
 type bridgeQuoteInput struct {
@@ -240,7 +240,7 @@ func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[Swa
 	if e := amountError(chain.ParseBaseUnits(in.Amount)); e != nil {
 		return nil, e
 	}
-	c, e := s.resolve(ctx, in.Chain, mint("inputMint", in.InputMint), mint("outputMint", in.OutputMint))
+	c, e := s.resolve(ctx, string(in.Chain), mint("inputMint", in.InputMint), mint("outputMint", in.OutputMint))
 	if e == nil {
 		e = s.serving(ctx, c)
 	}
@@ -287,9 +287,9 @@ func (s *Server) bridgeQuote(ctx context.Context, in *bridgeQuoteInput) (*output
 // operation (checked first: a bridge no chain serves says so before anything else); the destination
 // must be enabled. Tokens may be native, the chain's gas coin.
 func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain.Info, *Error) {
-	from, e := lookupChain(ctx, b.FromChain)
+	from, e := lookupChain(ctx, string(b.FromChain))
 	if e == nil {
-		from, e = s.requireChain(b.FromChain)
+		from, e = s.requireChain(string(b.FromChain))
 	}
 	if e == nil {
 		e = s.serving(ctx, from)
@@ -303,17 +303,17 @@ func (s *Server) resolveBridge(ctx context.Context, b BridgeQuoteRequest) (chain
 	if e := amountError(chain.ParseHumanAmount(b.Amount, 36)); e != nil {
 		return chain.Info{}, e
 	}
-	if _, e := s.resolve(ctx, b.FromChain, mint("inputToken", b.InputToken), addr("user", b.User)); e != nil {
+	if _, e := s.resolve(ctx, string(b.FromChain), mint("inputToken", b.InputToken), addr("user", b.User)); e != nil {
 		return chain.Info{}, e
 	}
-	if _, e := s.resolve(ctx, b.ToChain, mint("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
+	if _, e := s.resolve(ctx, string(b.ToChain), mint("outputToken", b.OutputToken), opt("recipient", b.Recipient)); e != nil {
 		return chain.Info{}, e
 	}
 	return from, nil
 }
 
 func (s *Server) transactionStatus(ctx context.Context, in *txStatusInput) (*output[TransactionStatusResponse], error) {
-	c, e := lookupChain(ctx, in.Chain)
+	c, e := lookupChain(ctx, string(in.Chain))
 	if e != nil {
 		return nil, e
 	}
@@ -323,7 +323,7 @@ func (s *Server) transactionStatus(ctx context.Context, in *txStatusInput) (*out
 		}
 		return nil, Errorf(CodeInvalidRequest, "signature must be a transaction hash: 0x followed by 64 hex digits")
 	}
-	if c, e = s.requireChain(in.Chain); e == nil {
+	if c, e = s.requireChain(string(in.Chain)); e == nil {
 		e = s.serving(ctx, c)
 	}
 	if e != nil {

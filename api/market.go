@@ -714,8 +714,7 @@ func (s *Server) poolAudit(ctx context.Context, in *auditInput) (*output[PoolAud
 
 // venueOn checks that the venue trades on the chain's family: 400 operation_not_supported otherwise.
 func venueOn(c chain.Info, venue string) *Error {
-	evmVenue := venue == "uniswap-v2" || venue == "uniswap-v3"
-	if evmVenue != (c.Kind == chain.KindEVM) {
+	if spec, _ := chain.LookupVenue(venue); spec.Family != c.Kind {
 		return Errorf(CodeOperationNotSupported, "venue %s does not trade on %s", venue, c.Name)
 	}
 	return nil

@@ -39,8 +39,44 @@ var Supported = []Info{
 	{Name: "arc", Kind: KindEVM, ChainID: 5042, NativeToken: "USDC", NativeDecimals: 18},
 }
 
-// Venues lists the `amm` values of the contract: four Solana venues, then the two EVM pool ABIs.
-var Venues = []string{"raydium", "orca", "meteora", "pumpswap", "uniswap-v2", "uniswap-v3"}
+// VenueSpec is one venue of the contract: its `amm` value, the chain family it trades on and its
+// pool model.
+type VenueSpec struct {
+	Name   string
+	Family Kind
+	// Kind is the pool model: constant-product (fungible LP), concentrated (ranged, NFT-style
+	// positions) or bins.
+	Kind string
+}
+
+// VenueSpecs are the contract's venues, in its order: four Solana venues, then the two EVM pool ABIs.
+var VenueSpecs = []VenueSpec{
+	{"raydium", KindSolana, "constant-product"},
+	{"orca", KindSolana, "concentrated"},
+	{"meteora", KindSolana, "bins"},
+	{"pumpswap", KindSolana, "constant-product"},
+	{"uniswap-v2", KindEVM, "constant-product"},
+	{"uniswap-v3", KindEVM, "concentrated"},
+}
+
+// Venues lists the `amm` values of the contract, in its order (VenueSpecs' names).
+var Venues = func() []string {
+	out := make([]string, len(VenueSpecs))
+	for i, v := range VenueSpecs {
+		out[i] = v.Name
+	}
+	return out
+}()
+
+// LookupVenue returns the contract's venue called name.
+func LookupVenue(name string) (VenueSpec, bool) {
+	for _, v := range VenueSpecs {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return VenueSpec{}, false
+}
 
 // Network says what a configured chain connects to.
 type Network string

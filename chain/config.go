@@ -425,14 +425,14 @@ func (cc ChainConfig) validate(info Info, p string, add func(path, format string
 			add(p+".venues."+keyPath(venue), "unknown venue (want one of %s)", strings.Join(Venues, ", "))
 			continue
 		}
-		if isSolanaVenue(venue) == evm {
+		if spec, _ := LookupVenue(venue); spec.Family != info.Kind {
 			add(p+".venues."+venue, "not a venue of %s (want one of %s)", info.Name, strings.Join(familyVenues(info.Kind), ", "))
 		}
 	}
 }
 
 func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v string, required bool), add func(path, format string, args ...any)) {
-	if isSolanaVenue(venue) != !evm {
+	if spec, _ := LookupVenue(venue); (spec.Family == KindEVM) != evm {
 		return // reported by the caller as a venue of the wrong family
 	}
 	notUsed := func(field, value string) {
@@ -583,14 +583,15 @@ func isHex32(s string) bool {
 	return true
 }
 
-// isSolanaVenue reports whether venue is one of the Solana venues: the first four of Venues.
-func isSolanaVenue(venue string) bool { return slices.Contains(Venues[:4], venue) }
-
+// familyVenues are the venues of a chain family, in the contract's order.
 func familyVenues(k Kind) []string {
-	if k == KindSolana {
-		return Venues[:4]
+	var out []string
+	for _, v := range VenueSpecs {
+		if v.Family == k {
+			out = append(out, v.Name)
+		}
 	}
-	return Venues[4:]
+	return out
 }
 
 func supportedNames() string {

@@ -40,19 +40,14 @@ type Venue struct {
 // Has reports whether the venue serves cap.
 func (v Venue) Has(c Capability) bool { return slices.Contains(v.Serves, c) }
 
-// venueKinds are the pool models of the contract's venues.
-var venueKinds = map[string]string{
-	"raydium": "constant-product", "orca": "concentrated", "meteora": "bins", "pumpswap": "constant-product",
-	"uniswap-v2": "constant-product", "uniswap-v3": "concentrated",
-}
-
 // NewVenue is the venue called name, configured as v on the chain called chainName, with what it
 // serves: a uniswap-v2 venue's pools are indexed from its factory; it is traded on (swaps and
 // liquidity) when it also has a router and an initCodeHash (pair addresses are derived offline);
 // its farms are served when it has a stakingRewardsFactory too. The other venues are not served by
 // this version yet.
 func NewVenue(chainName, name string, v VenueConfig) Venue {
-	out := Venue{Name: name, Kind: venueKinds[name], Missing: map[Capability]string{}}
+	spec, _ := LookupVenue(name)
+	out := Venue{Name: name, Kind: spec.Kind, Missing: map[Capability]string{}}
 	if name != "uniswap-v2" {
 		for _, c := range Capabilities {
 			out.Missing[c] = name + " is not served by this version yet"

@@ -329,7 +329,7 @@ func TestLocalnetReads(t *testing.T) {
 	for i, k := range n.Keypairs {
 		want := map[string]uint64{}
 		for _, h := range n.Holdings {
-			if h.Address == k.Address {
+			if h.Address == k.Address && h.Amount > 0 { // empty accounts (the pool creator's spent funding) are skipped on both sides
 				want[h.Mint] += h.Amount
 			}
 		}

@@ -8,9 +8,12 @@
 //
 // The validator seeds a small market at genesis, deterministically from Options.Seed: USDC (6
 // decimals), wrapped SOL, AUR (9), NIM (5), QRTZ (2) on SPL Token, and EMB (6) on Token-2022 with
-// a 1% transfer fee (at most 10 EMB) and in-mint metadata; holders with distinct balances; and
-// funded keypairs. Node reports all of it (addresses, amounts, base58 secret keys). The keypairs
-// are test keypairs: their secret keys are public.
+// a 1% transfer fee (at most 10 EMB) and in-mint metadata; holders with distinct balances; funded
+// keypairs; and five constant-product pools of our Raydium-CPMM-compatible program (SOL/USDC,
+// AUR/USDC, NIM/SOL, QRTZ/USDC, EMB/USDC) under CPMM's mainnet fee tier configs, created by the
+// program's initialize, with LP held by their creator and by a depositor. Node reports all of it
+// (addresses, amounts, base58 secret keys, pools, configs). The keypairs are test keypairs: their
+// secret keys are public.
 //
 // Model: a block every SlotTime; every 25th block skips a slot, so block height < slot. A
 // transaction executes at once in the head block (processed), is confirmed one block later and
@@ -48,7 +51,7 @@ import (
 // DefaultSeed is the seed Start uses when Options.Seed is empty.
 const DefaultSeed = "partnerd-localnet"
 
-// startTimeout bounds how long the validator may take to seed and listen (it takes ~0.3 s).
+// startTimeout bounds how long the validator may take to seed and listen (it takes ~0.5 s).
 const startTimeout = 60 * time.Second
 
 // Options configure Start. The zero value is a validator on a free loopback port with the
@@ -65,7 +68,8 @@ type Options struct {
 	SlotTime time.Duration
 	// FinalizeDepth is how many blocks on top of a block finalize it (default 32).
 	FinalizeDepth int
-	// Activity is the period of the background transfers among the traders (trader-0..2); 0: off.
+	// Activity is the period of the background activity of the traders (trader-0..2): each period a
+	// transfer among them and a swap through the next pool; 0: off.
 	Activity time.Duration
 	// Log receives the validator's log (stderr); nil keeps only its last lines for error messages.
 	Log io.Writer
@@ -91,11 +95,19 @@ type Node struct {
 	Identity string `json:"identity"`
 	// Mints are the seeded mints, wrapped SOL included.
 	Mints []Mint `json:"mints"`
-	// Holdings are the seeded token accounts with their amounts at genesis.
+	// Holdings are every token account the seed created, with its amount at genesis: the wallets'
+	// (LP tokens included), the pools' vaults and the pool creation fee receiver.
 	Holdings []Holding `json:"holdings"`
 	// Keypairs are the funded wallets: faucet (requestAirdrop's source), authority (mint, freeze,
-	// metadata and transfer-fee authority of every mint), holder-0..7 and trader-0..2.
+	// metadata and transfer-fee authority of every mint), holder-0..7, trader-0..2, pool-creator
+	// (created the pools, keeps their LP) and lp-provider (deposited into SOL/USDC and EMB/USDC).
 	Keypairs []Keypair `json:"keypairs"`
+	// AmmConfigs are the CPMM fee tier configs (at CPMM's mainnet indexes and addresses).
+	AmmConfigs []AmmConfig `json:"ammConfigs"`
+	// Pools are the seeded CPMM pools, with their reserves at genesis.
+	Pools []Pool `json:"pools"`
+	// CreatePoolFeeReceiver is the wrapped SOL account CPMM's initialize pays the pool creation fee into.
+	CreatePoolFeeReceiver string `json:"createPoolFeeReceiver"`
 	// SlotTime is the time per block.
 	SlotTime time.Duration `json:"-"`
 	// Startup is how long the process took from start to listening (seeding included).
@@ -138,15 +150,83 @@ type TransferFee struct {
 
 // Holding is a seeded token account.
 type Holding struct {
-	// Owner is the keypair's name (holder-0 ...), Address its public key.
+	// Owner names the account's owner: a keypair (holder-0 ...), "cpmm-authority" (the CPMM
+	// authority that owns the pools' vaults) or "raydium-admin" (the owner of the pool creation fee
+	// receiver); Address is its public key.
 	Owner   string `json:"owner"`
 	Address string `json:"address"`
-	Symbol  string `json:"symbol"`
-	Mint    string `json:"mint"`
+	// Symbol is the mint's symbol, or "<pool name> LP" (such as "SOL/USDC LP") for a pool's LP token.
+	Symbol string `json:"symbol"`
+	Mint   string `json:"mint"`
 	// Account is the token account; Associated says whether it is the owner's associated one.
 	Account    string `json:"account"`
 	Associated bool   `json:"associated"`
 	Amount     uint64 `json:"amount,string"`
+	// Pool is the pool whose LP token this is, or whose vault this account is; empty otherwise.
+	Pool string `json:"pool,omitempty"`
+}
+
+// AmmConfig is a CPMM fee tier config (an AmmConfig account of the program). Rates are in
+// millionths: TradeFeeRate of the amount swapped, ProtocolFeeRate and FundFeeRate of the trade fee;
+// CreatorFeeRate is charged only by pools that enable the creator fee (none here).
+type AmmConfig struct {
+	Address         string `json:"address"`
+	Index           uint16 `json:"index"`
+	TradeFeeRate    uint64 `json:"tradeFeeRate"`
+	ProtocolFeeRate uint64 `json:"protocolFeeRate"`
+	FundFeeRate     uint64 `json:"fundFeeRate"`
+	CreatorFeeRate  uint64 `json:"creatorFeeRate"`
+	// CreatePoolFee is what initialize charges the creator, in lamports.
+	CreatePoolFee uint64 `json:"createPoolFee,string"`
+	ProtocolOwner string `json:"protocolOwner"`
+	FundOwner     string `json:"fundOwner"`
+}
+
+// Pool is a seeded CPMM pool: its PoolState account and the accounts CPMM derives for it.
+type Pool struct {
+	// Name is "<base>/<quote>" (SOL/USDC, AUR/USDC, NIM/SOL, QRTZ/USDC, EMB/USDC).
+	Name    string `json:"name"`
+	Address string `json:"address"`
+	// Program is the program that owns it (Raydium CPMM's id, where ours is deployed).
+	Program string `json:"program"`
+	// AmmConfig is its config (fee tier), with the config's index and rates (millionths).
+	AmmConfig       string `json:"ammConfig"`
+	AmmConfigIndex  uint16 `json:"ammConfigIndex"`
+	TradeFeeRate    uint64 `json:"tradeFeeRate"`
+	ProtocolFeeRate uint64 `json:"protocolFeeRate"`
+	FundFeeRate     uint64 `json:"fundFeeRate"`
+	CreatorFeeRate  uint64 `json:"creatorFeeRate"`
+	// Token0 and Token1 are its two sides in CPMM's order (token 0's mint is the lower key).
+	Token0 PoolToken `json:"token0"`
+	Token1 PoolToken `json:"token1"`
+	// LPMint is its LP token (LPDecimals); LPSupply is the pool's LP supply at genesis, LockedLP of
+	// which were never minted (CPMM locks them at creation).
+	LPMint     string `json:"lpMint"`
+	LPDecimals uint8  `json:"lpDecimals"`
+	LPSupply   uint64 `json:"lpSupply,string"`
+	LockedLP   uint64 `json:"lockedLp,string"`
+	// Observation is its price observation account; Authority owns its vaults and mints its LP.
+	Observation string `json:"observation"`
+	Authority   string `json:"authority"`
+	// Creator is the keypair that created it (CreatorName: pool-creator).
+	Creator     string `json:"creator"`
+	CreatorName string `json:"creatorName"`
+	// OpenTime is when swaps open (unix seconds): a second after creation, as CPMM sets it. It
+	// follows the clock, so it differs between two starts with the same seed.
+	OpenTime int64 `json:"openTime"`
+	// Signature is the initialize transaction's.
+	Signature string `json:"signature"`
+}
+
+// PoolToken is one side of a pool.
+type PoolToken struct {
+	Symbol   string `json:"symbol"`
+	Mint     string `json:"mint"`
+	Program  string `json:"program"`
+	Decimals uint8  `json:"decimals"`
+	Vault    string `json:"vault"`
+	// Reserve is the vault's amount at genesis.
+	Reserve uint64 `json:"reserve,string"`
 }
 
 // Keypair is a funded test wallet. SecretKey is Solana's 64-byte form (seed || public key) in
@@ -176,6 +256,16 @@ func (n *Node) Keypair(name string) (Keypair, bool) {
 		}
 	}
 	return Keypair{}, false
+}
+
+// Pool returns the seeded pool with a name (SOL/USDC, AUR/USDC, NIM/SOL, QRTZ/USDC, EMB/USDC), or false.
+func (n *Node) Pool(name string) (Pool, bool) {
+	for _, p := range n.Pools {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Pool{}, false
 }
 
 // HoldingsOf returns an owner's seeded token accounts of a mint symbol (an owner may have more
@@ -272,7 +362,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	}
 	n.SlotTime = o.SlotTime
 	n.Startup = time.Since(began)
-	if n.URL == "" || n.WSURL == "" || n.GenesisHash == "" || len(n.Mints) == 0 || len(n.Keypairs) == 0 {
+	if n.URL == "" || n.WSURL == "" || n.GenesisHash == "" || len(n.Mints) == 0 || len(n.Keypairs) == 0 || len(n.Pools) == 0 || len(n.AmmConfigs) == 0 {
 		return fail("incomplete start line")
 	}
 	return n, nil

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs unsigned transactions exactly as built, straight in LiteSVM: a fresh SVM seeded as the
-// validator seeds it (same --seed, so the same accounts and balances as a validator that has run
-// nothing else), with signature verification and the blockhash check off.
+// validator seeds it (same --seed, so the same accounts, balances and CPMM pools as a validator that
+// has run nothing else), one block on, with signature verification and the blockhash check off.
 //
 //   node run-unsigned.mjs [--seed partnerd-localnet] < transactions
 //
@@ -22,6 +22,7 @@ const { values: args } = parseArgs({ options: { seed: { type: 'string', default:
 const chain = new Chain({ slotMs: 400, finalizeDepth: 1, genesisHash: bs58(sha256(Buffer.from(`partnerd-localnet genesis/${args.seed}`))) });
 deployPrograms(chain); // our Raydium-CPMM-compatible program, as the validator deploys it
 seed(chain, args.seed);
+chain.produceBlock(); // block 1, as on the validator: the clock moves past the pools' open time
 chain.inner.setSigverify(false); // the blockhash check is off in every Chain: the validator keeps its own queue
 
 for await (const line of createInterface({ input: process.stdin })) {

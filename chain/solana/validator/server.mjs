@@ -188,6 +188,9 @@ listenPair().then(
       holdings: seeded.holdings,
       keypairs: seeded.wallets,
       programs,
+      ammConfigs: seeded.ammConfigs,
+      pools: seeded.pools,
+      createPoolFeeReceiver: seeded.createPoolFeeReceiver,
       note: 'test keypairs only: their secret keys are public; never use them on a real cluster',
       startupMs: Math.round(performance.now() - began),
     };

@@ -28,6 +28,7 @@ const SKIP_EVERY = 25; // every 25th block skips a slot
 const SLOT_HASHES = 150; // entries kept in the SlotHashes sysvar (Solana keeps 512; 150 covers every valid blockhash)
 export const SLOTS_PER_EPOCH = 432000n;
 export const LAMPORTS_PER_SIGNATURE = 5000n;
+const GENESIS_LEAD = 1n; // seconds between genesis and the start
 const U64_MAX = 18446744073709551615n;
 
 // Programs whose instructions count as builtins (3,000 CUs) in the default compute unit limit;
@@ -71,7 +72,9 @@ export class Chain {
     this.inner.setBlockhashCheck(false); // the validator checks the blockhash queue itself (150 blocks)
     this.inner.setTransactionHistory(0n); // history is ours; duplicates are refused by signature below
     this.inner.setEpochSchedule(new EpochSchedule(SLOTS_PER_EPOCH, SLOTS_PER_EPOCH, false, 0n, 0n));
-    this.genesisTime = BigInt(Math.floor(Date.now() / 1000));
+    // Genesis (the seeded block) is dated GENESIS_LEAD seconds before the start, so that what
+    // the seed created at genesis and opens a second later (a CPMM pool) is open from block 1 on.
+    this.genesisTime = BigInt(Math.floor(Date.now() / 1000)) - GENESIS_LEAD;
     this.blocks = []; // by height - this.blockBase
     this.blockBase = 0;
     this.blockhashes = new Map(); // base58 -> block height
@@ -124,7 +127,7 @@ export class Chain {
 
   pushBlock(slot, blockhash) {
     const height = this.blocks.length ? this.head.height + 1 : 0;
-    const time = BigInt(Math.floor(Date.now() / 1000));
+    const time = this.blocks.length ? BigInt(Math.floor(Date.now() / 1000)) : this.genesisTime;
     const epoch = BigInt(slot) / SLOTS_PER_EPOCH;
     this.inner.setClock(new Clock(BigInt(slot), epoch === 0n ? this.genesisTime : time, epoch, epoch + 1n, time));
     if (this.blocks.length) {

@@ -3,14 +3,16 @@
 // metadata accounts, and a background activity of transfers among the traders.
 //
 // Every address derives from the seed string: a keypair's ed25519 seed is SHA-256("<seed>/<label>").
-// Labels: faucet, identity, authority, holder-0..holder-7, trader-0..trader-2, aux/holder-0/USDC,
-// mint/<SYMBOL>. These are test keypairs: their secret keys are printed and public.
+// Labels: faucet, identity, authority, holder-0..holder-7, trader-0..trader-2, pool-creator,
+// lp-provider, aux/holder-0/USDC, mint/<SYMBOL>. These are test keypairs: their secret keys are
+// printed and public. The CPMM pools on top of the mints are seeded by pools.mjs.
 
+import { POOL_LABELS, poolTrader, seedPools } from './pools.mjs';
 import { Keypair, compileLegacy, concat, parseTransaction, sha256, signTransaction, unbs58 } from './codec.mjs';
 import {
   ACCOUNT_SIZE, COMPUTE_BUDGET_PROGRAM, METAPLEX_METADATA_SIZE, METAPLEX_PROGRAM, MINT_SIZE, NATIVE_MINT, SYSTEM_PROGRAM,
   TOKEN_2022_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, ixs, le32, le64, metaplexMetadata, metaplexMetadataAddress,
-  parseTokenAccount, tokenMetadataSize,
+  parseMint, parseTokenAccount, tokenMetadataSize,
 } from './token.mjs';
 
 const SOL = 1_000_000_000n;
@@ -37,13 +39,14 @@ const MINTS = [
 ];
 
 // Holdings in whole tokens: [owner label, amount]. Each owner's amount of a mint is distinct.
+// The traders' AUR, NIM, QRTZ and trader-0's EMB are for their swaps through the pools.
 const HOLDINGS = {
   USDC: [['holder-0', '1250000.5'], ['holder-1', '250000'], ['holder-2', '75000.123456'], ['holder-3', '12500'], ['holder-4', '3000.75'], ['holder-5', '500'], ['holder-6', '42.42'], ['trader-0', '100000'], ['trader-1', '50000'], ['trader-2', '25000']],
   WSOL: [['holder-0', '5'], ['holder-2', '2.5'], ['holder-4', '1.25']],
-  AUR: [['holder-0', '400000'], ['holder-1', '150000'], ['holder-3', '90000.5'], ['holder-5', '10000'], ['trader-0', '5000']],
-  NIM: [['holder-1', '2000000'], ['holder-2', '750000.12345'], ['holder-6', '1000'], ['holder-7', '99']],
-  QRTZ: [['holder-0', '5000000'], ['holder-4', '1000000.5'], ['holder-7', '25.75']],
-  EMB: [['holder-0', '1000000'], ['holder-3', '250000'], ['holder-5', '40000'], ['holder-6', '1234.567891'], ['trader-1', '20000'], ['trader-2', '20000']],
+  AUR: [['holder-0', '400000'], ['holder-1', '150000'], ['holder-3', '90000.5'], ['holder-5', '10000'], ['trader-0', '5000'], ['trader-1', '20000'], ['trader-2', '15000']],
+  NIM: [['holder-1', '2000000'], ['holder-2', '750000.12345'], ['holder-6', '1000'], ['holder-7', '99'], ['trader-0', '400000'], ['trader-1', '250000'], ['trader-2', '150000']],
+  QRTZ: [['holder-0', '5000000'], ['holder-4', '1000000.5'], ['holder-7', '25.75'], ['trader-0', '800000'], ['trader-1', '500000.25'], ['trader-2', '300000']],
+  EMB: [['holder-0', '1000000'], ['holder-3', '250000'], ['holder-5', '40000'], ['holder-6', '1234.567891'], ['trader-1', '20000'], ['trader-2', '20000'], ['trader-0', '5000']],
 };
 // holder-0 also holds a second, non-associated USDC account: holders are owners, not token accounts.
 const AUX_USDC = ['holder-0', '1000'];
@@ -55,6 +58,7 @@ const TRADERS = 3;
 const genesisLamports = (label) => {
   if (label === 'faucet') return 500_000_000n * SOL;
   if (label === 'authority') return 1_000n * SOL;
+  if (label in POOL_LABELS) return POOL_LABELS[label];
   const [kind, n] = label.split('-');
   const i = BigInt(n);
   return kind === 'holder' ? (i + 1n) * 10n * SOL + (i + 1n) * 1_234_567n : 100n * SOL + i * 7_654_321n;
@@ -62,11 +66,12 @@ const genesisLamports = (label) => {
 
 /**
  * seed builds the market at genesis and returns what the start line prints:
- * { keypairs: {label: Keypair}, mints: [...], holdings: [...], wallets: [...] }.
+ * { keypairs: {label: Keypair}, mints: [...], holdings: [...], wallets: [...], ammConfigs: [...],
+ * pools: [...], createPoolFeeReceiver }.
  */
 export function seed(chain, seedString) {
   const kp = (label) => Keypair.fromLabel(`${seedString}/${label}`);
-  const labels = ['faucet', 'authority', ...Array.from({ length: HOLDERS }, (_, i) => `holder-${i}`), ...Array.from({ length: TRADERS }, (_, i) => `trader-${i}`)];
+  const labels = ['faucet', 'authority', ...Array.from({ length: HOLDERS }, (_, i) => `holder-${i}`), ...Array.from({ length: TRADERS }, (_, i) => `trader-${i}`), ...Object.keys(POOL_LABELS)];
   const keypairs = Object.fromEntries(labels.map((l) => [l, kp(l)]));
   const authority = keypairs.authority;
   for (const l of labels) chain.setAccount(keypairs[l].address, { lamports: genesisLamports(l), data: new Uint8Array(0), owner: SYSTEM_PROGRAM });
@@ -78,7 +83,7 @@ export function seed(chain, seedString) {
     try {
       return chain.submit(wire, parseTransaction(wire));
     } catch (e) {
-      throw new Error(`seeding: ${e.message} ${JSON.stringify(e.data?.logs ?? [])}`);
+      throw new Error(`seeding: ${e.message} ${JSON.stringify(e.data?.logs ?? [])}`, { cause: e });
     }
   };
 
@@ -154,12 +159,17 @@ export function seed(chain, seedString) {
     holdings.push({ owner: label, address: owner.address, symbol: 'USDC', mint: m.address, account: acct.address, associated: false, amount: amount.toString() });
   }
 
+  // The CPMM pools, their LP and the token accounts they add.
+  const cpmm = seedPools({ chain, keypairs, mints: bySymbol, send, rent, units });
+  holdings.push(...cpmm.holdings);
+
   for (const m of mints) {
     if (m.address === NATIVE_MINT) {
       m.supply = holdings.filter((h) => h.symbol === m.symbol).reduce((s, h) => s + BigInt(h.amount), 0n).toString();
       m.supplyNote = 'wrapped SOL has no fixed supply: this is what the holdings wrap';
     } else {
-      m.supply = holdings.filter((h) => h.symbol === m.symbol).reduce((s, h) => s + BigInt(h.amount), 0n).toString();
+      // The mint's own supply: EMB's includes the transfer fees withheld in the accounts that received it.
+      m.supply = parseMint(chain.live(unbs58(m.address)).data).supply.toString();
     }
   }
   // Check the seeding against the chain: every holding is there with its exact amount.
@@ -170,13 +180,14 @@ export function seed(chain, seedString) {
   }
 
   const wallets = labels.map((l) => ({ name: l, address: keypairs[l].address, secretKey: keypairs[l].secretKeyB58, lamports: chain.live(keypairs[l].publicKey).lamports }));
-  return { keypairs, mints, holdings, wallets };
+  return { keypairs, mints, holdings, wallets, ammConfigs: cpmm.ammConfigs, pools: cpmm.pools, createPoolFeeReceiver: cpmm.createPoolFeeReceiver };
 }
 
 /**
- * startActivity sends a transfer among the traders every everyMs: SOL, USDC or EMB (Token-2022,
- * fee withheld), alternating with and without a priority fee, each with a memo. Deterministic in
- * its choices (a PRNG seeded from the seed string); the timing follows the clock.
+ * startActivity sends, every everyMs, a transfer among the traders (SOL, USDC or EMB (Token-2022,
+ * fee withheld), alternating with and without a priority fee, each with a memo) and then a swap by
+ * a trader through the next CPMM pool (pools.mjs, poolTrader). Deterministic in its choices (PRNGs
+ * seeded from the seed string); the timing follows the clock.
  */
 export function startActivity(chain, seeded, seedString, everyMs, log) {
   const traders = Array.from({ length: TRADERS }, (_, i) => seeded.keypairs[`trader-${i}`]);
@@ -188,11 +199,19 @@ export function startActivity(chain, seeded, seedString, everyMs, log) {
     return state % n;
   };
   let n = 0;
+  const swap = poolTrader(chain, seeded, seedString);
+  let swaps = 0;
   const tick = () => {
     try {
       transfer();
     } catch (e) {
       log(`activity #${n}: ${e.message}`);
+    }
+    swaps++;
+    try {
+      swap();
+    } catch (e) {
+      log(`activity swap #${swaps}: ${e.message} ${JSON.stringify(e.data?.logs ?? [])}`);
     }
   };
   const transfer = () => {

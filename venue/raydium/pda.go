@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Program-derived addresses of CPMM, derived as the program derives them (under ProgramID).
 
 func derive(seeds ...[]byte) Pubkey {
-	k, _, err := solana.FindProgramAddress(seeds, ProgramID)
+	k, _, err := svm.FindProgramAddress(seeds, ProgramID)
 	if err != nil { // seeds here are at most 32 bytes: unreachable
 		panic(fmt.Sprintf("raydium: %v", err))
 	}
@@ -18,7 +18,7 @@ func derive(seeds ...[]byte) Pubkey {
 }
 
 var authority = sync.OnceValues(func() (Pubkey, uint8) {
-	k, b, err := solana.FindProgramAddress([][]byte{[]byte(seedAuthority)}, ProgramID)
+	k, b, err := svm.FindProgramAddress([][]byte{[]byte(seedAuthority)}, ProgramID)
 	if err != nil {
 		panic(fmt.Sprintf("raydium: %v", err))
 	}
@@ -61,7 +61,7 @@ func ObservationAddress(pool Pubkey) Pubkey { return derive([]byte(seedObservati
 
 // AssociatedTokenAccount is owner's associated token account of mint under tokenProgram.
 func AssociatedTokenAccount(owner, mint, tokenProgram Pubkey) Pubkey {
-	return solana.AssociatedTokenAccount(owner, mint, tokenProgram)
+	return svm.AssociatedTokenAccount(owner, mint, tokenProgram)
 }
 
 // PoolKeys are the addresses a pool's instructions name, as initialize creates them.

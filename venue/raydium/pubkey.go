@@ -5,17 +5,19 @@ import (
 	"fmt"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Pubkey is a Solana address: 32 bytes, written in base58.
 type Pubkey [32]byte
 
-// ParsePubkey parses a base58 Solana address. Errors wrap chain.ErrInvalidAddress.
+// ParsePubkey parses a base58 Solana address (exactly 32 bytes). Errors wrap
+// chain.ErrInvalidAddress (400 invalid_address) and svm.ErrInvalidAddress, and say what s is
+// instead.
 func ParsePubkey(s string) (Pubkey, error) {
-	b, err := solana.DecodeAddress(s)
+	b, err := svm.DecodeAddress(s)
 	if err != nil {
-		return Pubkey{}, fmt.Errorf("raydium: %w", err)
+		return Pubkey{}, fmt.Errorf("raydium: %w: %w", chain.ErrInvalidAddress, err)
 	}
 	return b, nil
 }
@@ -30,7 +32,7 @@ func MustPubkey(s string) Pubkey {
 }
 
 // String is the base58 form.
-func (k Pubkey) String() string { return chain.EncodeBase58(k[:]) }
+func (k Pubkey) String() string { return svm.EncodeAddress(k) }
 
 // IsZero reports whether k is all zeros (the System Program's id, and an unset key).
 func (k Pubkey) IsZero() bool { return k == Pubkey{} }

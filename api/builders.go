@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -197,8 +198,8 @@ type lpOp struct {
 	needs                          chain.Capability // what a venue must serve; empty: no venue serves it yet
 }
 
-// v2Only names the LP operations uniswap-v2's fungible pools have no use for.
-var v2Only = map[string]string{"buildLPIncrease": "lp/increase", "buildLPRebalance": "lp/rebalance", "buildLPMigrate": "lp/migrate"}
+// rangedOnly names the LP operations that fungible (constant-product) pools have no use for.
+var rangedOnly = map[string]string{"buildLPIncrease": "lp/increase", "buildLPRebalance": "lp/rebalance", "buildLPMigrate": "lp/migrate"}
 
 var lpOps = []lpOp{
 	{"buildLPCreate", "/v1/build/lp/create", "Create an LP pool or position", "Creates a pool of tokenA and tokenB, or an NFT-style position; " +
@@ -388,11 +389,13 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if e := venueOn(c, string(b.Venue)); e != nil {
 			return nil, e
 		}
-		if op, ok := v2Only[opID]; ok && b.Venue == "uniswap-v2" {
-			return nil, Errorf(CodeOperationNotSupported, "%s is for NFT-style positions (concentrated liquidity); uniswap-v2 pools are fungible "+
-				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); uniswap-v3 will support %s", op, op)
+		spec, _ := chain.LookupVenue(string(b.Venue))
+		if op, ok := rangedOnly[opID]; ok && spec.Kind == chain.ConstantProduct {
+			return nil, Errorf(CodeOperationNotSupported, "%s is for NFT-style positions (concentrated liquidity); %s pools are fungible "+
+				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); %s will support %s",
+				op, b.Venue, strings.Join(chain.VenuesOf(spec.Family, chain.Concentrated), " and "), op)
 		}
-		if b.Venue == "uniswap-v2" {
+		if spec.Family == chain.KindEVM && spec.Kind == chain.ConstantProduct {
 			return s.buildLPV2(ctx, opID, b)
 		}
 		fields := []field{addr("user", b.User)}

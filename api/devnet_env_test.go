@@ -13,6 +13,7 @@ import (
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/trade"
+	"github.com/partner-platform/partnerd/venue"
 )
 
 // devnetChain is base (or the chain named) served from a local devnet (seeded, no background trader), indexed up to
@@ -81,11 +82,11 @@ func withDevnet(d *devnetChain) envOption {
 		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run
 		folio := portfolio.New(ix, mkt, []*portfolio.Chain{{Name: info.Name, Source: reads.Source, NativeSymbol: info.NativeToken, Pricing: pricing}})
 		chains, err := chain.NewRegistry(map[string]chain.Served{info.Name: {Network: chain.Devnet, ChainID: devnet.ChainID,
-			Venues: chain.ConfiguredVenues(info.Name, cc)}})
+			Venues: venue.All().Configured(info.Name, cc)}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(info, cc, reads.Source)}, log)
+		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(info, cc, reads.Source, venue.All())}, log)
 		d.config = cc
 		e.edits = append(e.edits, func(deps *Deps) {
 			deps.Market, deps.Portfolio, deps.Trade, deps.Chains = mkt, folio, trader, chains

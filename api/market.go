@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/danielgtaylor/huma/v2"
+	"strings"
 
 	"context"
 	"net/http"
@@ -649,8 +650,9 @@ func (s *Server) poolReserves(ctx context.Context, in *reservesInput) (*output[P
 	if e := venueOn(c, string(in.AMM)); e != nil {
 		return nil, e
 	}
-	if in.AMM != "uniswap-v2" {
-		return nil, Errorf(CodeOperationNotSupported, "reserves are read for uniswap-v2 pools only")
+	if spec, _ := chain.LookupVenue(string(in.AMM)); spec.Kind != chain.ConstantProduct {
+		return nil, Errorf(CodeOperationNotSupported, "reserves are read for constant-product pools (%s); %s pools hold liquidity by price range",
+			strings.Join(chain.VenuesOf(spec.Family, chain.ConstantProduct), ", "), in.AMM)
 	}
 	if e := s.serving(ctx, c); e != nil {
 		return nil, e

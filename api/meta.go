@@ -130,7 +130,7 @@ func (s *Server) listChains(context.Context, *struct{}) (*chainsOutput, error) {
 
 // venueInfo is what venue v serves on chain c: its capabilities, the operations needing one of them
 // that are served there, and why it serves no more.
-func (s *Server) venueInfo(c chain.Info, v chain.Venue) VenueInfo {
+func (s *Server) venueInfo(c chain.Info, v chain.VenueStatus) VenueInfo {
 	info := VenueInfo{Name: VenueName(v.Name), Kind: v.Kind, Serves: []string{}, Operations: []string{}}
 	for _, cap := range v.Serves {
 		info.Serves = append(info.Serves, string(cap))

@@ -49,14 +49,32 @@ type VenueSpec struct {
 	Kind string
 }
 
+// Pool models, a VenueSpec's Kind.
+const (
+	ConstantProduct = "constant-product" // fungible LP tokens
+	Concentrated    = "concentrated"     // ranged, NFT-style positions
+	Bins            = "bins"             // liquidity in discrete price bins
+)
+
 // VenueSpecs are the contract's venues, in its order: four Solana venues, then the two EVM pool ABIs.
 var VenueSpecs = []VenueSpec{
-	{"raydium", KindSolana, "constant-product"},
-	{"orca", KindSolana, "concentrated"},
-	{"meteora", KindSolana, "bins"},
-	{"pumpswap", KindSolana, "constant-product"},
-	{"uniswap-v2", KindEVM, "constant-product"},
-	{"uniswap-v3", KindEVM, "concentrated"},
+	{"raydium", KindSolana, ConstantProduct},
+	{"orca", KindSolana, Concentrated},
+	{"meteora", KindSolana, Bins},
+	{"pumpswap", KindSolana, ConstantProduct},
+	{"uniswap-v2", KindEVM, ConstantProduct},
+	{"uniswap-v3", KindEVM, Concentrated},
+}
+
+// VenuesOf are the names of the contract's venues on a chain family with a pool model.
+func VenuesOf(family Kind, kind string) []string {
+	var out []string
+	for _, v := range VenueSpecs {
+		if v.Family == family && v.Kind == kind {
+			out = append(out, v.Name)
+		}
+	}
+	return out
 }
 
 // Venues lists the `amm` values of the contract, in its order (VenueSpecs' names).
@@ -91,7 +109,7 @@ const (
 type Served struct {
 	Network Network
 	ChainID int64   // the chain id the RPC answers with (a devnet's differs from the mainnet's)
-	Venues  []Venue // the venues configured on it (ConfiguredVenues)
+	Venues  []VenueStatus // the venues configured on it (VenueSet.Configured)
 }
 
 // Status is a supported chain and whether this deployment serves it.
@@ -99,7 +117,7 @@ type Status struct {
 	Info
 	Enabled bool
 	Network Network // empty while not enabled
-	Venues  []Venue // the venues configured on an enabled chain
+	Venues  []VenueStatus // the venues configured on an enabled chain
 }
 
 // Errors returned by the registry.
@@ -173,7 +191,7 @@ func (r *Registry) Enabled() []Info {
 }
 
 // Venues returns the venues configured on the named chain (none when it is not enabled).
-func (r *Registry) Venues(name string) []Venue { return r.enabled[name].Venues }
+func (r *Registry) Venues(name string) []VenueStatus { return r.enabled[name].Venues }
 
 // Capable reports whether a venue of the named chain serves c; when none does, why says what the
 // chain's venues lack, preferring a venue that serves something else (its configuration lacks a

@@ -25,8 +25,8 @@ const (
 // Capabilities lists every capability in order.
 var Capabilities = []Capability{CapPools, CapSwaps, CapLiquidity, CapFarms}
 
-// Venue is a venue configured on an enabled chain and what it serves there.
-type Venue struct {
+// VenueStatus is a venue configured on an enabled chain and what it serves there.
+type VenueStatus struct {
 	Name string // an `amm` value (Venues)
 	// Kind is the venue's pool model: constant-product, concentrated (ranged positions) or bins.
 	Kind string
@@ -38,52 +38,53 @@ type Venue struct {
 }
 
 // Has reports whether the venue serves cap.
-func (v Venue) Has(c Capability) bool { return slices.Contains(v.Serves, c) }
+func (v VenueStatus) Has(c Capability) bool { return slices.Contains(v.Serves, c) }
 
-// NewVenue is the venue called name, configured as v on the chain called chainName, with what it
-// serves: a uniswap-v2 venue's pools are indexed from its factory; it is traded on (swaps and
-// liquidity) when it also has a router and an initCodeHash (pair addresses are derived offline);
-// its farms are served when it has a stakingRewardsFactory too. The other venues are not served by
-// this version yet.
-func NewVenue(chainName, name string, v VenueConfig) Venue {
+// Venue is a venue's implementation: one package under venue/ each (venue.All lists them). It says
+// what the venue serves on a chain; the rest of the venue (its pool math, builds and what indexes
+// it) is reached through the interfaces of the adapters that use it, such as SVMIndexer.
+type Venue interface {
+	// Spec is the venue's name, chain family and pool model (one of VenueSpecs).
+	Spec() VenueSpec
+	// Status is what the venue serves on the chain called chainName when configured as cfg, and
+	// why it serves no more (naming the setting cfg lacks).
+	Status(chainName string, cfg VenueConfig) VenueStatus
+}
+
+// VenueSet is the venues this build implements, by name.
+type VenueSet map[string]Venue
+
+// NewVenueSet is the set of venues vs.
+func NewVenueSet(vs ...Venue) VenueSet {
+	s := VenueSet{}
+	for _, v := range vs {
+		s[v.Spec().Name] = v
+	}
+	return s
+}
+
+// Status is what the venue called name serves on the chain called chainName when configured as
+// cfg; a venue of the contract this build does not implement serves nothing, "not served by this
+// version yet".
+func (s VenueSet) Status(chainName, name string, cfg VenueConfig) VenueStatus {
+	if v, ok := s[name]; ok {
+		return v.Status(chainName, cfg)
+	}
 	spec, _ := LookupVenue(name)
-	out := Venue{Name: name, Kind: spec.Kind, Missing: map[Capability]string{}}
-	if name != "uniswap-v2" {
-		for _, c := range Capabilities {
-			out.Missing[c] = name + " is not served by this version yet"
-		}
-		return out
+	out := VenueStatus{Name: name, Kind: spec.Kind, Missing: map[Capability]string{}}
+	for _, c := range Capabilities {
+		out.Missing[c] = name + " is not served by this version yet"
 	}
-	at := "chains." + chainName + ".venues.uniswap-v2."
-	out.Serves = append(out.Serves, CapPools)
-	var lacks []string
-	if v.Router == "" {
-		lacks = append(lacks, "router ("+at+"router)")
-	}
-	if v.InitCodeHash == "" {
-		lacks = append(lacks, "initCodeHash ("+at+"initCodeHash: the pair init code hash that pair addresses are derived with)")
-	}
-	if len(lacks) > 0 {
-		why := "the uniswap-v2 venue of " + chainName + " is configured without " + strings.Join(lacks, " and ")
-		out.Missing[CapSwaps], out.Missing[CapLiquidity], out.Missing[CapFarms] = why, why, why
-		return out
-	}
-	out.Serves = append(out.Serves, CapSwaps, CapLiquidity)
-	if v.StakingRewardsFactory == "" {
-		out.Missing[CapFarms] = "the uniswap-v2 venue of " + chainName + " is configured without stakingRewardsFactory (" + at + "stakingRewardsFactory)"
-		return out
-	}
-	out.Serves = append(out.Serves, CapFarms)
 	return out
 }
 
-// ConfiguredVenues are the venues of a chain's configuration, sorted by name.
-func ConfiguredVenues(chainName string, cc ChainConfig) []Venue {
-	var out []Venue
+// Configured are the statuses of the venues of a chain's configuration, sorted by name.
+func (s VenueSet) Configured(chainName string, cc ChainConfig) []VenueStatus {
+	var out []VenueStatus
 	for name, v := range cc.Venues {
-		out = append(out, NewVenue(chainName, name, v))
+		out = append(out, s.Status(chainName, name, v))
 	}
-	slices.SortFunc(out, func(a, b Venue) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b VenueStatus) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -2,7 +2,6 @@ package chain
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -49,36 +48,31 @@ func TestKnownUniswapV2Factories(t *testing.T) {
 	}
 }
 
-// TestNewVenue: what a configured venue serves, and why it serves no more.
-func TestNewVenue(t *testing.T) {
-	full := VenueConfig{Factory: "0x1", Router: "0x2", InitCodeHash: UniswapV2InitCodeHash, StakingRewardsFactory: "0x3"}
-	for _, tc := range []struct {
-		name   string
-		venue  string
-		cfg    func(VenueConfig) VenueConfig
-		serves []Capability
-		why    string // in Missing[CapSwaps] (or CapFarms when swaps are served)
-	}{
-		{"complete", "uniswap-v2", func(v VenueConfig) VenueConfig { return v }, Capabilities, ""},
-		{"no farms", "uniswap-v2", func(v VenueConfig) VenueConfig { v.StakingRewardsFactory = ""; return v },
-			[]Capability{CapPools, CapSwaps, CapLiquidity}, "chains.base.venues.uniswap-v2.stakingRewardsFactory"},
-		{"no hash", "uniswap-v2", func(v VenueConfig) VenueConfig { v.InitCodeHash = ""; return v }, []Capability{CapPools}, "chains.base.venues.uniswap-v2.initCodeHash"},
-		{"no router", "uniswap-v2", func(v VenueConfig) VenueConfig { v.Router = ""; return v }, []Capability{CapPools}, "chains.base.venues.uniswap-v2.router"},
-		{"not served yet", "uniswap-v3", func(v VenueConfig) VenueConfig { return v }, nil, "not served by this version yet"},
-	} {
-		v := NewVenue("base", tc.venue, tc.cfg(full))
-		if !slices.Equal(v.Serves, tc.serves) {
-			t.Errorf("%s: serves %v, want %v", tc.name, v.Serves, tc.serves)
-		}
-		why := v.Missing[CapSwaps]
-		if v.Has(CapSwaps) {
-			why = v.Missing[CapFarms]
-		}
-		if !strings.Contains(why, tc.why) || (tc.why == "") != (len(v.Missing) == 0) {
-			t.Errorf("%s: missing %v, want %q", tc.name, v.Missing, tc.why)
-		}
+// poolsOnly is a venue that serves its pools and nothing else, saying why.
+type poolsOnly struct{}
+
+func (poolsOnly) Spec() VenueSpec { return VenueSpec{"uniswap-v2", KindEVM, "constant-product"} }
+
+func (poolsOnly) Status(chainName string, cfg VenueConfig) VenueStatus {
+	why := "configured without initCodeHash"
+	return VenueStatus{Name: "uniswap-v2", Serves: []Capability{CapPools},
+		Missing: map[Capability]string{CapSwaps: why, CapLiquidity: why, CapFarms: why}}
+}
+
+// TestVenueSet: an implemented venue says what it serves; a venue of the contract this build does
+// not implement serves nothing, and Capable prefers the reason of a venue that serves something.
+func TestVenueSet(t *testing.T) {
+	set := NewVenueSet(poolsOnly{})
+	full := VenueConfig{Factory: "0x1", Router: "0x2", InitCodeHash: UniswapV2InitCodeHash}
+	v3 := set.Status("base", "uniswap-v3", full)
+	if len(v3.Serves) != 0 || v3.Kind != "concentrated" || !strings.Contains(v3.Missing[CapPools], "not served by this version yet") {
+		t.Errorf("uniswap-v3 = %+v", v3)
 	}
-	r, err := NewRegistry(map[string]Served{"base": {Venues: []Venue{NewVenue("base", "uniswap-v3", full), NewVenue("base", "uniswap-v2", VenueConfig{Factory: "0x1"})}}})
+	got := set.Configured("base", ChainConfig{Venues: map[string]VenueConfig{"uniswap-v3": full, "uniswap-v2": {Factory: "0x1"}}})
+	if len(got) != 2 || got[0].Name != "uniswap-v2" || got[1].Name != "uniswap-v3" {
+		t.Fatalf("Configured = %+v", got)
+	}
+	r, err := NewRegistry(map[string]Served{"base": {Venues: []VenueStatus{got[1], got[0]}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/partner-platform/partnerd/chain/devnet/anvil"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/trade"
+	"github.com/partner-platform/partnerd/venue"
 )
 
 // gasChain is a freshly seeded EVM chain (devnet.Seed: nothing has swapped on its pools, so every
@@ -81,7 +82,7 @@ func (g *gasChain) serve(rc *rpc.Client) {
 	}
 	g.seen = &observed{EVM: evm.NewSource(reader, cc.WrappedNative, cc.Venues["uniswap-v2"].Factory)}
 	info, _ := chain.Lookup("base")
-	g.svc = trade.New(nil, []*trade.Chain{trade.NewChain(info, cc, g.seen)}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g.svc = trade.New(nil, []*trade.Chain{trade.NewChain(info, cc, g.seen, venue.All())}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 // newAnvilGasChain seeds the devnet's market on anvil and serves trades on it; then it turns

@@ -11,6 +11,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // LP builders on Uniswap V2 (EVM): create a pair, add and remove liquidity through Router02, and
@@ -58,7 +59,7 @@ func (s *Service) lpSetup(r LPRequest) (*Chain, Venue, string, string, error) {
 	if !ok {
 		return nil, Venue{}, "", "", fmt.Errorf("%w: uniswap-v2 is not configured on %s", ErrNotSupported, c.Info.Name)
 	}
-	if r.SlippageBps < 0 || r.SlippageBps >= FeeDenominator {
+	if r.SlippageBps < 0 || r.SlippageBps >= bpsDenominator {
 		return nil, Venue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
 	}
 	return c, v, strings.ToLower(r.User), strings.ToLower(r.Pool), nil
@@ -260,7 +261,7 @@ func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (
 		}
 	}
 	slip := r.SlippageBps
-	mins := [2]*big.Int{MinOut(used[0], slip), MinOut(used[1], slip)}
+	mins := [2]*big.Int{uniswapv2.MinOut(used[0], slip), uniswapv2.MinOut(used[1], slip)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	var steps []step
 	for i, sd := range sides {
@@ -389,7 +390,7 @@ func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest
 	if err != nil {
 		return Build{}, err
 	}
-	if r.Bps < 1 || r.Bps > FeeDenominator {
+	if r.Bps < 1 || r.Bps > bpsDenominator {
 		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
 	}
 	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pool}, Owner: user, Balances: []string{pool},
@@ -412,7 +413,7 @@ func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest
 		return Build{}, fmt.Errorf("%w: %s holds no LP tokens of pool %s", ErrPrerequisite, user, pool)
 	}
 	liq := new(big.Int).Mul(held, big.NewInt(int64(r.Bps)))
-	liq.Quo(liq, bigFeeDenominator)
+	liq.Quo(liq, bigBps)
 	var out [2]*big.Int
 	for i, reserve := range []*big.Int{p.Reserve0, p.Reserve1} {
 		out[i] = new(big.Int).Mul(liq, reserve)
@@ -421,7 +422,7 @@ func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest
 	if liq.Sign() == 0 || out[0].Sign() == 0 || out[1].Sign() == 0 {
 		return Build{}, fmt.Errorf("%w: %d bps of the %s LP base units held is too little to withdraw anything", ErrInvalidAmount, r.Bps, held)
 	}
-	mins := [2]*big.Int{MinOut(out[0], r.SlippageBps), MinOut(out[1], r.SlippageBps)}
+	mins := [2]*big.Int{uniswapv2.MinOut(out[0], r.SlippageBps), uniswapv2.MinOut(out[1], r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	var steps []step
 	if a := approval(pool, user, v.Router, st.Allowances[0], liq); a != nil {
@@ -653,7 +654,7 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 		m.apply(best)
 		out := last(best.amounts)
 		got[i].Set(out)
-		minOut := MinOut(out, r.SlippageBps)
+		minOut := uniswapv2.MinOut(out, r.SlippageBps)
 		path := []string{reward}
 		for _, l := range best.legs {
 			path = append(path, l.tokenOut)
@@ -666,7 +667,7 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 			if l.tokenIn != reward {
 				decimals = c.hopDecimals(l.tokenIn)
 			}
-			fee := newFee("venue", l.tokenIn, new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigFeeDenominator), decimals)
+			fee := newFee("venue", l.tokenIn, new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigBps), decimals)
 			fee.Venue, fee.Pool, fee.FeeBps = l.venue.Name, l.pair, l.venue.FeeBps
 			venueFees = append(venueFees, fee)
 		}
@@ -681,7 +682,7 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 	} else if err != nil {
 		return Build{}, err
 	}
-	mins := [2]*big.Int{MinOut(used[0], r.SlippageBps), MinOut(used[1], r.SlippageBps)}
+	mins := [2]*big.Int{uniswapv2.MinOut(used[0], r.SlippageBps), uniswapv2.MinOut(used[1], r.SlippageBps)}
 	if kept >= 0 {
 		spentReward.Add(spentReward, used[kept])
 	}
@@ -729,10 +730,10 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 // rounded down (for the 0.3 % fee: (sqrt(r*(r*3988009 + amount*3988000)) - r*1997) / 1994). Half
 // the amount when that is not in (0, amount).
 func zapSwapAmount(amount, r *big.Int, feeBps int) *big.Int {
-	a := big.NewInt(int64(FeeDenominator - feeBps))
-	b := new(big.Int).Mul(big.NewInt(int64(2*FeeDenominator-feeBps)), r)
+	a := big.NewInt(int64(bpsDenominator - feeBps))
+	b := new(big.Int).Mul(big.NewInt(int64(2*bpsDenominator-feeBps)), r)
 	disc := new(big.Int).Mul(b, b)
-	t := new(big.Int).Mul(a, big.NewInt(4*FeeDenominator))
+	t := new(big.Int).Mul(a, big.NewInt(4*bpsDenominator))
 	t.Mul(t, r).Mul(t, amount)
 	disc.Add(disc, t)
 	s := new(big.Int).Sqrt(disc)
@@ -801,13 +802,13 @@ func (m reserveModel) best(c *Chain, v Venue, in, out string, amount *big.Int) (
 				ok = false
 				break
 			}
-			pr.hops = append(pr.hops, Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
+			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
 		}
 		if !ok {
 			continue
 		}
 		live = true
-		if pr.amounts, err = RouteAmountOut(amount, pr.hops); err != nil {
+		if pr.amounts, err = uniswapv2.RouteAmountOut(amount, pr.hops); err != nil {
 			continue
 		}
 		if best == nil || last(pr.amounts).Cmp(last(best.amounts)) > 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // TestAddAmountsFixedPoint: the amounts addAmounts asks for are what Router02's _addLiquidity
@@ -66,7 +67,7 @@ func TestZapSwapAmount(t *testing.T) {
 		r, q := new(big.Int).Mul(big.NewInt(1_000_000), pow10(18)), new(big.Int).Mul(big.NewInt(500_000), pow10(6))
 		amount := new(big.Int).Mul(big.NewInt(12_345), pow10(18))
 		s := zapSwapAmount(amount, r, fee)
-		out, err := AmountOut(s, r, q, fee)
+		out, err := uniswapv2.AmountOut(s, r, q, fee)
 		if err != nil {
 			t.Fatal(err)
 		}

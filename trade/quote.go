@@ -10,6 +10,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // QuoteTTL is how long a quote is good for (its expiresAt): about two blocks on the busiest chains.
@@ -170,7 +171,7 @@ func (c *Chain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeSt
 // its sell tax), delivered what the user receives (the last pool's output less its buy tax).
 type priced struct {
 	legs      []leg
-	hops      []Hop
+	hops      []uniswapv2.Hop
 	amounts   []*big.Int
 	delivered *big.Int
 }
@@ -187,13 +188,13 @@ func bestRoute(routes [][]leg, reserves func(leg) (rin, rout *big.Int, ok bool),
 				pr.hops = nil
 				break
 			}
-			pr.hops = append(pr.hops, Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
+			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
 		}
 		if pr.hops == nil {
 			continue
 		}
 		var err error
-		if pr.amounts, err = RouteAmountOut(afterTax(amount, inTax.SellTaxBps), pr.hops); err != nil {
+		if pr.amounts, err = uniswapv2.RouteAmountOut(afterTax(amount, inTax.SellTaxBps), pr.hops); err != nil {
 			continue // too small to buy a unit, or not enough liquidity on this route
 		}
 		if pr.delivered = afterTax(last(pr.amounts), outTax.BuyTaxBps); pr.delivered.Sign() == 0 {
@@ -297,8 +298,8 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 	outAmount := best.delivered
 	q := SwapQuote{
 		Chain: c.Info.Name, InputMint: inputMint, OutputMint: outputMint,
-		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: MinOut(outAmount, slippageBps).String(),
-		SlippageBps: slippageBps, PriceImpactPct: FormatPercent(PriceImpact(amount, outAmount, best.hops), 4),
+		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: uniswapv2.MinOut(outAmount, slippageBps).String(),
+		SlippageBps: slippageBps, PriceImpactPct: uniswapv2.FormatPercent(uniswapv2.PriceImpact(amount, outAmount, best.hops), 4),
 		FeeOnTransfer: len(taxes) > 0, Taxes: taxes,
 		Gas:   uint64(swapGasFirstHop + swapGasPerHop*(len(best.legs)-1)),
 		Block: st.Block, ExpiresAt: s.now().Add(QuoteTTL).Unix(),

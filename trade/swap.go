@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // ReviewThresholdPpm is the value loss above which a swap build needs a reviewed maxValueLossPpm:
@@ -46,7 +47,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 	if err != nil {
 		return Build{}, err
 	}
-	loss := valueLossPpm(PriceImpact(amount, q.best.delivered, q.best.hops))
+	loss := valueLossPpm(uniswapv2.PriceImpact(amount, q.best.delivered, q.best.hops))
 	if loss > ReviewThresholdPpm && (r.MaxValueLossPpm == nil || *r.MaxValueLossPpm < loss) {
 		return Build{}, &ReviewError{ValueLossPpm: loss}
 	}
@@ -84,7 +85,7 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 
 	var venueFees []Fee
 	for _, h := range q.quote.Route {
-		fee := newFee("venue", h.TokenIn, new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), big.NewInt(int64(h.FeeBps))), bigFeeDenominator),
+		fee := newFee("venue", h.TokenIn, new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), big.NewInt(int64(h.FeeBps))), bigBps),
 			q.decimalsOf(c, h.TokenIn))
 		fee.Venue, fee.Pool, fee.FeeBps = h.Venue, h.Pool, h.FeeBps
 		venueFees = append(venueFees, fee)

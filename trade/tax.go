@@ -122,6 +122,6 @@ func afterTax(amount *big.Int, bps int) *big.Int {
 	if bps <= 0 {
 		return new(big.Int).Set(amount)
 	}
-	tax := new(big.Int).Div(new(big.Int).Mul(amount, big.NewInt(int64(bps))), bigFeeDenominator)
+	tax := new(big.Int).Div(new(big.Int).Mul(amount, big.NewInt(int64(bps))), bigBps)
 	return tax.Sub(amount, tax)
 }

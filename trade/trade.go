@@ -17,6 +17,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/ent"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // Errors of the service, besides the chain adapter's (matching chain.ErrUpstreamUnavailable and its
@@ -90,13 +91,13 @@ type Chain struct {
 }
 
 // NewChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when it
-// serves swaps (chain.NewVenue: a router and an initCodeHash, with which pair addresses are derived
+// serves swaps (venues' Status: a router and an initCodeHash, with which pair addresses are derived
 // without a lookup).
-func NewChain(info chain.Info, cc chain.ChainConfig, src EVM) *Chain {
+func NewChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *Chain {
 	c := &Chain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
-	if v, ok := cc.Venues["uniswap-v2"]; ok && chain.NewVenue(info.Name, "uniswap-v2", v).Has(chain.CapSwaps) {
-		c.Venues = append(c.Venues, Venue{Name: "uniswap-v2", Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
+	if v, ok := cc.Venues[uniswapv2.Name]; ok && venues.Status(info.Name, uniswapv2.Name, v).Has(chain.CapSwaps) {
+		c.Venues = append(c.Venues, Venue{Name: uniswapv2.Name, Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
 			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
 	}
 	return c
@@ -167,3 +168,8 @@ func bigOf(s string) *big.Int {
 	n, _ := new(big.Int).SetString(s, 10)
 	return n
 }
+
+// bpsDenominator is the denominator of figures in basis points (fees, slippage, taxes, shares).
+const bpsDenominator = 10000
+
+var bigBps = big.NewInt(bpsDenominator)

@@ -15,6 +15,7 @@ import (
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/trade"
+	"github.com/partner-platform/partnerd/venue"
 )
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
@@ -67,6 +68,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		return nil, err
 	}
 	out := &chains{leases: leases}
+	venues := venue.All()
 	if !hasEVM(cfg) {
 		if m.store.Dialect == dialect.Postgres {
 			// Local mode on a database other replicas may share: only one of them may run a devnet,
@@ -120,18 +122,18 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		}
 		out.adapters = append(out.adapters, a)
 		out.indexers = append(out.indexers, indexer{chain: info.Name, follower: a.Follower, sink: sink})
-		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID, Venues: chain.ConfiguredVenues(info.Name, cc)}
+		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID, Venues: venues.Configured(info.Name, cc)}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name]})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
 			Pricing: pricing[info.Name]})
-		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source))
+		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
 	}
 	var solMarket []*market.SolanaChain
 	var solPortfolio []portfolio.Option
 	var solTrade []trade.Option
 	if out.solana = m.openSolana(ctx, cfg, out.devnet != nil); out.solana != nil {
 		sc := out.solana
-		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: chain.ConfiguredVenues("solana", sc.config)}
+		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
 		solMarket = append(solMarket, &market.SolanaChain{Name: "solana", Client: sc.client, Tokens: sc.tokens()})
 		solPortfolio = append(solPortfolio, portfolio.WithSolana(&portfolio.SolanaChain{Name: "solana", Source: sc.client}))
 		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client}))
@@ -148,13 +150,13 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 
 // tradeChain is a configured EVM chain as the trade service sees it, saying in the log what each
 // venue cannot serve and why (GET /v1/chains and the refused calls say it too).
-func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source) *trade.Chain {
-	for _, v := range chain.ConfiguredVenues(info.Name, cc) {
+func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source, venues chain.VenueSet) *trade.Chain {
+	for _, v := range venues.Configured(info.Name, cc) {
 		if why, ok := v.Missing[chain.CapSwaps]; ok && v.Has(chain.CapPools) {
 			m.Log.Warn("venue not traded on: swaps and liquidity are not built there", "chain", info.Name, "venue", v.Name, "why", why)
 		}
 	}
-	return trade.NewChain(info, cc, src)
+	return trade.NewChain(info, cc, src, venues)
 }
 
 func hasEVM(cfg chain.Config) bool {

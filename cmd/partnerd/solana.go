@@ -59,8 +59,8 @@ func (m *Main) openSolana(ctx context.Context, cfg chain.Config, localMode bool)
 }
 
 // logLocalSolana says, once, what the local validator serves: its RPC and PubSub (WebSocket) URLs,
-// mints and funded test keypairs (faucet, the mints' authority, holder-0..7, trader-0..2) with
-// their secret keys.
+// mints, CPMM pools and funded test keypairs (faucet, the mints' authority, holder-0..7,
+// trader-0..2, pool-creator, lp-provider) with their secret keys.
 func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	mints := map[string]string{}
 	for _, mt := range node.Mints {
@@ -70,9 +70,14 @@ func (m *Main) logLocalSolana(node *localnet.Node, genesis string) {
 	for _, k := range node.Keypairs {
 		keys[k.Name] = k.Address + " secret " + k.SecretKey
 	}
+	pools := map[string]string{}
+	for _, p := range node.Pools {
+		pools[p.Name] = p.Address
+	}
 	m.Log.Warn("LOCAL MODE: no Solana RPC is configured (PARTNER_CHAINS), so solana is served from a local VALIDATOR (LiteSVM), "+
-		"not the real chain; its keypairs are test keys, never use them on a real cluster",
-		"chain", "solana", "rpc", node.URL, "ws", node.WSURL, "genesis", genesis, "mints", mints, "keypairs", keys)
+		"not the real chain; its keypairs are test keys, never use them on a real cluster; its pools are on our own program with "+
+		"Raydium CPMM's interface at CPMM's program id, not Raydium's binary",
+		"chain", "solana", "rpc", node.URL, "ws", node.WSURL, "genesis", genesis, "mints", mints, "pools", pools, "keypairs", keys)
 }
 
 // tokens are the mints the market's search knows on the chain besides the index: the local

@@ -1,14 +1,14 @@
-package trade
+package uniswapv2
 
-// The vectors in testdata/v2sdk/vectors.json come from the official Uniswap
+// The vectors in testdata/vectors.json come from the official Uniswap
 // V2 SDK (@uniswap/v2-sdk and @uniswap/sdk-core, exact versions pinned in
-// testdata/v2sdk/package.json and package-lock.json): testdata/v2sdk/gen.mjs
+// testdata/package.json and package-lock.json): testdata/gen.mjs
 // builds seeded pseudo-random pairs and routes with the SDK's Pair, Route and
 // Trade objects and records what pair.getOutputAmount, pair.getInputAmount,
 // Trade.exactIn, trade.priceImpact and trade.minimumAmountOut return or
 // throw. Regenerate them with
 //
-//	npm ci --prefix trade/testdata/v2sdk && node trade/testdata/v2sdk/gen.mjs
+//	npm ci --prefix venue/uniswapv2/testdata && node venue/uniswapv2/testdata/gen.mjs
 //
 // The SDK's pairs always charge 0.3% (feeBps 30); the other fees (25 for
 // PancakeSwap V2, 0, 100) are checked against hand-written formulas below.
@@ -56,7 +56,7 @@ type v2Vectors struct {
 	} `json:"getInputAmount"`
 }
 
-const v2VectorsDir = "testdata/v2sdk"
+const v2VectorsDir = "testdata"
 
 func loadV2Vectors(t *testing.T) *v2Vectors {
 	t.Helper()

@@ -1,4 +1,4 @@
-package trade
+package uniswapv2
 
 import (
 	"errors"
@@ -24,25 +24,25 @@ var (
 	// down to 0). The Uniswap V2 SDK throws InsufficientInputAmountError and
 	// the router reverts with INSUFFICIENT_INPUT_AMOUNT (or the pair with
 	// INSUFFICIENT_OUTPUT_AMOUNT) in these cases.
-	ErrInsufficientInput = errors.New("trade: insufficient input amount")
+	ErrInsufficientInput = errors.New("uniswapv2: insufficient input amount")
 
 	// ErrInsufficientOutput is returned by AmountIn when the amount out is not
 	// positive, as the router's getAmountIn requires (INSUFFICIENT_OUTPUT_AMOUNT).
 	// The SDK's Pair.getInputAmount does not check this and quotes 1 for 0
 	// out.
-	ErrInsufficientOutput = errors.New("trade: insufficient output amount")
+	ErrInsufficientOutput = errors.New("uniswapv2: insufficient output amount")
 
 	// ErrInsufficientLiquidity is returned when a reserve is not positive, or
 	// when the amount out asked of AmountIn is at least the output reserve
 	// (the pool cannot give it for any input). The SDK throws
 	// InsufficientReservesError in these cases.
-	ErrInsufficientLiquidity = errors.New("trade: insufficient liquidity")
+	ErrInsufficientLiquidity = errors.New("uniswapv2: insufficient liquidity")
 
 	// ErrInvalidFee is returned when a fee is outside 0..9999 basis points.
-	ErrInvalidFee = errors.New("trade: fee out of range (0..9999 basis points)")
+	ErrInvalidFee = errors.New("uniswapv2: fee out of range (0..9999 basis points)")
 
 	// ErrEmptyRoute is returned by RouteAmountOut for a route without hops.
-	ErrEmptyRoute = errors.New("trade: route has no hops")
+	ErrEmptyRoute = errors.New("uniswapv2: route has no hops")
 )
 
 var bigFeeDenominator = big.NewInt(FeeDenominator)

@@ -108,7 +108,7 @@ const (
 // Served is how this deployment serves an enabled chain.
 type Served struct {
 	Network Network
-	ChainID int64   // the chain id the RPC answers with (a devnet's differs from the mainnet's)
+	ChainID int64         // the chain id the RPC answers with (a devnet's differs from the mainnet's)
 	Venues  []VenueStatus // the venues configured on it (VenueSet.Configured)
 }
 
@@ -116,7 +116,7 @@ type Served struct {
 type Status struct {
 	Info
 	Enabled bool
-	Network Network // empty while not enabled
+	Network Network       // empty while not enabled
 	Venues  []VenueStatus // the venues configured on an enabled chain
 }
 

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/big"
+	"github.com/partner-platform/partnerd/chain/svm"
 	"strings"
 	"unicode/utf8"
 
@@ -197,27 +197,8 @@ func cleanText(b []byte) string {
 	return s
 }
 
-// FeeSchedule is one Token-2022 transfer fee: from Epoch on, a transfer of n base units pays
-// min(ceil(n × BasisPoints / 10,000), MaximumFee), withheld in the recipient's account.
-type FeeSchedule struct {
-	Epoch       uint64
-	BasisPoints uint16
-	MaximumFee  uint64
-}
-
-// Fee is the fee of a transfer of amount base units (the Token-2022 program's calculate_fee).
-func (f FeeSchedule) Fee(amount uint64) uint64 {
-	if f.BasisPoints == 0 || amount == 0 {
-		return 0
-	}
-	n := new(big.Int).Mul(new(big.Int).SetUint64(amount), big.NewInt(int64(f.BasisPoints)))
-	n.Add(n, big.NewInt(9_999))
-	n.Quo(n, big.NewInt(10_000))
-	if !n.IsUint64() || n.Uint64() > f.MaximumFee {
-		return f.MaximumFee
-	}
-	return n.Uint64()
-}
+// FeeSchedule is one Token-2022 transfer fee (chain/svm's, shared with the venues).
+type FeeSchedule = svm.FeeSchedule
 
 // TransferFeeConfig is a mint's Token-2022 TransferFeeConfig extension.
 type TransferFeeConfig struct {

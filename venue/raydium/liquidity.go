@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // DepositQuote is what deposit of LP tokens costs, as CPMM computes it: the LP's share of each
@@ -59,7 +59,7 @@ func (s *Snapshot) deposit(lp uint64) (DepositQuote, error) {
 	}
 	for _, t := range []struct {
 		a                *big.Int
-		fee              *solana.FeeSchedule
+		fee              *svm.FeeSchedule
 		amount, tf, send *uint64
 	}{{a0, s.TransferFee0, &q.Amount0, &q.TransferFee0, &q.Pay0}, {a1, s.TransferFee1, &q.Amount1, &q.TransferFee1, &q.Pay1}} {
 		if *t.amount, ok = toU64(t.a); !ok {
@@ -115,7 +115,7 @@ func (s *Snapshot) withdraw(lp uint64) (WithdrawQuote, error) {
 	for _, t := range []struct {
 		a                    *big.Int
 		reserve              uint64
-		fee                  *solana.FeeSchedule
+		fee                  *svm.FeeSchedule
 		amount, tf, received *uint64
 	}{{a0, q.Reserve0, s.TransferFee0, &q.Amount0, &q.TransferFee0, &q.Receive0}, {a1, q.Reserve1, s.TransferFee1, &q.Amount1, &q.TransferFee1, &q.Receive1}} {
 		if *t.amount, ok = toU64(t.a); !ok {
@@ -144,7 +144,7 @@ type InitializeQuote struct {
 // InitialLiquidity quotes initialize with init_amount_0 and init_amount_1 under the mints' transfer fees
 // (nil: none). It does not check the mints' extensions or the config. Errors: ErrEmptySupply,
 // ErrInitLPTooLess.
-func InitialLiquidity(amount0, amount1 uint64, fee0, fee1 *solana.FeeSchedule) (InitializeQuote, error) {
+func InitialLiquidity(amount0, amount1 uint64, fee0, fee1 *svm.FeeSchedule) (InitializeQuote, error) {
 	q := InitializeQuote{TransferFee0: transferFee(fee0, amount0), TransferFee1: transferFee(fee1, amount1)}
 	q.Vault0, q.Vault1 = amount0-q.TransferFee0, amount1-q.TransferFee1
 	if q.Vault0 == 0 || q.Vault1 == 0 {

@@ -1,6 +1,6 @@
 package raydium
 
-import "github.com/partner-platform/partnerd/chain/solana"
+import "github.com/partner-platform/partnerd/chain/svm"
 
 // Program ids and fixed accounts CPMM's instructions name.
 var (
@@ -13,10 +13,10 @@ var (
 	// Admin is the only key CPMM lets create and update AmmConfigs.
 	Admin = MustPubkey("GThUX1Atko4tqhN2NaiTazWSeFWMuiUvfFnyJyUghFMJ")
 
-	TokenProgram           = MustPubkey(solana.TokenProgram)
-	Token2022Program       = MustPubkey(solana.Token2022Program)
-	AssociatedTokenProgram = MustPubkey(solana.AssociatedTokenProgram)
-	SystemProgram          = MustPubkey(solana.SystemProgram)
+	TokenProgram           = Pubkey(svm.TokenProgram)
+	Token2022Program       = Pubkey(svm.Token2022Program)
+	AssociatedTokenProgram = Pubkey(svm.AssociatedTokenProgram)
+	SystemProgram          = Pubkey(svm.SystemProgram)
 	// RentSysvar is the Rent sysvar initialize names.
 	RentSysvar = MustPubkey("SysvarRent111111111111111111111111111111111")
 	// MemoProgram is SPL Memo (v2), which withdraw names.

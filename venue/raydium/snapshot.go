@@ -3,7 +3,7 @@ package raydium
 import (
 	"fmt"
 
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Snapshot is a pool as one read of the chain saw it: what a quote needs, all from the same slot.
@@ -14,7 +14,7 @@ type Snapshot struct {
 	Vault0, Vault1 uint64
 	// TransferFee0 and TransferFee1 are each mint's Token-2022 transfer fee in force at the
 	// epoch the transaction will run in (solana.Mint.TransferFee); nil: none.
-	TransferFee0, TransferFee1 *solana.FeeSchedule
+	TransferFee0, TransferFee1 *svm.FeeSchedule
 	// Now is the cluster's unix time the quote is for: swaps need Now >= Pool.OpenTime.
 	Now uint64
 }
@@ -29,7 +29,7 @@ func (s *Snapshot) Reserves() (reserve0, reserve1 uint64, err error) {
 type side struct {
 	vaultIn, vaultOut      uint64 // balances, fees owed included
 	reserveIn, reserveOut  uint64 // net of fees owed
-	feeIn, feeOut          *solana.FeeSchedule
+	feeIn, feeOut          *svm.FeeSchedule
 	rates                  SwapRates
 	protocolOwed, fundOwed uint64 // of the input token
 	creatorOwedOnSide      uint64 // of the token the creator fee is taken in

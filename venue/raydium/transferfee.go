@@ -3,18 +3,18 @@ package raydium
 import (
 	"math/big"
 
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Token-2022 transfer fees as CPMM takes them (utils/token.rs) with Token-2022's own arithmetic
-// (extension/transfer_fee): a mint's fee in force is a *solana.FeeSchedule (solana.Mint's
+// (extension/transfer_fee): a mint's fee in force is a *svm.FeeSchedule (solana.Mint's
 // TransferFee, or TransferFeeConfig.At(epoch)); nil is no fee (SPL Token, or Token-2022 without
 // the extension).
 
 const maxFeeBasisPoints = 10_000
 
 // transferFee is CPMM's get_transfer_fee: what Token-2022 withholds from amount sent.
-func transferFee(f *solana.FeeSchedule, amount uint64) uint64 {
+func transferFee(f *svm.FeeSchedule, amount uint64) uint64 {
 	if f == nil {
 		return 0
 	}
@@ -23,7 +23,7 @@ func transferFee(f *solana.FeeSchedule, amount uint64) uint64 {
 
 // preFeeTransfer is Token-2022's calculate_pre_fee_amount: the amount to send so that post
 // arrives; false for None.
-func preFeeTransfer(f *solana.FeeSchedule, post uint64) (uint64, bool) {
+func preFeeTransfer(f *svm.FeeSchedule, post uint64) (uint64, bool) {
 	switch {
 	case f.BasisPoints == 0:
 		return post, true
@@ -51,7 +51,7 @@ func preFeeTransfer(f *solana.FeeSchedule, post uint64) (uint64, bool) {
 // arrives, which must be the fee of the sum (ErrTransferFeeMismatch otherwise). The program
 // unwraps Token-2022's None (ErrOverflow). CPMM refuses a post of 0 for a Token-2022 mint; every
 // caller here has checked it positive.
-func transferInverseFee(f *solana.FeeSchedule, post uint64) (uint64, error) {
+func transferInverseFee(f *svm.FeeSchedule, post uint64) (uint64, error) {
 	if f == nil {
 		return 0, nil
 	}

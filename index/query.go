@@ -8,6 +8,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
@@ -132,9 +133,14 @@ func (s *Store) Tokens(ctx context.Context, chainName string, addresses []string
 	return out, nil
 }
 
-// SearchTokens finds tokens (not LP tokens) whose address equals q, or whose symbol or name contains
-// it, case-insensitively; exact symbol matches first.
+// SearchTokens finds tokens (not LP tokens) whose address equals q (an EVM address in any case, a
+// Solana address exactly: base58 is case-sensitive), or whose symbol or name contains it,
+// case-insensitively; exact symbol matches first.
 func (s *Store) SearchTokens(ctx context.Context, chainName, q string, limit int) ([]Token, error) {
+	addr := q
+	if chain.IsEVMAddress(q) {
+		addr = strings.ToLower(q)
+	}
 	q = strings.ToLower(q)
 	like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(q) + "%"
 	matches := func(column string) predicate.MarketToken {
@@ -145,7 +151,7 @@ func (s *Store) SearchTokens(ctx context.Context, chainName, q string, limit int
 		}
 	}
 	rows, err := s.db.MarketToken.Query().Where(markettoken.Chain(chainName), markettoken.Lp(false),
-		markettoken.Or(markettoken.Address(q), matches(markettoken.FieldSymbol), matches(markettoken.FieldName))).
+		markettoken.Or(markettoken.Address(addr), matches(markettoken.FieldSymbol), matches(markettoken.FieldName))).
 		Order(ent.Asc(markettoken.FieldSymbol), ent.Asc(markettoken.FieldAddress)).Limit(limit * 4).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search tokens on %s: %w", chainName, err)
@@ -153,7 +159,7 @@ func (s *Store) SearchTokens(ctx context.Context, chainName, q string, limit int
 	out := make([]Token, 0, len(rows))
 	for _, exact := range []bool{true, false} {
 		for _, t := range rows {
-			if (strings.ToLower(t.Symbol) == q || t.Address == q) == exact {
+			if (strings.ToLower(t.Symbol) == q || t.Address == addr) == exact {
 				out = append(out, token(t))
 			}
 		}

@@ -110,6 +110,12 @@ bench:
 loadtest:
 	scripts/loadtest/run.sh
 
+## loadtest-solana-quote: Solana swap quotes (one getMultipleAccounts each, CPMM's exact math) through the binary in local
+## mode against its cached price read, wrk in one run; prints req/s, latencies and the ratio. Not part of make test.
+.PHONY: loadtest-solana-quote
+loadtest-solana-quote:
+	scripts/loadtest/solana-quote.sh
+
 ## soak: three minutes of 10,000 calls/s through the usage recorder into SQLite and PostgreSQL: every call recorded; then
 ## two minutes of two replicas (real binaries on PostgreSQL and Redis, loopback) under a cached price read and a holdings
 ## read: only 200 and 429, every answered call in usage_records, RSS and goroutines flat after a 20 s warm-up, a table of

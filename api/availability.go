@@ -76,6 +76,11 @@ func (s *Server) tradeServes(c chain.Info) bool {
 	return s.deps.Trade != nil && s.deps.Trade.Serves(c.Name)
 }
 
+// tradeServesSwaps: swap quotes and builds are served on more chains than liquidity (Solana).
+func (s *Server) tradeServesSwaps(c chain.Info) bool {
+	return s.deps.Trade != nil && s.deps.Trade.ServesSwaps(c.Name)
+}
+
 // tradeServesTransfers: transfers, their status and confirm are served on more chains than swaps,
 // quotes and liquidity (Solana: no venue yet).
 func (s *Server) tradeServesTransfers(c chain.Info) bool {

@@ -251,14 +251,21 @@ func (s *Server) registerBuilders() {
 				"in order before it is returned (a call that would revert is 422 simulation_failed with reasons); " +
 				"a retry with the same Idempotency-Key and body within ten minutes replays the first answer." + where}
 	}
-	register(s, spec("buildSwap", "/v1/build/swap", "Build swap transactions", "Solana: takes back a swap quote's raw object as quoteResponse. "+
+	register(s, spec("buildSwap", "/v1/build/swap", "Build swap transactions", "Solana: takes back a swap quote's raw object as quoteResponse, "+
+		"unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that "+
+		"the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction "+
+		"(signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's "+
+		"token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL "+
+		"account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last "+
+		"with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries "+
+		"blockhash and lastValidBlockHeight: send it before that height. "+
 		"EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when "+
 		"the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. "+
 		"When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required "+
 		"with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. "+
 		"That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different "+
 		"body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). "+
-		"A balance short of amount is 422 prerequisite_failed.", s.tradeServes, chain.CapSwaps), s.buildSwap)
+		"A balance short of amount is 422 prerequisite_failed.", s.tradeServesSwaps, chain.CapSwaps), s.buildSwap)
 	register(s, spec("buildBridge", "/v1/build/bridge", "Build bridge transactions", "Moves amount (human token units) of inputToken to toChain.", nil, ""), s.buildBridge)
 	register(s, spec("buildTransfer", "/v1/build/transfer", "Build a transfer", "Sends amount (human token units) of token, or native for the gas token, "+
 		"from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is "+
@@ -308,8 +315,16 @@ func (s *Server) buildSwap(ctx context.Context, in *buildInput[BuildSwapRequest]
 	if e != nil {
 		return nil, e
 	}
-	build, err := s.deps.Trade.BuildSwap(ctx, consumerOf(ctx), trade.SwapRequest{Chain: c.Name, User: b.User, InputMint: b.InputMint,
-		OutputMint: b.OutputMint, Amount: b.Amount, SlippageBps: *b.SlippageBps, MaxValueLossPpm: b.MaxValueLossPpm})
+	r := trade.SwapRequest{Chain: c.Name, User: b.User, InputMint: b.InputMint, OutputMint: b.OutputMint, Amount: b.Amount,
+		MaxValueLossPpm: b.MaxValueLossPpm}
+	if b.SlippageBps != nil {
+		r.SlippageBps = *b.SlippageBps
+	}
+	if b.QuoteResponse != nil {
+		q := tradeQuote(*b.QuoteResponse)
+		r.Quote = &q
+	}
+	build, err := s.deps.Trade.BuildSwap(ctx, consumerOf(ctx), r)
 	return buildOutput(ctx, build, err)
 }
 
@@ -328,6 +343,10 @@ func buildOutput(ctx context.Context, b trade.Build, err error) (*output[BuildRe
 	if b.Quote != nil {
 		eq := evmQuote(*b.Quote)
 		r.Quote = &Quote{EVM: &eq}
+	}
+	if b.SolanaQuote != nil {
+		sq := solanaQuote(*b.SolanaQuote)
+		r.Quote = &Quote{Solana: &sq}
 	}
 	for _, f := range b.Fees {
 		r.Fees = append(r.Fees, FeeRow(f))

@@ -56,7 +56,7 @@ func withDevnet(d *devnetChain) envOption {
 			d.name = "base"
 		}
 		info, _ := chain.Lookup(d.name)
-		pricing := index.PricingOf(cc)
+		pricing := index.PricingOf(info.Name, cc)
 		ix := index.New(e.store.Client, e.store.Dialect, map[string]index.Pricing{info.Name: pricing})
 		indexer, err := evm.Open(ctx, info.Name, cc, ix, log)
 		if err != nil {

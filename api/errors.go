@@ -35,6 +35,8 @@ type Error struct {
 	ValueLossPpm        *int   `json:"valueLossPpm,omitempty" doc:"409 review_required: the value the build would lose at fresh conditions, parts per million." example:"12500"`
 	HighFeeLastResort   *bool  `json:"highFeeLastResort,omitempty" doc:"409 review_required: the only route left pays an unusually high fee." example:"true"`
 	HookAddress         string `json:"hookAddress,omitempty" doc:"409 review_required: the Uniswap v4 hook whose swap cost must be approved (v4SwapCostApproval)." example:"0x0000000000000000000000000000000000000c40"`
+	// FreshQuote is the fresh quote a Solana swap build's 409 review_required gives.
+	FreshQuote *SolanaQuote `json:"freshQuote,omitempty" doc:"409 review_required of a Solana swap build: a fresh quote of the same swap (the sent one expired, or the pools moved beyond its slippage); review it, then build with it as quoteResponse."`
 
 	status  int
 	cause   error
@@ -154,12 +156,20 @@ func readError(err error) *Error {
 // envelope, with the metadata a 409 review, a 422 simulation or a 422 verification carries.
 func tradeError(err error) *Error {
 	var review *trade.ReviewError
+	var quoteReview *trade.QuoteReviewError
 	var sim *trade.SimulationError
 	var verify *trade.VerificationError
 	switch {
 	case errors.As(err, &review):
 		e := Errorf(CodeReviewRequired, "%s", review.Error())
 		e.ValueLossPpm, e.RiskAcknowledgement = &review.ValueLossPpm, "maxValueLossPpm"
+		return e
+	case errors.As(err, &quoteReview):
+		e := Errorf(CodeReviewRequired, "%s", quoteReview.Error())
+		if quoteReview.Fresh != nil {
+			fq := solanaQuote(*quoteReview.Fresh)
+			e.FreshQuote, e.RiskAcknowledgement = &fq, "quoteResponse"
+		}
 		return e
 	case errors.As(err, &sim):
 		e := Errorf(CodeSimulationFailed, "the build would revert: %s", strings.Join(sim.Reasons, "; "))

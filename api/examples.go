@@ -28,6 +28,8 @@ const (
 	exHolder1   = "2ruo7F7X9SmPoi5vrWPwRNYoJ3txVwuugnRCEW5zNK87" // holder-1
 	exUSDC      = "95TkvMZoHP9tNNv4ZsEfrT47ZYEnpWVpMcciPyEa9Yfx"
 	exEMB       = "DvxQQQ3XEuo1XMNbsnsxYt7mrBb9Totn6yPY3NLfX84N" // Token-2022, 1 % transfer fee
+	exSolAUR    = "3QkfvpabHMF9CzxkvjQvHKR8mMcWTDnB2mnSa8sVZz7J"
+	exAURUSDC   = "6podpzcP9vgfcHWCAZfmKTN6Rpf6GpfDcGJkEruqt3xL" // the AUR/USDC pool of the local validator's CPMM program
 	exSignature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
 )
 
@@ -56,14 +58,15 @@ var requestExamples = map[string][]requestExample{
 	"getTokenPrice": {
 		{"evm", "AUR's price on base.", map[string]string{"mint": exAUR, "chain": "base"}, nil, 200},
 		{"native", "The gas coin's price on base, as its wrapped token's.", map[string]string{"mint": "native", "chain": "base"}, nil, 200},
-		{"solana", "USDC's price on solana: no Solana venue is served yet." + unsupported, map[string]string{"mint": exUSDC}, nil, 400},
+		{"solana", "AUR's price on solana, from its deepest raydium pool.", map[string]string{"mint": exSolAUR}, nil, 200},
 	},
 	"getTokenHistory": {
 		{"evm", "AUR's prices over the last 5 minutes on base.", map[string]string{"mint": exAUR, "chain": "base", "window": "300"}, nil, 200},
+		{"solana", "AUR's prices over the last 5 minutes on solana.", map[string]string{"mint": exSolAUR, "window": "300"}, nil, 200},
 	},
 	"getTokenStats": {
 		{"evm", "AUR's 24-hour figures on base.", map[string]string{"mint": exAUR, "chain": "base"}, nil, 200},
-		{"solana", "USDC's figures on solana (holders; no pool yet).", map[string]string{"mint": exUSDC}, nil, 200},
+		{"solana", "AUR's figures on solana: price, liquidity and activity of its pools, supply and holders.", map[string]string{"mint": exSolAUR}, nil, 200},
 	},
 	"getTokenHolders": {
 		{"evm", "AUR's largest holders on base.", map[string]string{"mint": exAUR, "chain": "base"}, nil, 200},
@@ -71,31 +74,46 @@ var requestExamples = map[string][]requestExample{
 	},
 	"getTokenTrades": {
 		{"evm", "AUR's latest trades in its WETH pool on base.", map[string]string{"mint": exAUR, "chain": "base", "pool": exWETHAUR, "limit": "20"}, nil, 200},
+		{"solana", "AUR's latest trades in its USDC pool on solana.", map[string]string{"mint": exSolAUR, "pool": exAURUSDC, "limit": "20"}, nil, 200},
 	},
 	"getTokenTopTraders": {
 		{"evm", "AUR's top traders over 24 hours on base.", map[string]string{"mint": exAUR, "chain": "base"}, nil, 200},
+		{"solana", "AUR's top traders over 24 hours on solana.", map[string]string{"mint": exSolAUR}, nil, 200},
 	},
 	"getTrending": {
 		{"evm", "Trending uniswap-v2 pools on base.", map[string]string{"chain": "base", "amm": "uniswap-v2"}, nil, 200},
+		{"solana", "Trending raydium pools on solana, the default chain.", map[string]string{"amm": "raydium"}, nil, 200},
 		{"all", "Trending pools on every enabled chain.", map[string]string{"chain": "all"}, nil, 200},
 	},
-	"getHotPools": {{"evm", "Hot pools on base.", map[string]string{"chain": "base"}, nil, 200}},
-	"getNewPools": {{"evm", "The newest pools on base.", map[string]string{"chain": "base"}, nil, 200}},
+	"getHotPools": {
+		{"evm", "Hot pools on base.", map[string]string{"chain": "base"}, nil, 200},
+		{"solana", "Hot pools on solana.", map[string]string{"chain": "solana"}, nil, 200},
+	},
+	"getNewPools": {
+		{"evm", "The newest pools on base.", map[string]string{"chain": "base"}, nil, 200},
+		{"solana", "The newest pools on solana.", map[string]string{"chain": "solana"}, nil, 200},
+	},
 	"getPool": {
 		{"evm", "The WETH/AUR pool on base.", map[string]string{"pool": exWETHAUR, "chain": "base"}, nil, 200},
+		{"solana", "The AUR/USDC raydium pool on solana.", map[string]string{"pool": exAURUSDC}, nil, 200},
 	},
 	"getPoolReserves": {
 		{"evm", "The WETH/AUR pool's reserves, AUR as base.", map[string]string{"pool": exWETHAUR, "chain": "base", "amm": "uniswap-v2", "base": exAUR, "quote": exWETH}, nil, 200},
+		{"solana", "The AUR/USDC pool's reserves on solana: its vaults less the fees it owes.", map[string]string{"pool": exAURUSDC, "amm": "raydium", "base": exSolAUR, "quote": exUSDC}, nil, 200},
 	},
 	"getPoolBins": {
 		{"evm", "Bins of a constant-product pool: no venue with bins is served yet." + unsupported,
 			map[string]string{"pool": exWETHAUR, "chain": "base", "amm": "uniswap-v2"}, nil, 400},
+		{"solana", "Bins of a raydium (constant-product) pool: no venue with bins is served yet." + unsupported,
+			map[string]string{"pool": exAURUSDC, "amm": "raydium"}, nil, 400},
 	},
 	"getPoolChart": {
 		{"evm", "Hourly candles of AUR in the WETH/AUR pool.", map[string]string{"pool": exWETHAUR, "chain": "base", "resolution": "60", "limit": "24", "mint": exAUR}, nil, 200},
+		{"solana", "Minute candles of AUR in the AUR/USDC pool on solana.", map[string]string{"pool": exAURUSDC, "resolution": "1", "limit": "60"}, nil, 200},
 	},
 	"getPoolAudit": {
 		{"evm", "The WETH/AUR pool's audit.", map[string]string{"pool": exWETHAUR, "chain": "base"}, nil, 200},
+		{"solana", "The AUR/USDC pool's audit on solana: AUR's mint facts.", map[string]string{"pool": exAURUSDC}, nil, 200},
 	},
 	"getHoldings": {
 		{"evm", "Devnet account 5's holdings on base.", map[string]string{"owner": exUser, "chain": "base"}, nil, 200},
@@ -112,8 +130,8 @@ var requestExamples = map[string][]requestExample{
 	},
 	"getSwapQuote": {
 		{"evm", "Selling 0.01 ETH for AUR on base.", map[string]string{"chain": "base", "inputMint": "native", "outputMint": exAUR, "amount": "10000000000000000", "slippageBps": "50"}, nil, 200},
-		{"solana", "Selling 1 USDC for EMB on solana: no Solana venue is served yet." + unsupported,
-			map[string]string{"inputMint": exUSDC, "outputMint": exEMB, "amount": "1000000", "slippageBps": "50"}, nil, 400},
+		{"solana", "Selling 1 USDC for EMB (Token-2022, 1 % transfer fee) on solana, in Jupiter's quote shape.",
+			map[string]string{"inputMint": exUSDC, "outputMint": exEMB, "amount": "1000000", "slippageBps": "50"}, nil, 200},
 	},
 	"getBridgeQuote": {
 		{"evm", "Bridging 0.1 ETH from base to ethereum: no bridge is served yet." + unsupported, nil,
@@ -126,10 +144,14 @@ var requestExamples = map[string][]requestExample{
 	"buildSwap": {
 		{"evm", "Account 5 swaps 0.01 ETH for AUR on base; the server quotes again.", nil,
 			map[string]any{"chain": "base", "user": exUser, "inputMint": "native", "outputMint": exAUR, "amount": "10000000000000000", "slippageBps": 50}, 200},
-		{"solana", "A Solana swap takes back a quote's raw object: no Solana venue is served yet." + unsupported, nil,
+		{"solana", "A Solana swap takes back a quote's raw object unchanged; this one is not a quote the service made (its seal does not match), " +
+			"so it is refused with 400 invalid_request: send back what GET /v1/quotes/swap answered as raw.", nil,
 			map[string]any{"chain": "solana", "user": exHolder0, "quoteResponse": map[string]any{"kind": "solana", "chain": "solana", "inputMint": exUSDC,
-				"inAmount": "1000000", "outputMint": exEMB, "outAmount": "23700", "otherAmountThreshold": "23581", "swapMode": "ExactIn", "slippageBps": 50,
-				"priceImpactPct": "0.0012", "routePlan": []any{}, "contextSlot": 1000, "expiresAt": 1763798460}}, 400},
+				"inAmount": "1000000", "outputMint": exEMB, "outAmount": "23511", "otherAmountThreshold": "23393", "swapMode": "ExactIn", "slippageBps": 50,
+				"platformFee": nil, "priceImpactPct": "0.012538", "routePlan": []any{map[string]any{"percent": 100, "swapInfo": map[string]any{
+					"ammKey": "5PCWBA9zrQf8LJfNYJEowUboVZAcKxYn14Whz6MYzfF9", "label": "raydium", "inputMint": exUSDC, "outputMint": exEMB,
+					"inAmount": "1000000", "outAmount": "23511", "feeAmount": "2500", "feeMint": exUSDC}}},
+				"contextSlot": 1000, "timeTaken": 0.0019, "expiresAt": 1763798460, "seal": "sn2W1mUq9mkEj0-sGIDAXiDdI8of4JYoA8Ey3krfl-U"}}, 400},
 	},
 	"buildBridge": {
 		{"evm", "Bridging 0.1 ETH from base to ethereum: no bridge is served yet." + unsupported, nil,

@@ -152,5 +152,9 @@ func note(c chain.Status) string {
 	if c.Network != chain.Devnet {
 		return ""
 	}
-	return "DEVNET: " + c.Name + " is served from a local test chain, not the real network; its tokens, prices and trades are simulated"
+	n := "DEVNET: " + c.Name + " is served from a local test chain, not the real network; its tokens, prices and trades are simulated"
+	if c.Kind == chain.KindSolana {
+		n += "; its raydium pools run on this project's own program with Raydium CPMM's interface, deployed at CPMM's program id, not Raydium's binary"
+	}
+	return n
 }

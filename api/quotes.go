@@ -102,9 +102,27 @@ type SolanaQuote struct {
 	SwapMode             string                `json:"swapMode" enum:"ExactIn" doc:"ExactIn: inAmount is sold exactly." example:"ExactIn"`
 	SlippageBps          int                   `json:"slippageBps" doc:"The accepted slippage, basis points." example:"50"`
 	PriceImpactPct       string                `json:"priceImpactPct" doc:"How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %)." example:"0.0035"`
+	PlatformFee          *SolanaPlatformFee    `json:"platformFee" doc:"Jupiter's platform fee: none is charged, so null."`
 	RoutePlan            []SolanaRoutePlanStep `json:"routePlan" doc:"The pools, in order."`
 	ContextSlot          uint64                `json:"contextSlot" doc:"The slot the pools were read at." example:"301234567"`
-	ExpiresAt            int64                 `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again." example:"1763798460"`
+	TimeTaken            float64               `json:"timeTaken" doc:"Seconds the quote took to compute, its read included." example:"0.0021"`
+	ExpiresAt            int64                 `json:"expiresAt" doc:"Unix seconds after which the quote should be fetched again (30 s); a swap build refuses it after that with 409 review_required and a fresh quote." example:"1763798460"`
+	Seal                 string                `json:"seal" doc:"This service's seal over the quote, for the consumer and chain that asked: a swap build refuses a quoteResponse whose fields or seal were changed (400 invalid_request)." example:"q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk"`
+}
+
+// SolanaPlatformFee is Jupiter's platformFee of a quote.
+type SolanaPlatformFee struct {
+	Amount string `json:"amount" doc:"Integer base units of the output mint." example:"0"`
+	FeeBps int    `json:"feeBps" doc:"Basis points." example:"0"`
+}
+
+// Schema documents the platform fee as an object or null (no fee is charged: always null).
+func (SolanaPlatformFee) Schema(huma.Registry) *huma.Schema {
+	return &huma.Schema{Type: huma.TypeObject, Nullable: true, Description: "Jupiter's platform fee of a quote; null: none is charged (always, here).",
+		Properties: map[string]*huma.Schema{
+			"amount": {Type: huma.TypeString, Description: "Integer base units of the output mint.", Examples: []any{"0"}},
+			"feeBps": {Type: huma.TypeInteger, Format: "int64", Description: "Basis points.", Examples: []any{0}},
+		}, Required: []string{"amount", "feeBps"}}
 }
 
 // SolanaRoutePlanStep is one pool of a Solana quote's route, as Jupiter names it.
@@ -222,9 +240,12 @@ func (s *Server) registerQuotes() {
 			"the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes "+
 			"through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 "+
 			"integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged "+
-			"(feeOnTransfer). No route: 404 no_route. "+
+			"(feeOnTransfer). Solana: in Jupiter's QuoteResponse shape; the best of the raydium pools of the pair and the two-hop routes "+
+			"through wrapped SOL and the USD stablecoin, under each CPMM fee tier, from the pool, vault, config, mint and clock accounts read "+
+			"in one getMultipleAccounts and priced with CPMM's exact math (Token-2022 transfer fees taken where they bite); native is SOL "+
+			"(quoted as wrapped SOL); good for 30 s (expiresAt) and sealed for the consumer and chain (seal). No route: 404 no_route. "+
 			"raw is the complete quote: a Solana swap build takes it back unchanged."+onChains)
-	quote.Serves, quote.Needs = s.tradeServes, chain.CapSwaps
+	quote.Serves, quote.Needs = s.tradeServesSwaps, chain.CapSwaps
 	register(s, quote, s.swapQuote)
 	register(s, spec("getBridgeQuote", http.MethodPost, "/v1/quotes/bridge", "A bridge quote",
 		"What amount (human token units) moving a token from one chain to another delivers, its fee and expected time. "+
@@ -247,17 +268,51 @@ func (s *Server) swapQuote(ctx context.Context, in *swapQuoteInput) (*output[Swa
 	if e != nil {
 		return nil, e
 	}
-	q, err := s.deps.Trade.QuoteSwap(ctx, c.Name, in.InputMint, in.OutputMint, in.Amount, in.SlippageBps)
+	q, err := s.deps.Trade.QuoteSwap(ctx, consumerOf(ctx), c.Name, in.InputMint, in.OutputMint, in.Amount, in.SlippageBps)
 	if err != nil {
 		return nil, tradeError(err)
 	}
 	return &output[SwapQuoteResponse]{Body: swapQuoteResponse(q)}, nil
 }
 
-// swapQuoteResponse is the API form of an EVM quote; raw is all of it.
-func swapQuoteResponse(q trade.SwapQuote) SwapQuoteResponse {
-	eq := evmQuote(q)
+// swapQuoteResponse is the API form of a quote; raw is all of it.
+func swapQuoteResponse(q trade.Quote) SwapQuoteResponse {
+	if q.Solana != nil {
+		sq := solanaQuote(*q.Solana)
+		return SwapQuoteResponse{Solana: &SolanaSwapQuoteResponse{OK: true, SolanaQuote: sq, Raw: sq}}
+	}
+	eq := evmQuote(*q.EVM)
 	return SwapQuoteResponse{EVM: &EVMSwapQuoteResponse{OK: true, EVMQuote: eq, Raw: eq}}
+}
+
+// tradeQuote is a Solana quote sent back (quoteResponse) as the trade service takes it: every field,
+// so that its seal proves it unaltered.
+func tradeQuote(q SolanaQuote) trade.SolanaQuote {
+	r := trade.SolanaQuote{Chain: q.Chain, InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint, OutAmount: q.OutAmount,
+		OtherAmountThreshold: q.OtherAmountThreshold, SwapMode: q.SwapMode, SlippageBps: q.SlippageBps, PriceImpactPct: q.PriceImpactPct,
+		ContextSlot: q.ContextSlot, TimeTaken: q.TimeTaken, ExpiresAt: q.ExpiresAt, Seal: q.Seal}
+	if f := q.PlatformFee; f != nil {
+		r.PlatformFee = &trade.PlatformFee{Amount: f.Amount, FeeBps: f.FeeBps}
+	}
+	for _, st := range q.RoutePlan {
+		r.RoutePlan = append(r.RoutePlan, trade.SolanaRouteStep{SwapInfo: trade.SolanaSwapInfo(st.SwapInfo), Percent: st.Percent})
+	}
+	return r
+}
+
+// solanaQuote is the API form of a Solana quote.
+func solanaQuote(q trade.SolanaQuote) SolanaQuote {
+	r := SolanaQuote{Kind: "solana", Chain: q.Chain, InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint,
+		OutAmount: q.OutAmount, OtherAmountThreshold: q.OtherAmountThreshold, SwapMode: q.SwapMode, SlippageBps: q.SlippageBps,
+		PriceImpactPct: q.PriceImpactPct, RoutePlan: []SolanaRoutePlanStep{}, ContextSlot: q.ContextSlot, TimeTaken: q.TimeTaken,
+		ExpiresAt: q.ExpiresAt, Seal: q.Seal}
+	if f := q.PlatformFee; f != nil {
+		r.PlatformFee = &SolanaPlatformFee{Amount: f.Amount, FeeBps: f.FeeBps}
+	}
+	for _, st := range q.RoutePlan {
+		r.RoutePlan = append(r.RoutePlan, SolanaRoutePlanStep{SwapInfo: SolanaSwapInfo(st.SwapInfo), Percent: st.Percent})
+	}
+	return r
 }
 
 // evmQuote is the API form of an EVM quote.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // MaxBatchOwners is the most distinct owner refs one batch portfolio call may name.
@@ -171,4 +173,38 @@ func IsTxID(c Info, s string) bool {
 		}
 	}
 	return true
+}
+
+// CanonicalAddress is the form an address of the named chain is stored and compared in: lower-case
+// hex on EVM chains, unchanged on Solana (base58 is case-sensitive) and on an unknown chain.
+func CanonicalAddress(chainName, addr string) string {
+	if c, ok := Lookup(chainName); ok && c.Kind == KindEVM {
+		return strings.ToLower(addr)
+	}
+	return addr
+}
+
+// DisplayAddress is the form an address of the named chain takes in responses: EIP-55 on EVM
+// chains (addr canonical or not), unchanged on Solana.
+func DisplayAddress(chainName, addr string) string {
+	if c, ok := Lookup(chainName); ok && c.Kind == KindEVM {
+		return EVMChecksum(addr)
+	}
+	return addr
+}
+
+// CheckAddress checks an address of the named chain, called what in the error: base58 of 32 bytes
+// on Solana; on EVM chains 0x and 40 hex digits, in its EIP-55 form when the case is mixed. Errors
+// wrap ErrInvalidAddress and say what the string is instead.
+func CheckAddress(chainName, what, addr string) error {
+	if c, _ := Lookup(chainName); c.Kind == KindSolana {
+		if _, err := svm.DecodeAddress(addr); err != nil {
+			return fmt.Errorf("%w: %s %s", ErrInvalidAddress, what, strings.TrimPrefix(err.Error(), svm.ErrInvalidAddress.Error()+": "))
+		}
+		return nil
+	}
+	if err := CheckEVMAddress(addr); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }

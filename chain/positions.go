@@ -39,7 +39,7 @@ type FarmStake struct {
 }
 
 // EVMPositionSource reads liquidity positions: the EVM adapter's Source implements it next to
-// EVMSource.
+// Source.
 type EVMPositionSource interface {
 	// LPPositions reads, at one block, owners[i]'s balance of each of pools[i] (Uniswap V2 pairs),
 	// every owner's stakes in every farm of the chain's staking rewards factories, and the state of

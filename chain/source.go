@@ -6,8 +6,9 @@ import (
 	"math/big"
 )
 
-// Live reads of an EVM chain, as the market and portfolio services use them. Addresses are
-// canonical (lower-case 0x hex); amounts are base units. The chain/evm adapter implements EVMSource.
+// Live reads of a chain, as the market and portfolio services use them. Addresses are canonical
+// (CanonicalAddress: lower-case 0x hex on EVM chains, base58 as the chain spells it on Solana);
+// amounts are base units. chain/evm's Source and chain/solana's Source implement Source.
 
 // Errors a source's errors match with errors.Is, so callers choose a status without knowing the
 // adapter: 503, 504, 502 and 499.
@@ -28,7 +29,8 @@ type TokenMeta struct {
 	OK          bool
 }
 
-// PairState is a Uniswap V2 pair's live state; OK is false when the address is not such a pair.
+// PairState is a constant-product pool's live state (a Uniswap V2 pair, a Solana venue's pool); OK
+// is false when the address is not such a pool. On Solana, Block is the slot.
 type PairState struct {
 	Address            string
 	Token0, Token1     string
@@ -38,7 +40,7 @@ type PairState struct {
 	Block              uint64 // the block the state was read at
 }
 
-// AuditFacts is what the chain says about a pool's token for an audit.
+// AuditFacts is what an EVM chain says about a pool's token for an audit.
 type AuditFacts struct {
 	HasCode        bool
 	HasOwner       bool   // the token has an owner() getter
@@ -61,16 +63,22 @@ type Simulation struct {
 	Honeypot      bool
 }
 
-// EVMSource reads an EVM chain live.
-type EVMSource interface {
-	// TokenMetadata reads the ERC-20 metadata of tokens, one entry per token.
+// Source reads a chain live.
+type Source interface {
+	// TokenMetadata reads the metadata of tokens (ERC-20 getters; a Solana mint and its metadata),
+	// one entry per token.
 	TokenMetadata(ctx context.Context, tokens []string) ([]TokenMeta, error)
 	// Balances reads, at one block, the native balance of each owner and owners[i]'s balance of
 	// each of tokens[i] (a token list per owner); erc20[i][j] is nil when tokens[i][j] did not
 	// answer balanceOf.
 	Balances(ctx context.Context, owners []string, tokens [][]string) (native []*big.Int, erc20 [][]*big.Int, block uint64, err error)
-	// PairStates reads Uniswap V2 pairs, all at one block.
+	// PairStates reads constant-product pools (Uniswap V2 pairs; a Solana venue's pools), all at
+	// one block (slot).
 	PairStates(ctx context.Context, pairs []string) ([]PairState, error)
+}
+
+// Auditor reads what an EVM chain says about a pool's token for an audit (chain/evm's Source).
+type Auditor interface {
 	// Audit reads a pool token's audit facts.
 	Audit(ctx context.Context, pair, token string) (AuditFacts, error)
 }

@@ -30,3 +30,18 @@ type SVMPoolVenue interface {
 	// false when pool is not one of the venue's pools or an account it needs is missing.
 	PoolState(pool SVMAccount, accounts []SVMAccount) PairState
 }
+
+// SVMCall is an instruction to build into a transaction, as plain values: the program, its
+// accounts with the flags the transaction gives them, and its data.
+type SVMCall struct {
+	Program  string
+	Accounts []SVMMeta
+	Data     []byte
+}
+
+// SVMMeta is one account of an SVMCall.
+type SVMMeta struct {
+	Address  string
+	Signer   bool
+	Writable bool
+}

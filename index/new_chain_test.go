@@ -64,7 +64,7 @@ func TestFollowRestartedDevnet(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = l.Close() })
 			if ix == nil {
-				pricing = index.PricingOf(l.ChainConfig())
+				pricing = index.PricingOf("base", l.ChainConfig())
 				ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": pricing})
 			}
 			a, err := evm.Open(ctx, "base", l.ChainConfig(), ix, log)

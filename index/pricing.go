@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
 )
@@ -18,10 +17,10 @@ type Pricing struct {
 }
 
 // PricingOf is the pricing of a configured chain.
-func PricingOf(cc chain.ChainConfig) Pricing {
-	p := Pricing{Stablecoins: map[string]bool{}, WrappedNative: strings.ToLower(cc.WrappedNative)}
+func PricingOf(chainName string, cc chain.ChainConfig) Pricing {
+	p := Pricing{Stablecoins: map[string]bool{}, WrappedNative: chain.CanonicalAddress(chainName, cc.WrappedNative)}
 	for _, sc := range cc.USDStablecoins {
-		p.Stablecoins[strings.ToLower(sc.Address)] = true
+		p.Stablecoins[chain.CanonicalAddress(chainName, sc.Address)] = true
 	}
 	return p
 }

@@ -81,11 +81,12 @@ type Version struct {
 }
 
 // Version returns the chain's index version; ok is false when the chain has nothing indexed (never
-// started, or reset: then Rollbacks still counts the reset).
+// started: Block -1, before any block, so that a reader of what came after it reads block 0 too;
+// or reset: then Rollbacks still counts the reset).
 func (s *Store) Version(ctx context.Context, chainName string) (v Version, ok bool, err error) {
 	c, err := s.db.IndexCursor.Query().Where(indexcursor.Chain(chainName)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return Version{}, false, nil
+		return Version{Block: -1}, false, nil
 	}
 	if err != nil {
 		return Version{}, false, fmt.Errorf("index version of %s: %w", chainName, err)

@@ -2,7 +2,9 @@ package market
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/partner-platform/partnerd/chain"
 	"math/big"
 )
 
@@ -27,25 +29,32 @@ var burnAddresses = map[string]bool{
 	"0x000000000000000000000000000000000000dead": true,
 }
 
-// Audit audits the token of a pool (its base, or `token` when given): code, owner, mint capability,
-// a simulated buy and sell (transfer taxes, honeypots), the top-10 holders' share of the supply
-// (the pool and burn addresses left out) and the share of LP tokens burned.
+// Audit audits the token of a pool (its base, or `token` when given). On a chain whose Source is a
+// chain.Auditor (EVM): code, owner, mint capability, a simulated buy and sell (transfer taxes, honeypots), the
+// top-10 holders' share of the supply (the pool and burn addresses left out) and the share of LP
+// tokens burned. Otherwise (Solana) the mint's facts, as TokenAudit reads them.
 func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Audit, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Audit{}, solanaNoPool(c, "pool", pool)
-	}
 	p, err := s.indexedPool(ctx, chainName, pool)
 	if err != nil {
 		return Audit{}, err
 	}
 	subject := p.Base()
 	if token != "" {
-		if subject = canonical(token); subject != p.Token0 && subject != p.Token1 {
+		if subject = canonical(chainName, token); subject != p.Token0 && subject != p.Token1 {
 			return Audit{}, fmt.Errorf("token %s is not one of the pool's: %w", token, ErrInvalid)
 		}
 	}
 	c, _ := s.chain(chainName)
-	facts, err := c.Source.Audit(ctx, p.Address, subject)
+	auditor, ok := c.Source.(chain.Auditor)
+	if !ok { // the mint's facts (Solana)
+		l, err := s.readHolders(ctx, c, subject, 10)
+		if err != nil {
+			return Audit{}, err
+		}
+		f := solanaFindings(l)
+		return Audit{Pool: display(chainName, p.Address), Token: display(chainName, subject), Score: auditScore(f), Findings: f}, nil
+	}
+	facts, err := auditor.Audit(ctx, p.Address, subject)
 	if err != nil {
 		return Audit{}, err
 	}
@@ -70,7 +79,7 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 	case facts.OwnerRenounced:
 		add("info", "owner_renounced", "ownership is renounced")
 	default:
-		add("warning", "owner_not_renounced", "the token has an owner (%s) who may still change it", checksum(facts.Owner))
+		add("warning", "owner_not_renounced", "the token has an owner (%s) who may still change it", display(chainName, facts.Owner))
 	}
 	if facts.MintSelector {
 		if facts.HasOwner && !facts.OwnerRenounced {
@@ -127,16 +136,7 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 		}
 		add(level, "lp_burned", "%s%% of the pool's LP tokens are burned", Decimal(pct))
 	}
-	score := 100
-	for _, x := range f {
-		switch x.Level {
-		case "danger":
-			score -= 40
-		case "warning":
-			score -= 15
-		}
-	}
-	return Audit{Pool: checksum(p.Address), Token: checksum(subject), Score: max(0, score), Findings: f}, nil
+	return Audit{Pool: display(chainName, p.Address), Token: display(chainName, subject), Score: auditScore(f), Findings: f}, nil
 }
 
 func parse(s string) *big.Int {

@@ -118,3 +118,35 @@ func (c *testChain) service(now *time.Time) *Service {
 func dayOld(tb testing.TB, pools int, now time.Time) *testChain {
 	return newTestChain(tb, storetest.SQLite(tb), pools, now.Add(-25*time.Hour).Unix())
 }
+
+// TestPoolsOfBlockZero: pools created in block 0 (where a Solana validator's genesis creates them)
+// are listed, also when the snapshot was first taken before anything was indexed.
+func TestPoolsOfBlockZero(t *testing.T) {
+	st := storetest.SQLite(t)
+	pricing := index.Pricing{Stablecoins: map[string]bool{testUSD: true}}
+	ix := index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": pricing})
+	now := time.Now()
+	s := New(ix, []*Chain{{Name: "base", Pricing: pricing}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := s.refresh(t.Context(), "base"); err != nil { // nothing indexed yet
+		t.Fatal(err)
+	}
+	if err := ix.Start(t.Context(), "base", chain.Cursor{Genesis: "0xg", Block: -1}); err != nil {
+		t.Fatal(err)
+	}
+	token := fmt.Sprintf("0x%040x", 0x200000)
+	pool := fmt.Sprintf("0x%040x", 0x100000)
+	if err := ix.Apply(t.Context(), chain.Batch{Chain: "base", Genesis: "0xg", From: 0, To: 0, ToHash: "0xh0",
+		Tokens: []chain.IndexedToken{{Address: testUSD, Symbol: "USD", Decimals: 6}, {Address: token, Symbol: "T", Decimals: 18}},
+		Pools:  []chain.IndexedPool{{Address: pool, Venue: "uniswap-v2", Token0: testUSD, Token1: token, FeeBps: 30, Time: now.Unix()}},
+		Events: []chain.PoolEvent{{Pool: pool, Kind: chain.EventSync, TxHash: "0xt", Time: now.Unix(), Reserve0: units(2000, 6), Reserve1: units(1000, 18)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.refresh(t.Context(), "base"); err != nil {
+		t.Fatal(err)
+	}
+	pools, err := s.Pools(t.Context(), "base", ListNew, "")
+	if err != nil || len(pools) != 1 || pools[0].Address != chain.EVMChecksum(pool) {
+		t.Fatalf("new pools = %+v, %v; want the pool of block 0", pools, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/index"
 )
 
@@ -15,7 +16,10 @@ func (s *Service) indexedPool(ctx context.Context, chainName, addr string) (inde
 	if _, err := s.chain(chainName); err != nil {
 		return index.Pool{}, err
 	}
-	p, err := s.index.Pool(ctx, chainName, canonical(addr))
+	if err := chain.CheckAddress(chainName, "pool", addr); err != nil {
+		return index.Pool{}, err
+	}
+	p, err := s.index.Pool(ctx, chainName, canonical(chainName, addr))
 	if errors.Is(err, index.ErrNotFound) {
 		return index.Pool{}, fmt.Errorf("pool %s is not indexed: %w", addr, ErrNotFound)
 	}
@@ -24,9 +28,6 @@ func (s *Service) indexedPool(ctx context.Context, chainName, addr string) (inde
 
 // Summary returns an indexed pool's summary from the snapshot (no live read).
 func (s *Service) Summary(ctx context.Context, chainName, addr string) (PoolSummary, error) {
-	if c := s.solana[chainName]; c != nil {
-		return PoolSummary{}, solanaNoPool(c, "pool", addr)
-	}
 	p, err := s.indexedPool(ctx, chainName, addr)
 	if err != nil {
 		return PoolSummary{}, err
@@ -51,9 +52,6 @@ func (s *Service) summaryOf(ctx context.Context, chainName string, p index.Pool)
 
 // Pool returns a pool's summary with its reserves read live.
 func (s *Service) Pool(ctx context.Context, chainName, addr string) (PoolSummary, error) {
-	if c := s.solana[chainName]; c != nil {
-		return PoolSummary{}, solanaNoPool(c, "pool", addr)
-	}
 	p, err := s.indexedPool(ctx, chainName, addr)
 	if err != nil {
 		return PoolSummary{}, err
@@ -87,21 +85,23 @@ type Reserves struct {
 // Reserves reads a Uniswap V2 pair's reserves live, oriented as base/quote. ErrInvalid when base
 // and quote are not the pair's two tokens, ErrNotFound when the address is not a pair.
 func (s *Service) Reserves(ctx context.Context, chainName, pool, base, quote string) (Reserves, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Reserves{}, solanaNoPool(c, "pool", pool)
-	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Reserves{}, err
 	}
-	pool, base, quote = canonical(pool), canonical(base), canonical(quote)
+	for _, a := range [][2]string{{"pool", pool}, {"base", base}, {"quote", quote}} {
+		if err := chain.CheckAddress(chainName, a[0], a[1]); err != nil {
+			return Reserves{}, err
+		}
+	}
+	pool, base, quote = canonical(chainName, pool), canonical(chainName, base), canonical(chainName, quote)
 	states, err := c.Source.PairStates(ctx, []string{pool})
 	if err != nil {
 		return Reserves{}, err
 	}
 	st := states[0]
 	if !st.OK {
-		return Reserves{}, fmt.Errorf("%s is not a uniswap-v2 pool: %w", pool, ErrNotFound)
+		return Reserves{}, fmt.Errorf("%s is not a constant-product pool of the chain's venues: %w", pool, ErrNotFound)
 	}
 	var baseAmount, quoteAmount *big.Int
 	switch {
@@ -117,10 +117,10 @@ func (s *Service) Reserves(ctx context.Context, chainName, pool, base, quote str
 		return Reserves{}, err
 	}
 	tok := func(m int) Token {
-		return Token{Chain: chainName, Address: checksum(metas[m].Address), Symbol: metas[m].Symbol, Name: metas[m].Name, Decimals: metas[m].Decimals}
+		return Token{Chain: chainName, Address: display(chainName, metas[m].Address), Symbol: metas[m].Symbol, Name: metas[m].Name, Decimals: metas[m].Decimals}
 	}
 	b, q := tok(0), tok(1)
-	return Reserves{Pool: checksum(pool), Base: b, Quote: q, BaseAmount: Units(baseAmount, b.Decimals), QuoteAmount: Units(quoteAmount, q.Decimals),
+	return Reserves{Pool: display(chainName, pool), Base: b, Quote: q, BaseAmount: Units(baseAmount, b.Decimals), QuoteAmount: Units(quoteAmount, q.Decimals),
 		Block: int64(st.Block)}, nil
 }
 
@@ -135,16 +135,13 @@ type Candle struct {
 // (unix seconds; 0 means now), at most limit of them, for the pool's base token or `token` (the
 // quote) when given. Intervals without swaps are left out. ErrInvalid when token is not the pool's.
 func (s *Service) Chart(ctx context.Context, chainName, pool string, resolution int, before int64, limit int, token string) ([]Candle, error) {
-	if c := s.solana[chainName]; c != nil {
-		return nil, solanaNoPool(c, "pool", pool)
-	}
 	p, err := s.indexedPool(ctx, chainName, pool)
 	if err != nil {
 		return nil, err
 	}
 	subject := p.Base()
 	if token != "" {
-		subject = canonical(token)
+		subject = canonical(chainName, token)
 		if subject != p.Token0 && subject != p.Token1 {
 			return nil, fmt.Errorf("token %s is not one of the pool's: %w", token, ErrInvalid)
 		}

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -30,18 +29,28 @@ var (
 	ErrInvalid = errors.New("invalid request")
 )
 
-// Chain is an EVM chain the service reads.
+// Chain is a chain the service reads: its pools, prices and trades from the index, its tokens and
+// pools live through Source. A Source that is also a chain.Auditor (EVM) audits pool tokens;
+// otherwise a pool's audit is its token's mint, read through Live.
 type Chain struct {
 	Name    string
-	Source  chain.EVMSource
+	Source  chain.Source
 	Pricing index.Pricing
+	// Live reads tokens' mints and largest holders live, for a chain whose holder balances are not
+	// indexed (Solana: holders are counted from a scan of the mint's token accounts); nil: holders
+	// come from the index.
+	Live LiveTokens
+	// Tokens are tokens Search matches by name and symbol besides the index's, such as a local
+	// validator's seeded mints or an operator's list of well-known ones (chains with Live only).
+	Tokens []string
+
+	known knownTokens
 }
 
 // Service answers market reads. It is safe for concurrent use.
 type Service struct {
 	index  *index.Store
 	chains map[string]*Chain
-	solana map[string]*SolanaChain
 	now    func() time.Time
 	log    *slog.Logger
 
@@ -51,23 +60,18 @@ type Service struct {
 	windows    map[string]*dayWindow // nil until loaded, and after a refresh that failed
 }
 
-// New returns the service over the index for the given EVM chains and Solana chains.
-func New(ix *index.Store, chains []*Chain, log *slog.Logger, solanaChains ...*SolanaChain) *Service {
-	s := &Service{index: ix, chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, now: time.Now, log: log,
+// New returns the service over the index for the given chains.
+func New(ix *index.Store, chains []*Chain, log *slog.Logger) *Service {
+	s := &Service{index: ix, chains: map[string]*Chain{}, now: time.Now, log: log,
 		snapshots: map[string]*snapshot{}, windows: map[string]*dayWindow{}}
 	for _, c := range chains {
 		s.chains[c.Name] = c
-	}
-	for _, c := range solanaChains {
-		s.solana[c.Name] = c
 	}
 	return s
 }
 
 // Serves reports whether the service reads the named chain.
-func (s *Service) Serves(chainName string) bool {
-	return s.chains[chainName] != nil || s.solana[chainName] != nil
-}
+func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
 
 // RefreshInterval is how often Run rebuilds the snapshots.
 const RefreshInterval = time.Second
@@ -98,23 +102,25 @@ func (s *Service) chain(name string) (*Chain, error) {
 	return c, nil
 }
 
-// canonical is the index's form of an EVM address.
-func canonical(addr string) string { return strings.ToLower(addr) }
+// canonical is the index's form of an address of the chain: lower-case on EVM chains, as given on
+// Solana (base58 is case-sensitive).
+func canonical(chainName, addr string) string { return chain.CanonicalAddress(chainName, addr) }
 
-// checksum is the form of an EVM address in responses (EIP-55).
-func checksum(addr string) string { return chain.EVMChecksum(addr) }
+// display is the form of an address of the chain in responses: EIP-55 on EVM chains, as the chain
+// spells it on Solana.
+func display(chainName, addr string) string { return chain.DisplayAddress(chainName, addr) }
 
 // Token describes a token.
 type Token struct {
 	Chain    string
-	Address  string // EIP-55 checksummed
+	Address  string // as display writes it
 	Symbol   string
 	Name     string
 	Decimals int
 }
 
 func (s *Service) token(chainName string, t index.Token) Token {
-	return Token{Chain: chainName, Address: checksum(t.Address), Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals}
+	return Token{Chain: chainName, Address: display(chainName, t.Address), Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals}
 }
 
 // tokens returns the index's tokens by canonical address; unknown addresses get a placeholder.
@@ -133,9 +139,6 @@ func (s *Service) tokens(ctx context.Context, chainName string, addrs ...string)
 
 // PricesUSD returns the USD price of each token the snapshot prices (tokens is canonical addresses).
 func (s *Service) PricesUSD(ctx context.Context, chainName string, tokens []string) (map[string]float64, error) {
-	if s.solana[chainName] != nil {
-		return map[string]float64{}, nil // no Solana pool is indexed yet: nothing is priced
-	}
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return nil, err

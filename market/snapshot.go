@@ -94,6 +94,7 @@ func (s *Service) refresh(ctx context.Context, chainName string) (*snapshot, err
 	s.setWindow(chainName, nil) // until it is consistent again
 
 	snap := &snapshot{at: now, version: v}
+
 	// latest is the latest state block of the pools read.
 	var latest int64
 	switch { // w is nil after a refresh a rollback may have spoiled; otherwise it and prev hold the same version
@@ -145,21 +146,23 @@ func (s *Service) emptySnapshot(chainName string) *snapshot {
 
 // readChanges makes snap the previous snapshot with the pools created, or whose reserves changed,
 // after it, and the tokens of the new ones. It returns the latest state block among the pools it
-// read (0 when none changed).
+// read (-1 when none changed: block 0 is a block like any other, where a Solana validator's genesis
+// creates pools).
 func (s *Service) readChanges(ctx context.Context, chainName string, prev, snap *snapshot) (int64, error) {
 	changed, err := s.index.PoolsChangedAfter(ctx, chainName, prev.version.Block)
 	if err != nil {
 		return 0, err
 	}
+
 	snap.market, snap.pools, snap.tokens = prev.market, prev.pools, prev.tokens
 	if len(changed) == 0 {
-		return 0, nil
+		return -1, nil
 	}
 	updated := map[string]index.Pool{}
 	states := make([]*index.PoolState, len(changed))
 	var added []index.Pool
 	var addedTokens []string
-	var latest int64
+	latest := int64(-1)
 	for i, p := range changed {
 		latest = max(latest, p.StateBlock)
 		states[i] = p.State()
@@ -252,7 +255,7 @@ type PoolSummary struct {
 func (s *Service) summary(chainName string, snap *snapshot, p index.Pool) PoolSummary {
 	st, _ := snap.market.Pool(p.Address)
 	base, quote := snap.tokens[p.Base()], snap.tokens[p.Quote()]
-	out := PoolSummary{Chain: chainName, Address: checksum(p.Address), Venue: p.Venue, Base: s.token(chainName, base), Quote: s.token(chainName, quote),
+	out := PoolSummary{Chain: chainName, Address: display(chainName, p.Address), Venue: p.Venue, Base: s.token(chainName, base), Quote: s.token(chainName, quote),
 		CreatedAt: p.CreatedAt, FeeBps: p.FeeBps}
 	if st != nil {
 		out.BaseReserve = Units(reserve(st, p.Base()), base.Decimals)
@@ -292,9 +295,6 @@ const MaxListed = 50
 
 // Pools lists a chain's pools; venue, when set, keeps only that venue's.
 func (s *Service) Pools(ctx context.Context, chainName string, list List, venue string) ([]PoolSummary, error) {
-	if s.solana[chainName] != nil {
-		return nil, nil // no Solana pool is indexed yet
-	}
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package market
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -14,43 +15,30 @@ import (
 	"github.com/partner-platform/partnerd/chain/solana"
 )
 
-// Solana token reads. Until Solana pools are indexed (issue 13, part 2) the market service answers
-// on a Solana chain what needs no pool, live from the adapter:
+// Token reads on chains whose holder balances are not indexed (Solana): what the token reads
+// take from the mint and its largest holders, read live through Chain.Live.
 //
 //   - Resolve: symbol and name (the mint's Token-2022 metadata extension, else its Metaplex metadata
-//     account), decimals, program and supply; one round trip.
+//     account), decimals, program and supply; one round trip; pools from the index.
 //   - Holders: the largest owners (token accounts of one owner summed), from the adapter's scan of
 //     every token account of the mint, or its largest accounts when the RPC refuses the scan.
-//   - Stats: supply and holder count (no price, liquidity or activity: those need pools).
-//   - TokenAudit: the facts that exist without a pool (authorities, Token-2022 extensions, the
+//   - Stats: supply and holder count beside the index's figures.
+//   - TokenAudit and a pool's Audit: the mint's facts (authorities, Token-2022 extensions, the
 //     top-10 holders' share).
 //   - Search: an address is looked up on the chain; a name or symbol is matched against the
-//     index's tokens of the chain (none until Solana pools are indexed) and the chain's configured
-//     SolanaChain.Tokens.
-//   - Price, History, Trades and TopTraders, and every pool read: ErrNotFound (404) saying that no
-//     pool is indexed on the chain yet; the pool lists are empty.
+//     index's tokens of the chain and the chain's configured Tokens.
 //
 // Solana addresses are base58 and case-sensitive: they are kept exactly as given (after
 // solana.ParseAddress checks them), never lower-cased or checksummed.
 
-// SolanaReader is what the service reads of a Solana cluster; *solana.Client implements it.
-type SolanaReader interface {
+// LiveTokens is what the service reads live of a chain whose holders are not indexed;
+// *solana.Client implements it.
+type LiveTokens interface {
 	Mints(ctx context.Context, mints []string) ([]solana.Mint, error)
 	Holders(ctx context.Context, mint string, o solana.HoldersOptions) (solana.HolderList, error)
 }
 
-// SolanaChain is a Solana cluster the service reads.
-type SolanaChain struct {
-	Name   string
-	Client SolanaReader
-	// Tokens are mints Search matches by name and symbol besides the index's tokens of the chain,
-	// such as a local validator's seeded mints or an operator's list of well-known ones. Optional.
-	Tokens []string
-
-	known knownTokens
-}
-
-// KnownTokensTTL is how long Search keeps the metadata of SolanaChain.Tokens before reading it again.
+// KnownTokensTTL is how long Search keeps the metadata of Chain.Tokens before reading it again.
 const KnownTokensTTL = time.Minute
 
 type knownTokens struct {
@@ -58,9 +46,6 @@ type knownTokens struct {
 	at     time.Time
 	tokens []Token
 }
-
-// noPoolYet is the reason every pool-based read on a Solana chain gives (404 not_found).
-func noPoolYet(chainName string) string { return "no indexed pool on " + chainName + " yet" }
 
 // solanaAddress checks a Solana address (a mint, a pool): errors wrap chain.ErrInvalidAddress (400
 // invalid_address) and say what the string is instead (an EVM address, not base58, another length).
@@ -86,12 +71,12 @@ func solanaToken(chainName string, m solana.Mint) Token {
 }
 
 // readMint reads one mint: ErrNotFound when the address is not a mint of SPL Token or Token-2022.
-func (s *Service) readMint(ctx context.Context, c *SolanaChain, addr string) (solana.Mint, error) {
+func (s *Service) readMint(ctx context.Context, c *Chain, addr string) (solana.Mint, error) {
 	addr, err := solanaAddress("mint", addr)
 	if err != nil {
 		return solana.Mint{}, err
 	}
-	ms, err := c.Client.Mints(ctx, []string{addr})
+	ms, err := c.Live.Mints(ctx, []string{addr})
 	if err != nil {
 		return solana.Mint{}, fmt.Errorf("read mint %s on %s: %w", addr, c.Name, err)
 	}
@@ -102,12 +87,12 @@ func (s *Service) readMint(ctx context.Context, c *SolanaChain, addr string) (so
 }
 
 // readHolders reads a mint's largest holders (at most limit): ErrNotFound when it is not a mint.
-func (s *Service) readHolders(ctx context.Context, c *SolanaChain, addr string, limit int) (solana.HolderList, error) {
+func (s *Service) readHolders(ctx context.Context, c *Chain, addr string, limit int) (solana.HolderList, error) {
 	addr, err := solanaAddress("mint", addr)
 	if err != nil {
 		return solana.HolderList{}, err
 	}
-	l, err := c.Client.Holders(ctx, addr, solana.HoldersOptions{Limit: limit})
+	l, err := c.Live.Holders(ctx, addr, solana.HoldersOptions{Limit: limit})
 	if err != nil {
 		return solana.HolderList{}, fmt.Errorf("read holders of %s on %s: %w", addr, c.Name, err)
 	}
@@ -117,13 +102,13 @@ func (s *Service) readHolders(ctx context.Context, c *SolanaChain, addr string, 
 	return l, nil
 }
 
-// solanaSearch: an address is read on the chain (a mint or nothing); other text matches the
+// liveSearch: an address is read on the chain (a mint or nothing); other text matches the
 // symbols and names of the index's tokens and of the chain's configured tokens, ignoring case,
 // exact symbols first.
-func (s *Service) solanaSearch(ctx context.Context, c *SolanaChain, q string) ([]Token, error) {
+func (s *Service) liveSearch(ctx context.Context, c *Chain, q string) ([]Token, error) {
 	out := []Token{}
 	if chain.IsSolanaAddress(q) {
-		ms, err := c.Client.Mints(ctx, []string{q})
+		ms, err := c.Live.Mints(ctx, []string{q})
 		if err != nil {
 			return nil, fmt.Errorf("search %s: %w", c.Name, err)
 		}
@@ -170,7 +155,7 @@ func (s *Service) solanaSearch(ctx context.Context, c *SolanaChain, q string) ([
 
 // knownTokens returns the configured tokens of the chain that are mints, read at most
 // KnownTokensTTL ago.
-func (s *Service) knownTokens(ctx context.Context, c *SolanaChain) ([]Token, error) {
+func (s *Service) knownTokens(ctx context.Context, c *Chain) ([]Token, error) {
 	if len(c.Tokens) == 0 {
 		return nil, nil
 	}
@@ -180,7 +165,7 @@ func (s *Service) knownTokens(ctx context.Context, c *SolanaChain) ([]Token, err
 	if !c.known.at.IsZero() && now.Sub(c.known.at) < KnownTokensTTL {
 		return c.known.tokens, nil
 	}
-	ms, err := c.Client.Mints(ctx, c.Tokens)
+	ms, err := c.Live.Mints(ctx, c.Tokens)
 	if err != nil {
 		return nil, fmt.Errorf("read the known tokens of %s: %w", c.Name, err)
 	}
@@ -194,14 +179,22 @@ func (s *Service) knownTokens(ctx context.Context, c *SolanaChain) ([]Token, err
 	return tokens, nil
 }
 
-// solanaResolve reads a mint: metadata, decimals, program, supply and extensions.
-func (s *Service) solanaResolve(ctx context.Context, c *SolanaChain, addr string) (Resolution, error) {
+// liveResolve reads a mint: metadata, decimals, program, supply and extensions; its pools come from
+// the index.
+func (s *Service) liveResolve(ctx context.Context, c *Chain, addr string) (Resolution, error) {
 	m, err := s.readMint(ctx, c, addr)
 	if err != nil {
 		return Resolution{}, err
 	}
 	out := Resolution{Token: solanaToken(c.Name, m), TotalSupply: Units(m.Supply, m.Decimals), Pools: []string{}, Program: m.Program,
 		Extensions: slices.Clone(m.Extensions.Types)}
+	pools, err := s.index.PoolsOf(ctx, c.Name, m.Address)
+	if err != nil {
+		return Resolution{}, err
+	}
+	for _, p := range pools {
+		out.Pools = append(out.Pools, p.Address)
+	}
 	if m.Metadata != nil {
 		out.MetadataSource = m.Metadata.Source
 	}
@@ -211,8 +204,8 @@ func (s *Service) solanaResolve(ctx context.Context, c *SolanaChain, addr string
 	return out, nil
 }
 
-// solanaHolders returns a mint's HoldersLimit largest owners with their share of the supply.
-func (s *Service) solanaHolders(ctx context.Context, c *SolanaChain, addr string) (Token, []Holder, error) {
+// liveHolders returns a mint's HoldersLimit largest owners with their share of the supply.
+func (s *Service) liveHolders(ctx context.Context, c *Chain, addr string) (Token, []Holder, error) {
 	l, err := s.readHolders(ctx, c, addr, HoldersLimit)
 	if err != nil {
 		return Token{}, nil, err
@@ -229,19 +222,28 @@ func (s *Service) solanaHolders(ctx context.Context, c *SolanaChain, addr string
 	return solanaToken(c.Name, m), out, nil
 }
 
-// solanaStats are the figures that need no pool: the supply and the number of holders (exact when
-// every token account could be scanned; otherwise a lower bound, HoldersPartial). Price, liquidity
-// and activity stay empty until pools are indexed.
-func (s *Service) solanaStats(ctx context.Context, c *SolanaChain, addr string) (Stats, error) {
+// liveStats are a mint's figures: the supply and the number of holders read live (exact when every
+// token account could be scanned; otherwise a lower bound, HoldersPartial), with the price,
+// liquidity and activity of its indexed pools (empty for a mint no indexed pool trades).
+func (s *Service) liveStats(ctx context.Context, c *Chain, addr string) (Stats, error) {
 	l, err := s.readHolders(ctx, c, addr, 1)
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Token: solanaToken(c.Name, l.Mint), LiquidityUSD: "0", Holders: l.Owners, HoldersPartial: !l.Complete,
-		Supply: Units(l.Mint.Supply, l.Mint.Decimals)}, nil
+	t := solanaToken(c.Name, l.Mint)
+	out := Stats{Token: t, LiquidityUSD: "0"}
+	if _, pools, err := s.tokenPools(ctx, c.Name, l.Mint.Address); err == nil {
+		if out, err = s.poolStats(ctx, c.Name, l.Mint.Address, t, pools); err != nil {
+			return Stats{}, err
+		}
+	} else if !errors.Is(err, ErrNotFound) {
+		return Stats{}, err
+	}
+	out.Holders, out.HoldersPartial, out.Supply = l.Owners, !l.Complete, Units(l.Mint.Supply, l.Mint.Decimals)
+	return out, nil
 }
 
-// TokenAudit audits a token without a pool. On a Solana chain: the mint and freeze authorities,
+// TokenAudit audits a token without a pool. On a chain read through Live (Solana): the mint and freeze authorities,
 // the Token-2022 extensions that let someone move, tax, block or freeze holders' tokens (transfer
 // fee, permanent delegate, transfer hook, non-transferable, default account state, pausable), and
 // the 10 largest holders' share of the supply; the score counts as Audit's does. Audit.Pool is
@@ -252,11 +254,11 @@ func (s *Service) solanaStats(ctx context.Context, c *SolanaChain, addr string) 
 // token with Audit), and the adapter's upstream errors (chain.ErrUpstreamUnavailable 503,
 // chain.ErrUpstreamTimeout 504, chain.ErrUpstreamBadResponse 502).
 func (s *Service) TokenAudit(ctx context.Context, chainName, mint string) (Audit, error) {
-	c := s.solana[chainName]
-	if c == nil {
-		if _, err := s.chain(chainName); err != nil {
-			return Audit{}, err
-		}
+	c, err := s.chain(chainName)
+	if err != nil {
+		return Audit{}, err
+	}
+	if c.Live == nil {
 		return Audit{}, fmt.Errorf("a token is audited with one of its pools on %s: %w", chainName, ErrInvalid)
 	}
 	l, err := s.readHolders(ctx, c, mint, 10)
@@ -370,21 +372,4 @@ func auditScore(f []Finding) int {
 		}
 	}
 	return max(0, score)
-}
-
-// solanaPrice: no pool prices a Solana token until pools are indexed (404), once the address is checked.
-func solanaPrice(c *SolanaChain, addr string) error {
-	if _, err := solanaAddress("mint", addr); err != nil {
-		return err
-	}
-	return fmt.Errorf("%s to price %s: %w", noPoolYet(c.Name), addr, ErrNotFound)
-}
-
-// solanaNoPool is the answer of a read that needs an indexed pool on a Solana chain: the address
-// is checked (400 invalid_address), then ErrNotFound (404).
-func solanaNoPool(c *SolanaChain, what, addr string) error {
-	if _, err := solanaAddress(what, addr); err != nil {
-		return err
-	}
-	return fmt.Errorf("%s %s: %s: %w", what, addr, noPoolYet(c.Name), ErrNotFound)
 }

@@ -35,8 +35,8 @@ func solanaService(t *testing.T, url string, opts solana.Options, tokens ...stri
 	t.Cleanup(client.Close)
 	st := storetest.SQLite(t)
 	ix := index.New(st.Client, st.Dialect, map[string]index.Pricing{})
-	return New(ix, []*Chain{{Name: "base"}}, slog.New(slog.NewTextHandler(io.Discard, nil)),
-		&SolanaChain{Name: "solana", Client: client, Tokens: tokens})
+	return New(ix, []*Chain{{Name: "base"}, {Name: "solana", Source: solana.NewSource(client), Live: client, Tokens: tokens}},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 func seeded(t *testing.T, n *localnet.Node, symbol string) localnet.Mint {
@@ -232,7 +232,7 @@ func TestSolanaSearch(t *testing.T) {
 		}
 	}
 	// An exact symbol comes first, then by symbol; the known tokens are read once a KnownTokensTTL.
-	sc := s.solana["solana"]
+	sc := s.chains["solana"]
 	sc.known.mu.Lock()
 	sc.known.tokens = append(sc.known.tokens, Token{Chain: "solana", Address: "X1", Symbol: "XUSD"}, Token{Chain: "solana", Address: "X2", Symbol: "USD"},
 		Token{Chain: "solana", Address: "X3", Symbol: "AUSD"})
@@ -257,12 +257,13 @@ func TestSolanaSearch(t *testing.T) {
 	}
 }
 
-func TestSolanaNoPoolYet(t *testing.T) {
+// TestSolanaNoPoolIndexed: with no pool indexed on the chain, the pool reads answer ErrNotFound
+// naming what is not indexed, and the lists and prices are empty.
+func TestSolanaNoPoolIndexed(t *testing.T) {
 	n := localnet.StartTest(t)
 	s := solanaService(t, n.URL, solana.Options{})
 	usdc := seeded(t, n, "USDC").Address
 	ctx := t.Context()
-	reason := "no indexed pool on solana yet"
 	notFound := map[string]error{}
 	_, notFound["price"] = s.Price(ctx, "solana", usdc)
 	_, _, notFound["history"] = s.History(ctx, "solana", usdc, "", 90)
@@ -270,16 +271,15 @@ func TestSolanaNoPoolYet(t *testing.T) {
 	_, _, notFound["top traders"] = s.TopTraders(ctx, "solana", usdc)
 	_, notFound["pool"] = s.Pool(ctx, "solana", usdc)
 	_, notFound["summary"] = s.Summary(ctx, "solana", usdc)
-	_, notFound["reserves"] = s.Reserves(ctx, "solana", usdc, usdc, usdc)
 	_, notFound["chart"] = s.Chart(ctx, "solana", usdc, 15, 0, 10, "")
 	_, notFound["pool audit"] = s.Audit(ctx, "solana", usdc, "")
 	for op, err := range notFound {
-		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), reason) {
-			t.Errorf("%s: %v, want ErrNotFound saying %q", op, err, reason)
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), usdc+" is not indexed") {
+			t.Errorf("%s: %v, want ErrNotFound saying it is not indexed", op, err)
 		}
 	}
-	if p, err := s.Price(ctx, "solana", usdc); err == nil || err.Error() != reason+" to price "+usdc+": not found" {
-		t.Errorf("price %+v: %v", p, err)
+	if _, err := s.Reserves(ctx, "solana", usdc, usdc, usdc); !errors.Is(err, ErrNotFound) {
+		t.Errorf("reserves of a mint: %v, want ErrNotFound", err)
 	}
 	for _, list := range []List{ListTrending, ListHot, ListNew} {
 		if pools, err := s.Pools(ctx, "solana", list, ""); err != nil || len(pools) != 0 {

@@ -21,12 +21,12 @@ const SearchLimit = 20
 // Search finds indexed tokens by name, symbol or address; an address the index does not hold is
 // looked up on the chain.
 func (s *Service) Search(ctx context.Context, chainName, q string) ([]Token, error) {
-	if c := s.solana[chainName]; c != nil {
-		return s.solanaSearch(ctx, c, q)
-	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
+	}
+	if c.Live != nil {
+		return s.liveSearch(ctx, c, q)
 	}
 	found, err := s.index.SearchTokens(ctx, chainName, q, SearchLimit)
 	if err != nil {
@@ -37,12 +37,12 @@ func (s *Service) Search(ctx context.Context, chainName, q string) ([]Token, err
 		out[i] = s.token(chainName, t)
 	}
 	if len(out) == 0 && chain.IsEVMAddress(q) {
-		metas, err := c.Source.TokenMetadata(ctx, []string{canonical(q)})
+		metas, err := c.Source.TokenMetadata(ctx, []string{canonical(chainName, q)})
 		if err != nil {
 			return nil, err
 		}
 		if m := metas[0]; m.OK {
-			out = append(out, Token{Chain: chainName, Address: checksum(m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals})
+			out = append(out, Token{Chain: chainName, Address: display(chainName, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals})
 		}
 	}
 	return out, nil
@@ -64,14 +64,14 @@ type Resolution struct {
 // Resolve reads a token: its metadata and total supply from the chain, its pools from the index.
 // ErrNotFound when the address is not an ERC-20.
 func (s *Service) Resolve(ctx context.Context, chainName, addr string) (Resolution, error) {
-	if c := s.solana[chainName]; c != nil {
-		return s.solanaResolve(ctx, c, addr)
-	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Resolution{}, err
 	}
-	addr = canonical(addr)
+	if c.Live != nil {
+		return s.liveResolve(ctx, c, addr)
+	}
+	addr = canonical(chainName, addr)
 	metas, err := c.Source.TokenMetadata(ctx, []string{addr})
 	if err != nil {
 		return Resolution{}, err
@@ -84,10 +84,10 @@ func (s *Service) Resolve(ctx context.Context, chainName, addr string) (Resoluti
 	if err != nil {
 		return Resolution{}, err
 	}
-	out := Resolution{Token: Token{Chain: chainName, Address: checksum(addr), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals},
+	out := Resolution{Token: Token{Chain: chainName, Address: display(chainName, addr), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals},
 		TotalSupply: Units(m.TotalSupply, m.Decimals), Pools: []string{}}
 	for _, p := range pools {
-		out.Pools = append(out.Pools, checksum(p.Address))
+		out.Pools = append(out.Pools, display(chainName, p.Address))
 	}
 	return out, nil
 }
@@ -104,9 +104,6 @@ type Price struct {
 // Price returns a token's USD price from the warm snapshot, reading through once when the index
 // holds the token but the snapshot does not yet. ErrNotFound when no indexed pool prices it.
 func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Price{}, solanaPrice(c, addr)
-	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return Price{}, err
@@ -114,7 +111,7 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	if addr == chain.Native { // the gas coin: its wrapped token's price, described as the coin
 		p, err := s.Price(ctx, chainName, c.Pricing.WrappedNative)
 		if err != nil {
-			return Price{}, fmt.Errorf("the native coin's price is its wrapped token's (%s): %w", checksum(c.Pricing.WrappedNative), err)
+			return Price{}, fmt.Errorf("the native coin's price is its wrapped token's (%s): %w", display(chainName, c.Pricing.WrappedNative), err)
 		}
 		info, _ := chain.Lookup(chainName)
 		p.Token = Token{Chain: chainName, Address: chain.Native, Symbol: info.NativeToken, Name: info.NativeToken, Decimals: info.NativeDecimals}
@@ -124,10 +121,13 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	if err != nil {
 		return Price{}, err
 	}
-	if p, ok := snap.cachedPrice(addr); ok {
+	if p, ok := snap.cachedPrice(addr); ok { // only a checked address is ever cached
 		return *p, nil
 	}
-	addr = canonical(addr)
+	if err := chain.CheckAddress(chainName, "token", addr); err != nil {
+		return Price{}, err
+	}
+	addr = canonical(chainName, addr)
 	if _, known := snap.tokens[addr]; !known {
 		// Read through only for a token the index holds (indexed since the last rebuild): an
 		// unknown address must not cost a snapshot rebuild on the request path.
@@ -147,7 +147,7 @@ func (s *Service) Price(ctx context.Context, chainName, addr string) (Price, err
 	}
 	out := Price{Token: s.token(chainName, t), PriceUSD: Decimal(usd), UpdatedAt: snap.at.Unix()}
 	if via != nil {
-		out.Pool = checksum(via.Address)
+		out.Pool = display(chainName, via.Address)
 	}
 	if native, _, _, ok := snap.market.PriceUSD(c.Pricing.WrappedNative); ok && native > 0 {
 		out.PriceNative = Decimal(usd / native)
@@ -166,17 +166,14 @@ type PricePoint struct {
 // given one, else the pool its price comes from): the price at the window's start, then one point per
 // event. ErrInvalid when the pool does not trade the token.
 func (s *Service) History(ctx context.Context, chainName, addr, poolAddr string, window int) (Token, []PricePoint, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Token{}, nil, solanaPrice(c, addr)
-	}
-	addr = canonical(addr)
+	addr = canonical(chainName, addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
 		return Token{}, nil, err
 	}
 	var p *index.Pool
 	if poolAddr != "" {
-		i := slices.IndexFunc(pools, func(p index.Pool) bool { return p.Address == canonical(poolAddr) })
+		i := slices.IndexFunc(pools, func(p index.Pool) bool { return p.Address == canonical(chainName, poolAddr) })
 		if i < 0 {
 			return Token{}, nil, fmt.Errorf("pool %s does not trade %s: %w", poolAddr, addr, ErrInvalid)
 		}
@@ -221,6 +218,9 @@ func tokenPrice(p index.Pool, token string, e index.Event) float64 {
 // tokenPools returns an indexed token and its pools: ErrNotFound when the index does not hold it.
 func (s *Service) tokenPools(ctx context.Context, chainName, addr string) (Token, []index.Pool, error) {
 	if _, err := s.chain(chainName); err != nil {
+		return Token{}, nil, err
+	}
+	if err := chain.CheckAddress(chainName, "token", addr); err != nil {
 		return Token{}, nil, err
 	}
 	t, err := s.index.Token(ctx, chainName, addr)
@@ -275,14 +275,31 @@ type Stats struct {
 
 // Stats returns a token's 24-hour figures across its indexed pools.
 func (s *Service) Stats(ctx context.Context, chainName, addr string) (Stats, error) {
-	if c := s.solana[chainName]; c != nil {
-		return s.solanaStats(ctx, c, addr)
+	c, err := s.chain(chainName)
+	if err != nil {
+		return Stats{}, err
 	}
-	addr = canonical(addr)
+	if c.Live != nil {
+		return s.liveStats(ctx, c, addr)
+	}
+	addr = canonical(chainName, addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
 		return Stats{}, err
 	}
+	out, err := s.poolStats(ctx, chainName, addr, t, pools)
+	if err != nil {
+		return Stats{}, err
+	}
+	if out.Holders, err = s.index.HolderCount(ctx, chainName, addr); err != nil {
+		return Stats{}, err
+	}
+	return out, nil
+}
+
+// poolStats are a token's figures from its indexed pools: price, liquidity, 24-hour activity and
+// the fully diluted value (the supply read live).
+func (s *Service) poolStats(ctx context.Context, chainName, addr string, t Token, pools []index.Pool) (Stats, error) {
 	snap, err := s.current(ctx, chainName)
 	if err != nil {
 		return Stats{}, err
@@ -334,9 +351,6 @@ func (s *Service) Stats(ctx context.Context, chainName, addr string) (Stats, err
 			}
 		}
 	}
-	if out.Holders, err = s.index.HolderCount(ctx, chainName, addr); err != nil {
-		return Stats{}, err
-	}
 	if priced {
 		c, _ := s.chain(chainName)
 		metas, err := c.Source.TokenMetadata(ctx, []string{addr})
@@ -362,15 +376,18 @@ const HoldersLimit = 20
 
 // Holders returns a token's largest holders: candidates from the index, balances read live.
 func (s *Service) Holders(ctx context.Context, chainName, addr string) (Token, []Holder, error) {
-	if c := s.solana[chainName]; c != nil {
-		return s.solanaHolders(ctx, c, addr)
+	c, err := s.chain(chainName)
+	if err != nil {
+		return Token{}, nil, err
 	}
-	addr = canonical(addr)
+	if c.Live != nil {
+		return s.liveHolders(ctx, c, addr)
+	}
+	addr = canonical(chainName, addr)
 	t, _, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
 		return Token{}, nil, err
 	}
-	c, _ := s.chain(chainName)
 	candidates, err := s.index.TopHolders(ctx, chainName, addr, 2*HoldersLimit)
 	if err != nil {
 		return Token{}, nil, err
@@ -405,7 +422,7 @@ func (s *Service) Holders(ctx context.Context, chainName, addr string) (Token, [
 	slices.SortStableFunc(rows, func(a, b row) int { return b.amount.Cmp(a.amount) })
 	out := []Holder{}
 	for _, r := range rows[:min(len(rows), HoldersLimit)] {
-		h := Holder{Address: checksum(r.owner), Amount: Units(r.amount, t.Decimals), SharePct: "0"}
+		h := Holder{Address: display(chainName, r.owner), Amount: Units(r.amount, t.Decimals), SharePct: "0"}
 		if supply != nil && supply.Sign() > 0 {
 			h.SharePct = Decimal(Ratio(r.amount, supply) * 100)
 		}
@@ -439,10 +456,7 @@ const TradesLimit = 50
 // previous page's last trade) when given. ErrInvalid for a malformed cursor or a pool that does not
 // trade the token.
 func (s *Service) Trades(ctx context.Context, chainName, addr, poolAddr, cursor string, limit int) (Token, []Trade, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Token{}, nil, solanaNoPool(c, "token", addr)
-	}
-	addr = canonical(addr)
+	addr = canonical(chainName, addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
 		return Token{}, nil, err
@@ -450,7 +464,7 @@ func (s *Service) Trades(ctx context.Context, chainName, addr, poolAddr, cursor 
 	byAddr := map[string]index.Pool{}
 	var addrs []string
 	for _, p := range pools {
-		if poolAddr == "" || p.Address == canonical(poolAddr) {
+		if poolAddr == "" || p.Address == canonical(chainName, poolAddr) {
 			byAddr[p.Address] = p
 			addrs = append(addrs, p.Address)
 		}
@@ -487,7 +501,7 @@ func (s *Service) Trades(ctx context.Context, chainName, addr, poolAddr, cursor 
 			mine, other = other, mine
 			side = map[string]string{"buy": "sell", "sell": "buy"}[side]
 		}
-		out = append(out, Trade{TxHash: e.TxHash, Pool: checksum(e.Pool), Side: side, Trader: checksum(e.Trader),
+		out = append(out, Trade{TxHash: e.TxHash, Pool: display(chainName, e.Pool), Side: side, Trader: display(chainName, e.Trader),
 			TokenAmount: UnitsString(mine, t.Decimals), OtherAmount: UnitsString(other, others[e.Pool]),
 			PriceUSD: Decimal(tokenPrice(p, addr, e)), VolumeUSD: Decimal(e.VolumeUSD), Block: e.Block, Time: e.Time,
 			cursor: strconv.FormatInt(e.Block, 10) + ":" + strconv.Itoa(e.LogIndex)})
@@ -529,10 +543,7 @@ const TopTradersLimit = 20
 
 // TopTraders returns the token's traders of the last 24 hours by USD volume.
 func (s *Service) TopTraders(ctx context.Context, chainName, addr string) (Token, []Trader, error) {
-	if c := s.solana[chainName]; c != nil {
-		return Token{}, nil, solanaNoPool(c, "token", addr)
-	}
-	addr = canonical(addr)
+	addr = canonical(chainName, addr)
 	t, pools, err := s.tokenPools(ctx, chainName, addr)
 	if err != nil {
 		return Token{}, nil, err
@@ -571,7 +582,7 @@ func (s *Service) TopTraders(ctx context.Context, chainName, addr string) (Token
 	out := []Trader{}
 	for _, tr := range traders[:min(len(traders), TopTradersLimit)] {
 		a := by[tr]
-		out = append(out, Trader{Address: checksum(tr), VolumeUSD: Decimal(a.volume), Buys: a.buys, Sells: a.sells})
+		out = append(out, Trader{Address: display(chainName, tr), VolumeUSD: Decimal(a.volume), Buys: a.buys, Sells: a.sells})
 	}
 	return t, out, nil
 }

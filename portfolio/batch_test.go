@@ -21,7 +21,7 @@ const baseUSD = "0x00000000000000000000000000000000000000aa"
 
 // evmSource is an EVM chain where every owner holds 2 ETH and 1.5 of the USD stablecoin.
 type evmSource struct {
-	chain.EVMSource
+	chain.Source
 	reads atomic.Int64
 }
 

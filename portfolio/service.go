@@ -28,7 +28,7 @@ import (
 // Chain is an EVM chain the service reads.
 type Chain struct {
 	Name         string
-	Source       chain.EVMSource
+	Source       chain.Source
 	NativeSymbol string
 	// Pricing is the chain's configured wrapped native token (its USD price prices the native coin)
 	// and USD stablecoins: holdings read them for every owner.

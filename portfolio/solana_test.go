@@ -20,7 +20,9 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
+	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/store/storetest"
 )
 
 // Solana holdings against the local validator (chain/solana/localnet: standard Solana JSON-RPC
@@ -53,8 +55,10 @@ func newSolanaEnv(t testing.TB) *solanaEnv {
 
 // withMarket is the service as partnerd wires it: prices from a market service that serves the
 // chain through the same client (it prices nothing on Solana until pools are indexed there).
-func (e *solanaEnv) withMarket() *Service {
-	m := market.New(nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), &market.SolanaChain{Name: "solana", Client: e.client})
+func (e *solanaEnv) withMarket(t testing.TB) *Service {
+	st := storetest.SQLite(t)
+	ix := index.New(st.Client, st.Dialect, map[string]index.Pricing{})
+	m := market.New(ix, []*market.Chain{{Name: "solana", Source: solana.NewSource(e.client), Live: e.client}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return New(nil, m, nil, WithSolana(&SolanaChain{Name: "solana", Source: e.client}))
 }
 
@@ -221,7 +225,7 @@ func TestSolanaBatch24Owners(t *testing.T) {
 		}
 	}
 
-	svc := e.withMarket()
+	svc := e.withMarket(t)
 	e.rt.n.Store(0)
 	start := time.Now()
 	res := svc.HoldingsBatch(t.Context(), refs)
@@ -332,7 +336,7 @@ func TestSolanaOwnerFailures(t *testing.T) {
 func BenchmarkSolanaHoldings24(b *testing.B) {
 	e := newSolanaEnv(b)
 	refs := e.solanaRefs(b)
-	svc := e.withMarket()
+	svc := e.withMarket(b)
 	e.rt.n.Store(0)
 	for b.Loop() {
 		for _, h := range svc.HoldingsBatch(b.Context(), refs) {

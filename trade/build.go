@@ -20,6 +20,7 @@ type Build struct {
 	Transactions      []Tx           `json:"transactions"`
 	Fees              []Fee          `json:"fees"`
 	Quote             *SwapQuote     `json:"quote,omitempty"`
+	SolanaQuote       *SolanaQuote   `json:"solanaQuote,omitempty"` // the quote a Solana swap build built
 	Metadata          map[string]any `json:"metadata"`
 	ConfirmationToken string         `json:"confirmationToken"`
 

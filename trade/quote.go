@@ -221,13 +221,25 @@ type quoted struct {
 // QuoteSwap quotes selling amount (base units) of inputMint for outputMint on the named chain, from
 // live reserves read at one block in one round trip. Mints are 0x addresses or Native. Errors:
 // ErrInvalid (the same token on both sides), ErrNoRoute, and the adapter's.
-func (s *Service) QuoteSwap(ctx context.Context, chainName, inputMint, outputMint, amount string, slippageBps int) (SwapQuote, error) {
+func (s *Service) QuoteSwap(ctx context.Context, consumerID int, chainName, inputMint, outputMint, amount string, slippageBps int) (Quote, error) {
+	if sc := s.solana[chainName]; sc != nil && sc.quoter != nil {
+		return s.quoteSolana(ctx, consumerID, sc, inputMint, outputMint, bigOf(amount), slippageBps)
+	}
 	c, err := s.chainOf(chainName)
 	if err != nil {
-		return SwapQuote{}, err
+		return Quote{}, err
 	}
 	q, err := s.quote(ctx, c, inputMint, outputMint, bigOf(amount), slippageBps, evm.TradeRead{})
-	return q.quote, err
+	if err != nil {
+		return Quote{}, err
+	}
+	return Quote{EVM: &q.quote}, nil
+}
+
+// Quote is a swap quote of either chain family: one of EVM and Solana is set.
+type Quote struct {
+	EVM    *SwapQuote
+	Solana *SolanaQuote
 }
 
 // quote reads the candidate pools (plus extra, the build's reads, in the same round trip) and

@@ -23,6 +23,7 @@ type SolanaClient interface {
 	BuildTransfer(ctx context.Context, r solana.TransferRequest) (solana.TransferBuild, error)
 	SignatureStatuses(ctx context.Context, sigs []string) ([]solana.SigStatus, error)
 	Transactions(ctx context.Context, sigs []string) ([]solana.Tx, error)
+	Build(ctx context.Context, r solana.BuildRequest) (solana.Built, error)
 }
 
 // SolanaChain is a Solana cluster the service builds transfers on, reads statuses of and confirms
@@ -37,6 +38,16 @@ type SolanaChain struct {
 	// (voted on by a supermajority; faster, and no optimistically confirmed block has ever been
 	// rolled back on mainnet, but it is not final by the protocol's definition).
 	Finality string
+	// Accounts reads the pools a swap quote considers; nil: swaps are not quoted on the chain.
+	Accounts SolanaAccounts
+	// Stablecoins are the chain's USD stablecoins (mints): with wrapped SOL, the middle tokens of
+	// two-hop routes.
+	Stablecoins []string
+	// AmmConfigs are the Raydium CPMM fee tiers (AmmConfig addresses) quotes consider; empty:
+	// DefaultAmmConfigs.
+	AmmConfigs []string
+
+	quoter *solanaQuoter
 }
 
 // Option configures a Service at New.
@@ -49,9 +60,18 @@ func WithSolana(chains ...SolanaChain) Option {
 			if c.Finality == "" {
 				c.Finality = solana.StatusFinalized
 			}
+			if c.Accounts != nil {
+				c.quoter = newSolanaQuoter(&c)
+			}
 			s.solana[c.Name] = &c
 		}
 	}
+}
+
+// ServesSwaps reports whether the service quotes and builds swaps on the named chain: every EVM
+// chain it trades on, and every Solana chain with a pool reader.
+func (s *Service) ServesSwaps(chainName string) bool {
+	return s.chains[chainName] != nil || s.solana[chainName] != nil && s.solana[chainName].quoter != nil
 }
 
 // ServesTransfers reports whether the service builds transfers, reads transaction statuses and

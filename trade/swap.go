@@ -22,13 +22,23 @@ type SwapRequest struct {
 	Amount                string // base units, already checked
 	SlippageBps           int
 	MaxValueLossPpm       *int // the caller's reviewed bound; never set for it
+	// Quote is a Solana swap's quote, sent back unchanged (the other fields but Chain and User are
+	// the EVM build's).
+	Quote *SolanaQuote
 }
 
 // BuildSwap requotes and builds the swap: an exact approve of the router when the allowance falls
 // short, then the router's exact-input swap (its ETH variants for a native side) paying the user,
 // with minOut from slippageBps. Errors: ErrInvalid, ErrNoRoute, ErrPrerequisite (balance),
-// *ReviewError, *SimulationError, and the adapter's and the store's.
+// *ReviewError, *SimulationError, and the adapter's and the store's. On a Solana chain it builds
+// r.Quote (buildSolanaSwap).
 func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) (Build, error) {
+	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
+		if r.Quote == nil {
+			return Build{}, fmt.Errorf("%w: a Solana swap build takes the quote (quoteResponse)", ErrInvalid)
+		}
+		return s.buildSolanaSwap(ctx, consumerID, sc, r.User, *r.Quote)
+	}
 	c, err := s.chainOf(r.Chain)
 	if err != nil {
 		return Build{}, err

@@ -6,6 +6,7 @@ package trade
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -109,6 +110,7 @@ type Service struct {
 	solana map[string]*SolanaChain // transfers, statuses and confirms (solana.go)
 	tokens *tokenStore
 	taxes  taxCache
+	sealer sealer // seals Solana quotes (WithQuoteKey)
 	now    func() time.Time
 	log    *slog.Logger
 }
@@ -116,7 +118,10 @@ type Service struct {
 // New returns the service for the given EVM chains, keeping confirmation tokens in db. Options add
 // Solana chains (WithSolana).
 func New(db *ent.Client, chains []*Chain, log *slog.Logger, opts ...Option) *Service {
-	s := &Service{chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log}
+	own := make([]byte, 32)
+	rand.Read(own)
+	s := &Service{chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log,
+		sealer: newSealer(own)}
 	for _, o := range opts {
 		o(s)
 	}

@@ -4,10 +4,11 @@ package venue
 
 import (
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/venue/raydium"
 	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // All is every venue this build implements.
 func All() chain.VenueSet {
-	return chain.NewVenueSet(uniswapv2.Venue{})
+	return chain.NewVenueSet(uniswapv2.Venue{}, raydium.Venue{})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// Source is the Reader behind chain.EVMSource: string addresses in and out, for services that
+// Source is the Reader behind chain.Source: string addresses in and out, for services that
 // must not import go-ethereum.
 type Source struct {
 	reader        *Reader
@@ -19,12 +19,15 @@ type Source struct {
 	farms         []*farmList // the StakingRewardsFactories LPPositions reads (positions.go)
 }
 
-// NewSource returns the chain.EVMSource of a Reader; audits buy through wrappedNative on factory's pairs.
+// NewSource returns the chain.Source of a Reader; audits buy through wrappedNative on factory's pairs.
 func NewSource(r *Reader, wrappedNative, factory string) *Source {
 	return &Source{reader: r, wrappedNative: common.HexToAddress(wrappedNative), factory: common.HexToAddress(factory)}
 }
 
-var _ chain.EVMSource = (*Source)(nil)
+var (
+	_ chain.Source  = (*Source)(nil)
+	_ chain.Auditor = (*Source)(nil)
+)
 
 func addresses(in []string) []common.Address {
 	out := make([]common.Address, len(in))
@@ -36,7 +39,7 @@ func addresses(in []string) []common.Address {
 
 func canonical(a common.Address) string { return strings.ToLower(a.Hex()) }
 
-// TokenMetadata implements chain.EVMSource.
+// TokenMetadata implements chain.Source.
 func (s *Source) TokenMetadata(ctx context.Context, tokens []string) ([]chain.TokenMeta, error) {
 	metas, err := s.reader.TokenMetadata(ctx, addresses(tokens))
 	if err != nil {
@@ -50,7 +53,7 @@ func (s *Source) TokenMetadata(ctx context.Context, tokens []string) ([]chain.To
 	return out, nil
 }
 
-// Balances implements chain.EVMSource.
+// Balances implements chain.Source.
 func (s *Source) Balances(ctx context.Context, owners []string, tokens [][]string) ([]*big.Int, [][]*big.Int, uint64, error) {
 	each := make([][]common.Address, len(tokens))
 	for i, t := range tokens {
@@ -59,7 +62,7 @@ func (s *Source) Balances(ctx context.Context, owners []string, tokens [][]strin
 	return s.reader.Balances(ctx, addresses(owners), each)
 }
 
-// PairStates implements chain.EVMSource.
+// PairStates implements chain.Source.
 func (s *Source) PairStates(ctx context.Context, pairs []string) ([]chain.PairState, error) {
 	states, err := s.reader.PairStates(ctx, addresses(pairs))
 	if err != nil {
@@ -72,7 +75,7 @@ func (s *Source) PairStates(ctx context.Context, pairs []string) ([]chain.PairSt
 	return out, nil
 }
 
-// Audit implements chain.EVMSource.
+// Audit implements chain.Auditor.
 func (s *Source) Audit(ctx context.Context, pair, token string) (chain.AuditFacts, error) {
 	f, err := s.reader.Audit(ctx, common.HexToAddress(pair), common.HexToAddress(token), s.wrappedNative, s.factory)
 	if err != nil {

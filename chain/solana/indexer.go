@@ -379,6 +379,7 @@ type sigFeed struct {
 	marks  []pageMark // newest first: the last one is the oldest page not held
 	newest string     // the newest signature listed: where the next walk stops
 	head   uint64     // the slot the latest walk listed up to
+	walked bool       // a walk listed the feed at least once (head 0 is also slot 0's)
 }
 
 // pageMark names a page not held: its newest entry and its size, so that the page is listed
@@ -417,7 +418,7 @@ func (f *Follower) feed(ctx context.Context, program string, floor int64, from, 
 		fd = &sigFeed{}
 		f.feeds[program] = fd
 	}
-	if len(fd.marks) == 0 && fd.head < finalized {
+	if len(fd.marks) == 0 && (!fd.walked || fd.head < finalized) {
 		// What was finalized since the last walk, newer than everything held.
 		pages, err := f.walk(ctx, program, fd.newest, floor, "finalized")
 		if err != nil {
@@ -426,7 +427,7 @@ func (f *Follower) feed(ctx context.Context, program string, floor int64, from, 
 		if len(pages) > 0 {
 			fd.newest = pages[0][0].Signature
 		}
-		fd.head = finalized
+		fd.head, fd.walked = finalized, true
 		// Hold the oldest pages, up to MaxListed entries in all; mark the newer ones.
 		held := len(fd.held)
 		keep := len(pages)

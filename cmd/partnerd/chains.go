@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"time"
@@ -11,11 +12,13 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/trade"
 	"github.com/partner-platform/partnerd/venue"
+	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
@@ -44,7 +47,7 @@ type chains struct {
 // indexer is one chain's follower and the sink it writes through.
 type indexer struct {
 	chain    string
-	follower *evm.Follower
+	follower interface{ Run(ctx context.Context) } // *evm.Follower, *solana.Follower
 	sink     *index.TermSink
 }
 
@@ -99,9 +102,13 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		m.Log.Warn("LOCAL MODE: no EVM RPC is configured (PARTNER_CHAINS), so "+name+" is served from an in-process DEVNET, not the real chain",
 			"chain", name, "rpc", local.RPCURL(), "chainId", devnet.ChainID)
 	}
+	out.solana = m.openSolana(ctx, cfg, out.devnet != nil)
 	pricing := map[string]index.Pricing{}
 	for name, cc := range cfg.Chains {
-		pricing[name] = index.PricingOf(cc)
+		pricing[name] = index.PricingOf(name, cc)
+	}
+	if out.solana != nil {
+		pricing["solana"] = index.PricingOf("solana", out.solana.config)
 	}
 	out.index = index.New(m.store.Client, m.store.Dialect, pricing)
 	out.index.SetFence(leases.Fence(indexLease)) // only the lease holder writes a chain's index
@@ -128,23 +135,43 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			Pricing: pricing[info.Name]})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
 	}
-	var solMarket []*market.SolanaChain
 	var solPortfolio []portfolio.Option
 	var solTrade []trade.Option
-	if out.solana = m.openSolana(ctx, cfg, out.devnet != nil); out.solana != nil {
-		sc := out.solana
+	if sc := out.solana; sc != nil {
 		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
-		solMarket = append(solMarket, &market.SolanaChain{Name: "solana", Client: sc.client, Tokens: sc.tokens()})
+		source := solana.NewSource(sc.client, raydium.Pools{})
+		marketChains = append(marketChains, &market.Chain{Name: "solana", Source: source, Pricing: pricing["solana"], Live: sc.client, Tokens: sc.tokens()})
+		if v, ok := sc.config.Venues[raydium.VenueName]; ok && v.Factory == raydium.ProgramID.String() {
+			sink := index.NewTermSink(out.index)
+			out.indexers = append(out.indexers, indexer{chain: "solana", sink: sink, follower: solana.NewFollower(solana.FollowerConfig{
+				Chain: "solana", Client: sc.client, Sink: sink, Indexers: []chain.SVMIndexer{raydium.Indexer{}},
+				StartSlot: sc.config.StartBlock, Logger: m.Log})})
+		}
 		solPortfolio = append(solPortfolio, portfolio.WithSolana(&portfolio.SolanaChain{Name: "solana", Source: sc.client}))
-		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client}))
+		var stables []string
+		for _, st := range sc.config.USDStablecoins {
+			stables = append(stables, st.Address)
+		}
+		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client, Accounts: source, Stablecoins: stables}))
 	}
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
 		out.close()
 		return nil, err
 	}
-	out.market = market.New(out.index, marketChains, m.Log, solMarket...)
+	out.market = market.New(out.index, marketChains, m.Log)
 	out.portfolio = portfolio.New(out.index, out.market, portfolioChains, solPortfolio...)
-	out.trade = trade.New(m.store.Client, tradeChains, m.Log, solTrade...)
+	key, _, err := secretKey(m.Config, m.store)
+	if err != nil {
+		out.close()
+		return nil, err
+	}
+	if key == nil {
+		key = make([]byte, 32)
+		rand.Read(key)
+		m.Log.Warn("Solana swap quotes are sealed with a key of this process only: set PARTNER_SECRET_KEY, the same on every replica, " +
+			"so that a quote from one replica builds on another and after a restart")
+	}
+	out.trade = trade.New(m.store.Client, tradeChains, m.Log, append(solTrade, trade.WithQuoteKey(key))...)
 	return out, nil
 }
 

@@ -44,6 +44,17 @@ func TestDocumentedExamples(t *testing.T) {
 		}
 	}
 
+	// The solana index has the seeded pools, and the trader has swapped through AUR/USDC (the
+	// examples' pool) at least once.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		r := e.call(http.MethodGet, "/v1/tokens/3QkfvpabHMF9CzxkvjQvHKR8mMcWTDnB2mnSa8sVZz7J/trades?chain=solana", key, nil)
+		if trades, _ := r.body["trades"].([]any); len(trades) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.fatalf("no solana trade of AUR indexed within a minute: %s", r.raw)
+		}
+	}
 	checkREADMEDevnet(t, e.stderr.String())
 
 	doc := e.call(http.MethodGet, "/v1/openapi.json", "", nil).body
@@ -88,6 +99,17 @@ func TestDocumentedExamples(t *testing.T) {
 				}
 			}
 		}
+	}
+	// A Solana swap build takes a sealed quote, which no static example can hold: the documented
+	// quote example's raw, fetched now, must build.
+	if slices.Contains(listed["solana"], "buildSwap") {
+		q := e.call(http.MethodGet, "/v1/quotes/swap?chain=solana&inputMint=95TkvMZoHP9tNNv4ZsEfrT47ZYEnpWVpMcciPyEa9Yfx&outputMint=DvxQQQ3XEuo1XMNbsnsxYt7mrBb9Totn6yPY3NLfX84N&amount=1000000", key, nil)
+		b := e.call(http.MethodPost, "/v1/build/swap", key, map[string]any{"chain": "solana", "user": "58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3",
+			"quoteResponse": q.body["raw"]}, "Idempotency-Key", "examples-solana-swap")
+		if b.status != http.StatusOK {
+			t.Errorf("buildSwap of a fresh solana quote (the documented one's raw): %d %s", b.status, b.raw)
+		}
+		answered["buildSwap"]["solana"] = b.status == http.StatusOK
 	}
 	for c, ops := range listed {
 		for _, id := range ops {

@@ -31,8 +31,18 @@ func parseSecretKey(s string) ([]byte, error) {
 // (PostgreSQL without PARTNER_SECRET_KEY) none, and two-factor sign-in cannot be set up (serveConfig
 // refuses PARTNER_CONSOLE_OPERATOR_2FA=required then). Replicas must share one key.
 func secretBox(cfg Config, st *store.Store) (box *access.SecretBox, source string, err error) {
-	key := cfg.SecretKey
-	source = "PARTNER_SECRET_KEY"
+	key, source, err := secretKey(cfg, st)
+	if key == nil || err != nil {
+		return nil, "", err
+	}
+	box, err = access.NewSecretBox(key)
+	return box, source, err
+}
+
+// secretKey is the service's secret key, as secretBox finds it: PARTNER_SECRET_KEY, else on SQLite
+// the key file beside the database, else none (nil).
+func secretKey(cfg Config, st *store.Store) (key []byte, source string, err error) {
+	key, source = cfg.SecretKey, "PARTNER_SECRET_KEY"
 	if key == nil && st.SQLiteFile() != "" {
 		source = st.SQLiteFile() + ".key"
 		if key, err = keyFile(source); err != nil {
@@ -42,8 +52,7 @@ func secretBox(cfg Config, st *store.Store) (box *access.SecretBox, source strin
 	if key == nil {
 		return nil, "", nil
 	}
-	box, err = access.NewSecretBox(key)
-	return box, source, err
+	return key, source, nil
 }
 
 // keyFile reads the secret key at path, creating it with a random key when there is none.

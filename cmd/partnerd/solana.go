@@ -8,6 +8,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
+	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // solanaChain is the solana chain as serve runs it: the adapter's client, its configuration and,
@@ -39,7 +40,8 @@ func (m *Main) openSolana(ctx context.Context, cfg chain.Config, localMode bool)
 			level("local mode: solana disabled: the local Solana validator cannot run", "err", err)
 			return nil
 		}
-		cc = chain.ChainConfig{RPCURLs: []string{node.URL}, Network: chain.Devnet, WrappedNative: chain.WrappedSOL}
+		cc = chain.ChainConfig{RPCURLs: []string{node.URL}, Network: chain.Devnet, WrappedNative: chain.WrappedSOL,
+			Venues: map[string]chain.VenueConfig{raydium.VenueName: {Factory: raydium.ProgramID.String()}}}
 		if usdc, ok := node.Mint("USDC"); ok {
 			cc.USDStablecoins = []chain.Stablecoin{{Address: usdc.Address, Decimals: int(usdc.Decimals)}}
 		}

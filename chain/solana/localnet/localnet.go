@@ -83,7 +83,8 @@ type Node struct {
 	// programSubscribe, logsSubscribe, signatureSubscribe, slotSubscribe, rootSubscribe and their
 	// unsubscribes, notified at each commitment as the blocks go.
 	WSURL string `json:"wsUrl"`
-	// GenesisHash is getGenesisHash's answer (derived from the seed).
+	// GenesisHash is getGenesisHash's answer: new at every start, so that an index kept from an
+	// earlier run sees another chain.
 	GenesisHash string `json:"genesisHash"`
 	// SolanaCore is the version getVersion reports (the Agave version LiteSVM embeds).
 	SolanaCore string `json:"solanaCore"`

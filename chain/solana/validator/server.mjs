@@ -52,7 +52,9 @@ const activityMs = intArg('activity-ms', 0);
 const log = (msg) => process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
 
 const began = performance.now();
-const genesisHash = bs58(sha256(Buffer.from(`partnerd-localnet genesis/${args.seed}`)));
+// The genesis hash is new at every start (the addresses still derive from the seed alone): an index
+// kept from an earlier run sees another chain and starts over, as it would for a new cluster.
+const genesisHash = bs58(sha256(Buffer.from(`partnerd-localnet genesis/${args.seed}/${Date.now()}/${process.pid}`)));
 const chain = new Chain({ slotMs, finalizeDepth, genesisHash });
 const programs = deployPrograms(chain);
 const seeded = seed(chain, args.seed);

@@ -11,7 +11,6 @@ import (
 var (
 	one       = big.NewInt(1)
 	u128Limit = new(big.Int).Lsh(one, 128) // 2^128
-	feeDen    = big.NewInt(FeeRateDenominator)
 )
 
 func big64(v uint64) *big.Int { return new(big.Int).SetUint64(v) }

@@ -55,7 +55,7 @@ func newSolanaWorld(t *testing.T) *solanaWorld {
 		}
 		t.Skipf("skipping: local mode could not run the Solana validator; log:\n%s", logs)
 	}
-	cons := c.createConsumer("Solana reader", "--scopes", "market:read,quote:read,tx:build", "--rpm", "100000", "--burst", "10000", "--enable")
+	cons := c.createConsumer("Solana reader", "--scopes", "market:read,portfolio:read,quote:read,tx:build", "--rpm", "100000", "--burst", "10000", "--enable")
 	w := &solanaWorld{marketWorld: &marketWorld{t: t, ctx: t.Context(), m: m, key: c.createKey(cons.ID, "k").Key}, node: m.chains.solana.node}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -153,6 +153,29 @@ func TestSolanaMarket(t *testing.T) {
 	}
 	if slices.Contains(sol.Operations, "buildLPAdd") || slices.Contains(sol.Operations, "getPoolBins") {
 		t.Errorf("solana lists liquidity or bins, which raydium does not serve: %v", sol.Operations)
+	}
+
+	// Holdings are valued at the indexed prices: holder-0's AUR at AUR's price on solana.
+	holder, _ := w.node.Keypair("holder-0")
+	var holdings struct {
+		Holdings []struct {
+			Token            struct{ Address string }
+			Amount, PriceUsd string
+			ValueUsd         string
+		}
+	}
+	w.get("/v1/portfolio/"+holder.Address+"/holdings?chain=solana", &holdings)
+	aurMint, _ := w.node.Mint("AUR")
+	var price struct{ PriceUsd string }
+	w.get("/v1/tokens/"+aurMint.Address+"/price?chain=solana", &price)
+	valued := false
+	for _, h := range holdings.Holdings {
+		if h.Token.Address == aurMint.Address {
+			valued = h.ValueUsd != "" && h.PriceUsd != ""
+		}
+	}
+	if !valued || price.PriceUsd == "" {
+		t.Errorf("holder-0's AUR is not valued (price %q): %+v", price.PriceUsd, holdings)
 	}
 
 	// Quotes: Jupiter's shape, sealed; a direct pool, SOL as native, and a route through USDC.

@@ -2354,7 +2354,7 @@ type BuildSwapRequest struct {
 
 	// QuoteResponse Solana: the complete raw object of GET /v1/quotes/swap, unchanged.
 	//
-	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"slippageBps":50,"swapMode":"ExactIn"}
+	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","platformFee":{"amount":"0","feeBps":0},"priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"seal":"q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk","slippageBps":50,"swapMode":"ExactIn","timeTaken":0.0021}
 	QuoteResponse *SolanaQuote `json:"quoteResponse,omitempty"`
 
 	// SlippageBps EVM (required there): the accepted slippage, basis points: minOutAmount is the fresh quote's outAmount less this share.
@@ -2849,6 +2849,11 @@ type Error struct {
 	//
 	// Examples: mint must be an EVM address (0x followed by 40 hex digits)
 	Error string `json:"error"`
+
+	// FreshQuote 409 review_required of a Solana swap build: a fresh quote of the same swap (the sent one expired, or the pools moved beyond its slippage); review it, then build with it as quoteResponse.
+	//
+	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","platformFee":{"amount":"0","feeBps":0},"priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"seal":"q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk","slippageBps":50,"swapMode":"ExactIn","timeTaken":0.0021}
+	FreshQuote *SolanaQuote `json:"freshQuote,omitempty"`
 
 	// HighFeeLastResort 409 review_required: the only route left pays an unusually high fee.
 	//
@@ -3657,7 +3662,7 @@ type SolanaQuote struct {
 	// Examples: 301234567
 	ContextSlot int64 `json:"contextSlot"`
 
-	// ExpiresAt Unix seconds after which the quote should be fetched again.
+	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s); a swap build refuses it after that with 409 review_required and a fresh quote.
 	//
 	// Examples: 1763798460
 	ExpiresAt int64 `json:"expiresAt"`
@@ -3692,6 +3697,21 @@ type SolanaQuote struct {
 	// Examples: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
 	OutputMint string `json:"outputMint"`
 
+	// PlatformFee Jupiter's platform fee: none is charged, so null.
+	//
+	// Examples: {"amount":"0","feeBps":0}
+	PlatformFee *struct {
+		// Amount Integer base units of the output mint.
+		//
+		// Examples: 0
+		Amount string `json:"amount"`
+
+		// FeeBps Basis points.
+		//
+		// Examples: 0
+		FeeBps int64 `json:"feeBps"`
+	} `json:"platformFee"`
+
 	// PriceImpactPct How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %).
 	//
 	// Examples: 0.0035
@@ -3702,6 +3722,11 @@ type SolanaQuote struct {
 	// Examples: [{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}]
 	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
 
+	// Seal This service's seal over the quote, for the consumer and chain that asked: a swap build refuses a quoteResponse whose fields or seal were changed (400 invalid_request).
+	//
+	// Examples: q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk
+	Seal string `json:"seal"`
+
 	// SlippageBps The accepted slippage, basis points.
 	//
 	// Examples: 50
@@ -3711,6 +3736,11 @@ type SolanaQuote struct {
 	//
 	// Examples: ExactIn
 	SwapMode SolanaQuoteSwapMode `json:"swapMode"`
+
+	// TimeTaken Seconds the quote took to compute, its read included.
+	//
+	// Examples: 0.0021
+	TimeTaken float64 `json:"timeTaken"`
 }
 
 // SolanaQuoteChain The chain quoted on.
@@ -3801,7 +3831,7 @@ type SolanaSwapQuoteResponse struct {
 	// Examples: 301234567
 	ContextSlot int64 `json:"contextSlot"`
 
-	// ExpiresAt Unix seconds after which the quote should be fetched again.
+	// ExpiresAt Unix seconds after which the quote should be fetched again (30 s); a swap build refuses it after that with 409 review_required and a fresh quote.
 	//
 	// Examples: 1763798460
 	ExpiresAt int64 `json:"expiresAt"`
@@ -3841,6 +3871,21 @@ type SolanaSwapQuoteResponse struct {
 	// Examples: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
 	OutputMint string `json:"outputMint"`
 
+	// PlatformFee Jupiter's platform fee: none is charged, so null.
+	//
+	// Examples: {"amount":"0","feeBps":0}
+	PlatformFee *struct {
+		// Amount Integer base units of the output mint.
+		//
+		// Examples: 0
+		Amount string `json:"amount"`
+
+		// FeeBps Basis points.
+		//
+		// Examples: 0
+		FeeBps int64 `json:"feeBps"`
+	} `json:"platformFee"`
+
 	// PriceImpactPct How much worse than the route's mid price this swap executes, as a fraction (Jupiter's unit: 0.0035 is 0.35 %).
 	//
 	// Examples: 0.0035
@@ -3848,13 +3893,18 @@ type SolanaSwapQuoteResponse struct {
 
 	// Raw The complete quote: a Solana swap build takes it back unchanged as quoteResponse.
 	//
-	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"slippageBps":50,"swapMode":"ExactIn"}
+	// Examples: {"chain":"solana","contextSlot":301234567,"expiresAt":1763798460,"inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","kind":"solana","otherAmountThreshold":"149250000","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v","platformFee":{"amount":"0","feeBps":0},"priceImpactPct":"0.0035","routePlan":[{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}],"seal":"q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk","slippageBps":50,"swapMode":"ExactIn","timeTaken":0.0021}
 	Raw SolanaQuote `json:"raw"`
 
 	// RoutePlan The pools, in order.
 	//
 	// Examples: [{"percent":100,"swapInfo":{"ammKey":"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2","feeAmount":"2500000","feeMint":"So11111111111111111111111111111111111111112","inAmount":"1000000000","inputMint":"So11111111111111111111111111111111111111112","label":"raydium","outAmount":"150000000","outputMint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}}]
 	RoutePlan []SolanaRoutePlanStep `json:"routePlan"`
+
+	// Seal This service's seal over the quote, for the consumer and chain that asked: a swap build refuses a quoteResponse whose fields or seal were changed (400 invalid_request).
+	//
+	// Examples: q2b7C4yQ0cU3xk2mJ5aS9b1Vf8Zr4tLw6eN0hXoPjGk
+	Seal string `json:"seal"`
 
 	// SlippageBps The accepted slippage, basis points.
 	//
@@ -3865,6 +3915,11 @@ type SolanaSwapQuoteResponse struct {
 	//
 	// Examples: ExactIn
 	SwapMode SolanaSwapQuoteResponseSwapMode `json:"swapMode"`
+
+	// TimeTaken Seconds the quote took to compute, its read included.
+	//
+	// Examples: 0.0021
+	TimeTaken float64 `json:"timeTaken"`
 }
 
 // SolanaSwapQuoteResponseChain The chain quoted on.
@@ -5522,7 +5577,7 @@ type ClientInterface interface {
 
 	// BuildSwapWithBody Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -5533,7 +5588,7 @@ type ClientInterface interface {
 
 	// BuildSwap Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -5714,7 +5769,7 @@ type ClientInterface interface {
 
 	// GetSwapQuote A swap quote
 	//
-	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). Solana: in Jupiter's QuoteResponse shape; the best of the raydium pools of the pair and the two-hop routes through wrapped SOL and the USD stablecoin, under each CPMM fee tier, from the pool, vault, config, mint and clock accounts read in one getMultipleAccounts and priced with CPMM's exact math (Token-2022 transfer fees taken where they bite); native is SOL (quoted as wrapped SOL); good for 30 s (expiresAt) and sealed for the consumer and chain (seal). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6267,7 +6322,7 @@ func (c *Client) BuildLPRemove(ctx context.Context, params *BuildLPRemoveParams,
 
 // BuildSwapWithBody Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6288,7 +6343,7 @@ func (c *Client) BuildSwapWithBody(ctx context.Context, params *BuildSwapParams,
 
 // BuildSwap Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6659,7 +6714,7 @@ func (c *Client) GetBridgeQuote(ctx context.Context, body GetBridgeQuoteJSONRequ
 
 // GetSwapQuote A swap quote
 //
-// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). Solana: in Jupiter's QuoteResponse shape; the best of the raydium pools of the pair and the two-hop routes through wrapped SOL and the USD stablecoin, under each CPMM fee tier, from the pool, vault, config, mint and clock accounts read in one getMultipleAccounts and priced with CPMM's exact math (Token-2022 transfer fees taken where they bite); native is SOL (quoted as wrapped SOL); good for 30 s (expiresAt) and sealed for the consumer and chain (seal). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -9447,7 +9502,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithBodyWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -9458,7 +9513,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildSwapWithResponse Build swap transactions
 	//
-	// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -9667,7 +9722,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSwapQuoteWithResponse A swap quote
 	//
-	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+	// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). Solana: in Jupiter's QuoteResponse shape; the best of the raydium pools of the pair and the two-hop routes through wrapped SOL and the USD stablecoin, under each CPMM fee tier, from the pool, vault, config, mint and clock accounts read in one getMultipleAccounts and priced with CPMM's exact math (Token-2022 transfer fees taken where they bite); native is SOL (quoted as wrapped SOL); good for 30 s (expiresAt) and sealed for the consumer and chain (seal). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -22102,7 +22157,7 @@ func (c *ClientWithResponses) BuildLPRemoveWithResponse(ctx context.Context, par
 
 // BuildSwapWithBodyWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -22119,7 +22174,7 @@ func (c *ClientWithResponses) BuildSwapWithBodyWithResponse(ctx context.Context,
 
 // BuildSwapWithResponse Build swap transactions
 //
-// Solana: takes back a swap quote's raw object as quoteResponse. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Solana: takes back a swap quote's raw object as quoteResponse, unchanged: a quote altered, or made for another consumer or chain, is 400 invalid_request; one older than 30 s (expiresAt), or that the pools have moved past beyond its slippage, is 409 review_required with freshQuote to review and build. One v0 transaction (signed by user, who pays the fees): the compute unit limit from a simulation and a priority fee from recent fees, the user's token accounts created where missing (idempotently), SOL wrapped in and out where the route starts or ends in it (a wrapped SOL account the build creates is closed at its end; one the user has is left as it is), and one swap_base_input per pool, the last with otherAmountThreshold as its minimum (a second pool sends exactly what the first was quoted to deliver); metadata carries blockhash and lastValidBlockHeight: send it before that height. EVM: takes inputMint, outputMint, amount (integer base units) and slippageBps, and quotes again: an exact approve of the router when the allowance falls short, then the router's swap (ETH variants for native) with minOutAmount from slippageBps. When the fresh execution price loses more than 3 % (30,000 ppm) against the route's mid price, the answer is 409 review_required with valueLossPpm; repeating the request with maxValueLossPpm at or above it goes ahead. Never set it automatically. That 409 is kept under its Idempotency-Key like any answer (the same request replays it); the reviewed request is a different body, so send it under a new Idempotency-Key (under the old one it is 409 idempotency_conflict). A balance short of amount is 422 prerequisite_failed. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -22442,7 +22497,7 @@ func (c *ClientWithResponses) GetBridgeQuoteWithResponse(ctx context.Context, bo
 
 // GetSwapQuoteWithResponse A swap quote
 //
-// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
+// What amount (integer base units) of inputMint buys of outputMint, its minimum after slippageBps, the price impact, the route, the estimated gas and network fee, and the block it was read at. EVM: the best of the direct pool and the two-hop routes through the wrapped native token and the USD stablecoins on every uniswap-v2 venue, from live reserves (exact Uniswap V2 integer math); native names the chain's gas token; a token that taxes its transfers is quoted after its taxes and flagged (feeOnTransfer). Solana: in Jupiter's QuoteResponse shape; the best of the raydium pools of the pair and the two-hop routes through wrapped SOL and the USD stablecoin, under each CPMM fee tier, from the pool, vault, config, mint and clock accounts read in one getMultipleAccounts and priced with CPMM's exact math (Token-2022 transfer fees taken where they bite); native is SOL (quoted as wrapped SOL); good for 30 s (expiresAt) and sealed for the consumer and chain (seal). No route: 404 no_route. raw is the complete quote: a Solana swap build takes it back unchanged. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `quote:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //

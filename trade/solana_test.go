@@ -44,7 +44,8 @@ type solEnv struct {
 
 func newSolEnv(t *testing.T) *solEnv {
 	t.Helper()
-	// Finalization 20 blocks (2 s) behind: long enough to see a confirm pending on finality.
+	// Finalization 20 blocks (2 s) behind: long enough to see a confirm pending on finality. No
+	// background trader: nothing trades between a quote and its transaction unless a test does.
 	n := localnet.StartTestWith(t, localnet.Options{SlotTime: 100 * time.Millisecond, FinalizeDepth: 20})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// A priority fee floor, so that the fee charged includes one (an idle cluster's recent fees are 0).
@@ -60,7 +61,9 @@ func newSolEnv(t *testing.T) *solEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c}))
+	usdc, _ := n.Mint("USDC")
+	svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address}}),
+		WithQuoteKey([]byte("test secret key")))
 	return &solEnv{rt: rt, n: n, c: c, db: st.Client, svc: svc, log: log}
 }
 

@@ -2,47 +2,18 @@ package trade
 
 import (
 	"errors"
-	"io"
-	"log/slog"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
-	"github.com/partner-platform/partnerd/chain/solana/localnet"
-	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // Solana swaps through the trade service against the local validator's CPMM pools (no background
 // trader, so nothing trades between a quote and its transaction unless a test does): each quote is
 // built, signed by a seeded keypair, sent, and the balances after must equal the quote exactly.
-
-// newSwapEnv is a solEnv whose trade service quotes and builds swaps.
-func newSwapEnv(t *testing.T) *solEnv {
-	t.Helper()
-	n := localnet.StartTestWith(t, localnet.Options{SlotTime: 100 * time.Millisecond, FinalizeDepth: 20})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt := &countingTransport{base: http.DefaultTransport}
-	c, _, err := solana.Open(t.Context(), "solana", chain.ChainConfig{RPCURLs: []string{n.URL}, Network: chain.Devnet},
-		solana.Options{MinUnitPrice: 12_345, Transport: rt}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	st, err := store.Open(t.Context(), "sqlite:"+t.TempDir()+"/trade.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	usdc, _ := n.Mint("USDC")
-	svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address}}),
-		WithQuoteKey([]byte("test secret key")))
-	return &solEnv{rt: rt, n: n, c: c, db: st.Client, svc: svc, log: log}
-}
 
 // quote quotes a swap for the consumer in one round trip.
 func (e *solEnv) quote(t *testing.T, in, out string, amount uint64) SolanaQuote {
@@ -63,7 +34,7 @@ func (e *solEnv) quote(t *testing.T, in, out string, amount uint64) SolanaQuote 
 // transfer fee out and in. The wallet's balances after equal the quote exactly: the input less,
 // the output more, and SOL less the build's fee rows.
 func TestSolanaSwaps(t *testing.T) {
-	e := newSwapEnv(t)
+	e := newSolEnv(t)
 	holder := e.keypair(t, "holder-0")
 	usdc, aur, emb := e.mint(t, "USDC").Address, e.mint(t, "AUR").Address, e.mint(t, "EMB").Address
 	for _, tc := range []struct {
@@ -155,7 +126,7 @@ func TestSolanaSwaps(t *testing.T) {
 // beyond its slippage builds nothing; a build a trade front-runs fails on the chain, and its status
 // says so.
 func TestSolanaSwapRefused(t *testing.T) {
-	e := newSwapEnv(t)
+	e := newSolEnv(t)
 	holder, other := e.keypair(t, "holder-0"), e.keypair(t, "holder-1")
 	usdc, aur := e.mint(t, "USDC").Address, e.mint(t, "AUR").Address
 	q := e.quote(t, usdc, aur, 1_000_000_000)

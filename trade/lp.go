@@ -44,6 +44,7 @@ type LPRequest struct {
 	Amount             string // farm: human LP units; "" is all (all held to stake, all staked to unstake)
 	Unstake            bool   // farm: withdraw instead of stake
 	SlippageBps        int    // add, remove, compound
+	FeeTier            int    // create on a Solana chain (raydium): the CPMM AmmConfig index; 0 (the default) is the 0.25 % tier
 }
 
 // lpSetup resolves the chain, venue and addresses of a request.
@@ -114,7 +115,11 @@ func lpMetadata(v Venue, pool string, p evm.PoolState) map[string]any {
 // receipt, then build lp/add, which seeds it. TokenA or TokenB may be Native (the wrapped native
 // token). Errors: ErrInvalid (the same token twice, not an ERC-20, or the pool already exists),
 // *SimulationError, and the adapter's and the store's.
+// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPCreate, trade/solanalp.go).
 func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
+		return s.buildSolanaLPCreate(ctx, consumerID, sc, r)
+	}
 	c, v, user, _, err := s.lpSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -172,7 +177,11 @@ type side struct {
 // without LP supply (no protocol fee counted: the venue's feeTo is not read). Errors: ErrNotFound
 // (not a pair), ErrInvalid, ErrInvalidAmount (more decimals than the token has, or too small to mint
 // LP), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
+// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPAdd, trade/solanalp.go).
 func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
+		return s.buildSolanaLPAdd(ctx, consumerID, sc, r)
+	}
 	c, v, user, pool, err := s.lpSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -385,7 +394,11 @@ func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
 // amount0/amount1 (expected), minAmount0/minAmount1. Errors: ErrNotFound (not a pair), ErrInvalid,
 // ErrInvalidAmount (the share rounds to nothing), ErrPrerequisite (no LP held), *SimulationError,
 // and the adapter's and the store's.
+// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPRemove, trade/solanalp.go).
 func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
+		return s.buildSolanaLPRemove(ctx, consumerID, sc, r)
+	}
 	c, v, user, pool, err := s.lpSetup(r)
 	if err != nil {
 		return Build{}, err

@@ -72,13 +72,16 @@ func (s *Sync) Run(ctx context.Context, interval time.Duration) {
 		case <-t.C:
 		}
 		mark, err := s.svc.changeMark(ctx)
+		if ctx.Err() != nil { // stopping: a read the stop cut short is no failure
+			return
+		}
 		if err != nil {
 			s.log.Warn("poll store for changes", "err", err)
 			continue
 		}
 		s.mu.Lock()
 		if mark != s.mark {
-			if err := s.reloadLocked(ctx); err != nil {
+			if err := s.reloadLocked(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("reload policy", "err", err)
 			}
 		}

@@ -99,7 +99,7 @@ type AllowanceExpect struct {
 // Token-2022 transfer fee. Every row, on every chain, gives its amount twice: in token units and in
 // integer base units, with the token's decimals.
 type FeeRow struct {
-	Kind      string `json:"kind" enum:"network,venue,priority,rent,transfer_fee" doc:"network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount." example:"network"`
+	Kind      string `json:"kind" enum:"network,venue,priority,rent,transfer_fee" doc:"network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: what the venue charges (the pool's swap fee; raydium create: the pool creation fee, in SOL); transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount." example:"network"`
 	TxID      string `json:"txId,omitempty" doc:"The id of the transaction it is paid in (network, priority, rent and transfer_fee rows)." example:"swap"`
 	Venue     string `json:"venue,omitempty" doc:"venue: the venue of the pool." example:"uniswap-v2"`
 	Pool      string `json:"pool,omitempty" doc:"venue: the pool that takes the fee." example:"0x88a43bbdf9d098eec7bceda4e2494615dfd9bb9c"`
@@ -162,7 +162,10 @@ type BuildTransferRequest struct {
 // create takes tokenA and tokenB; add takes pool, amountA and amountB (human units; of token0 and
 // token1, or of tokenA and tokenB when named), optionally native and slippageBps; remove takes pool
 // and bps, optionally native and slippageBps; farm takes pool, optionally action and amount;
-// harvest takes pool; compound takes pool, optionally slippageBps.
+// harvest takes pool; compound takes pool, optionally slippageBps. On raydium (Solana, version
+// cpmm): create takes tokenA, tokenB, amountA and amountB (the pool is funded as it is created),
+// optionally feeTier; add and remove as uniswap-v2's (a wrapped SOL side is paid and received in
+// SOL).
 type BuildLPRequest struct {
 	Chain       ChainName `json:"chain" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
 	Venue       VenueName `json:"venue" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
@@ -179,6 +182,7 @@ type BuildLPRequest struct {
 	SlippageBps *int      `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
 	Action      string    `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
 	Amount      string    `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
+	FeeTier     *int      `json:"feeTier,omitempty" minimum:"0" maximum:"65535" doc:"raydium create: the CPMM fee tier, the index of its AmmConfig (default 0: 0.25 %)." example:"0"`
 	_           struct{}  `additionalProperties:"true"`
 }
 
@@ -205,7 +209,9 @@ var lpOps = []lpOp{
 	{"buildLPCreate", "/v1/build/lp/create", "Create an LP pool or position", "Creates a pool of tokenA and tokenB, or an NFT-style position; " +
 		"where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. " +
 		"uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. " +
-		"A pool that already exists is 400 invalid_request naming it: build lp/add.", chain.CapLiquidity},
+		"A pool that already exists is 400 invalid_request naming it: build lp/add. " +
+		"raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived " +
+		"address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row.", chain.CapLiquidity},
 	{"buildLPAdd", "/v1/build/lp/add", "Add liquidity", "Adds amountA and amountB (human token units) to pool. " +
 		"uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens " +
 		"they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the " +
@@ -271,7 +277,7 @@ func (s *Server) registerBuilders() {
 		"from user to to. The amount converts exactly with the token's decimals (18 for every EVM gas coin, 9 for SOL); more decimals than the token has is "+
 		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers, ""), s.buildTransfer)
 	for _, op := range lpOps {
-		serves := s.tradeServes
+		serves := s.tradeServesSwaps // where a venue serves op.needs: EVM chains and solana
 		if op.needs == "" {
 			serves = nil
 		}
@@ -414,8 +420,8 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); %s will support %s",
 				op, b.Venue, strings.Join(chain.VenuesOf(spec.Family, chain.Concentrated), " and "), op)
 		}
-		if spec.Family == chain.KindEVM && spec.Kind == chain.ConstantProduct {
-			return s.buildLPV2(ctx, opID, b)
+		if spec.Kind == chain.ConstantProduct {
+			return s.buildLPFungible(ctx, opID, spec, b)
 		}
 		fields := []field{addr("user", b.User)}
 		switch {
@@ -454,12 +460,12 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 }
 
 // buildLPV2 builds an LP operation on uniswap-v2 (EVM chains; venueOn checked the chain's family).
-func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (*output[BuildResponse], error) {
-	if b.Version != "2" {
-		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 takes version 2, not %q", b.Version)
+func (s *Server) buildLPFungible(ctx context.Context, opID string, spec chain.VenueSpec, b BuildLPRequest) (*output[BuildResponse], error) {
+	if b.Version != spec.Version {
+		return nil, Errorf(CodeInvalidRequest, "%s takes version %s, not %q", spec.Name, spec.Version, b.Version)
 	}
 	if len(b.PositionIDs) > 0 {
-		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 pools are fungible: give pool, not positionIds")
+		return nil, Errorf(CodeInvalidRequest, "%s pools are fungible: give pool, not positionIds", spec.Name)
 	}
 	fields := []field{addr("user", b.User)}
 	if opID == "buildLPCreate" {
@@ -468,7 +474,7 @@ func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (
 		}
 		fields = append(fields, mint("tokenA", b.TokenA), mint("tokenB", b.TokenB))
 	} else if b.Pool == "" {
-		return nil, Errorf(CodeInvalidRequest, "uniswap-v2 LP operations take pool: the pair's address")
+		return nil, Errorf(CodeInvalidRequest, "%s LP operations take pool: the pool's address", spec.Name)
 	} else {
 		fields = append(fields, addr("pool", b.Pool))
 	}
@@ -512,6 +518,9 @@ func (s *Server) buildLPV2(ctx context.Context, opID string, b BuildLPRequest) (
 	}
 	if b.Bps != nil {
 		r.Bps = *b.Bps
+	}
+	if b.FeeTier != nil {
+		r.FeeTier = *b.FeeTier
 	}
 	t, consumer := s.deps.Trade, consumerOf(ctx)
 	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){

@@ -30,6 +30,9 @@ const (
 	exEMB       = "DvxQQQ3XEuo1XMNbsnsxYt7mrBb9Totn6yPY3NLfX84N" // Token-2022, 1 % transfer fee
 	exSolAUR    = "3QkfvpabHMF9CzxkvjQvHKR8mMcWTDnB2mnSa8sVZz7J"
 	exAURUSDC   = "6podpzcP9vgfcHWCAZfmKTN6Rpf6GpfDcGJkEruqt3xL" // the AUR/USDC pool of the local validator's CPMM program
+	exSOLUSDC   = "B4FvniqAKpnVQgjZ3ENALsk9jrVhjrhET8j48mdsNJ2m"
+	exSolQRTZ   = "8fHDGuyC2xGBESuTurepNNhyFcZemJU2B71qMnCXEDJi"
+	exProvider  = "J2VRywEnkRXgBs75Ju6XeuyVkkt7zdCSf5CyTejFWKU" // the validator's lp-provider: LP of SOL/USDC and EMB/USDC
 	exSignature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
 )
 
@@ -170,11 +173,17 @@ var requestExamples = map[string][]requestExample{
 	"buildLPCreate": {
 		{"evm", "Account 5 creates the AUR/QRTZ pair on base (then lp/add seeds it).", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exUser, "tokenA": exAUR, "tokenB": exQRTZ}, 200},
+		{"solana", "holder-0 creates a QRTZ/AUR raydium pool on solana, funded with 1,000 QRTZ and 10 AUR in the same instruction.", nil,
+			map[string]any{"chain": "solana", "venue": "raydium", "version": "cpmm", "user": exHolder0, "tokenA": exSolQRTZ, "tokenB": exSolAUR,
+				"amountA": "1000", "amountB": "10"}, 200},
 	},
 	"buildLPAdd": {
 		{"evm", "Account 5 adds 100 AUR and up to 0.06 ETH to the WETH/AUR pool.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exUser, "pool": exWETHAUR,
 				"tokenA": exAUR, "amountA": "100", "tokenB": "native", "amountB": "0.06", "slippageBps": 50}, 200},
+		{"solana", "holder-0 adds up to 100 AUR and 150 USDC to the AUR/USDC raydium pool on solana.", nil,
+			map[string]any{"chain": "solana", "venue": "raydium", "version": "cpmm", "user": exHolder0, "pool": exAURUSDC,
+				"tokenA": exSolAUR, "amountA": "100", "tokenB": exUSDC, "amountB": "150", "slippageBps": 50}, 200},
 	},
 	"buildLPIncrease": {
 		{"evm", "Increasing NFT-style positions: uniswap-v3 is not served yet." + unsupported, nil,
@@ -183,6 +192,8 @@ var requestExamples = map[string][]requestExample{
 	"buildLPRemove": {
 		{"evm", "Account 7 withdraws 25 % of its WETH/AUR LP, the ETH side as ETH.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR, "bps": 2500, "native": true}, 200},
+		{"solana", "lp-provider withdraws 25 % of its SOL/USDC raydium LP on solana, the SOL side as SOL.", nil,
+			map[string]any{"chain": "solana", "venue": "raydium", "version": "cpmm", "user": exProvider, "pool": exSOLUSDC, "bps": 2500}, 200},
 	},
 	"buildLPHarvest": {
 		{"evm", "Account 7 claims its rewards in the WETH/AUR farm.", nil,

@@ -39,14 +39,16 @@ var Supported = []Info{
 	{Name: "arc", Kind: KindEVM, ChainID: 5042, NativeToken: "USDC", NativeDecimals: 18},
 }
 
-// VenueSpec is one venue of the contract: its `amm` value, the chain family it trades on and its
-// pool model.
+// VenueSpec is one venue of the contract: its `amm` value, the chain family it trades on, its
+// pool model and the `version` the LP builders name it by.
 type VenueSpec struct {
 	Name   string
 	Family Kind
 	// Kind is the pool model: constant-product (fungible LP), concentrated (ranged, NFT-style
 	// positions) or bins.
 	Kind string
+	// Version is the LP builders' version value: the pool program (Solana) or version (EVM).
+	Version string
 }
 
 // Pool models, a VenueSpec's Kind.
@@ -58,12 +60,12 @@ const (
 
 // VenueSpecs are the contract's venues, in its order: four Solana venues, then the two EVM pool ABIs.
 var VenueSpecs = []VenueSpec{
-	{"raydium", KindSolana, ConstantProduct},
-	{"orca", KindSolana, Concentrated},
-	{"meteora", KindSolana, Bins},
-	{"pumpswap", KindSolana, ConstantProduct},
-	{"uniswap-v2", KindEVM, ConstantProduct},
-	{"uniswap-v3", KindEVM, Concentrated},
+	{"raydium", KindSolana, ConstantProduct, "cpmm"},
+	{"orca", KindSolana, Concentrated, "whirlpool"},
+	{"meteora", KindSolana, Bins, "dlmm"},
+	{"pumpswap", KindSolana, ConstantProduct, "amm"},
+	{"uniswap-v2", KindEVM, ConstantProduct, "2"},
+	{"uniswap-v3", KindEVM, Concentrated, "3"},
 }
 
 // VenuesOf are the names of the contract's venues on a chain family with a pool model.

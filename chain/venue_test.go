@@ -51,7 +51,7 @@ func TestKnownUniswapV2Factories(t *testing.T) {
 // poolsOnly is a venue that serves its pools and nothing else, saying why.
 type poolsOnly struct{}
 
-func (poolsOnly) Spec() VenueSpec { return VenueSpec{"uniswap-v2", KindEVM, "constant-product"} }
+func (poolsOnly) Spec() VenueSpec { return VenueSpec{"uniswap-v2", KindEVM, ConstantProduct, "2"} }
 
 func (poolsOnly) Status(chainName string, cfg VenueConfig) VenueStatus {
 	why := "configured without initCodeHash"

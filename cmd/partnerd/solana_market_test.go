@@ -143,16 +143,17 @@ func TestSolanaMarket(t *testing.T) {
 		t.Fatalf("/v1/chains lists no solana: %+v", chains)
 	}
 	sol := chains.Chains[i]
-	if len(sol.Venues) != 1 || sol.Venues[0].Name != "raydium" || fmt.Sprint(sol.Venues[0].Serves) != "[pools swaps]" {
-		t.Errorf("solana venues %+v, want raydium serving pools and swaps", sol.Venues)
+	if len(sol.Venues) != 1 || sol.Venues[0].Name != "raydium" || fmt.Sprint(sol.Venues[0].Serves) != "[pools swaps liquidity]" {
+		t.Errorf("solana venues %+v, want raydium serving pools, swaps and liquidity", sol.Venues)
 	}
-	for _, op := range []string{"getPool", "getPoolReserves", "getPoolChart", "getTokenTrades", "getTokenPrice", "getSwapQuote", "buildSwap"} {
+	for _, op := range []string{"getPool", "getPoolReserves", "getPoolChart", "getTokenTrades", "getTokenPrice", "getSwapQuote", "buildSwap",
+		"buildLPCreate", "buildLPAdd", "buildLPRemove"} {
 		if !slices.Contains(sol.Operations, op) {
 			t.Errorf("solana does not list %s: %v", op, sol.Operations)
 		}
 	}
-	if slices.Contains(sol.Operations, "buildLPAdd") || slices.Contains(sol.Operations, "getPoolBins") {
-		t.Errorf("solana lists liquidity or bins, which raydium does not serve: %v", sol.Operations)
+	if slices.Contains(sol.Operations, "buildLPFarm") || slices.Contains(sol.Operations, "getPoolBins") {
+		t.Errorf("solana lists farms or bins, which raydium does not serve: %v", sol.Operations)
 	}
 
 	// Holdings are valued at the indexed prices: holder-0's AUR at AUR's price on solana.

@@ -14,8 +14,8 @@ func (Venue) Spec() chain.VenueSpec {
 }
 
 // Status says what a raydium venue configured as cfg serves: when its factory is CPMM's program
-// id, its pools (indexed from the program's transactions) and swaps (quotes and builds); liquidity
-// builds are not served by this version yet, and CPMM has no farms.
+// id, its pools (indexed from the program's transactions), swaps (quotes and builds) and liquidity
+// (create, add, remove); CPMM has no farms.
 func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus {
 	out := chain.VenueStatus{Name: VenueName, Kind: v.Spec().Kind, Missing: map[chain.Capability]string{}}
 	if cfg.Factory != ProgramID.String() {
@@ -26,8 +26,7 @@ func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus
 		}
 		return out
 	}
-	out.Serves = []chain.Capability{chain.CapPools, chain.CapSwaps}
-	out.Missing[chain.CapLiquidity] = "raydium liquidity builds are not served by this version yet"
+	out.Serves = []chain.Capability{chain.CapPools, chain.CapSwaps, chain.CapLiquidity}
 	out.Missing[chain.CapFarms] = "Raydium CPMM pools have no farms"
 	return out
 }

@@ -1996,6 +1996,11 @@ type BuildLPRequest struct {
 	// Examples: base
 	Chain BuildLPRequestChain `json:"chain"`
 
+	// FeeTier raydium create: the CPMM fee tier, the index of its AmmConfig (default 0: 0.25 %).
+	//
+	// Examples: 0
+	FeeTier *int64 `json:"feeTier,omitempty"`
+
 	// Native uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH).
 	//
 	// Examples: false
@@ -2941,7 +2946,7 @@ type FeeRow struct {
 	// Examples: 30
 	FeeBps *int64 `json:"feeBps,omitempty"`
 
-	// Kind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+	// Kind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: what the venue charges (the pool's swap fee; raydium create: the pool creation fee, in SOL); transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
 	//
 	// Examples: network
 	Kind FeeRowKind `json:"kind"`
@@ -2972,7 +2977,7 @@ type FeeRow struct {
 	Venue *string `json:"venue,omitempty"`
 }
 
-// FeeRowKind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: the pool's swap fee; transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
+// FeeRowKind network: the chain's base fee (EVM gas, Solana signatures); priority: Solana's priority fee; rent: Solana rent of an account the transaction creates (it stays in the account); venue: what the venue charges (the pool's swap fee; raydium create: the pool creation fee, in SOL); transfer_fee: a Token-2022 mint's transfer fee, withheld from the amount.
 //
 // Examples: network
 type FeeRowKind string
@@ -5423,7 +5428,7 @@ type ClientInterface interface {
 
 	// BuildLPCreateWithBody Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -5434,7 +5439,7 @@ type ClientInterface interface {
 
 	// BuildLPCreate Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -6028,7 +6033,7 @@ func (c *Client) BuildLPCompound(ctx context.Context, params *BuildLPCompoundPar
 
 // BuildLPCreateWithBody Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6049,7 +6054,7 @@ func (c *Client) BuildLPCreateWithBody(ctx context.Context, params *BuildLPCreat
 
 // BuildLPCreate Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -9348,7 +9353,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithBodyWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -9359,7 +9364,7 @@ type ClientWithResponsesInterface interface {
 
 	// BuildLPCreateWithResponse Create an LP pool or position
 	//
-	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+	// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 	//
 	// Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -21919,7 +21924,7 @@ func (c *ClientWithResponses) BuildLPCompoundWithResponse(ctx context.Context, p
 
 // BuildLPCreateWithBodyWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -21936,7 +21941,7 @@ func (c *ClientWithResponses) BuildLPCreateWithBodyWithResponse(ctx context.Cont
 
 // BuildLPCreateWithResponse Create an LP pool or position
 //
-// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
+// Creates a pool of tokenA and tokenB, or an NFT-style position; where the create holds no funding transaction, wait for its receipt, read metadata.poolId and build lp/add. uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. A pool that already exists is 400 invalid_request naming it: build lp/add. raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. Fungible pools take pool, NFT-style positions positionIds; venue-specific fields are accepted and checked when the operation runs. Returns unsigned transactions in order, for the caller's wallet to sign and send, each simulated in order before it is returned (a call that would revert is 422 simulation_failed with reasons); a retry with the same Idempotency-Key and body within ten minutes replays the first answer. GET /v1/chains lists the chains that serve it.
 //
 // Requires scope `tx:build`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //

@@ -72,11 +72,8 @@ func (s *Server) portfolioServesHoldings(c chain.Info) bool {
 	return s.deps.Portfolio != nil && s.deps.Portfolio.ServesHoldings(c.Name)
 }
 
-func (s *Server) tradeServes(c chain.Info) bool {
-	return s.deps.Trade != nil && s.deps.Trade.Serves(c.Name)
-}
-
-// tradeServesSwaps: swap quotes and builds are served on more chains than liquidity (Solana).
+// tradeServesSwaps: swap quotes and builds, and liquidity where a venue of the chain serves it: the
+// EVM chains the trade service trades on and the Solana chains with a pool reader.
 func (s *Server) tradeServesSwaps(c chain.Info) bool {
 	return s.deps.Trade != nil && s.deps.Trade.ServesSwaps(c.Name)
 }

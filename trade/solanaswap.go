@@ -52,7 +52,7 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 	in, out := raydium.MustPubkey(q.InputMint), raydium.MustPubkey(q.OutputMint) // sealed: ours
 	amountIn, _ := strconv.ParseUint(q.InAmount, 10, 64)
 	threshold, _ := strconv.ParseUint(q.OtherAmountThreshold, 10, 64)
-	plan, err := raydium.PlanQuote(in, out, sc.quoter.mids, sc.quoter.configs)
+	plan, err := sc.quoter.plan(in, out)
 	if err != nil {
 		return Build{}, err
 	}

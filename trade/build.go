@@ -89,6 +89,14 @@ func newFee(kind, token string, base *big.Int, decimals int) Fee {
 	return Fee{Kind: kind, Token: token, Amount: market.Units(base, decimals), BaseUnits: base.String(), Decimals: decimals}
 }
 
+// txFee is a fee row of the transaction txID of a Solana build: n base units of token (Native for
+// lamports) with its decimals.
+func txFee(txID, kind, token string, n uint64, decimals int) Fee {
+	fee := newFee(kind, token, new(big.Int).SetUint64(n), decimals)
+	fee.TxID = txID
+	return fee
+}
+
 // step is one call a builder wants, before simulation.
 type step struct {
 	id     string

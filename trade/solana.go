@@ -121,10 +121,10 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 	}
 	b := Build{
 		Transactions: []Tx{{ID: solanaTxID, From: r.User, Encoding: "base64", Payload: &Payload{Transaction: tb.Transaction}}},
-		Fees:         []Fee{solFee("network", tb.NetworkFee-tb.PriorityFee), solFee(FeePriority, tb.PriorityFee)},
+		Fees:         []Fee{txFee(solanaTxID, "network", Native, tb.NetworkFee-tb.PriorityFee, solana.SOLDecimals), txFee(solanaTxID, FeePriority, Native, tb.PriorityFee, solana.SOLDecimals)},
 	}
 	if tb.CreatesDestination {
-		b.Fees = append(b.Fees, solFee(FeeRent, tb.RentLamports))
+		b.Fees = append(b.Fees, txFee(solanaTxID, FeeRent, Native, tb.RentLamports, solana.SOLDecimals))
 	}
 	received := tb.Received
 	if received == nil {
@@ -152,13 +152,6 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 		return Build{}, err
 	}
 	return b, nil
-}
-
-// solFee is a fee row of the transaction of a Solana build, of n lamports.
-func solFee(kind string, n uint64) Fee {
-	fee := newFee(kind, Native, new(big.Int).SetUint64(n), solana.SOLDecimals)
-	fee.TxID = solanaTxID
-	return fee
 }
 
 // solanaStatus reads a signature's status (one round trip): unknown when the cluster does not know

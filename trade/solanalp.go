@@ -213,20 +213,13 @@ func (s *Service) runLP(ctx context.Context, sc *SolanaChain, r lpBuildRequest) 
 	}
 	b := Build{
 		Transactions: []Tx{{ID: r.txID, From: r.user.String(), Encoding: "base64", Payload: &Payload{Transaction: built.Transaction}}},
-		Fees: []Fee{lpFee(r.txID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals),
-			lpFee(r.txID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
+		Fees: []Fee{txFee(r.txID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals),
+			txFee(r.txID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
 	}
 	for _, a := range lb.Creates {
-		b.Fees = append(b.Fees, lpFee(r.txID, FeeRent, Native, built.After[a.String()], solana.SOLDecimals))
+		b.Fees = append(b.Fees, txFee(r.txID, FeeRent, Native, built.After[a.String()], solana.SOLDecimals))
 	}
 	return b, built, lb, nil
-}
-
-// lpFee is a fee row of a Solana LP build's transaction: n base units of token with its decimals.
-func lpFee(txID, kind, token string, n uint64, decimals int) Fee {
-	fee := newFee(kind, token, new(big.Int).SetUint64(n), decimals)
-	fee.TxID = txID
-	return fee
 }
 
 // transferFeeRows are the transfer_fee rows of the two sides of a pool (none for a side without one).
@@ -242,7 +235,7 @@ func transferFeeRows(txID string, p raydium.PoolState, s raydium.Snapshot, fee0,
 		if !f.sched || f.n == 0 {
 			continue
 		}
-		row := lpFee(txID, FeeTransferFee, f.mint.String(), f.n, int(f.decimals))
+		row := txFee(txID, FeeTransferFee, f.mint.String(), f.n, int(f.decimals))
 		row.FeeBps = int(f.bps)
 		out = append(out, row)
 	}
@@ -591,7 +584,7 @@ func (s *Service) buildSolanaLPCreate(ctx context.Context, consumerID int, sc *S
 	p := raydium.PoolState{Token0Mint: a, Token1Mint: bm, LPMint: keys.LPMint, Mint0Decimals: decimals[0], Mint1Decimals: decimals[1]}
 	b.Fees = append(b.Fees, transferFeeRows(solanaLPCreateTxID, p, raydium.Snapshot{TransferFee0: fees[0], TransferFee1: fees[1]}, iq.TransferFee0, iq.TransferFee1)...)
 	if cfg.CreatePoolFee > 0 {
-		fee := lpFee(solanaLPCreateTxID, "venue", Native, cfg.CreatePoolFee, solana.SOLDecimals)
+		fee := txFee(solanaLPCreateTxID, "venue", Native, cfg.CreatePoolFee, solana.SOLDecimals)
 		fee.Venue, fee.Pool = raydium.VenueName, keys.Pool.String()
 		b.Fees = append(b.Fees, fee)
 	}

@@ -132,24 +132,24 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 
 	b := Build{
 		Transactions: []Tx{{ID: solanaSwapTxID, From: user, Encoding: "base64", Payload: &Payload{Transaction: built.Transaction}}},
-		Fees:         []Fee{swapFee("network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals), swapFee(FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
+		Fees:         []Fee{txFee(solanaSwapTxID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals), txFee(solanaSwapTxID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
 		SolanaQuote:  &q,
 	}
 	for _, a := range swap.Creates {
 		if a != wsolAccount(payer) { // the wrapped SOL account is closed at the end: its deposit comes back
-			b.Fees = append(b.Fees, swapFee(FeeRent, Native, built.After[a.String()], solana.SOLDecimals))
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeRent, Native, built.After[a.String()], solana.SOLDecimals))
 		}
 	}
 	for _, h := range route.Hops {
 		p := h.Pool.String()
-		fee := swapFee("venue", h.InputMint.String(), h.Quote.TradeFee, int(decimals[h.InputMint]))
+		fee := txFee(solanaSwapTxID, "venue", h.InputMint.String(), h.Quote.TradeFee, int(decimals[h.InputMint]))
 		fee.Venue, fee.Pool = raydium.VenueName, p
 		b.Fees = append(b.Fees, fee)
 		if h.Quote.InputTransferFee > 0 {
-			b.Fees = append(b.Fees, swapFee(FeeTransferFee, h.InputMint.String(), h.Quote.InputTransferFee, int(decimals[h.InputMint])))
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.InputMint.String(), h.Quote.InputTransferFee, int(decimals[h.InputMint])))
 		}
 		if h.Quote.OutputTransferFee > 0 {
-			b.Fees = append(b.Fees, swapFee(FeeTransferFee, h.OutputMint.String(), h.Quote.OutputTransferFee, int(decimals[h.OutputMint])))
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.OutputMint.String(), h.Quote.OutputTransferFee, int(decimals[h.OutputMint])))
 		}
 	}
 	b.Metadata = map[string]any{"venue": raydium.VenueName, "inputMint": q.InputMint, "outputMint": q.OutputMint, "inAmount": q.InAmount,
@@ -205,11 +205,4 @@ func quotedAmounts(r raydium.Route, q SolanaQuote) raydium.Route {
 // wsolAccount is owner's wrapped SOL account, which a build closes at its end.
 func wsolAccount(owner raydium.Pubkey) raydium.Pubkey {
 	return raydium.AssociatedTokenAccount(owner, raydium.NativeMint, raydium.TokenProgram)
-}
-
-// swapFee is a fee row of a Solana swap's transaction: n base units of token with its decimals.
-func swapFee(kind, token string, n uint64, decimals int) Fee {
-	fee := newFee(kind, token, new(big.Int).SetUint64(n), decimals)
-	fee.TxID = solanaSwapTxID
-	return fee
 }

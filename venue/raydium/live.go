@@ -1,7 +1,6 @@
 package raydium
 
 import (
-	"encoding/binary"
 	"math/big"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -34,10 +33,10 @@ func (Pools) PoolState(pool chain.SVMAccount, accounts []chain.SVMAccount) chain
 	}
 	var vault [2]uint64
 	for i, a := range accounts {
-		if !a.Exists || len(a.Data) < 72 {
+		var ok bool
+		if vault[i], ok = TokenBalance(a); !ok {
 			return chain.PairState{Address: pool.Address}
 		}
-		vault[i] = binary.LittleEndian.Uint64(a.Data[64:72]) // an SPL Token account's amount
 	}
 	r0, r1, err := p.Reserves(vault[0], vault[1])
 	if err != nil {

@@ -335,8 +335,8 @@ func (p *QuotePlan) Snapshots(accounts []chain.SVMAccount) ([]PoolSnapshot, erro
 // is false when the account is missing, not owned by the mint's token program (the program the
 // pool moves it with), too short for a token account, or of another mint.
 func vaultAmount(a chain.SVMAccount, mint Pubkey, program string) (uint64, bool) {
-	if !a.Exists || a.Owner != program || len(a.Data) < tokenAccountSize || Pubkey(a.Data[:32]) != mint {
+	if a.Owner != program || len(a.Data) < tokenAccountSize || Pubkey(a.Data[:32]) != mint {
 		return 0, false
 	}
-	return binary.LittleEndian.Uint64(a.Data[64:72]), true
+	return TokenBalance(a)
 }

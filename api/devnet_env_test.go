@@ -86,7 +86,7 @@ func withDevnet(d *devnetChain) envOption {
 		if err != nil {
 			t.Fatal(err)
 		}
-		trader := trade.New(e.store.Client, []*trade.Chain{trade.NewChain(info, cc, reads.Source, venue.All())}, log)
+		trader := trade.New(e.store.Client, []trade.Chain{trade.NewEVMChain(info, cc, reads.Source, venue.All())}, log)
 		d.config = cc
 		e.edits = append(e.edits, func(deps *Deps) {
 			deps.Market, deps.Portfolio, deps.Trade, deps.Chains = mkt, folio, trader, chains

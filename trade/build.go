@@ -108,7 +108,7 @@ type step struct {
 
 // assembly is what finish needs besides the steps.
 type assembly struct {
-	c          *Chain
+	c          *EVMChain
 	consumerID int
 	user       string
 	state      evm.TradeState

@@ -58,13 +58,15 @@ func (s *Service) Confirm(ctx context.Context, consumerID int, token string, sig
 	if err != nil {
 		return ConfirmResult{}, err
 	}
-	if sc := s.solana[tok.chain]; sc != nil {
-		return s.confirmSolana(ctx, sc, tok, signatures)
-	}
 	c, err := s.chainOf(tok.chain)
 	if err != nil {
 		return ConfirmResult{}, err
 	}
+	return c.confirm(ctx, s, tok, signatures)
+}
+
+// confirm checks an EVM build's hashes (Confirm).
+func (c *EVMChain) confirm(ctx context.Context, s *Service, tok issued, signatures []*string) (ConfirmResult, error) {
 	txs := tok.binding.Transactions
 	if len(signatures) != len(txs) {
 		return ConfirmResult{}, fmt.Errorf("%w: the build has %d transactions; give %d signatures, in its order", ErrInvalid, len(txs), len(txs))

@@ -82,7 +82,7 @@ func (g *gasChain) serve(rc *rpc.Client) {
 	}
 	g.seen = &observed{EVM: evm.NewSource(reader, cc.WrappedNative, cc.Venues["uniswap-v2"].Factory)}
 	info, _ := chain.Lookup("base")
-	g.svc = trade.New(nil, []*trade.Chain{trade.NewChain(info, cc, g.seen, venue.All())}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g.svc = trade.New(nil, []trade.Chain{trade.NewEVMChain(info, cc, g.seen, venue.All())}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 // newAnvilGasChain seeds the devnet's market on anvil and serves trades on it; then it turns

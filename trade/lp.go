@@ -48,27 +48,32 @@ type LPRequest struct {
 }
 
 // lpSetup resolves the chain, venue and addresses of a request.
-func (s *Service) lpSetup(r LPRequest) (*Chain, Venue, string, string, error) {
-	c, err := s.chainOf(r.Chain)
-	if err != nil {
-		return nil, Venue{}, "", "", err
-	}
-	if r.Venue != "uniswap-v2" {
-		return nil, Venue{}, "", "", fmt.Errorf("%w: %s LP builds are not served on %s yet; uniswap-v2 is", ErrNotSupported, r.Venue, c.Info.Name)
-	}
+func (c *EVMChain) lpSetup(r LPRequest) (Venue, string, string, error) {
 	v, ok := c.venue(r.Venue)
 	if !ok {
-		return nil, Venue{}, "", "", fmt.Errorf("%w: uniswap-v2 is not configured on %s", ErrNotSupported, c.Info.Name)
+		return Venue{}, "", "", fmt.Errorf("%w: %s LP builds are not served on %s; %s", ErrNotSupported, r.Venue, c.Info.Name, c.lpVenues())
 	}
 	if r.SlippageBps < 0 || r.SlippageBps >= bpsDenominator {
-		return nil, Venue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
+		return Venue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
 	}
-	return c, v, strings.ToLower(r.User), strings.ToLower(r.Pool), nil
+	return v, strings.ToLower(r.User), strings.ToLower(r.Pool), nil
+}
+
+// lpVenues says which venues serve LP builds on the chain.
+func (c *EVMChain) lpVenues() string {
+	if len(c.Venues) == 0 {
+		return "no venue is configured for them"
+	}
+	names := make([]string, len(c.Venues))
+	for i, v := range c.Venues {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ", ") + " does"
 }
 
 // checkPool checks that a read pair is a live pair of the venue's factory: 404 when the address is
 // not a pair, 400 when it is another factory's.
-func (c *Chain) checkPool(v Venue, pool string, p evm.PoolState) error {
+func (c *EVMChain) checkPool(v Venue, pool string, p evm.PoolState) error {
 	if !p.OK {
 		return fmt.Errorf("%w: pool %s is not a Uniswap V2 pair on %s", ErrNotFound, pool, c.Info.Name)
 	}
@@ -81,7 +86,7 @@ func (c *Chain) checkPool(v Venue, pool string, p evm.PoolState) error {
 
 // pairOf reads a pool (and, with farms, its farm in the venue's StakingRewardsFactory) without the
 // owner's state: what a build must know before it knows what else to read.
-func (c *Chain) pairOf(ctx context.Context, v Venue, pool string, farms bool) (evm.PoolState, string, error) {
+func (c *EVMChain) pairOf(ctx context.Context, v Venue, pool string, farms bool) (evm.PoolState, string, error) {
 	read := evm.TradeRead{Pairs: []string{pool}}
 	if farms {
 		if v.StakingRewardsFactory == "" {
@@ -115,12 +120,18 @@ func lpMetadata(v Venue, pool string, p evm.PoolState) map[string]any {
 // receipt, then build lp/add, which seeds it. TokenA or TokenB may be Native (the wrapped native
 // token). Errors: ErrInvalid (the same token twice, not an ERC-20, or the pool already exists),
 // *SimulationError, and the adapter's and the store's.
-// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPCreate, trade/solanalp.go).
+// On a Solana chain it builds on raydium (buildSolanaLPCreate, trade/solanalp.go).
 func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
-		return s.buildSolanaLPCreate(ctx, consumerID, sc, r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
 	}
-	c, v, user, _, err := s.lpSetup(r)
+	return c.lpCreate(ctx, s, consumerID, r)
+}
+
+// lpCreate is BuildLPCreate on an EVM chain.
+func (c *EVMChain) lpCreate(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, _, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -177,12 +188,18 @@ type side struct {
 // without LP supply (no protocol fee counted: the venue's feeTo is not read). Errors: ErrNotFound
 // (not a pair), ErrInvalid, ErrInvalidAmount (more decimals than the token has, or too small to mint
 // LP), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
-// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPAdd, trade/solanalp.go).
+// On a Solana chain it builds on raydium (buildSolanaLPAdd, trade/solanalp.go).
 func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
-		return s.buildSolanaLPAdd(ctx, consumerID, sc, r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
 	}
-	c, v, user, pool, err := s.lpSetup(r)
+	return c.lpAdd(ctx, s, consumerID, r)
+}
+
+// lpAdd is BuildLPAdd on an EVM chain.
+func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -300,7 +317,7 @@ func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (
 }
 
 // markNative marks the pool's wrapped native side as paid or received in the gas coin.
-func (c *Chain) markNative(sides *[2]side, pool string) error {
+func (c *EVMChain) markNative(sides *[2]side, pool string) error {
 	for i := range sides {
 		if sides[i].token == c.WrappedNative {
 			sides[i].native = true
@@ -394,12 +411,18 @@ func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
 // amount0/amount1 (expected), minAmount0/minAmount1. Errors: ErrNotFound (not a pair), ErrInvalid,
 // ErrInvalidAmount (the share rounds to nothing), ErrPrerequisite (no LP held), *SimulationError,
 // and the adapter's and the store's.
-// On a Solana chain with a pool reader it builds on raydium (buildSolanaLPRemove, trade/solanalp.go).
+// On a Solana chain it builds on raydium (buildSolanaLPRemove, trade/solanalp.go).
 func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
-		return s.buildSolanaLPRemove(ctx, consumerID, sc, r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
 	}
-	c, v, user, pool, err := s.lpSetup(r)
+	return c.lpRemove(ctx, s, consumerID, r)
+}
+
+// lpRemove is BuildLPRemove on an EVM chain.
+func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -459,7 +482,7 @@ func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest
 
 // readFarm makes a build's read, whose first farm is the pool's, and checks that the farm stakes
 // the pool's LP token.
-func (c *Chain) readFarm(ctx context.Context, pool, farm string, read evm.TradeRead) (evm.FarmState, evm.TradeState, *big.Rat, error) {
+func (c *EVMChain) readFarm(ctx context.Context, pool, farm string, read evm.TradeRead) (evm.FarmState, evm.TradeState, *big.Rat, error) {
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return evm.FarmState{}, st, nil, fmt.Errorf("farm: %w", err)
@@ -479,7 +502,16 @@ func (c *Chain) readFarm(ctx context.Context, pool, farm string, read evm.TradeR
 // no farm for it), ErrInvalidAmount, ErrPrerequisite (nothing to stake or unstake, or less than
 // Amount), *SimulationError, and the adapter's and the store's.
 func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, v, user, pool, err := s.lpSetup(r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
+	}
+	return c.lpFarm(ctx, s, consumerID, r)
+}
+
+// lpFarm is BuildLPFarm on an EVM chain.
+func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -541,7 +573,16 @@ func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) 
 // Errors: ErrNotFound (not a pair, or no farm for it), ErrPrerequisite (nothing earned),
 // *SimulationError, and the adapter's and the store's.
 func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, v, user, pool, err := s.lpSetup(r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
+	}
+	return c.lpHarvest(ctx, s, consumerID, r)
+}
+
+// lpHarvest is BuildLPHarvest on an EVM chain.
+func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -584,7 +625,16 @@ func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPReques
 // no farm for it), ErrNoRoute (no pool path from the reward token), ErrPrerequisite (nothing earned,
 // or too little to compound), *SimulationError, and the adapter's and the store's.
 func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, v, user, pool, err := s.lpSetup(r)
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
+	}
+	return c.lpCompound(ctx, s, consumerID, r)
+}
+
+// lpCompound is BuildLPCompound on an EVM chain.
+func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
@@ -794,7 +844,7 @@ func (m reserveModel) pool(addr string) evm.PoolState {
 
 // best prices amount of in for out on every candidate route of the venue, on the model's reserves,
 // and returns the route that gives the most.
-func (m reserveModel) best(c *Chain, v Venue, in, out string, amount *big.Int) (priced, error) {
+func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int) (priced, error) {
 	routes, err := c.candidateRoutes(in, out)
 	if err != nil {
 		return priced{}, fmt.Errorf("%w: %v", ErrInvalid, err)

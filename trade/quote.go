@@ -72,7 +72,7 @@ type leg struct {
 
 // candidateRoutes lists, on every venue, the direct pool and every two-hop route through the wrapped
 // native token and the USD stablecoins.
-func (c *Chain) candidateRoutes(in, out string) ([][]leg, error) {
+func (c *EVMChain) candidateRoutes(in, out string) ([][]leg, error) {
 	var routes [][]leg
 	legOf := func(v Venue, a, b string) (leg, error) {
 		pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, a, b)
@@ -104,7 +104,7 @@ func (c *Chain) candidateRoutes(in, out string) ([][]leg, error) {
 }
 
 // mids are the tokens two-hop routes go through: the wrapped native token and the USD stablecoins.
-func (c *Chain) mids() []string {
+func (c *EVMChain) mids() []string {
 	mids := []string{c.WrappedNative}
 	for _, s := range c.Stablecoins {
 		mids = append(mids, s.Address)
@@ -114,7 +114,7 @@ func (c *Chain) mids() []string {
 
 // nativePricePairs are the pools that price the native token in USD: wrapped native/stablecoin on
 // every venue.
-func (c *Chain) nativePricePairs() []leg {
+func (c *EVMChain) nativePricePairs() []leg {
 	var out []leg
 	for _, s := range c.Stablecoins {
 		for _, v := range c.Venues {
@@ -141,7 +141,7 @@ func oriented(p evm.PoolState, tokenIn string) (rin, rout *big.Int, ok bool) {
 // readPriced is ReadTrade with the native token's USD price: it reads the wrapped native/stablecoin
 // pools too (in the same round trip) and prices native by the deepest. The state's Pairs are the
 // read's own; the price is nil when no such pool is live.
-func (c *Chain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeState, *big.Rat, error) {
+func (c *EVMChain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeState, *big.Rat, error) {
 	pricing := c.nativePricePairs()
 	n := len(read.Pairs)
 	read.Pairs = slices.Clip(read.Pairs)
@@ -222,14 +222,16 @@ type quoted struct {
 // live reserves read at one block in one round trip. Mints are 0x addresses or Native. Errors:
 // ErrInvalid (the same token on both sides), ErrNoRoute, and the adapter's.
 func (s *Service) QuoteSwap(ctx context.Context, consumerID int, chainName, inputMint, outputMint, amount string, slippageBps int) (Quote, error) {
-	if sc := s.solana[chainName]; sc != nil && sc.quoter != nil {
-		return s.quoteSolana(ctx, consumerID, sc, inputMint, outputMint, bigOf(amount), slippageBps)
-	}
-	c, err := s.chainOf(chainName)
+	c, err := s.swapChainOf(chainName)
 	if err != nil {
 		return Quote{}, err
 	}
-	q, err := s.quote(ctx, c, inputMint, outputMint, bigOf(amount), slippageBps, evm.TradeRead{})
+	return c.quoteSwap(ctx, s, consumerID, inputMint, outputMint, bigOf(amount), slippageBps)
+}
+
+// quoteSwap quotes on an EVM chain: the best route over its Uniswap V2 pools.
+func (c *EVMChain) quoteSwap(ctx context.Context, s *Service, _ int, inputMint, outputMint string, amount *big.Int, slippageBps int) (Quote, error) {
+	q, err := s.quote(ctx, c, inputMint, outputMint, amount, slippageBps, evm.TradeRead{})
 	if err != nil {
 		return Quote{}, err
 	}
@@ -244,7 +246,7 @@ type Quote struct {
 
 // quote reads the candidate pools (plus extra, the build's reads, in the same round trip) and
 // prices every route.
-func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint string, amount *big.Int, slippageBps int, extra evm.TradeRead) (quoted, error) {
+func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint string, amount *big.Int, slippageBps int, extra evm.TradeRead) (quoted, error) {
 	in, nativeIn := c.token(inputMint)
 	out, nativeOut := c.token(outputMint)
 	if in == out {
@@ -326,7 +328,7 @@ func (s *Service) quote(ctx context.Context, c *Chain, inputMint, outputMint str
 
 // decimalsOf is the decimals of a token of the quote's route: its input or output token (read with
 // the reserves), or a token it passes through (hopDecimals).
-func (q quoted) decimalsOf(c *Chain, token string) int {
+func (q quoted) decimalsOf(c *EVMChain, token string) int {
 	switch token {
 	case q.in:
 		return q.state.Decimals[0]
@@ -338,7 +340,7 @@ func (q quoted) decimalsOf(c *Chain, token string) int {
 
 // hopDecimals is the decimals of a token a route passes through between its ends: the wrapped native
 // token (the gas coin's 18) or a configured USD stablecoin, the only tokens routes pass through.
-func (c *Chain) hopDecimals(token string) int {
+func (c *EVMChain) hopDecimals(token string) int {
 	if token == c.WrappedNative {
 		return nativeDecimals
 	}
@@ -346,7 +348,7 @@ func (c *Chain) hopDecimals(token string) int {
 }
 
 // stableDecimals is the configured decimals of a USD stablecoin.
-func (c *Chain) stableDecimals(addr string) int {
+func (c *EVMChain) stableDecimals(addr string) int {
 	i := slices.IndexFunc(c.Stablecoins, func(s chain.Stablecoin) bool { return s.Address == addr })
 	return c.Stablecoins[i].Decimals
 }

@@ -1,6 +1,7 @@
 package trade
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,12 +12,13 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/market"
+	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
-// Solana in the trade service: transfer builds (SOL, SPL Token, Token-2022), transaction status by
-// signature, and confirm. Swap quotes, swap builds and LP operations are not served on Solana
-// yet (they answer ErrNotSupported): ServesTransfers, not Serves, says which chains serve the
-// three operations here.
+// A Solana chain in the trade service (SolanaChain, one Chain): transfer builds (SOL, SPL Token,
+// Token-2022), transaction status by signature and confirm here; swap quotes (solanaquote.go),
+// swap builds (solanaswap.go) and liquidity (solanalp.go) on raydium when the chain has a pool
+// reader. Raydium has no farms: farm, harvest and compound answer ErrNotSupported.
 
 // SolanaClient is what the service needs of the Solana adapter (chain/solana's *Client).
 type SolanaClient interface {
@@ -50,34 +52,72 @@ type SolanaChain struct {
 	quoter *solanaQuoter
 }
 
-// Option configures a Service at New.
-type Option func(*Service)
-
-// WithSolana adds Solana chains. A chain's Finality defaults to solana.StatusFinalized.
-func WithSolana(chains ...SolanaChain) Option {
-	return func(s *Service) {
-		for _, c := range chains {
-			if c.Finality == "" {
-				c.Finality = solana.StatusFinalized
-			}
-			if c.Accounts != nil {
-				c.quoter = newSolanaQuoter(&c)
-			}
-			s.solana[c.Name] = &c
-		}
+// NewSolanaChain is the Solana chain c: its Finality defaults to solana.StatusFinalized, and it
+// quotes and builds swaps and liquidity when it has Accounts.
+func NewSolanaChain(c SolanaChain) *SolanaChain {
+	if c.Finality == "" {
+		c.Finality = solana.StatusFinalized
 	}
+	if c.Accounts != nil {
+		c.quoter = newSolanaQuoter(&c)
+	}
+	return &c
 }
 
-// ServesSwaps reports whether the service quotes and builds swaps on the named chain: every EVM
-// chain it trades on, and every Solana chain with a pool reader.
-func (s *Service) ServesSwaps(chainName string) bool {
-	return s.chains[chainName] != nil || s.solana[chainName] != nil && s.solana[chainName].quoter != nil
+func (c *SolanaChain) name() string { return c.Name }
+
+func (c *SolanaChain) servesSwaps() bool { return c.quoter != nil }
+
+func (c *SolanaChain) quoteSwap(ctx context.Context, s *Service, consumerID int, inputMint, outputMint string, amount *big.Int, slippageBps int) (Quote, error) {
+	return s.quoteSolana(ctx, consumerID, c, inputMint, outputMint, amount, slippageBps)
 }
 
-// ServesTransfers reports whether the service builds transfers, reads transaction statuses and
-// confirms builds on the named chain: every EVM chain it trades on and every Solana chain.
-func (s *Service) ServesTransfers(chainName string) bool {
-	return s.chains[chainName] != nil || s.solana[chainName] != nil
+func (c *SolanaChain) buildSwap(ctx context.Context, s *Service, consumerID int, r SwapRequest) (Build, error) {
+	if r.Quote == nil {
+		return Build{}, fmt.Errorf("%w: a Solana swap build takes the quote (quoteResponse)", ErrInvalid)
+	}
+	return s.buildSolanaSwap(ctx, consumerID, c, r.User, *r.Quote)
+}
+
+func (c *SolanaChain) lpCreate(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	return s.buildSolanaLPCreate(ctx, consumerID, c, r)
+}
+
+func (c *SolanaChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	return s.buildSolanaLPAdd(ctx, consumerID, c, r)
+}
+
+func (c *SolanaChain) lpRemove(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	return s.buildSolanaLPRemove(ctx, consumerID, c, r)
+}
+
+func (c *SolanaChain) lpFarm(_ context.Context, _ *Service, _ int, r LPRequest) (Build, error) {
+	return Build{}, c.noFarms(r)
+}
+
+func (c *SolanaChain) lpHarvest(_ context.Context, _ *Service, _ int, r LPRequest) (Build, error) {
+	return Build{}, c.noFarms(r)
+}
+
+func (c *SolanaChain) lpCompound(_ context.Context, _ *Service, _ int, r LPRequest) (Build, error) {
+	return Build{}, c.noFarms(r)
+}
+
+// noFarms is the answer to a farm build on the chain: its venue has no farms.
+func (c *SolanaChain) noFarms(r LPRequest) error {
+	return fmt.Errorf("%w: %s has no farms on %s; uniswap-v2 farms on the EVM chains", ErrNotSupported, cmp.Or(r.Venue, raydium.VenueName), c.Name)
+}
+
+func (c *SolanaChain) buildTransfer(ctx context.Context, s *Service, consumerID int, r TransferRequest) (Build, error) {
+	return s.buildSolanaTransfer(ctx, consumerID, c, r)
+}
+
+func (c *SolanaChain) status(ctx context.Context, hash string) (TxStatus, error) {
+	return solanaStatus(ctx, c, hash)
+}
+
+func (c *SolanaChain) confirm(ctx context.Context, s *Service, tok issued, hashes []*string) (ConfirmResult, error) {
+	return s.confirmSolana(ctx, c, tok, hashes)
 }
 
 // Fee row kinds of a Solana build, besides "network" (the signature fee).
@@ -162,7 +202,7 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 // {"InstructionError":[2,{"Custom":1}]}). Block is the slot; Confirmations, while confirmed,
 // counts the confirmed blocks on top of it, its own included. Errors: ErrInvalid (not a base58
 // signature of 64 bytes), and the adapter's.
-func (s *Service) solanaStatus(ctx context.Context, sc *SolanaChain, sig string) (TxStatus, error) {
+func solanaStatus(ctx context.Context, sc *SolanaChain, sig string) (TxStatus, error) {
 	sts, err := sc.Client.SignatureStatuses(ctx, []string{sig})
 	if err != nil {
 		return TxStatus{}, solanaError("status", err)

@@ -62,7 +62,7 @@ func newSolEnv(t *testing.T) *solEnv {
 	}
 	t.Cleanup(func() { st.Close() })
 	usdc, _ := n.Mint("USDC")
-	svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address}}),
+	svc := New(st.Client, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address}})}, log,
 		WithQuoteKey([]byte("test secret key")))
 	return &solEnv{rt: rt, n: n, c: c, db: st.Client, svc: svc, log: log}
 }
@@ -485,7 +485,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 		}, []string{solana.DiffInstructions}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := New(e.db, nil, e.log, WithSolana(SolanaChain{Name: "solana", Client: rewriting{e.c, tc.edit}, Finality: tc.finality}))
+			svc := New(e.db, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: rewriting{e.c, tc.edit}, Finality: tc.finality})}, e.log)
 			res, err := svc.Confirm(t.Context(), consumer, two.ConfirmationToken, []*string{&sig})
 			switch {
 			case tc.name == "failed":
@@ -598,7 +598,7 @@ func TestSolanaUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := New(st.Client, nil, log, WithSolana(SolanaChain{Name: "solana", Client: c}))
+		svc := New(st.Client, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: c})}, log)
 		a, b := freshWallet("a"), freshWallet("b")
 		if _, err := svc.BuildTransfer(t.Context(), consumer, TransferRequest{Chain: "solana", User: a, To: b, Token: Native, Amount: "1"}); !errors.Is(err, tc.want) {
 			t.Errorf("%s: build: %v", tc.want, err)
@@ -638,16 +638,16 @@ func TestSolanaStatusMapping(t *testing.T) {
 		{solana.SigStatus{Found: true, Status: solana.StatusConfirmed, Slot: 9, Failed: true, Err: `{"InstructionError":[2,{"Custom":1}]}`},
 			TxStatus{Status: StatusFailed, Block: 9, Error: `{"InstructionError":[2,{"Custom":1}]}`}},
 	} {
-		svc := New(nil, nil, nil, WithSolana(SolanaChain{Name: "solana", Client: fakeStatuses{st: tc.in}}))
+		svc := New(nil, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: fakeStatuses{st: tc.in}})}, nil)
 		if got, err := svc.Status(t.Context(), "solana", sig); err != nil || got != tc.want {
 			t.Errorf("%+v: %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 	}
-	if !New(nil, nil, nil, WithSolana(SolanaChain{Name: "solana"})).ServesTransfers("solana") || New(nil, nil, nil).ServesTransfers("solana") {
+	if !New(nil, []Chain{NewSolanaChain(SolanaChain{Name: "solana"})}, nil).ServesTransfers("solana") || New(nil, nil, nil).ServesTransfers("solana") {
 		t.Error("ServesTransfers")
 	}
-	if New(nil, nil, nil, WithSolana(SolanaChain{Name: "solana"})).Serves("solana") {
-		t.Error("Serves(solana): swaps and LP are not served on Solana yet")
+	if New(nil, []Chain{NewSolanaChain(SolanaChain{Name: "solana"})}, nil).ServesSwaps("solana") {
+		t.Error("ServesSwaps(solana) without a pool reader")
 	}
 }
 

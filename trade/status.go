@@ -27,13 +27,15 @@ type TxStatus struct {
 // adapter's. On a Solana chain hash is a base58 signature (ErrInvalid otherwise): unknown, pending
 // (processed), confirmed, finalized, or failed with the cluster's error (see solanaStatus).
 func (s *Service) Status(ctx context.Context, chainName, hash string) (TxStatus, error) {
-	if sc := s.solana[chainName]; sc != nil {
-		return s.solanaStatus(ctx, sc, hash)
-	}
 	c, err := s.chainOf(chainName)
 	if err != nil {
 		return TxStatus{}, err
 	}
+	return c.status(ctx, hash)
+}
+
+// status reads a transaction's status on an EVM chain (Status).
+func (c *EVMChain) status(ctx context.Context, hash string) (TxStatus, error) {
 	txs, err := c.Source.Transactions(ctx, []string{strings.ToLower(hash)})
 	if err != nil {
 		return TxStatus{}, fmt.Errorf("status: %w", err)

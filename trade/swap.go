@@ -33,16 +33,15 @@ type SwapRequest struct {
 // *ReviewError, *SimulationError, and the adapter's and the store's. On a Solana chain it builds
 // r.Quote (buildSolanaSwap).
 func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) (Build, error) {
-	if sc := s.solana[r.Chain]; sc != nil && sc.quoter != nil {
-		if r.Quote == nil {
-			return Build{}, fmt.Errorf("%w: a Solana swap build takes the quote (quoteResponse)", ErrInvalid)
-		}
-		return s.buildSolanaSwap(ctx, consumerID, sc, r.User, *r.Quote)
-	}
-	c, err := s.chainOf(r.Chain)
+	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
 		return Build{}, err
 	}
+	return c.buildSwap(ctx, s, consumerID, r)
+}
+
+// buildSwap builds a swap on an EVM chain (BuildSwap).
+func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r SwapRequest) (Build, error) {
 	user := strings.ToLower(r.User)
 	in, nativeIn := c.token(r.InputMint)
 	extra := evm.TradeRead{Owner: user}
@@ -122,7 +121,7 @@ func valueLossPpm(loss *big.Rat) int {
 	return int(q.Int64())
 }
 
-func indexOfVenue(c *Chain, name string) int {
+func indexOfVenue(c *EVMChain, name string) int {
 	for i, v := range c.Venues {
 		if v.Name == name {
 			return i

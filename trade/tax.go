@@ -41,7 +41,7 @@ type taxCache struct {
 
 // cachedTax returns a token's measured taxes while they are fresh. The chain's wrapped native token
 // and stablecoins are never taxed.
-func (s *Service) cachedTax(c *Chain, token string) (Tax, bool) {
+func (s *Service) cachedTax(c *EVMChain, token string) (Tax, bool) {
 	if !c.mayBeTaxed(token) {
 		return Tax{Token: token}, true
 	}
@@ -52,7 +52,7 @@ func (s *Service) cachedTax(c *Chain, token string) (Tax, bool) {
 }
 
 // storeTax remembers a measurement.
-func (s *Service) storeTax(c *Chain, t Tax) {
+func (s *Service) storeTax(c *EVMChain, t Tax) {
 	s.taxes.mu.Lock()
 	defer s.taxes.mu.Unlock()
 	if s.taxes.entries == nil {
@@ -64,7 +64,7 @@ func (s *Service) storeTax(c *Chain, t Tax) {
 // taxProbes are the simulations a quote adds to its read for the tokens whose taxes are not known:
 // one on each of the token's possible pools with the wrapped native token and the stablecoins on
 // the first venue (probed[i] is the token of probes[i]); the first that trades measures the taxes.
-func (s *Service) taxProbes(c *Chain, tokens ...string) (probes []evm.TaxProbe, probed []string) {
+func (s *Service) taxProbes(c *EVMChain, tokens ...string) (probes []evm.TaxProbe, probed []string) {
 	if len(c.Venues) == 0 {
 		return nil, nil
 	}
@@ -87,7 +87,7 @@ func (s *Service) taxProbes(c *Chain, tokens ...string) (probes []evm.TaxProbe, 
 // the audit simulation on pair, a pool holding it (one more round trip; it happens when the token
 // has no pool with the wrapped native token). A pool the simulation cannot trade counts as untaxed:
 // the build's own simulation still catches a token that cannot be sold.
-func (s *Service) taxOf(ctx context.Context, c *Chain, token, pair string) (Tax, error) {
+func (s *Service) taxOf(ctx context.Context, c *EVMChain, token, pair string) (Tax, error) {
 	if t, ok := s.cachedTax(c, token); ok {
 		return t, nil
 	}
@@ -105,7 +105,7 @@ func (s *Service) taxOf(ctx context.Context, c *Chain, token, pair string) (Tax,
 
 // mayBeTaxed reports whether a token may take a transfer tax: anything but the chain's wrapped
 // native token and USD stablecoins.
-func (c *Chain) mayBeTaxed(token string) bool {
+func (c *EVMChain) mayBeTaxed(token string) bool {
 	if token == c.WrappedNative {
 		return false
 	}

@@ -1,7 +1,9 @@
 // Package trade serves the quote, builder, confirm and transaction status operations: swap quotes
-// from live Uniswap V2 reserves, unsigned transactions that were simulated before they are
-// returned, confirmation tokens, and the status of submitted transactions. It sits above the chain
-// adapters (chain/evm) and never signs or sends a transaction.
+// from live pool state, unsigned transactions that were simulated before they are returned,
+// confirmation tokens, and the status of submitted transactions. A chain is a Chain of its family
+// (EVMChain: Uniswap V2 through Router02; SolanaChain: Raydium CPMM), resolved once per request.
+// It sits above the chain adapters (chain/evm, chain/solana) and never signs or sends a
+// transaction.
 package trade
 
 import (
@@ -80,8 +82,8 @@ type Venue struct {
 	StakingRewardsFactory string // farms; empty: none
 }
 
-// Chain is an EVM chain the service trades on.
-type Chain struct {
+// EVMChain is an EVM chain the service trades on: Uniswap V2 through Router02 (evm.go).
+type EVMChain struct {
 	Info          chain.Info
 	ChainID       int64 // the id the RPC answers with (a devnet's differs from the mainnet's)
 	Source        EVM
@@ -91,23 +93,26 @@ type Chain struct {
 	Confirmations int     // finality depth
 }
 
-// NewChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when it
-// serves swaps (venues' Status: a router and an initCodeHash, with which pair addresses are derived
-// without a lookup).
-func NewChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *Chain {
-	c := &Chain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
+// NewEVMChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when
+// it serves swaps (venues' Status: a router and an initCodeHash, with which pair addresses are
+// derived without a lookup).
+func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *EVMChain {
+	c := &EVMChain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
 	if v, ok := cc.Venues[uniswapv2.Name]; ok && venues.Status(info.Name, uniswapv2.Name, v).Has(chain.CapSwaps) {
 		c.Venues = append(c.Venues, Venue{Name: uniswapv2.Name, Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
 			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
+	}
+	c.WrappedNative = strings.ToLower(c.WrappedNative)
+	for i := range c.Stablecoins {
+		c.Stablecoins[i].Address = strings.ToLower(c.Stablecoins[i].Address)
 	}
 	return c
 }
 
 // Service serves quotes, builds, confirms and statuses. It is safe for concurrent use.
 type Service struct {
-	chains map[string]*Chain
-	solana map[string]*SolanaChain // transfers, statuses and confirms (solana.go)
+	chains map[string]Chain
 	tokens *tokenStore
 	taxes  taxCache
 	sealer sealer // seals Solana quotes (WithQuoteKey)
@@ -115,40 +120,30 @@ type Service struct {
 	log    *slog.Logger
 }
 
-// New returns the service for the given EVM chains, keeping confirmation tokens in db. Options add
-// Solana chains (WithSolana).
-func New(db *ent.Client, chains []*Chain, log *slog.Logger, opts ...Option) *Service {
+// Option configures a Service at New.
+type Option func(*Service)
+
+// New returns the service for the given chains (NewEVMChain, NewSolanaChain), keeping
+// confirmation tokens in db.
+func New(db *ent.Client, chains []Chain, log *slog.Logger, opts ...Option) *Service {
 	own := make([]byte, 32)
 	rand.Read(own)
-	s := &Service{chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log,
-		sealer: newSealer(own)}
+	s := &Service{chains: map[string]Chain{}, tokens: &tokenStore{db: db}, now: time.Now, log: log, sealer: newSealer(own)}
 	for _, o := range opts {
 		o(s)
 	}
 	for _, c := range chains {
-		c.WrappedNative = strings.ToLower(c.WrappedNative)
-		for i := range c.Stablecoins {
-			c.Stablecoins[i].Address = strings.ToLower(c.Stablecoins[i].Address)
-		}
-		s.chains[c.Info.Name] = c
+		s.chains[c.name()] = c
 	}
 	return s
 }
 
-// Serves reports whether the service trades on the named chain.
-func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
+func (c *EVMChain) name() string { return c.Info.Name }
 
-// chainOf returns the named chain; the API checks Serves first.
-func (s *Service) chainOf(name string) (*Chain, error) {
-	c := s.chains[name]
-	if c == nil {
-		return nil, fmt.Errorf("%w: trading is not served on %s", ErrNotSupported, name)
-	}
-	return c, nil
-}
+func (c *EVMChain) servesSwaps() bool { return true }
 
 // venue returns the chain's venue of that name.
-func (c *Chain) venue(name string) (Venue, bool) {
+func (c *EVMChain) venue(name string) (Venue, bool) {
 	for _, v := range c.Venues {
 		if v.Name == name {
 			return v, true
@@ -158,7 +153,7 @@ func (c *Chain) venue(name string) (Venue, bool) {
 }
 
 // token resolves a mint parameter: "native" is the wrapped native token for routing.
-func (c *Chain) token(mint string) (addr string, native bool) {
+func (c *EVMChain) token(mint string) (addr string, native bool) {
 	if mint == Native {
 		return c.WrappedNative, true
 	}

@@ -26,13 +26,15 @@ type TransferRequest struct {
 // solana.go. Its errors are the same kinds; an address that is not a Solana address is ErrInvalid
 // that also matches chain.ErrInvalidAddress.
 func (s *Service) BuildTransfer(ctx context.Context, consumerID int, r TransferRequest) (Build, error) {
-	if sc := s.solana[r.Chain]; sc != nil {
-		return s.buildSolanaTransfer(ctx, consumerID, sc, r)
-	}
 	c, err := s.chainOf(r.Chain)
 	if err != nil {
 		return Build{}, err
 	}
+	return c.buildTransfer(ctx, s, consumerID, r)
+}
+
+// buildTransfer builds a transfer on an EVM chain (BuildTransfer).
+func (c *EVMChain) buildTransfer(ctx context.Context, s *Service, consumerID int, r TransferRequest) (Build, error) {
 	user, to := strings.ToLower(r.User), strings.ToLower(r.To)
 	native := r.Token == Native
 	token := strings.ToLower(r.Token)

@@ -35,9 +35,15 @@ type PairState struct {
 	Address            string
 	Token0, Token1     string
 	Reserve0, Reserve1 *big.Int
-	TotalSupply        *big.Int
-	OK                 bool
-	Block              uint64 // the block the state was read at
+	// TotalSupply is the pool's LP supply, which deposits and withdrawals divide by: a pair's
+	// totalSupply; a Raydium CPMM pool's lp_supply (its LP mint's supply plus the LP locked at
+	// creation, which were never minted).
+	TotalSupply *big.Int
+	// LPToken is the pool's fungible LP token: a Uniswap V2 pair's own address, a Raydium CPMM
+	// pool's LP mint; empty when OK is false.
+	LPToken string
+	OK      bool
+	Block   uint64 // the block the state was read at
 }
 
 // AuditFacts is what an EVM chain says about a pool's token for an audit.

@@ -32,7 +32,26 @@ var burnAddresses = map[string]bool{
 // Audit audits the token of a pool (its base, or `token` when given). On a chain whose Source is a
 // chain.Auditor (EVM): code, owner, mint capability, a simulated buy and sell (transfer taxes, honeypots), the
 // top-10 holders' share of the supply (the pool and burn addresses left out) and the share of LP
-// tokens burned. Otherwise (Solana) the mint's facts, as TokenAudit reads them.
+// tokens burned.
+//
+// Otherwise (Solana), the mint's facts as TokenAudit reads them, then the pool's liquidity
+// (lpFindings): its LP supply, the LP locked for good, the 10 largest LP holders' share and
+// whether one owner can withdraw most of it. What is read, live:
+//
+//  1. at once: the mint with its 10 largest holders (as TokenAudit), and the pool's state through
+//     Source.PairStates (one round trip; two the first time the Source meets the pool): its LP
+//     supply (PairState.TotalSupply, a Raydium CPMM pool's lp_supply) and LP mint
+//     (PairState.LPToken);
+//  2. the LP mint with its 11 largest holders, owners with their token accounts summed (readHolders);
+//  3. only when the pool's state was read at an earlier slot than the LP mint: the pool's state
+//     again (one round trip), at most twice. The LP that the pool counts and no one holds (locked
+//     at creation, as Raydium CPMM's initialize locks 100 units, or burned) is its LP supply less
+//     the LP mint's supply read at one slot; read at different slots, that part is not reported.
+//
+// A mint and its holders take one round trip when the RPC lets every token account be scanned
+// (two or three on its largest accounts otherwise). So two round trips in a row for a pool the
+// Source has read before (the mint's facts and the pool's state in parallel, then its LP holders),
+// three the first time, and up to two more when the slots differ.
 func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Audit, error) {
 	p, err := s.indexedPool(ctx, chainName, pool)
 	if err != nil {
@@ -46,12 +65,11 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 	}
 	c, _ := s.chain(chainName)
 	auditor, ok := c.Source.(chain.Auditor)
-	if !ok { // the mint's facts (Solana)
-		l, err := s.readHolders(ctx, c, subject, 10)
+	if !ok { // the mint's facts and the pool's liquidity (Solana)
+		f, err := s.solanaPoolAudit(ctx, c, p.Address, subject)
 		if err != nil {
 			return Audit{}, err
 		}
-		f := solanaFindings(l)
 		return Audit{Pool: display(chainName, p.Address), Token: display(chainName, subject), Score: auditScore(f), Findings: f}, nil
 	}
 	facts, err := auditor.Audit(ctx, p.Address, subject)

@@ -31,7 +31,7 @@ var (
 
 // Chain is a chain the service reads: its pools, prices and trades from the index, its tokens and
 // pools live through Source. A Source that is also a chain.Auditor (EVM) audits pool tokens;
-// otherwise a pool's audit is its token's mint, read through Live.
+// otherwise a pool's audit is its token's mint and the pool's LP mint, read through Live.
 type Chain struct {
 	Name    string
 	Source  chain.Source

@@ -24,7 +24,8 @@ import (
 //     every token account of the mint, or its largest accounts when the RPC refuses the scan.
 //   - Stats: supply and holder count beside the index's figures.
 //   - TokenAudit and a pool's Audit: the mint's facts (authorities, Token-2022 extensions, the
-//     top-10 holders' share).
+//     top-10 holders' share); a pool's Audit adds the pool's liquidity: its LP supply, the LP
+//     locked for good, and who holds the rest (lpaudit.go).
 //   - Search: an address is looked up on the chain; a name or symbol is matched against the
 //     index's tokens of the chain and the chain's configured Tokens.
 //

@@ -397,8 +397,12 @@ func (s *Source) LPPositions(ctx context.Context, owners []string, pools [][]str
 	return out, nil
 }
 
-// chainPair is a PairState as chain.PairState.
+// chainPair is a PairState as chain.PairState: a pair is its own LP token.
 func chainPair(p PairState) chain.PairState {
-	return chain.PairState{Address: canonical(p.Address), Token0: canonical(p.Token0), Token1: canonical(p.Token1),
+	s := chain.PairState{Address: canonical(p.Address), Token0: canonical(p.Token0), Token1: canonical(p.Token1),
 		Reserve0: p.Reserve0, Reserve1: p.Reserve1, TotalSupply: p.TotalSupply, OK: p.OK(), Block: p.Block}
+	if s.OK {
+		s.LPToken = s.Address
+	}
+	return s
 }

@@ -338,3 +338,20 @@ func TestPairStates(t *testing.T) {
 		t.Errorf("non-pair entry: Failed = %v, totalSupply %v", bad.Failed, bad.TotalSupply)
 	}
 }
+
+// TestSourcePairStates: the Source's pair states are canonical, and a pair is its own LP token;
+// what is not a pair has none.
+func TestSourcePairStates(t *testing.T) {
+	w := newWorld(t)
+	got, err := NewSource(w.reader, "", "").PairStates(w.ctx, []string{w.pair.Hex(), w.addrs.USD.Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair := canonical(w.pair)
+	if s := got[0]; !s.OK || s.Address != pair || s.LPToken != pair || s.TotalSupply == nil || s.TotalSupply.Sign() == 0 {
+		t.Errorf("pair state %+v, want the pair as its own LP token", s)
+	}
+	if s := got[1]; s.OK || s.LPToken != "" {
+		t.Errorf("a token's state %+v, want no LP token", s)
+	}
+}

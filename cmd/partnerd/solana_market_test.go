@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -220,6 +221,11 @@ func TestSolanaMarket(t *testing.T) {
 		}
 	}
 
+	t.Run("audit", func(t *testing.T) {
+		w := &solanaWorld{marketWorld: &marketWorld{t: t, ctx: w.ctx, m: w.m, key: w.key}, node: w.node}
+		w.auditLP("SOL/USDC") // pool-creator's and lp-provider's LP
+	})
+
 	// The background trader swaps through the next pool every 3 s: wait until each has traded.
 	for _, p := range w.node.Pools {
 		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(250 * time.Millisecond) {
@@ -328,6 +334,66 @@ func TestSolanaMarket(t *testing.T) {
 			t.Logf("%s: %d trades listed (%d swaps on the chain), last close %s, pool price %s (%s USD)", p.Name, len(trades.Trades), swaps, last,
 				pool.Pool.PriceNative, pool.Pool.PriceUsd)
 		})
+	}
+}
+
+// auditLP checks a pool's audit against the chain, read independently: its LP supply is the pool
+// account's lp_supply (decoded with venue/raydium's layout, held to Raydium's SDK), in LP token
+// units, and the largest LP holder it names owns the LP mint's largest token account
+// (getTokenLargestAccounts, then the account's owner).
+func (w *solanaWorld) auditLP(name string) {
+	w.t.Helper()
+	p, _ := w.node.Pool(name)
+	var audit struct {
+		Pool, Token string
+		Score       int
+		Findings    []struct{ Code, Level, Message string }
+	}
+	w.get("/v1/pools/"+p.Address+"/audit?chain=solana", &audit)
+	found := map[string]string{}
+	for _, f := range audit.Findings {
+		found[f.Code] = f.Message
+	}
+
+	var pool struct{ Value struct{ Data []string } }
+	w.rpc("getAccountInfo", []any{p.Address, map[string]string{"encoding": "base64", "commitment": "confirmed"}}, &pool)
+	st, err := raydium.DecodePoolState(decodeBase64(w.t, pool.Value.Data[0]))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	lpMint := st.LPMint.String()
+	var supply struct{ Value struct{ Amount string } }
+	w.rpc("getTokenSupply", []any{lpMint, map[string]string{"commitment": "confirmed"}}, &supply)
+	minted, _ := strconv.ParseUint(supply.Value.Amount, 10, 64)
+	wantSupply := "the pool's LP supply is " + tokenUnits(st.LPSupply, st.LPMintDecimals) + " LP (LP mint " + lpMint + "), " +
+		tokenUnits(minted, st.LPMintDecimals) + " LP of it in circulation"
+	if lpMint != p.LPMint || found["lp_supply"] != wantSupply {
+		w.t.Errorf("%s: lp_supply %q, want %q", name, found["lp_supply"], wantSupply)
+	}
+	if locked := ": " + tokenUnits(st.LPSupply-minted, st.LPMintDecimals) + " LP that the pool counts and no one holds"; !strings.Contains(found["lp_locked"], locked) {
+		w.t.Errorf("%s: lp_locked %q, want %s", name, found["lp_locked"], locked)
+	}
+
+	var largest struct {
+		Value []struct{ Address, Amount string }
+	}
+	w.rpc("getTokenLargestAccounts", []any{lpMint, map[string]string{"commitment": "confirmed"}}, &largest)
+	if len(largest.Value) < 2 {
+		w.t.Fatalf("%s: LP accounts %+v, want the creator's and the provider's", name, largest.Value)
+	}
+	var account struct{ Value struct{ Data []string } }
+	w.rpc("getAccountInfo", []any{largest.Value[0].Address, map[string]string{"encoding": "base64", "commitment": "confirmed"}}, &account)
+	owner := raydium.Pubkey(decodeBase64(w.t, account.Value.Data[0])[32:64]).String()
+	amount, _ := strconv.ParseUint(largest.Value[0].Amount, 10, 64)
+	creator, _ := w.node.Keypair("pool-creator")
+	said := found["lp_concentrated"]
+	if owner != creator.Address || !strings.HasPrefix(said, "one owner, "+owner+", holds ") ||
+		!strings.Contains(said, "% of the LP supply ("+tokenUnits(amount, st.LPMintDecimals)+" LP)") {
+		w.t.Errorf("%s: the largest LP account %s (%s) is owned by %s (pool-creator %s); the audit says %q", name, largest.Value[0].Address,
+			largest.Value[0].Amount, owner, creator.Address, said)
+	}
+	if audit.Pool != p.Address || found["lp_top10_holders"] == "" {
+		w.t.Errorf("%s: audit %+v", name, audit)
 	}
 }
 

@@ -25,7 +25,8 @@ func (Pools) PoolAccounts(pool chain.SVMAccount) ([]string, bool) {
 
 // PoolState is the pool's curve as CPMM computes with it: each vault's balance less the protocol,
 // fund and creator fees the pool owes out of it, and the LP supply the pool records (its LP in
-// circulation plus the LockedLP never minted), which deposits and withdrawals divide by.
+// circulation plus the LockedLP never minted), which deposits and withdrawals divide by; its
+// LPToken is the pool's LP mint.
 func (Pools) PoolState(pool chain.SVMAccount, accounts []chain.SVMAccount) chain.PairState {
 	p, ok := decodeOwned(pool)
 	if !ok || len(accounts) != 2 {
@@ -44,7 +45,7 @@ func (Pools) PoolState(pool chain.SVMAccount, accounts []chain.SVMAccount) chain
 	}
 	return chain.PairState{Address: pool.Address, Token0: p.Token0Mint.String(), Token1: p.Token1Mint.String(),
 		Reserve0: new(big.Int).SetUint64(r0), Reserve1: new(big.Int).SetUint64(r1),
-		TotalSupply: new(big.Int).SetUint64(p.LPSupply), OK: true}
+		TotalSupply: new(big.Int).SetUint64(p.LPSupply), LPToken: p.LPMint.String(), OK: true}
 }
 
 // decodeOwned decodes a CPMM pool account: ok is false when it is missing, not the program's or

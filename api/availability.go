@@ -63,13 +63,10 @@ func (s *Server) marketServes(c chain.Info) bool {
 	return s.deps.Market != nil && s.deps.Market.Serves(c.Name)
 }
 
+// portfolioServes: holdings and positions, on every chain the portfolio service reads (positions
+// also need a venue with pools: opSpec.Needs).
 func (s *Server) portfolioServes(c chain.Info) bool {
 	return s.deps.Portfolio != nil && s.deps.Portfolio.Serves(c.Name)
-}
-
-// portfolioServesHoldings: holdings are read on more chains than positions (Solana: no LP yet).
-func (s *Server) portfolioServesHoldings(c chain.Info) bool {
-	return s.deps.Portfolio != nil && s.deps.Portfolio.ServesHoldings(c.Name)
 }
 
 // tradeServesSwaps: swap quotes and builds, and liquidity where a venue of the chain serves it: the

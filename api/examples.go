@@ -127,9 +127,11 @@ var requestExamples = map[string][]requestExample{
 	},
 	"getPositions": {
 		{"evm", "Devnet account 7's LP positions on base: in the wallet and staked in the farm.", map[string]string{"owner": exStaker, "chain": "base"}, nil, 200},
+		{"solana", "lp-provider's LP positions on solana: its SOL/USDC and EMB/USDC raydium LP, with the underlying amounts.", map[string]string{"owner": exProvider}, nil, 200},
 	},
 	"getPositionsBatch": {
 		{"evm", "LP positions of two owners on base (cost 20).", map[string]string{"owners": "base:" + exStaker + ",base:" + exUser}, nil, 200},
+		{"mixed", "LP positions of an EVM and a Solana owner in one call (cost 20).", map[string]string{"owners": "base:" + exStaker + "," + exProvider}, nil, 200},
 	},
 	"getSwapQuote": {
 		{"evm", "Selling 0.01 ETH for AUR on base.", map[string]string{"chain": "base", "inputMint": "native", "outputMint": exAUR, "amount": "10000000000000000", "slippageBps": "50"}, nil, 200},

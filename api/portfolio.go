@@ -47,9 +47,9 @@ func (HoldingsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Sch
 // describes that entry's LP tokens only, so summing the entries sums the whole position.
 type Position struct {
 	Pool PoolRef `json:"pool" doc:"The pool, with its indexed reserves; the entry's amounts come from reserves read live at block."`
-	Kind string  `json:"kind" enum:"wallet,staked" doc:"Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards)." example:"staked"`
-	// Liquidity is in token units: the LP token has 18 decimals.
-	Liquidity string   `json:"liquidity" doc:"This entry's LP tokens, in token units: held in the wallet, or staked in the farm (the farm's balanceOf the owner)." example:"0.00001873"`
+	Kind string  `json:"kind" enum:"wallet,staked" doc:"Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms." example:"staked"`
+	// Liquidity is in token units of the LP token: 18 decimals on EVM chains, the LP mint's on Solana.
+	Liquidity string   `json:"liquidity" doc:"This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner)." example:"0.00001873"`
 	Amounts   []string `json:"amounts" doc:"This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it." example:"1520.25,0.49866"`
 	ValueUsd  string   `json:"valueUsd,omitempty" doc:"USD value of amounts plus, on a staked entry, of the rewards whose token is priced; absent when the pool's two tokens are not both priced." example:"3040.12"`
 	SharePct  string   `json:"sharePct" doc:"This entry's share of the pool's LP supply, in percent." example:"0.04"`
@@ -89,17 +89,17 @@ func (RewardAmount) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schem
 // PositionsResult is one owner's LP positions on one chain.
 type PositionsResult struct {
 	OK        bool           `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
-	Owner     string         `json:"owner" doc:"The owner, EIP-55 checksummed." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
+	Owner     string         `json:"owner" doc:"The owner read, EIP-55 checksummed on EVM chains." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	Chain     string         `json:"chain" doc:"The chain read." example:"base"`
 	Positions []Position     `json:"positions" doc:"By pool address; a pool's wallet entry first, then its staked entries by farm address."`
 	ValueUsd  string         `json:"valueUsd" doc:"Sum of every priced amount: the entries' underlying amounts where the pool's tokens are priced, and the rewards whose token is priced." example:"3246.49"`
-	Block     uint64         `json:"block,omitempty" doc:"The block every amount (balances, stakes, rewards earned, reserves) was read at; absent when nothing needed reading." example:"24190311"`
-	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
+	Block     uint64         `json:"block,omitempty" doc:"The block every amount (balances, stakes, rewards earned, reserves) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading." example:"24190311"`
+	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
 }
 
 // TransformSchema describes PositionsResult in the OpenAPI document.
 func (PositionsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	return described(s, "One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, all read at one block, with the health of each source.")
+	return described(s, "One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, the pools read at one block, with the health of each source.")
 }
 
 // OwnerFailure is set on a batch entry whose owner could not be read; the other owners are unaffected.
@@ -175,16 +175,17 @@ func (s *Server) registerPortfolio() {
 		"HTTP 200 alone does not prove a zero balance."
 	const positions = "Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in " +
 		"farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, " +
-		"all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. " +
+		"the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP " +
+		"is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool " +
+		"(raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. " +
 		"sources says how complete discovery was."
 	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
 		"and each owner's answer is the same as alone."
-	holdingsOp := func(spec opSpec) opSpec { spec.Serves = s.portfolioServesHoldings; return spec }
 	positionsOp := func(spec opSpec) opSpec { spec.Needs = chain.CapPools; return spec } // LP positions are in indexed pools
-	register(s, holdingsOp(get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings,
-		"The owner's balances on the chain, their USD values and the health of each source.")), s.holdings)
-	register(s, holdingsOp(batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched,
-		"One entry per distinct owner: its holdings, or why it could not be read."))), s.holdingsBatch)
+	register(s, get("getHoldings", "/v1/portfolio/{owner}/holdings", "An owner's holdings", holdings,
+		"The owner's balances on the chain, their USD values and the health of each source."), s.holdings)
+	register(s, batch(get("getHoldingsBatch", "/v1/portfolio/holdings", "Holdings of up to 24 owners", holdings+batched,
+		"One entry per distinct owner: its holdings, or why it could not be read.")), s.holdingsBatch)
 	register(s, positionsOp(get("getPositions", "/v1/portfolio/{owner}/positions", "An owner's LP positions", positions,
 		"The owner's positions on the chain, in its wallet and in farms, read at one block.")), s.positions)
 	register(s, positionsOp(batch(get("getPositionsBatch", "/v1/portfolio/positions", "LP positions of up to 24 owners", positions+batched,
@@ -254,6 +255,9 @@ func (s *Server) positions(ctx context.Context, in *ownerInput) (*output[Positio
 		return nil, e
 	}
 	res, err := p.Positions(ctx, c.Name, []string{in.Owner})
+	if err == nil {
+		err = res[0].Err
+	}
 	if err != nil {
 		return nil, readError(err)
 	}
@@ -282,10 +286,11 @@ func (s *Server) positionsBatch(ctx context.Context, in *ownersInput) (*output[P
 	entries, e := batch(ctx, s, in.Owners, func(ctx context.Context, p *portfolio.Service, chainName string, owners []string) ([]*PositionsResult, []error, error) {
 		res, err := p.Positions(ctx, chainName, owners)
 		out := make([]*PositionsResult, len(res))
+		errs := make([]error, len(res))
 		for i, r := range res {
-			out[i] = positionsResult(r)
+			out[i], errs[i] = positionsResult(r), r.Err
 		}
-		return out, nil, err
+		return out, errs, err
 	}, func(ref string, f OwnerFailure, r *PositionsResult) PositionsBatchEntry {
 		return PositionsBatchEntry{Ref: ref, OwnerFailure: f, Result: r}
 	})

@@ -46,6 +46,11 @@ type IndexedPool struct {
 	FeeBps  int
 	Block   uint64
 	Time    int64
+	// LPToken is the pool's LP token when it is a token of its own (a Solana venue's LP mint: the
+	// Solana follower sets it from SVMPool.LPMint). Empty means the pool's own address is its LP
+	// token (a Uniswap V2 pair), or that the pool has no fungible LP token (Uniswap V3); the EVM
+	// follower leaves it empty.
+	LPToken string
 }
 
 // PoolEvent is one Swap, Mint, Burn or Sync log of an indexed pool. Amounts not carried by the

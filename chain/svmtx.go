@@ -97,7 +97,9 @@ func (t *SVMTx) EventIndex(n int) uint {
 }
 
 // SVMPool is a pool an SVMIndexer saw created, with its LP token's mint ("" when the pool has no
-// fungible LP token). The follower reads the pool's mints and LP mint and indexes them as tokens.
+// fungible LP token). The follower reads the pool's mints and LP mint and indexes them as tokens,
+// and records the LP mint as the pool's IndexedPool.LPToken (an LPToken the indexer set itself
+// wins).
 type SVMPool struct {
 	IndexedPool
 	LPMint string

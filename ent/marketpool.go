@@ -39,7 +39,9 @@ type MarketPool struct {
 	// Reserve1 holds the value of the "reserve1" field.
 	Reserve1 string `json:"reserve1,omitempty"`
 	// block of the reserves; never below created_block
-	StateBlock   int64 `json:"state_block,omitempty"`
+	StateBlock int64 `json:"state_block,omitempty"`
+	// the pool's LP token when it is not the pool itself (a Solana LP mint); empty: the pool's own address
+	LpToken      string `json:"lp_token,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -52,7 +54,7 @@ func (*MarketPool) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case marketpool.FieldID, marketpool.FieldFeeBps, marketpool.FieldCreatedBlock, marketpool.FieldCreatedAt, marketpool.FieldStateBlock:
 			values[i] = new(sql.NullInt64)
-		case marketpool.FieldChain, marketpool.FieldAddress, marketpool.FieldVenue, marketpool.FieldToken0, marketpool.FieldToken1, marketpool.FieldReserve0, marketpool.FieldReserve1:
+		case marketpool.FieldChain, marketpool.FieldAddress, marketpool.FieldVenue, marketpool.FieldToken0, marketpool.FieldToken1, marketpool.FieldReserve0, marketpool.FieldReserve1, marketpool.FieldLpToken:
 			values[i] = new(sql.NullString)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -147,6 +149,12 @@ func (_m *MarketPool) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.StateBlock = value.Int64
 			}
+		case marketpool.FieldLpToken:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field lp_token", values[i])
+			} else if value.Valid {
+				_m.LpToken = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -218,6 +226,9 @@ func (_m *MarketPool) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("state_block=")
 	builder.WriteString(fmt.Sprintf("%v", _m.StateBlock))
+	builder.WriteString(", ")
+	builder.WriteString("lp_token=")
+	builder.WriteString(_m.LpToken)
 	builder.WriteByte(')')
 	return builder.String()
 }

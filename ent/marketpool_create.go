@@ -93,6 +93,20 @@ func (_c *MarketPoolCreate) SetStateBlock(v int64) *MarketPoolCreate {
 	return _c
 }
 
+// SetLpToken sets the "lp_token" field.
+func (_c *MarketPoolCreate) SetLpToken(v string) *MarketPoolCreate {
+	_c.mutation.SetLpToken(v)
+	return _c
+}
+
+// SetNillableLpToken sets the "lp_token" field if the given value is not nil.
+func (_c *MarketPoolCreate) SetNillableLpToken(v *string) *MarketPoolCreate {
+	if v != nil {
+		_c.SetLpToken(*v)
+	}
+	return _c
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_c *MarketPoolCreate) Mutation() *MarketPoolMutation {
 	return _c.mutation
@@ -198,6 +212,11 @@ func (_c *MarketPoolCreate) check() error {
 	if _, ok := _c.mutation.StateBlock(); !ok {
 		return &ValidationError{Name: "state_block", err: errors.New(`ent: missing required field "MarketPool.state_block"`)}
 	}
+	if v, ok := _c.mutation.LpToken(); ok {
+		if err := marketpool.LpTokenValidator(v); err != nil {
+			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -272,6 +291,10 @@ func (_c *MarketPoolCreate) createSpec() (*MarketPool, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.StateBlock(); ok {
 		_spec.SetField(marketpool.FieldStateBlock, field.TypeInt64, value)
 		_node.StateBlock = value
+	}
+	if value, ok := _c.mutation.LpToken(); ok {
+		_spec.SetField(marketpool.FieldLpToken, field.TypeString, value)
+		_node.LpToken = value
 	}
 	return _node, _spec
 }
@@ -490,6 +513,24 @@ func (u *MarketPoolUpsert) UpdateStateBlock() *MarketPoolUpsert {
 // AddStateBlock adds v to the "state_block" field.
 func (u *MarketPoolUpsert) AddStateBlock(v int64) *MarketPoolUpsert {
 	u.Add(marketpool.FieldStateBlock, v)
+	return u
+}
+
+// SetLpToken sets the "lp_token" field.
+func (u *MarketPoolUpsert) SetLpToken(v string) *MarketPoolUpsert {
+	u.Set(marketpool.FieldLpToken, v)
+	return u
+}
+
+// UpdateLpToken sets the "lp_token" field to the value that was provided on create.
+func (u *MarketPoolUpsert) UpdateLpToken() *MarketPoolUpsert {
+	u.SetExcluded(marketpool.FieldLpToken)
+	return u
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (u *MarketPoolUpsert) ClearLpToken() *MarketPoolUpsert {
+	u.SetNull(marketpool.FieldLpToken)
 	return u
 }
 
@@ -726,6 +767,27 @@ func (u *MarketPoolUpsertOne) AddStateBlock(v int64) *MarketPoolUpsertOne {
 func (u *MarketPoolUpsertOne) UpdateStateBlock() *MarketPoolUpsertOne {
 	return u.Update(func(s *MarketPoolUpsert) {
 		s.UpdateStateBlock()
+	})
+}
+
+// SetLpToken sets the "lp_token" field.
+func (u *MarketPoolUpsertOne) SetLpToken(v string) *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetLpToken(v)
+	})
+}
+
+// UpdateLpToken sets the "lp_token" field to the value that was provided on create.
+func (u *MarketPoolUpsertOne) UpdateLpToken() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateLpToken()
+	})
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (u *MarketPoolUpsertOne) ClearLpToken() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearLpToken()
 	})
 }
 
@@ -1125,6 +1187,27 @@ func (u *MarketPoolUpsertBulk) AddStateBlock(v int64) *MarketPoolUpsertBulk {
 func (u *MarketPoolUpsertBulk) UpdateStateBlock() *MarketPoolUpsertBulk {
 	return u.Update(func(s *MarketPoolUpsert) {
 		s.UpdateStateBlock()
+	})
+}
+
+// SetLpToken sets the "lp_token" field.
+func (u *MarketPoolUpsertBulk) SetLpToken(v string) *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetLpToken(v)
+	})
+}
+
+// UpdateLpToken sets the "lp_token" field to the value that was provided on create.
+func (u *MarketPoolUpsertBulk) UpdateLpToken() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateLpToken()
+	})
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (u *MarketPoolUpsertBulk) ClearLpToken() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearLpToken()
 	})
 }
 

@@ -223,6 +223,26 @@ func (_u *MarketPoolUpdate) AddStateBlock(v int64) *MarketPoolUpdate {
 	return _u
 }
 
+// SetLpToken sets the "lp_token" field.
+func (_u *MarketPoolUpdate) SetLpToken(v string) *MarketPoolUpdate {
+	_u.mutation.SetLpToken(v)
+	return _u
+}
+
+// SetNillableLpToken sets the "lp_token" field if the given value is not nil.
+func (_u *MarketPoolUpdate) SetNillableLpToken(v *string) *MarketPoolUpdate {
+	if v != nil {
+		_u.SetLpToken(*v)
+	}
+	return _u
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (_u *MarketPoolUpdate) ClearLpToken() *MarketPoolUpdate {
+	_u.mutation.ClearLpToken()
+	return _u
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_u *MarketPoolUpdate) Mutation() *MarketPoolMutation {
 	return _u.mutation
@@ -292,6 +312,11 @@ func (_u *MarketPoolUpdate) check() error {
 			return &ValidationError{Name: "reserve1", err: fmt.Errorf(`ent: validator failed for field "MarketPool.reserve1": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LpToken(); ok {
+		if err := marketpool.LpTokenValidator(v); err != nil {
+			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -354,6 +379,12 @@ func (_u *MarketPoolUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.AddedStateBlock(); ok {
 		_spec.AddField(marketpool.FieldStateBlock, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.LpToken(); ok {
+		_spec.SetField(marketpool.FieldLpToken, field.TypeString, value)
+	}
+	if _u.mutation.LpTokenCleared() {
+		_spec.ClearField(marketpool.FieldLpToken, field.TypeString)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -571,6 +602,26 @@ func (_u *MarketPoolUpdateOne) AddStateBlock(v int64) *MarketPoolUpdateOne {
 	return _u
 }
 
+// SetLpToken sets the "lp_token" field.
+func (_u *MarketPoolUpdateOne) SetLpToken(v string) *MarketPoolUpdateOne {
+	_u.mutation.SetLpToken(v)
+	return _u
+}
+
+// SetNillableLpToken sets the "lp_token" field if the given value is not nil.
+func (_u *MarketPoolUpdateOne) SetNillableLpToken(v *string) *MarketPoolUpdateOne {
+	if v != nil {
+		_u.SetLpToken(*v)
+	}
+	return _u
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (_u *MarketPoolUpdateOne) ClearLpToken() *MarketPoolUpdateOne {
+	_u.mutation.ClearLpToken()
+	return _u
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_u *MarketPoolUpdateOne) Mutation() *MarketPoolMutation {
 	return _u.mutation
@@ -653,6 +704,11 @@ func (_u *MarketPoolUpdateOne) check() error {
 			return &ValidationError{Name: "reserve1", err: fmt.Errorf(`ent: validator failed for field "MarketPool.reserve1": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LpToken(); ok {
+		if err := marketpool.LpTokenValidator(v); err != nil {
+			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -732,6 +788,12 @@ func (_u *MarketPoolUpdateOne) sqlSave(ctx context.Context) (_node *MarketPool, 
 	}
 	if value, ok := _u.mutation.AddedStateBlock(); ok {
 		_spec.AddField(marketpool.FieldStateBlock, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.LpToken(); ok {
+		_spec.SetField(marketpool.FieldLpToken, field.TypeString, value)
+	}
+	if _u.mutation.LpTokenCleared() {
+		_spec.ClearField(marketpool.FieldLpToken, field.TypeString)
 	}
 	_node = &MarketPool{config: _u.config}
 	_spec.Assign = _node.assignValues

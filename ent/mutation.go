@@ -8479,6 +8479,7 @@ type MarketPoolMutation struct {
 	reserve1         *string
 	state_block      *int64
 	addstate_block   *int64
+	lp_token         *string
 	clearedFields    map[string]struct{}
 	done             bool
 	oldValue         func(context.Context) (*MarketPool, error)
@@ -9095,6 +9096,55 @@ func (m *MarketPoolMutation) ResetStateBlock() {
 	m.addstate_block = nil
 }
 
+// SetLpToken sets the "lp_token" field.
+func (m *MarketPoolMutation) SetLpToken(s string) {
+	m.lp_token = &s
+}
+
+// LpToken returns the value of the "lp_token" field in the mutation.
+func (m *MarketPoolMutation) LpToken() (r string, exists bool) {
+	v := m.lp_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLpToken returns the old "lp_token" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldLpToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLpToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLpToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLpToken: %w", err)
+	}
+	return oldValue.LpToken, nil
+}
+
+// ClearLpToken clears the value of the "lp_token" field.
+func (m *MarketPoolMutation) ClearLpToken() {
+	m.lp_token = nil
+	m.clearedFields[marketpool.FieldLpToken] = struct{}{}
+}
+
+// LpTokenCleared returns if the "lp_token" field was cleared in this mutation.
+func (m *MarketPoolMutation) LpTokenCleared() bool {
+	_, ok := m.clearedFields[marketpool.FieldLpToken]
+	return ok
+}
+
+// ResetLpToken resets all changes to the "lp_token" field.
+func (m *MarketPoolMutation) ResetLpToken() {
+	m.lp_token = nil
+	delete(m.clearedFields, marketpool.FieldLpToken)
+}
+
 // Where appends a list predicates to the MarketPoolMutation builder.
 func (m *MarketPoolMutation) Where(ps ...predicate.MarketPool) {
 	m.predicates = append(m.predicates, ps...)
@@ -9129,7 +9179,7 @@ func (m *MarketPoolMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MarketPoolMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.chain != nil {
 		fields = append(fields, marketpool.FieldChain)
 	}
@@ -9166,6 +9216,9 @@ func (m *MarketPoolMutation) Fields() []string {
 	if m.state_block != nil {
 		fields = append(fields, marketpool.FieldStateBlock)
 	}
+	if m.lp_token != nil {
+		fields = append(fields, marketpool.FieldLpToken)
+	}
 	return fields
 }
 
@@ -9198,6 +9251,8 @@ func (m *MarketPoolMutation) Field(name string) (ent.Value, bool) {
 		return m.Reserve1()
 	case marketpool.FieldStateBlock:
 		return m.StateBlock()
+	case marketpool.FieldLpToken:
+		return m.LpToken()
 	}
 	return nil, false
 }
@@ -9231,6 +9286,8 @@ func (m *MarketPoolMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldReserve1(ctx)
 	case marketpool.FieldStateBlock:
 		return m.OldStateBlock(ctx)
+	case marketpool.FieldLpToken:
+		return m.OldLpToken(ctx)
 	}
 	return nil, fmt.Errorf("unknown MarketPool field %s", name)
 }
@@ -9324,6 +9381,13 @@ func (m *MarketPoolMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetStateBlock(v)
 		return nil
+	case marketpool.FieldLpToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLpToken(v)
+		return nil
 	}
 	return fmt.Errorf("unknown MarketPool field %s", name)
 }
@@ -9404,7 +9468,11 @@ func (m *MarketPoolMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *MarketPoolMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(marketpool.FieldLpToken) {
+		fields = append(fields, marketpool.FieldLpToken)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -9417,6 +9485,11 @@ func (m *MarketPoolMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *MarketPoolMutation) ClearField(name string) error {
+	switch name {
+	case marketpool.FieldLpToken:
+		m.ClearLpToken()
+		return nil
+	}
 	return fmt.Errorf("unknown MarketPool nullable field %s", name)
 }
 
@@ -9459,6 +9532,9 @@ func (m *MarketPoolMutation) ResetField(name string) error {
 		return nil
 	case marketpool.FieldStateBlock:
 		m.ResetStateBlock()
+		return nil
+	case marketpool.FieldLpToken:
+		m.ResetLpToken()
 		return nil
 	}
 	return fmt.Errorf("unknown MarketPool field %s", name)

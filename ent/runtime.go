@@ -436,6 +436,10 @@ func init() {
 	marketpoolDescReserve1 := marketpoolFields[10].Descriptor()
 	// marketpool.Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
 	marketpool.Reserve1Validator = marketpoolDescReserve1.Validators[0].(func(string) error)
+	// marketpoolDescLpToken is the schema descriptor for lp_token field.
+	marketpoolDescLpToken := marketpoolFields[12].Descriptor()
+	// marketpool.LpTokenValidator is a validator for the "lp_token" field. It is called by the builders before save.
+	marketpool.LpTokenValidator = marketpoolDescLpToken.Validators[0].(func(string) error)
 	markettokenFields := schema.MarketToken{}.Fields()
 	_ = markettokenFields
 	// markettokenDescChain is the schema descriptor for chain field.

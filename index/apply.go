@@ -96,12 +96,16 @@ func (s *Store) addPools(ctx context.Context, tx *ent.Tx, m *Market, chainName s
 			continue
 		}
 		baseIs0 := s.pricing[chainName].Orient(p.Token0, p.Token1)
-		rows = append(rows, []any{chainName, p.Address, p.Venue, p.Token0, p.Token1, baseIs0, p.FeeBps, int64(p.Block), p.Time, "0", "0", int64(p.Block)})
+		var lp any // NULL: the pool's own address is its LP token (MarketPool's lp_token)
+		if p.LPToken != "" {
+			lp = p.LPToken
+		}
+		rows = append(rows, []any{chainName, p.Address, p.Venue, p.Token0, p.Token1, baseIs0, p.FeeBps, int64(p.Block), p.Time, "0", "0", int64(p.Block), lp})
 		m.AddPool(&PoolState{Address: p.Address, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: baseIs0, Reserve0: new(big.Int), Reserve1: new(big.Int)})
 	}
 	return s.insert(ctx, tx, marketpool.Table, []string{marketpool.FieldChain, marketpool.FieldAddress, marketpool.FieldVenue,
 		marketpool.FieldToken0, marketpool.FieldToken1, marketpool.FieldBaseIsToken0, marketpool.FieldFeeBps, marketpool.FieldCreatedBlock,
-		marketpool.FieldCreatedAt, marketpool.FieldReserve0, marketpool.FieldReserve1, marketpool.FieldStateBlock}, rows)
+		marketpool.FieldCreatedAt, marketpool.FieldReserve0, marketpool.FieldReserve1, marketpool.FieldStateBlock, marketpool.FieldLpToken}, rows)
 }
 
 var eventColumns = []string{poolevent.FieldChain, poolevent.FieldPool, poolevent.FieldBlock, poolevent.FieldLogIndex,

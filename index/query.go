@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,10 @@ type Pool struct {
 	Reserve0     string
 	Reserve1     string
 	StateBlock   int64
+	// LPToken is the pool's LP token: a token of its own (a Solana venue's LP mint), or, when the
+	// indexer recorded none, the pool's own address (a Uniswap V2 pair is its LP token; a pool
+	// without fungible LP tokens, such as a Uniswap V3 pool, has no holder of that address).
+	LPToken string
 }
 
 // Base returns the pool's base token.
@@ -97,7 +102,8 @@ func (p Pool) State() *PoolState {
 
 func pool(p *ent.MarketPool) Pool {
 	return Pool{Address: p.Address, Venue: p.Venue, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
-		FeeBps: p.FeeBps, CreatedAt: p.CreatedAt, Reserve0: p.Reserve0, Reserve1: p.Reserve1, StateBlock: p.StateBlock}
+		FeeBps: p.FeeBps, CreatedAt: p.CreatedAt, Reserve0: p.Reserve0, Reserve1: p.Reserve1, StateBlock: p.StateBlock,
+		LPToken: cmp.Or(p.LpToken, p.Address)}
 }
 
 func event(e *ent.PoolEvent) Event {
@@ -177,6 +183,28 @@ func (s *Store) Pool(ctx context.Context, chainName, address string) (Pool, erro
 		return Pool{}, fmt.Errorf("pool %s on %s: %w", address, chainName, err)
 	}
 	return pool(p), nil
+}
+
+// PoolsOfLPTokens returns, by LP token, the indexed pools whose LP tokens are among tokens
+// (canonical addresses): a pool whose lp_token is one of them, or, for a pool with none recorded,
+// whose own address is (see Pool.LPToken). A token that is no indexed pool's LP token is left out.
+func (s *Store) PoolsOfLPTokens(ctx context.Context, chainName string, tokens []string) (map[string]Pool, error) {
+	out := map[string]Pool{}
+	for i := 0; i < len(tokens); i += 500 {
+		part := tokens[i:min(i+500, len(tokens))]
+		rows, err := s.db.MarketPool.Query().Where(marketpool.Chain(chainName), marketpool.Or(
+			marketpool.LpTokenIn(part...),
+			marketpool.And(marketpool.LpTokenIsNil(), marketpool.AddressIn(part...)),
+		)).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("pools of LP tokens on %s: %w", chainName, err)
+		}
+		for _, r := range rows {
+			p := pool(r)
+			out[p.LPToken] = p
+		}
+	}
+	return out, nil
 }
 
 // PoolsOf returns the pools trading a token, oldest first.

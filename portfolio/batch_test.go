@@ -61,8 +61,7 @@ func mixedService(t *testing.T, e *solanaEnv) (*Service, *evmSource) {
 	}
 	src := &evmSource{}
 	m := market.New(ix, []*market.Chain{{Name: "base", Source: src, Pricing: pricing}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return New(ix, m, []*Chain{{Name: "base", Source: src, NativeSymbol: "ETH", Pricing: pricing}},
-		WithSolana(e.svc.solana["solana"])), src
+	return New(ix, m, []*Chain{{Name: "base", Source: src, NativeSymbol: "ETH", Pricing: pricing}, e.chain}), src
 }
 
 func TestHoldingsBatchMixesChains(t *testing.T) {
@@ -137,9 +136,9 @@ func (failingPricer) PricesUSD(context.Context, string, []string) (map[string]fl
 func TestSolanaHoldingsPriced(t *testing.T) {
 	e := newSolanaEnv(t)
 	usdc, _ := e.n.Mint("USDC")
-	sc := *e.svc.solana["solana"]
+	sc := *e.chain
 	sc.Prices = prices{usdc.Address: 1, solana.NativeMint: 150}
-	svc := New(nil, nil, nil, WithSolana(&sc))
+	svc := New(nil, nil, []*Chain{&sc})
 	holder0 := e.address(t, "holder-0")
 	res, err := svc.Holdings(t.Context(), "solana", []string{holder0})
 	if err != nil {
@@ -176,7 +175,7 @@ func TestSolanaHoldingsPriced(t *testing.T) {
 	}
 
 	sc.Prices = failingPricer{}
-	if _, err := New(nil, nil, nil, WithSolana(&sc)).Holdings(t.Context(), "solana", []string{holder0}); err == nil {
+	if _, err := New(nil, nil, []*Chain{&sc}).Holdings(t.Context(), "solana", []string{holder0}); err == nil {
 		t.Error("a pricer that fails: no error")
 	}
 }

@@ -6,25 +6,29 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/market"
 )
 
-// LP positions of EVM owners. An owner's LP tokens are either in its wallet or staked in a farm
-// (Uniswap's liquidity-staker StakingRewards), where they are still the owner's: each place is an
-// entry of its own, so that every entry's liquidity, amounts, share and value describe the same LP
-// tokens, and summing the entries sums the owner's whole position. Wallet LP is read for the
-// indexed pools the index says the owner holds; stakes are read in every farm of the chain's
-// staking rewards factories, so a stake is found without any LP left in the wallet (see
-// chain/evm's LPPositions for the cost). Everything is read at one block, in one round trip.
+// LP positions. An owner's LP tokens are either in its wallet or staked in a farm (Uniswap's
+// liquidity-staker StakingRewards, on EVM chains), where they are still the owner's: each place is
+// an entry of its own, so that every entry's liquidity, amounts, share and value describe the same
+// LP tokens, and summing the entries sums the owner's whole position.
+//
+// On a chain whose source lists wallets (chain.WalletSource: Solana) the wallet's LP tokens are
+// found among everything the owner holds (walletpositions.go). On any other chain (EVM) they are
+// read for the indexed pools the index says the owner holds, through chain.EVMPositionSource; stakes
+// are read in every farm of the chain's staking rewards factories, so a stake is found without any
+// LP left in the wallet (see chain/evm's LPPositions for the cost). Everything is read at one
+// block, in one round trip.
 
-// Position is one entry of an owner's LP positions in a Uniswap V2 pool: the LP tokens it holds in
-// its wallet, or, with Farm set, those it has staked in a farm.
+// Position is one entry of an owner's LP positions in a constant-product pool (a Uniswap V2 pair, a
+// Raydium CPMM pool): the LP tokens it holds in its wallet, or, with Farm set, those it has staked
+// in a farm.
 type Position struct {
 	Pool        market.PoolSummary
-	Liquidity   string // LP tokens, token units: in the wallet, or staked in Farm
+	Liquidity   string // LP tokens, token units (the LP token's decimals): in the wallet, or staked in Farm
 	BaseAmount  string // the entry's share of the base reserve, token units
 	QuoteAmount string
 	SharePct    string // of the pool's LP supply
@@ -55,29 +59,43 @@ type Positions struct {
 	// ValueUSD is the sum of every priced amount: the entries' underlying amounts where the pool is
 	// priced, and the rewards whose token is.
 	ValueUSD string
-	Block    uint64 // the block every amount was read at; 0 when nothing needed reading
-	Sources  []Source
+	// Block is the block every amount was read at (on Solana, the slot of the pools' states); 0 when
+	// nothing needed reading.
+	Block   uint64
+	Sources []Source
+	// Err is this owner's own failure; the other fields but Owner and Chain are then zero, and the
+	// other owners of the call are unaffected. Only wallet reads (chain.WalletSource) and
+	// PositionsBatch set it: an index read fails as a whole, with Positions' error.
+	Err error
 }
 
-// Positions reads the LP positions of owners on one chain, at one block: each owner's balances of
-// the indexed pools' LP tokens the index says it holds, its stakes (and rewards earned) in every
-// farm of the chain's staking rewards factories, and those pools' live reserves and supply. An
-// owner's result is the same alone as in any batch. A stake in a pool the index does not follow is
-// left out (the index source is never complete).
+// Positions reads the LP positions of owners on one chain. An owner's result is the same alone as
+// in any batch.
 //
-// Errors: market.ErrNotFound (not an EVM chain the service reads), the source's
-// (chain.ErrUpstreamUnavailable, chain.ErrUpstreamTimeout, chain.ErrUpstreamBadResponse,
-// chain.ErrCanceled) and the store's.
+// On a chain whose source lists wallets (chain.WalletSource) it reads every token each owner holds
+// and, for those that are LP tokens of indexed pools, the pools' live reserves and supply at one
+// slot (walletPositions); an owner that cannot be read has its Err set, as in Holdings. On a chain
+// whose source reads EVM positions (chain.EVMPositionSource) it reads, at one block, each owner's
+// balances of the indexed pools' LP tokens the index says it holds, its stakes (and rewards earned)
+// in every farm of the chain's staking rewards factories, and those pools' live reserves and supply.
+// A stake in a pool the index does not follow is left out (the index source is never complete).
+//
+// Errors: market.ErrNotFound (a chain the service does not read, or whose source reads no
+// positions), the source's (chain.ErrUpstreamUnavailable, chain.ErrUpstreamTimeout,
+// chain.ErrUpstreamBadResponse, chain.ErrCanceled) and the store's.
 func (s *Service) Positions(ctx context.Context, chainName string, owners []string) ([]Positions, error) {
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
 	}
+	if ws, ok := c.Source.(chain.WalletSource); ok {
+		return s.walletPositions(ctx, c, ws, owners)
+	}
 	src, ok := c.Source.(chain.EVMPositionSource)
 	if !ok {
 		return nil, fmt.Errorf("portfolio: positions on %s: the chain's source does not read positions: %w", chainName, market.ErrNotFound)
 	}
-	owners = canonical(owners)
+	owners = canonical(chainName, owners)
 	held, err := s.held(ctx, chainName, owners, true)
 	if err != nil {
 		return nil, fmt.Errorf("portfolio: positions on %s: %w", chainName, err)
@@ -138,7 +156,7 @@ func (s *Service) describePositions(ctx context.Context, c *Chain, read chain.LP
 			return info, err
 		}
 		info.summaries[p] = sum
-		priced = append(priced, strings.ToLower(sum.Base.Address), strings.ToLower(sum.Quote.Address))
+		priced = append(priced, chain.CanonicalAddress(c.Name, sum.Base.Address), chain.CanonicalAddress(c.Name, sum.Quote.Address))
 	}
 	rewards = distinct(rewards)
 	var err error
@@ -157,7 +175,7 @@ func (s *Service) describePositions(ctx context.Context, c *Chain, read chain.LP
 			return info, err
 		}
 		for _, m := range metas {
-			info.tokens[m.Address] = market.Token{Chain: c.Name, Address: chain.EVMChecksum(m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+			info.tokens[m.Address] = market.Token{Chain: c.Name, Address: chain.DisplayAddress(c.Name, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
 		}
 	}
 	info.prices, err = s.market.PricesUSD(ctx, c.Name, append(priced, rewards...))
@@ -166,7 +184,7 @@ func (s *Service) describePositions(ctx context.Context, c *Chain, read chain.LP
 
 // owner makes owners[i]'s result (o) of a positions read.
 func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, pairs []string) Positions {
-	out := Positions{Owner: chain.EVMChecksum(o), Chain: chainName, Positions: []Position{}, Block: read.Block, Sources: sources(chainName)}
+	out := Positions{Owner: chain.DisplayAddress(chainName, o), Chain: chainName, Positions: []Position{}, Block: read.Block, Sources: sources(chainName)}
 	if read.Farms > 0 || len(read.Unanswered[i]) > 0 {
 		out.Sources = append(out.Sources, Source{Name: chainName + ":farms", OK: true, Complete: len(read.Unanswered[i]) == 0})
 	}
@@ -177,12 +195,12 @@ func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, 
 		if !ok || !st.OK || st.TotalSupply == nil || st.TotalSupply.Sign() == 0 {
 			return
 		}
-		pos, value, priced := entry(sum, st, lp, d.prices)
+		pos, value, priced := entry(sum, st, lp, evmLPDecimals, d.prices)
 		if priced {
 			total += value
 		}
 		if farm != nil {
-			f := &Farm{Address: chain.EVMChecksum(farm.Farm), Rewards: []Reward{}}
+			f := &Farm{Address: chain.DisplayAddress(chainName, farm.Farm), Rewards: []Reward{}}
 			if farm.Earned.Sign() > 0 {
 				t := d.tokens[farm.RewardToken]
 				r := Reward{Token: t, Amount: market.Units(farm.Earned, t.Decimals)}
@@ -226,25 +244,30 @@ func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, 
 	return out
 }
 
-// entry is the position of lp LP tokens of a pool in state st: the pool with st's reserves, the
-// pro-rata share of each reserve (rounded down, as the pair's burn pays it), the share of the supply
-// and, when both sides are priced, the underlying value.
-func entry(sum market.PoolSummary, st chain.PairState, lp *big.Int, prices map[string]float64) (Position, float64, bool) {
+// evmLPDecimals is the decimals of a Uniswap V2 pair's LP token.
+const evmLPDecimals = 18
+
+// entry is the position of lp LP tokens (of lpDecimals decimals) of a pool in state st: the pool
+// with st's reserves, the pro-rata share of each reserve (rounded down, as the pair's burn and
+// CPMM's withdraw pay it), the share of the supply and, when both sides are priced, the underlying
+// value. prices are by canonical address.
+func entry(sum market.PoolSummary, st chain.PairState, lp *big.Int, lpDecimals int, prices map[string]float64) (Position, float64, bool) {
 	share := func(reserve *big.Int) *big.Int {
 		return new(big.Int).Div(new(big.Int).Mul(reserve, lp), st.TotalSupply)
 	}
+	base, quote := chain.CanonicalAddress(sum.Chain, sum.Base.Address), chain.CanonicalAddress(sum.Chain, sum.Quote.Address)
 	baseReserve, quoteReserve := st.Reserve0, st.Reserve1
-	if strings.ToLower(sum.Base.Address) != st.Token0 {
+	if base != st.Token0 {
 		baseReserve, quoteReserve = st.Reserve1, st.Reserve0
 	}
 	baseAmt, quoteAmt := share(baseReserve), share(quoteReserve)
 	// The pool's reserves are the ones read with the position, at its block, never the market
 	// snapshot's (which may lag the chain by a refresh).
 	sum.BaseReserve, sum.QuoteReserve = market.Units(baseReserve, sum.Base.Decimals), market.Units(quoteReserve, sum.Quote.Decimals)
-	pos := Position{Pool: sum, Liquidity: market.Units(lp, 18), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
+	pos := Position{Pool: sum, Liquidity: market.Units(lp, lpDecimals), BaseAmount: market.Units(baseAmt, sum.Base.Decimals),
 		QuoteAmount: market.Units(quoteAmt, sum.Quote.Decimals), SharePct: market.Decimal(market.Ratio(lp, st.TotalSupply) * 100)}
-	bp, bok := prices[strings.ToLower(sum.Base.Address)]
-	qp, qok := prices[strings.ToLower(sum.Quote.Address)]
+	bp, bok := prices[base]
+	qp, qok := prices[quote]
 	if !bok || !qok {
 		return pos, 0, false
 	}

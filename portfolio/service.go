@@ -1,15 +1,18 @@
-// Package portfolio answers the portfolio reads of the EVM chains: an owner's holdings (native coin
-// and indexed ERC-20 tokens, with USD values) and LP positions (LP tokens held, and staked in
-// farms: positions.go), for one owner or many at once. It also reads holdings on Solana
-// (solana.go): SOL and every SPL Token and Token-2022 account.
+// Package portfolio answers the portfolio reads: an owner's holdings (the native coin and its
+// tokens, with USD values) and LP positions (LP tokens held, and on EVM chains staked in farms:
+// positions.go), for one owner or many at once, on any chain the service is given.
 //
-// Discovery is limited to the tokens and pools the index follows, so every result says so in its
-// sources: the chain source is complete for the native coin, the index source is never complete.
-// Farm stakes are found in every farm of the chain's staking rewards factories (the farms source).
+// How a chain is read depends on what its source can do, never on its family or name:
+//   - a source that lists whole wallets (chain.WalletSource: Solana's) is read for everything an
+//     owner holds, so discovery is complete and the chain source says so (wallet.go); its LP
+//     positions are the held tokens that are LP tokens of indexed pools (walletpositions.go);
+//   - any other source (EVM's) is read for the tokens and pools the index says an owner holds,
+//     plus the chain's configured wrapped native token and USD stablecoins, read for every owner:
+//     the chain source is complete for the native coin, the index source is never complete. Farm
+//     stakes are found in every farm of the chain's staking rewards factories (the farms source),
+//     through chain.EVMPositionSource.
 //
-// An owner's result depends on the owner alone, never on who else is in a batch: each owner's
-// balances are read for the tokens the index says that owner holds, plus the chain's configured
-// wrapped native token and USD stablecoins, which are read for every owner.
+// An owner's result depends on the owner alone, never on who else is in a batch.
 package portfolio
 
 import (
@@ -18,21 +21,58 @@ import (
 	"maps"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
 )
 
-// Chain is an EVM chain the service reads.
+// Chain is a chain the service reads, of either family.
 type Chain struct {
-	Name         string
-	Source       chain.Source
+	Name   string
+	Source chain.Source
+	// NativeSymbol is the symbol of the chain's native coin (ETH, SOL ...); its decimals are the
+	// chain's (chain.Info.NativeDecimals).
 	NativeSymbol string
 	// Pricing is the chain's configured wrapped native token (its USD price prices the native coin)
-	// and USD stablecoins: holdings read them for every owner.
+	// and USD stablecoins: an index-read chain's holdings read them for every owner.
 	Pricing index.Pricing
+	// Prices prices tokens in USD (by canonical address). Nil: the service's market, when it
+	// serves the chain; else nothing is priced.
+	Prices Pricer
+}
+
+// Pricer prices tokens in USD by canonical address; tokens it does not price are left out of the
+// map. *market.Service is one.
+type Pricer interface {
+	PricesUSD(ctx context.Context, chainName string, tokens []string) (map[string]float64, error)
+}
+
+// noPrices prices nothing.
+type noPrices struct{}
+
+func (noPrices) PricesUSD(context.Context, string, []string) (map[string]float64, error) {
+	return map[string]float64{}, nil
+}
+
+// pricer is what prices the chain's tokens: its Prices, else the market when it serves the chain.
+func (s *Service) pricer(c *Chain) Pricer {
+	switch {
+	case c.Prices != nil:
+		return c.Prices
+	case s.market != nil && s.market.Serves(c.Name):
+		return s.market
+	}
+	return noPrices{}
+}
+
+// native is the chain's native coin as a holding's token.
+func (c *Chain) native() market.Token {
+	decimals := 18
+	if info, ok := chain.Lookup(c.Name); ok {
+		decimals = info.NativeDecimals
+	}
+	return market.Token{Chain: c.Name, Address: chain.Native, Symbol: c.NativeSymbol, Name: c.NativeSymbol, Decimals: decimals}
 }
 
 // alwaysRead returns the tokens whose balances holdings read for every owner, sorted.
@@ -50,23 +90,22 @@ type Service struct {
 	index  *index.Store
 	market *market.Service
 	chains map[string]*Chain
-	solana map[string]*SolanaChain // holdings only (solana.go)
 }
 
-// New returns the service over the EVM chains, plus what opts add (WithSolana).
-func New(ix *index.Store, m *market.Service, chains []*Chain, opts ...Option) *Service {
-	s := &Service{index: ix, market: m, chains: map[string]*Chain{}, solana: map[string]*SolanaChain{}}
+// New returns the service over the chains, reading the index ix and the market m (which describes
+// pools and, unless a chain has its own Prices, prices tokens). Holdings of a chain whose source is
+// a chain.WalletSource need neither (without a market nothing is priced); everything else needs
+// both.
+func New(ix *index.Store, m *market.Service, chains []*Chain) *Service {
+	s := &Service{index: ix, market: m, chains: map[string]*Chain{}}
 	for _, c := range chains {
 		s.chains[c.Name] = c
-	}
-	for _, o := range opts {
-		o(s)
 	}
 	return s
 }
 
-// Serves reports whether the service answers every portfolio read (holdings and positions) on the
-// named chain: the EVM chains. ServesHoldings also counts the Solana chains.
+// Serves reports whether the service answers the portfolio reads (holdings and positions) on the
+// named chain.
 func (s *Service) Serves(chainName string) bool { return s.chains[chainName] != nil }
 
 // Source is one source's health in a result: OK that it answered, Complete that its discovery was
@@ -77,8 +116,20 @@ type Source struct {
 	Complete bool
 }
 
+// sources is the health of an index-read owner: the chain, complete (for the native coin), and the
+// index, never complete.
 func sources(chainName string) []Source {
-	return []Source{{Name: chainName + ":rpc", OK: true, Complete: true}, {Name: chainName + ":index", OK: true, Complete: false}}
+	return []Source{rpcSource(chainName, true), indexSource(chainName)}
+}
+
+// rpcSource is the chain's source, complete or not.
+func rpcSource(chainName string, complete bool) Source {
+	return Source{Name: chainName + ":rpc", OK: true, Complete: complete}
+}
+
+// indexSource is the index's source: it only knows the tokens and pools it follows.
+func indexSource(chainName string) Source {
+	return Source{Name: chainName + ":index", OK: true, Complete: false}
 }
 
 // Holding is one balance.
@@ -98,8 +149,8 @@ type Holdings struct {
 	ValueUSD string
 	Sources  []Source
 	// Err is this owner's own failure; the other fields but Owner and Chain are then zero, and the
-	// other owners of the call are unaffected. Only Solana reads and HoldingsBatch set it: an EVM
-	// read fails as a whole, with Holdings' error.
+	// other owners of the call are unaffected. Only wallet reads (chain.WalletSource) and
+	// HoldingsBatch set it: an index read fails as a whole, with Holdings' error.
 	Err error
 }
 
@@ -111,31 +162,36 @@ func (s *Service) chain(name string) (*Chain, error) {
 	return c, nil
 }
 
-func canonical(owners []string) []string {
+func canonical(chainName string, owners []string) []string {
 	out := make([]string, len(owners))
 	for i, o := range owners {
-		out[i] = strings.ToLower(o)
+		out[i] = chain.CanonicalAddress(chainName, o)
 	}
 	return out
 }
 
-// Holdings reads the holdings of owners on one chain with one live read for all of them: each
-// owner's native balance and its balances of the indexed tokens (not LP tokens) the index says it
-// holds, of the wrapped native token and of the stablecoins. An owner's result is the same alone
-// as in any batch.
+// Holdings reads the holdings of owners on one chain with one live read for all of them. An
+// owner's result is the same alone as in any batch.
 //
-// On a Solana chain it reads SOL and every token account instead (solanaHoldings), and an owner
-// that cannot be read (a malformed address, or the RPC answering the batch but not that owner's
-// reads) has its Err set.
+// A chain whose source lists wallets (chain.WalletSource) is read for the native coin and every
+// token the owner holds (walletHoldings), and an owner that cannot be read (not an address of the
+// chain, or the RPC answering the batch but not that owner's reads) has its Err set. Any other
+// chain is read for each owner's native balance and its balances of the indexed tokens (not LP
+// tokens) the index says it holds, of the wrapped native token and of the stablecoins; its errors
+// fail the call.
+//
+// Errors: market.ErrNotFound (a chain the service does not read), the source's
+// (chain.ErrUpstreamUnavailable, chain.ErrUpstreamTimeout, chain.ErrUpstreamBadResponse,
+// chain.ErrCanceled), the pricer's and the store's.
 func (s *Service) Holdings(ctx context.Context, chainName string, owners []string) ([]Holdings, error) {
-	if sc := s.solana[chainName]; sc != nil {
-		return s.solanaHoldings(ctx, sc, owners)
-	}
 	c, err := s.chain(chainName)
 	if err != nil {
 		return nil, err
 	}
-	owners = canonical(owners)
+	if ws, ok := c.Source.(chain.WalletSource); ok {
+		return s.walletHoldings(ctx, c, ws, owners)
+	}
+	owners = canonical(chainName, owners)
 	held, err := s.held(ctx, chainName, owners, false)
 	if err != nil {
 		return nil, err
@@ -154,7 +210,7 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 	if err != nil {
 		return nil, err
 	}
-	prices, err := s.market.PricesUSD(ctx, chainName, append(slices.Clone(all), c.Pricing.WrappedNative))
+	prices, err := s.pricer(c).PricesUSD(ctx, chainName, append(slices.Clone(all), c.Pricing.WrappedNative))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +223,7 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 	}
 	out := make([]Holdings, len(owners))
 	for i, o := range owners {
-		h := Holdings{Owner: chain.EVMChecksum(o), Chain: chainName, Holdings: []Holding{}, Sources: sources(chainName)}
+		h := Holdings{Owner: chain.DisplayAddress(chainName, o), Chain: chainName, Holdings: []Holding{}, Sources: sources(chainName)}
 		var total float64
 		add := func(t market.Token, amount *big.Int, price float64, priced, isNative bool) {
 			row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: isNative}
@@ -180,7 +236,7 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 		}
 		if native[i] != nil && native[i].Sign() > 0 {
 			p, ok := prices[c.Pricing.WrappedNative]
-			add(market.Token{Chain: chainName, Address: "native", Symbol: c.NativeSymbol, Name: c.NativeSymbol, Decimals: 18}, native[i], p, ok, true)
+			add(c.native(), native[i], p, ok, true)
 		}
 		for j, t := range tokens[i] {
 			if b := balances[i][j]; b != nil && b.Sign() > 0 {
@@ -213,7 +269,7 @@ func (s *Service) describeHeld(ctx context.Context, c *Chain, info map[string]ma
 		return err
 	}
 	for _, m := range metas {
-		info[m.Address] = market.Token{Chain: c.Name, Address: chain.EVMChecksum(m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+		info[m.Address] = market.Token{Chain: c.Name, Address: chain.DisplayAddress(c.Name, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/store/storetest"
+	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // Solana holdings against the local validator (chain/solana/localnet: standard Solana JSON-RPC
@@ -37,8 +38,14 @@ var seeded = []string{"holder-0", "holder-1", "holder-2", "holder-3", "holder-4"
 type solanaEnv struct {
 	n      *localnet.Node
 	client *solana.Client
-	svc    *Service // without a market
+	chain  *Chain   // solana, read through the adapter's Source (with raydium's pools)
+	svc    *Service // without an index or a market
 	rt     *rpcTransport
+}
+
+// solanaChain is the solana chain as partnerd wires it: the adapter's Source, with raydium's pools.
+func solanaChain(c *solana.Client) *Chain {
+	return &Chain{Name: "solana", Source: solana.NewSource(c, raydium.Pools{}), NativeSymbol: "SOL", Pricing: index.Pricing{WrappedNative: chain.WrappedSOL}}
 }
 
 func newSolanaEnv(t testing.TB) *solanaEnv {
@@ -50,7 +57,8 @@ func newSolanaEnv(t testing.TB) *solanaEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return &solanaEnv{n: n, client: c, svc: New(nil, nil, nil, WithSolana(&SolanaChain{Name: "solana", Source: c})), rt: rt}
+	sc := solanaChain(c)
+	return &solanaEnv{n: n, client: c, chain: sc, svc: New(nil, nil, []*Chain{sc}), rt: rt}
 }
 
 // withMarket is the service as partnerd wires it: prices from a market service that serves the
@@ -58,8 +66,8 @@ func newSolanaEnv(t testing.TB) *solanaEnv {
 func (e *solanaEnv) withMarket(t testing.TB) *Service {
 	st := storetest.SQLite(t)
 	ix := index.New(st.Client, st.Dialect, map[string]index.Pricing{})
-	m := market.New(ix, []*market.Chain{{Name: "solana", Source: solana.NewSource(e.client), Live: e.client}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return New(nil, m, nil, WithSolana(&SolanaChain{Name: "solana", Source: e.client}))
+	m := market.New(ix, []*market.Chain{{Name: "solana", Source: e.chain.Source, Live: e.client}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return New(ix, m, []*Chain{e.chain})
 }
 
 func (e *solanaEnv) address(t testing.TB, name string) string {
@@ -315,7 +323,7 @@ func TestSolanaOwnerFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := New(nil, nil, nil, WithSolana(&SolanaChain{Name: "solana", Source: down}))
+	svc := New(nil, nil, []*Chain{solanaChain(down)})
 	if _, err := svc.Holdings(t.Context(), "solana", []string{holder0}); !errors.Is(err, chain.ErrUpstreamUnavailable) {
 		t.Errorf("RPC down: %v", err)
 	}
@@ -323,11 +331,13 @@ func TestSolanaOwnerFailures(t *testing.T) {
 	if !errors.Is(batch[0].Err, chain.ErrUpstreamUnavailable) || !errors.Is(batch[1].Err, market.ErrNotFound) || batch[1].Chain != "base" {
 		t.Errorf("batch with the RPC down and an unserved chain: %+v", batch)
 	}
-	if !svc.ServesHoldings("solana") || svc.Serves("solana") || svc.ServesHoldings("base") {
-		t.Errorf("serves: holdings on solana %v, everything on solana %v, holdings on base %v", svc.ServesHoldings("solana"), svc.Serves("solana"), svc.ServesHoldings("base"))
+	if !svc.Serves("solana") || svc.Serves("base") {
+		t.Errorf("serves: solana %v, base %v", svc.Serves("solana"), svc.Serves("base"))
 	}
+	// Positions need the index (which pools an LP token belongs to) and the market: without them
+	// the chain's positions are not found.
 	if _, err := svc.Positions(t.Context(), "solana", []string{holder0}); !errors.Is(err, market.ErrNotFound) {
-		t.Errorf("positions on Solana: %v", err)
+		t.Errorf("positions on Solana without an index: %v", err)
 	}
 }
 
@@ -416,13 +426,15 @@ func (rt *rpcTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// fakeSolana answers Holdings from fixed results, recording what it was asked.
-type fakeSolana struct {
-	res   solana.HoldingsResult
+// fakeWallets is a source that answers Wallets from fixed results, recording what it was asked
+// (its other reads are not called).
+type fakeWallets struct {
+	chain.Source
+	res   chain.Wallets
 	asked [][]string
 }
 
-func (f *fakeSolana) Holdings(_ context.Context, owners []string) (solana.HoldingsResult, error) {
+func (f *fakeWallets) Wallets(_ context.Context, owners []string) (chain.Wallets, error) {
 	f.asked = append(f.asked, owners)
 	return f.res, nil
 }
@@ -430,16 +442,16 @@ func (f *fakeSolana) Holdings(_ context.Context, owners []string) (solana.Holdin
 func TestSolanaUnreadableMintIsPartial(t *testing.T) {
 	owner := freshKeys(1)[0]
 	known, unknown := freshKeys(3)[1], freshKeys(3)[2]
-	f := &fakeSolana{res: solana.HoldingsResult{
-		Owners: []solana.Holdings{{Owner: owner, Lamports: 1, Tokens: []solana.TokenBalance{
-			{Account: "a1", Mint: known, Program: solana.TokenProgram, Amount: big.NewInt(250), Decimals: 2},
-			{Account: "a2", Mint: unknown, Program: solana.TokenProgram, Amount: big.NewInt(7), Decimals: -1},
-			{Account: "a3", Mint: known, Program: solana.TokenProgram, Amount: big.NewInt(0), Decimals: 2},
-			{Account: "a4", Mint: known, Program: solana.TokenProgram, Amount: big.NewInt(50), Decimals: 2},
+	f := &fakeWallets{res: chain.Wallets{
+		Owners: []chain.Wallet{{Owner: owner, Native: big.NewInt(1), Tokens: []chain.WalletToken{
+			{Account: "a1", Token: known, Amount: big.NewInt(250), Decimals: 2},
+			{Account: "a2", Token: unknown, Amount: big.NewInt(7), Decimals: -1},
+			{Account: "a3", Token: known, Amount: big.NewInt(0), Decimals: 2},
+			{Account: "a4", Token: known, Amount: big.NewInt(50), Decimals: 2},
 		}}},
-		Mints: map[string]solana.Mint{known: {Address: known, Found: true, Program: solana.TokenProgram, Decimals: 2}, unknown: {Address: unknown}},
+		Tokens: map[string]chain.TokenMeta{known: {Address: known, OK: true, Decimals: 2}, unknown: {Address: unknown}},
 	}}
-	svc := New(nil, nil, nil, WithSolana(&SolanaChain{Name: "solana", Source: f}))
+	svc := New(nil, nil, []*Chain{{Name: "solana", Source: f, NativeSymbol: "SOL"}})
 	res, err := svc.Holdings(t.Context(), "solana", []string{owner, owner})
 	if err != nil {
 		t.Fatal(err)

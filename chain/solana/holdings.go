@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // TokenBalance is one token account of an owner.
@@ -166,6 +168,73 @@ func (c *Client) Holdings(ctx context.Context, owners []string) (HoldingsResult,
 		})
 	}
 	return res, nil
+}
+
+var _ chain.WalletSource = (*Source)(nil)
+
+// Wallets reads owners' wallets for the portfolio service (chain.WalletSource): Client.Holdings
+// of the owners that are Solana addresses (two round trips whatever their number, none when there
+// is none), in the chain's shapes. Discovery is complete: every token account of SPL Token and
+// Token-2022 the owner has. Native is the lamports; Tokens are described as TokenMetadata
+// describes them (wrapped SOL without metadata is "Wrapped SOL", "WSOL"). An owner that is not a
+// Solana address has Err wrapping chain.ErrInvalidAddress (and saying what it is instead: an EVM
+// address, not base58, another length); one whose reads failed has the *Error of Holdings. Errors:
+// *Error.
+func (s *Source) Wallets(ctx context.Context, owners []string) (chain.Wallets, error) {
+	out := chain.Wallets{Owners: make([]chain.Wallet, len(owners)), Tokens: map[string]chain.TokenMeta{}}
+	var valid []string
+	var at []int // index in owners of each valid owner
+	for i, o := range owners {
+		out.Owners[i] = chain.Wallet{Owner: o}
+		if _, err := pubkey("owner", o); err != nil {
+			out.Owners[i].Err = err
+			continue
+		}
+		valid, at = append(valid, o), append(at, i)
+	}
+	if len(valid) == 0 {
+		return out, nil
+	}
+	res, err := s.c.Holdings(ctx, valid)
+	if err != nil {
+		return chain.Wallets{}, err
+	}
+	if len(res.Owners) != len(valid) {
+		return chain.Wallets{}, badResponse("holdings", "%d answers for %d owners", len(res.Owners), len(valid))
+	}
+	for j, h := range res.Owners {
+		w := &out.Owners[at[j]]
+		if h.Err != nil {
+			w.Err = h.Err
+			continue
+		}
+		w.Native, w.Block = new(big.Int).SetUint64(h.Lamports), h.Slot
+		w.Tokens = make([]chain.WalletToken, len(h.Tokens))
+		for k, t := range h.Tokens {
+			w.Tokens[k] = chain.WalletToken{Account: t.Account, Token: t.Mint, Amount: t.Amount, Decimals: t.Decimals}
+		}
+	}
+	for addr, m := range res.Mints {
+		out.Tokens[addr] = mintMeta(m)
+	}
+	return out, nil
+}
+
+// mintMeta describes a mint as chain.TokenMeta: the name and symbol of its metadata (wrapped SOL
+// without any is "Wrapped SOL", "WSOL"), decimals and supply; OK is false when it is not a mint.
+func mintMeta(m Mint) chain.TokenMeta {
+	out := chain.TokenMeta{Address: m.Address}
+	if !m.Found {
+		return out
+	}
+	out.Decimals, out.TotalSupply, out.OK = m.Decimals, m.Supply, true
+	switch {
+	case m.Metadata != nil:
+		out.Name, out.Symbol = m.Metadata.Name, m.Metadata.Symbol
+	case m.Address == NativeMint:
+		out.Name, out.Symbol = "Wrapped SOL", "WSOL"
+	}
+	return out
 }
 
 // tokenBalance parses one getTokenAccountsByOwner entry, checking that it is a token account of

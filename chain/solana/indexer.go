@@ -998,8 +998,9 @@ func (f *Follower) accountData(ctx context.Context, addrs []string) (map[string]
 	return out, nil
 }
 
-// describe adds the new pools, and their mints and LP mints not followed yet as tokens, to the
-// batch. A mint that cannot be read is still followed, with what could be read.
+// describe adds the new pools, with their LP mints as their LP tokens, and their mints and LP mints
+// not followed yet as tokens, to the batch. A mint that cannot be read is still followed, with what
+// could be read.
 func (f *Follower) describe(ctx context.Context, b *chain.Batch, pools []chain.SVMPool) error {
 	type tok struct {
 		addr string
@@ -1009,7 +1010,9 @@ func (f *Follower) describe(ctx context.Context, b *chain.Batch, pools []chain.S
 	var toks []tok
 	added := map[string]bool{}
 	for _, p := range pools {
-		b.Pools = append(b.Pools, p.IndexedPool)
+		ip := p.IndexedPool
+		ip.LPToken = cmp.Or(ip.LPToken, p.LPMint)
+		b.Pools = append(b.Pools, ip)
 		for _, t := range []tok{{p.Token0, false, p}, {p.Token1, false, p}, {p.LPMint, true, p}} {
 			if t.addr != "" && !f.tokens[t.addr] && !added[t.addr] {
 				added[t.addr] = true

@@ -498,6 +498,13 @@ func checkPools(t *testing.T, n *localnet.Node, ix *index.Store) {
 		if lp := toks[want.LPMint]; !lp.LP || lp.Decimals != int(want.LPDecimals) || lp.Symbol == "" {
 			t.Errorf("LP mint %s indexed as %+v", want.LPMint, lp)
 		}
+		// The LP mint is recorded as the pool's LP token: an LP token held leads to its pool.
+		if p.LPToken != want.LPMint {
+			t.Errorf("pool %s's LP token is %q, want its LP mint %s", want.Name, p.LPToken, want.LPMint)
+		}
+		if of, err := ix.PoolsOfLPTokens(ctx, "solana", []string{want.LPMint, want.Address}); err != nil || len(of) != 1 || of[want.LPMint].Address != want.Address {
+			t.Errorf("pools of %s's LP mint: %+v, %v", want.Name, of, err)
+		}
 	}
 }
 

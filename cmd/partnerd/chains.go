@@ -135,7 +135,6 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			Pricing: pricing[info.Name]})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
 	}
-	var solPortfolio []portfolio.Option
 	var solTrade []trade.Option
 	if sc := out.solana; sc != nil {
 		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
@@ -147,7 +146,9 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 				Chain: "solana", Client: sc.client, Sink: sink, Indexers: []chain.SVMIndexer{raydium.Indexer{}},
 				StartSlot: sc.config.StartBlock, Logger: m.Log})})
 		}
-		solPortfolio = append(solPortfolio, portfolio.WithSolana(&portfolio.SolanaChain{Name: "solana", Source: sc.client}))
+		if info, ok := chain.Lookup("solana"); ok {
+			portfolioChains = append(portfolioChains, &portfolio.Chain{Name: "solana", Source: source, NativeSymbol: info.NativeToken, Pricing: pricing["solana"]})
+		}
 		var stables []string
 		for _, st := range sc.config.USDStablecoins {
 			stables = append(stables, st.Address)
@@ -159,7 +160,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		return nil, err
 	}
 	out.market = market.New(out.index, marketChains, m.Log)
-	out.portfolio = portfolio.New(out.index, out.market, portfolioChains, solPortfolio...)
+	out.portfolio = portfolio.New(out.index, out.market, portfolioChains)
 	key, _, err := secretKey(m.Config, m.store)
 	if err != nil {
 		out.close()

@@ -35,6 +35,8 @@ const (
 	FieldReserve1 = "reserve1"
 	// FieldStateBlock holds the string denoting the state_block field in the database.
 	FieldStateBlock = "state_block"
+	// FieldLpToken holds the string denoting the lp_token field in the database.
+	FieldLpToken = "lp_token"
 	// Table holds the table name of the marketpool in the database.
 	Table = "market_pools"
 )
@@ -54,6 +56,7 @@ var Columns = []string{
 	FieldReserve0,
 	FieldReserve1,
 	FieldStateBlock,
+	FieldLpToken,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -81,6 +84,8 @@ var (
 	Reserve0Validator func(string) error
 	// Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
 	Reserve1Validator func(string) error
+	// LpTokenValidator is a validator for the "lp_token" field. It is called by the builders before save.
+	LpTokenValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the MarketPool queries.
@@ -149,4 +154,9 @@ func ByReserve1(opts ...sql.OrderTermOption) OrderOption {
 // ByStateBlock orders the results by the state_block field.
 func ByStateBlock(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStateBlock, opts...).ToFunc()
+}
+
+// ByLpToken orders the results by the lp_token field.
+func ByLpToken(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLpToken, opts...).ToFunc()
 }

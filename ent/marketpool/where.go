@@ -112,6 +112,11 @@ func StateBlock(v int64) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldEQ(FieldStateBlock, v))
 }
 
+// LpToken applies equality check predicate on the "lp_token" field. It's identical to LpTokenEQ.
+func LpToken(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldLpToken, v))
+}
+
 // ChainEQ applies the EQ predicate on the "chain" field.
 func ChainEQ(v string) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldEQ(FieldChain, v))
@@ -735,6 +740,81 @@ func StateBlockLT(v int64) predicate.MarketPool {
 // StateBlockLTE applies the LTE predicate on the "state_block" field.
 func StateBlockLTE(v int64) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldLTE(FieldStateBlock, v))
+}
+
+// LpTokenEQ applies the EQ predicate on the "lp_token" field.
+func LpTokenEQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldLpToken, v))
+}
+
+// LpTokenNEQ applies the NEQ predicate on the "lp_token" field.
+func LpTokenNEQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNEQ(FieldLpToken, v))
+}
+
+// LpTokenIn applies the In predicate on the "lp_token" field.
+func LpTokenIn(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIn(FieldLpToken, vs...))
+}
+
+// LpTokenNotIn applies the NotIn predicate on the "lp_token" field.
+func LpTokenNotIn(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotIn(FieldLpToken, vs...))
+}
+
+// LpTokenGT applies the GT predicate on the "lp_token" field.
+func LpTokenGT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGT(FieldLpToken, v))
+}
+
+// LpTokenGTE applies the GTE predicate on the "lp_token" field.
+func LpTokenGTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGTE(FieldLpToken, v))
+}
+
+// LpTokenLT applies the LT predicate on the "lp_token" field.
+func LpTokenLT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLT(FieldLpToken, v))
+}
+
+// LpTokenLTE applies the LTE predicate on the "lp_token" field.
+func LpTokenLTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLTE(FieldLpToken, v))
+}
+
+// LpTokenContains applies the Contains predicate on the "lp_token" field.
+func LpTokenContains(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContains(FieldLpToken, v))
+}
+
+// LpTokenHasPrefix applies the HasPrefix predicate on the "lp_token" field.
+func LpTokenHasPrefix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasPrefix(FieldLpToken, v))
+}
+
+// LpTokenHasSuffix applies the HasSuffix predicate on the "lp_token" field.
+func LpTokenHasSuffix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasSuffix(FieldLpToken, v))
+}
+
+// LpTokenIsNil applies the IsNil predicate on the "lp_token" field.
+func LpTokenIsNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIsNull(FieldLpToken))
+}
+
+// LpTokenNotNil applies the NotNil predicate on the "lp_token" field.
+func LpTokenNotNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotNull(FieldLpToken))
+}
+
+// LpTokenEqualFold applies the EqualFold predicate on the "lp_token" field.
+func LpTokenEqualFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEqualFold(FieldLpToken, v))
+}
+
+// LpTokenContainsFold applies the ContainsFold predicate on the "lp_token" field.
+func LpTokenContainsFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContainsFold(FieldLpToken, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -302,6 +302,7 @@ var (
 		{Name: "reserve0", Type: field.TypeString, Size: 80},
 		{Name: "reserve1", Type: field.TypeString, Size: 80},
 		{Name: "state_block", Type: field.TypeInt64},
+		{Name: "lp_token", Type: field.TypeString, Nullable: true, Size: 100},
 	}
 	// MarketPoolsTable holds the schema information for the "market_pools" table.
 	MarketPoolsTable = &schema.Table{
@@ -333,6 +334,11 @@ var (
 				Name:    "marketpool_chain_state_block",
 				Unique:  false,
 				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[12]},
+			},
+			{
+				Name:    "marketpool_chain_lp_token",
+				Unique:  false,
+				Columns: []*schema.Column{MarketPoolsColumns[1], MarketPoolsColumns[13]},
 			},
 		},
 	}

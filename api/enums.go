@@ -37,6 +37,36 @@ func (VenueName) Schema(huma.Registry) *huma.Schema {
 	return &huma.Schema{Type: huma.TypeString, Enum: enum, Examples: []any{"uniswap-v2"}}
 }
 
+// SolanaChainName is a chain of the Solana family (chain.Supported of kind solana): the chain of a
+// Solana quote.
+type SolanaChainName string
+
+// Schema is the enum of chain.Supported's Solana chains.
+func (SolanaChainName) Schema(huma.Registry) *huma.Schema {
+	var enum []any
+	for _, c := range chain.Supported {
+		if c.Kind == chain.KindSolana {
+			enum = append(enum, c.Name)
+		}
+	}
+	return &huma.Schema{Type: huma.TypeString, Enum: enum, Examples: []any{"solana"}}
+}
+
+// SolanaVenueName is a venue of the Solana family (chain.VenueSpecs of family solana): a Solana
+// route step's label.
+type SolanaVenueName string
+
+// Schema is the enum of chain.Venues' Solana venues.
+func (SolanaVenueName) Schema(huma.Registry) *huma.Schema {
+	var enum []any
+	for _, v := range chain.VenueSpecs {
+		if v.Family == chain.KindSolana {
+			enum = append(enum, v.Name)
+		}
+	}
+	return &huma.Schema{Type: huma.TypeString, Enum: enum, Examples: []any{"raydium"}}
+}
+
 func chainEnum() []any {
 	enum := make([]any, len(chain.Supported))
 	for i, c := range chain.Supported {

@@ -276,7 +276,7 @@ type PoolAuditResponse struct {
 
 // TransformSchema describes PoolAuditResponse in the OpenAPI document.
 func (PoolAuditResponse) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	return described(s, "A pool's risk audit (GET /v1/pools/{pool}/audit): checks of its token, a simulated buy and sell, its code, ownership and mint rights, holder concentration and burned liquidity, scored from 0 (dangerous) to 100.")
+	return described(s, "A pool's risk audit (GET /v1/pools/{pool}/audit), scored from 0 (dangerous) to 100. EVM: checks of its token (a simulated buy and sell, its code, ownership and mint rights, holder concentration) and burned liquidity. Solana: the mint's authorities, Token-2022 extensions and fees and holder concentration, then the pool's LP: its supply, what is locked, and who holds it (one owner holding half or more of the LP supply can withdraw most of the liquidity).")
 }
 
 type tokenInput struct {

@@ -511,15 +511,25 @@ func TestNewConcurrently(t *testing.T) {
 }
 
 // TestEnumsFromOneType: every chain or venue enumeration in the document is chain.Supported (with
-// all where a call covers every chain) or chain.Venues, in their order: they come from one Go type
-// each (ChainName, ChainOrAll, VenueName), never a copy that could drift.
+// all where a call covers every chain) or chain.Venues, or their Solana family's part, in their
+// order: they come from one Go type each (ChainName, ChainOrAll, VenueName, SolanaChainName,
+// SolanaVenueName), never a copy that could drift.
 func TestEnumsFromOneType(t *testing.T) {
 	var chains, venues []any
 	for _, c := range chain.Supported {
 		chains = append(chains, c.Name)
 	}
-	for _, v := range chain.Venues {
-		venues = append(venues, v)
+	var solanaChains, solanaVenues []any
+	for _, c := range chain.Supported {
+		if c.Kind == chain.KindSolana {
+			solanaChains = append(solanaChains, c.Name)
+		}
+	}
+	for _, v := range chain.VenueSpecs {
+		venues = append(venues, v.Name)
+		if v.Family == chain.KindSolana {
+			solanaVenues = append(solanaVenues, v.Name)
+		}
 	}
 	e := newEnv(t)
 	found := 0
@@ -538,6 +548,16 @@ func TestEnumsFromOneType(t *testing.T) {
 					found++
 					if !slices.Equal(enum, venues) {
 						t.Errorf("%s: venue enum %v, want %v", where, enum, venues)
+					}
+				case slices.Contains(enum, any("raydium")): // a Solana route's label
+					found++
+					if !slices.Equal(enum, solanaVenues) {
+						t.Errorf("%s: Solana venue enum %v, want %v", where, enum, solanaVenues)
+					}
+				case slices.Contains(enum, any("solana")) && !slices.Contains(enum, any("evm")): // a Solana quote's chain
+					found++
+					if !slices.Equal(enum, solanaChains) {
+						t.Errorf("%s: Solana chain enum %v, want %v", where, enum, solanaChains)
 					}
 				}
 			}

@@ -93,7 +93,7 @@ type EVMQuote struct {
 // so that Solana tooling reads it as is.
 type SolanaQuote struct {
 	Kind                 string                `json:"kind" enum:"solana" doc:"solana: a quote on Solana." example:"solana"`
-	Chain                string                `json:"chain" enum:"solana" doc:"The chain quoted on." example:"solana"`
+	Chain                SolanaChainName       `json:"chain" doc:"The chain quoted on."`
 	InputMint            string                `json:"inputMint" doc:"The mint sold (wrapped SOL's for SOL)." example:"So11111111111111111111111111111111111111112"`
 	InAmount             string                `json:"inAmount" doc:"Integer base units of inputMint sold." example:"1000000000"`
 	OutputMint           string                `json:"outputMint" doc:"The mint bought." example:"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"`
@@ -133,14 +133,14 @@ type SolanaRoutePlanStep struct {
 
 // SolanaSwapInfo is what one pool of a Solana route swaps.
 type SolanaSwapInfo struct {
-	AmmKey     string `json:"ammKey" doc:"The pool's address." example:"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2"`
-	Label      string `json:"label" enum:"raydium,orca,meteora,pumpswap" doc:"The venue." example:"raydium"`
-	InputMint  string `json:"inputMint" doc:"The mint the pool receives." example:"So11111111111111111111111111111111111111112"`
-	OutputMint string `json:"outputMint" doc:"The mint the pool pays out." example:"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"`
-	InAmount   string `json:"inAmount" doc:"Integer base units of inputMint." example:"1000000000"`
-	OutAmount  string `json:"outAmount" doc:"Integer base units of outputMint." example:"150000000"`
-	FeeAmount  string `json:"feeAmount" doc:"Integer base units of feeMint the pool keeps as its fee." example:"2500000"`
-	FeeMint    string `json:"feeMint" doc:"The mint the fee is taken in." example:"So11111111111111111111111111111111111111112"`
+	AmmKey     string          `json:"ammKey" doc:"The pool's address." example:"58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2"`
+	Label      SolanaVenueName `json:"label" doc:"The venue."`
+	InputMint  string          `json:"inputMint" doc:"The mint the pool receives." example:"So11111111111111111111111111111111111111112"`
+	OutputMint string          `json:"outputMint" doc:"The mint the pool pays out." example:"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"`
+	InAmount   string          `json:"inAmount" doc:"Integer base units of inputMint." example:"1000000000"`
+	OutAmount  string          `json:"outAmount" doc:"Integer base units of outputMint." example:"150000000"`
+	FeeAmount  string          `json:"feeAmount" doc:"Integer base units of feeMint the pool keeps as its fee." example:"2500000"`
+	FeeMint    string          `json:"feeMint" doc:"The mint the fee is taken in." example:"So11111111111111111111111111111111111111112"`
 }
 
 // RouteHop is one pool of a quote's route.
@@ -288,21 +288,23 @@ func swapQuoteResponse(q trade.Quote) SwapQuoteResponse {
 // tradeQuote is a Solana quote sent back (quoteResponse) as the trade service takes it: every field,
 // so that its seal proves it unaltered.
 func tradeQuote(q SolanaQuote) trade.SolanaQuote {
-	r := trade.SolanaQuote{Chain: q.Chain, InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint, OutAmount: q.OutAmount,
+	r := trade.SolanaQuote{Chain: string(q.Chain), InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint, OutAmount: q.OutAmount,
 		OtherAmountThreshold: q.OtherAmountThreshold, SwapMode: q.SwapMode, SlippageBps: q.SlippageBps, PriceImpactPct: q.PriceImpactPct,
 		ContextSlot: q.ContextSlot, TimeTaken: q.TimeTaken, ExpiresAt: q.ExpiresAt, Seal: q.Seal}
 	if f := q.PlatformFee; f != nil {
 		r.PlatformFee = &trade.PlatformFee{Amount: f.Amount, FeeBps: f.FeeBps}
 	}
 	for _, st := range q.RoutePlan {
-		r.RoutePlan = append(r.RoutePlan, trade.SolanaRouteStep{SwapInfo: trade.SolanaSwapInfo(st.SwapInfo), Percent: st.Percent})
+		i := st.SwapInfo
+		r.RoutePlan = append(r.RoutePlan, trade.SolanaRouteStep{Percent: st.Percent, SwapInfo: trade.SolanaSwapInfo{AmmKey: i.AmmKey, Label: string(i.Label),
+			InputMint: i.InputMint, OutputMint: i.OutputMint, InAmount: i.InAmount, OutAmount: i.OutAmount, FeeAmount: i.FeeAmount, FeeMint: i.FeeMint}})
 	}
 	return r
 }
 
 // solanaQuote is the API form of a Solana quote.
 func solanaQuote(q trade.SolanaQuote) SolanaQuote {
-	r := SolanaQuote{Kind: "solana", Chain: q.Chain, InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint,
+	r := SolanaQuote{Kind: "solana", Chain: SolanaChainName(q.Chain), InputMint: q.InputMint, InAmount: q.InAmount, OutputMint: q.OutputMint,
 		OutAmount: q.OutAmount, OtherAmountThreshold: q.OtherAmountThreshold, SwapMode: q.SwapMode, SlippageBps: q.SlippageBps,
 		PriceImpactPct: q.PriceImpactPct, RoutePlan: []SolanaRoutePlanStep{}, ContextSlot: q.ContextSlot, TimeTaken: q.TimeTaken,
 		ExpiresAt: q.ExpiresAt, Seal: q.Seal}
@@ -310,7 +312,9 @@ func solanaQuote(q trade.SolanaQuote) SolanaQuote {
 		r.PlatformFee = &SolanaPlatformFee{Amount: f.Amount, FeeBps: f.FeeBps}
 	}
 	for _, st := range q.RoutePlan {
-		r.RoutePlan = append(r.RoutePlan, SolanaRoutePlanStep{SwapInfo: SolanaSwapInfo(st.SwapInfo), Percent: st.Percent})
+		i := st.SwapInfo
+		r.RoutePlan = append(r.RoutePlan, SolanaRoutePlanStep{Percent: st.Percent, SwapInfo: SolanaSwapInfo{AmmKey: i.AmmKey, Label: SolanaVenueName(i.Label),
+			InputMint: i.InputMint, OutputMint: i.OutputMint, InAmount: i.InAmount, OutAmount: i.OutAmount, FeeAmount: i.FeeAmount, FeeMint: i.FeeMint}})
 	}
 	return r
 }

@@ -25,9 +25,11 @@ type SVMPoolVenue interface {
 	PoolAccounts(pool SVMAccount) (accounts []string, ok bool)
 	// PoolState decodes the pool's state from the pool account and the accounts PoolAccounts
 	// listed, in its order, all read at one slot: the reserves as the pool's curve sees them (for
-	// a pool that owes fees out of its vaults, the vaults less what it owes), its LP mint's
-	// supply, and its mints as Token0 and Token1 (Block is left to the reader: the slot). OK is
-	// false when pool is not one of the venue's pools or an account it needs is missing.
+	// a pool that owes fees out of its vaults, the vaults less what it owes), its LP supply as the
+	// pool counts it (TotalSupply: Raydium's lp_supply, which includes LP locked at creation and
+	// never minted), its LP token, and its mints as Token0 and Token1 (Block is left to the
+	// reader: the slot). OK is false when pool is not one of the venue's pools or an account it
+	// needs is missing.
 	PoolState(pool SVMAccount, accounts []SVMAccount) PairState
 }
 

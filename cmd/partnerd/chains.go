@@ -115,7 +115,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	enabled := map[string]chain.Served{}
 	var marketChains []*market.Chain
 	var portfolioChains []*portfolio.Chain
-	var tradeChains []*trade.Chain
+	var tradeChains []trade.Chain
 	for _, info := range chain.Supported {
 		cc, ok := cfg.Chains[info.Name]
 		if !ok || info.Kind != chain.KindEVM {
@@ -135,7 +135,6 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			Pricing: pricing[info.Name]})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
 	}
-	var solTrade []trade.Option
 	if sc := out.solana; sc != nil {
 		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
 		source := solana.NewSource(sc.client, raydium.Pools{})
@@ -153,7 +152,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		for _, st := range sc.config.USDStablecoins {
 			stables = append(stables, st.Address)
 		}
-		solTrade = append(solTrade, trade.WithSolana(trade.SolanaChain{Name: "solana", Client: sc.client, Accounts: source, Stablecoins: stables}))
+		tradeChains = append(tradeChains, trade.NewSolanaChain(trade.SolanaChain{Name: "solana", Client: sc.client, Accounts: source, Stablecoins: stables}))
 	}
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
 		out.close()
@@ -172,19 +171,19 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		m.Log.Warn("Solana swap quotes are sealed with a key of this process only: set PARTNER_SECRET_KEY, the same on every replica, " +
 			"so that a quote from one replica builds on another and after a restart")
 	}
-	out.trade = trade.New(m.store.Client, tradeChains, m.Log, append(solTrade, trade.WithQuoteKey(key))...)
+	out.trade = trade.New(m.store.Client, tradeChains, m.Log, trade.WithQuoteKey(key))
 	return out, nil
 }
 
 // tradeChain is a configured EVM chain as the trade service sees it, saying in the log what each
 // venue cannot serve and why (GET /v1/chains and the refused calls say it too).
-func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source, venues chain.VenueSet) *trade.Chain {
+func (m *Main) tradeChain(info chain.Info, cc chain.ChainConfig, src *evm.Source, venues chain.VenueSet) *trade.EVMChain {
 	for _, v := range venues.Configured(info.Name, cc) {
 		if why, ok := v.Missing[chain.CapSwaps]; ok && v.Has(chain.CapPools) {
 			m.Log.Warn("venue not traded on: swaps and liquidity are not built there", "chain", info.Name, "venue", v.Name, "why", why)
 		}
 	}
-	return trade.NewChain(info, cc, src, venues)
+	return trade.NewEVMChain(info, cc, src, venues)
 }
 
 func hasEVM(cfg chain.Config) bool {

@@ -3164,7 +3164,7 @@ type Payload struct {
 	Expect *Expect `json:"expect,omitempty"`
 }
 
-// PoolAuditResponse A pool's risk audit (GET /v1/pools/{pool}/audit): checks of its token, a simulated buy and sell, its code, ownership and mint rights, holder concentration and burned liquidity, scored from 0 (dangerous) to 100.
+// PoolAuditResponse A pool's risk audit (GET /v1/pools/{pool}/audit), scored from 0 (dangerous) to 100. EVM: checks of its token (a simulated buy and sell, its code, ownership and mint rights, holder concentration) and burned liquidity. Solana: the mint's authorities, Token-2022 extensions and fees and holder concentration, then the pool's LP: its supply, what is locked, and who holds it (one owner holding half or more of the LP supply can withdraw most of the liquidity).
 type PoolAuditResponse struct {
 	// Findings What the audit found, in the order checked: each danger takes 40 off the score of 100 and each warning 15 (an info nothing), down to 0.
 	//
@@ -3412,12 +3412,12 @@ type Position struct {
 	// Examples: {"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]}
 	Farm *PositionFarm `json:"farm,omitempty"`
 
-	// Kind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards).
+	// Kind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
 	//
 	// Examples: staked
 	Kind PositionKind `json:"kind"`
 
-	// Liquidity This entry's LP tokens, in token units: held in the wallet, or staked in the farm (the farm's balanceOf the owner).
+	// Liquidity This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner).
 	//
 	// Examples: 0.00001873
 	Liquidity string `json:"liquidity"`
@@ -3443,7 +3443,7 @@ type Position struct {
 	ValueUsd *string `json:"valueUsd,omitempty"`
 }
 
-// PositionKind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards).
+// PositionKind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
 //
 // Examples: staked
 type PositionKind string
@@ -3502,9 +3502,9 @@ type PositionsBatchResponse struct {
 	Results []PositionsBatchEntry `json:"results"`
 }
 
-// PositionsResult One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, all read at one block, with the health of each source.
+// PositionsResult One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, the pools read at one block, with the health of each source.
 type PositionsResult struct {
-	// Block The block every amount (balances, stakes, rewards earned, reserves) was read at; absent when nothing needed reading.
+	// Block The block every amount (balances, stakes, rewards earned, reserves) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading.
 	//
 	// Examples: 24190311
 	Block *int64 `json:"block,omitempty"`
@@ -3519,7 +3519,7 @@ type PositionsResult struct {
 	// Examples: true
 	Ok bool `json:"ok"`
 
-	// Owner The owner, EIP-55 checksummed.
+	// Owner The owner read, EIP-55 checksummed on EVM chains.
 	//
 	// Examples: 0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d
 	Owner string `json:"owner"`
@@ -3529,7 +3529,7 @@ type PositionsResult struct {
 	// Examples: [{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}]
 	Positions []Position `json:"positions"`
 
-	// Sources Discovery per source: <chain>:rpc (the chain), <chain>:index (the pools the service follows: never complete), <chain>:farms (every farm of the chain's staking rewards factory; incomplete when a farm did not answer).
+	// Sources Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer).
 	//
 	// Examples: [{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}]
 	Sources []SourceHealth `json:"sources"`
@@ -5725,7 +5725,7 @@ type ClientInterface interface {
 
 	// GetPositionsBatch LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -5743,7 +5743,7 @@ type ClientInterface interface {
 
 	// GetPositions An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -6620,7 +6620,7 @@ func (c *Client) GetHoldingsBatch(ctx context.Context, params *GetHoldingsBatchP
 
 // GetPositionsBatch LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -6658,7 +6658,7 @@ func (c *Client) GetHoldings(ctx context.Context, owner string, params *GetHoldi
 
 // GetPositions An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -9672,7 +9672,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsBatchWithResponse LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -9694,7 +9694,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsWithResponse An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -22417,7 +22417,7 @@ func (c *ClientWithResponses) GetHoldingsBatchWithResponse(ctx context.Context, 
 
 // GetPositionsBatchWithResponse LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -22451,7 +22451,7 @@ func (c *ClientWithResponses) GetHoldingsWithResponse(ctx context.Context, owner
 
 // GetPositionsWithResponse An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, all read at one block. A stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //

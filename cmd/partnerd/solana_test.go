@@ -75,8 +75,8 @@ func TestSolanaEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c := chains.Chains[0]; c.ID != "solana" || !c.Enabled || c.Network != "devnet" || !slices.Contains(c.Operations, "buildTransfer") ||
-		!slices.Contains(c.Operations, "getHoldings") || !slices.Contains(c.Operations, "buildSwap") || slices.Contains(c.Operations, "getPositions") {
-		t.Fatalf("solana in /v1/chains = %+v; want enabled as a devnet with transfers, holdings and swaps, no positions yet", c)
+		!slices.Contains(c.Operations, "getHoldings") || !slices.Contains(c.Operations, "buildSwap") || !slices.Contains(c.Operations, "getPositions") {
+		t.Fatalf("solana in /v1/chains = %+v; want enabled as a devnet with transfers, holdings, positions and swaps", c)
 	}
 
 	holder, secret := local.keypair(t, "holder-0")

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -49,6 +50,30 @@ type Venue interface {
 	// Status is what the venue serves on the chain called chainName when configured as cfg, and
 	// why it serves no more (naming the setting cfg lacks).
 	Status(chainName string, cfg VenueConfig) VenueStatus
+}
+
+// SVMVenue is a Solana venue's parts the Solana adapter runs: the decoding of its pools for live
+// reads and the reading of its program's transactions for the index. The adapter takes them from
+// every configured venue that implements it, so a Solana venue is wired by its registration alone.
+type SVMVenue interface {
+	Venue
+	// Pools decodes the venue's pools for live reads.
+	Pools() SVMPoolVenue
+	// Indexer reads the venue's pools and events from its program's transactions; ok is false when
+	// cfg does not serve pools (Status says why).
+	Indexer(cfg VenueConfig) (ix SVMIndexer, ok bool)
+}
+
+// SVM returns the Solana venues of a chain's configuration, sorted by name, with their configuration.
+func (s VenueSet) SVM(cc ChainConfig) (venues []SVMVenue, configs []VenueConfig) {
+	names := slices.Sorted(maps.Keys(cc.Venues))
+	for _, name := range names {
+		if v, ok := s[name].(SVMVenue); ok {
+			venues = append(venues, v)
+			configs = append(configs, cc.Venues[name])
+		}
+	}
+	return venues, configs
 }
 
 // VenueSet is the venues this build implements, by name.

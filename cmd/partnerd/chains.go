@@ -18,7 +18,6 @@ import (
 	"github.com/partner-platform/partnerd/portfolio"
 	"github.com/partner-platform/partnerd/trade"
 	"github.com/partner-platform/partnerd/venue"
-	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // chains is what serve runs for the configured chains: the registry of enabled chains, the index,
@@ -137,13 +136,21 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 	}
 	if sc := out.solana; sc != nil {
 		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
-		source := solana.NewSource(sc.client, raydium.Pools{})
+		var pools []chain.SVMPoolVenue
+		var indexers []chain.SVMIndexer
+		svmVenues, svmConfigs := venues.SVM(sc.config)
+		for i, v := range svmVenues {
+			pools = append(pools, v.Pools())
+			if ix, ok := v.Indexer(svmConfigs[i]); ok {
+				indexers = append(indexers, ix)
+			}
+		}
+		source := solana.NewSource(sc.client, pools...)
 		marketChains = append(marketChains, &market.Chain{Name: "solana", Source: source, Pricing: pricing["solana"], Live: sc.client, Tokens: sc.tokens()})
-		if v, ok := sc.config.Venues[raydium.VenueName]; ok && v.Factory == raydium.ProgramID.String() {
+		if len(indexers) > 0 {
 			sink := index.NewTermSink(out.index)
 			out.indexers = append(out.indexers, indexer{chain: "solana", sink: sink, follower: solana.NewFollower(solana.FollowerConfig{
-				Chain: "solana", Client: sc.client, Sink: sink, Indexers: []chain.SVMIndexer{raydium.Indexer{}},
-				StartSlot: sc.config.StartBlock, Logger: m.Log})})
+				Chain: "solana", Client: sc.client, Sink: sink, Indexers: indexers, StartSlot: sc.config.StartBlock, Logger: m.Log})})
 		}
 		if info, ok := chain.Lookup("solana"); ok {
 			portfolioChains = append(portfolioChains, &portfolio.Chain{Name: "solana", Source: source, NativeSymbol: info.NativeToken, Pricing: pricing["solana"]})

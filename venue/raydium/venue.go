@@ -5,7 +5,7 @@ import "github.com/partner-platform/partnerd/chain"
 // Venue is the raydium venue (Raydium CPMM) as the registry sees it (venue.All).
 type Venue struct{}
 
-var _ chain.Venue = Venue{}
+var _ chain.SVMVenue = Venue{}
 
 // Spec is the venue's entry of the contract's venues.
 func (Venue) Spec() chain.VenueSpec {
@@ -29,4 +29,15 @@ func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus
 	out.Serves = []chain.Capability{chain.CapPools, chain.CapSwaps, chain.CapLiquidity}
 	out.Missing[chain.CapFarms] = "Raydium CPMM pools have no farms"
 	return out
+}
+
+// Pools decodes Raydium CPMM pools for live reads.
+func (Venue) Pools() chain.SVMPoolVenue { return Pools{} }
+
+// Indexer reads CPMM's transactions when cfg names CPMM's program id (its pools are served).
+func (v Venue) Indexer(cfg chain.VenueConfig) (chain.SVMIndexer, bool) {
+	if !v.Status("", cfg).Has(chain.CapPools) {
+		return nil, false
+	}
+	return Indexer{}, true
 }

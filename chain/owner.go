@@ -99,6 +99,35 @@ func IsSolanaAddress(s string) bool {
 	return ok && len(b) == 32
 }
 
+// ParseSolanaAddress checks that s is a Solana address, called what in the error: the canonical
+// base58 encoding of 32 bytes (a public key on or off the ed25519 curve); it returns the 32 bytes.
+// Errors wrap ErrInvalidAddress and say what s is instead: empty, an EVM address, too long, not
+// base58 (naming the first character that is not), or base58 of another length.
+func ParseSolanaAddress(what, s string) ([32]byte, error) {
+	switch {
+	case s == "":
+		return [32]byte{}, fmt.Errorf("%w: %s is empty", ErrInvalidAddress, what)
+	case IsEVMAddress(s):
+		return [32]byte{}, fmt.Errorf("%w: %s %q is an EVM address; want a Solana base58 address", ErrInvalidAddress, what, s)
+	case len(s) > 44:
+		return [32]byte{}, fmt.Errorf("%w: %s is %d characters; a Solana address has 32 to 44", ErrInvalidAddress, what, len(s))
+	}
+	if i := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune(base58Alphabet, r) }); i >= 0 {
+		return [32]byte{}, fmt.Errorf("%w: %s is not base58 (character %q at %d)", ErrInvalidAddress, what, s[i], i)
+	}
+	b, err := svm.DecodeBase58(s)
+	if err != nil {
+		return [32]byte{}, fmt.Errorf("%w: %s is not base58", ErrInvalidAddress, what)
+	}
+	if len(b) != 32 {
+		return [32]byte{}, fmt.Errorf("%w: %s decodes to %d bytes; a Solana address is 32", ErrInvalidAddress, what, len(b))
+	}
+	if svm.EncodeBase58(b) != s { // not the canonical encoding
+		return [32]byte{}, fmt.Errorf("%w: %s is not in canonical base58 form", ErrInvalidAddress, what)
+	}
+	return [32]byte(b), nil
+}
+
 // decodeBase58 decodes Bitcoin-alphabet base58, keeping leading zero bytes for leading '1's.
 func decodeBase58(s string) ([]byte, bool) {
 	zeros := 0

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
 )
 
 // lpHolders is how many of an LP mint's largest holders a Solana pool audit reads: the 10 it
@@ -85,7 +84,7 @@ func (s *Service) pairState(ctx context.Context, c *Chain, pool string) (chain.P
 //   - lp_top10_holders (info): the 10 largest holders' share of the LP supply (the authority left out).
 //   - lp_concentrated (warning): one owner holds at least half of the LP supply, and so can withdraw
 //     most of the liquidity; otherwise lp_spread (info), naming the largest.
-func lpFindings(pair chain.PairState, l solana.HolderList) []Finding {
+func lpFindings(pair chain.PairState, l chain.SVMHolderList) []Finding {
 	m, supply := l.Mint, pair.TotalSupply
 	var f []Finding
 	add := func(level, code, format string, args ...any) {
@@ -108,7 +107,7 @@ func lpFindings(pair chain.PairState, l solana.HolderList) []Finding {
 		locked.Add(locked, unheld)
 		parts = append(parts, fmt.Sprintf("%s that the pool counts and no one holds (locked at its creation or burned)", lp(unheld)))
 	}
-	var owners []solana.Holder // those who can withdraw
+	var owners []chain.SVMHolder // those who can withdraw
 	authority := ""
 	for _, h := range l.Holders {
 		if h.Owner == m.MintAuthority {

@@ -28,14 +28,14 @@ func TestLPFindings(t *testing.T) {
 	owner := func(i int) string { return strings.Repeat(string(rune('A'+i)), 32) }
 	// read is a pool whose LP supply is supply, its mint's supply mint (at slot 7, the pool's at
 	// block), held by owners with the amounts given, largest first.
-	read := func(supply, mint int64, block uint64, complete bool, holders ...solana.Holder) (chain.PairState, solana.HolderList) {
+	read := func(supply, mint int64, block uint64, complete bool, holders ...chain.SVMHolder) (chain.PairState, chain.SVMHolderList) {
 		pair := chain.PairState{OK: true, TotalSupply: big.NewInt(supply), LPToken: lpMint, Block: block}
-		l := solana.HolderList{Mint: solana.Mint{Found: true, Address: lpMint, Program: solana.TokenProgram, Decimals: 9,
+		l := chain.SVMHolderList{Mint: chain.SVMMint{Found: true, Address: lpMint, Program: solana.TokenProgram, Decimals: 9,
 			Supply: big.NewInt(mint), MintAuthority: authority, Slot: 7}, Holders: holders, Complete: complete}
 		return pair, l
 	}
-	h := func(o string, n int64) solana.Holder {
-		return solana.Holder{Owner: o, Amount: big.NewInt(n), Accounts: 1}
+	h := func(o string, n int64) chain.SVMHolder {
+		return chain.SVMHolder{Owner: o, Amount: big.NewInt(n), Accounts: 1}
 	}
 
 	// Concentrated: one owner holds 90%; the 100 units the pool counts but never minted are locked.
@@ -58,7 +58,7 @@ func TestLPFindings(t *testing.T) {
 	}
 
 	// Spread: twelve owners, the largest with 20%; only the 10 largest count in the top 10.
-	holders := []solana.Holder{h(whale, 200)}
+	holders := []chain.SVMHolder{h(whale, 200)}
 	for i := range 11 {
 		holders = append(holders, h(owner(i), 70))
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Token reads on chains whose holder balances are not indexed (Solana): what the token reads
@@ -30,13 +30,13 @@ import (
 //     index's tokens of the chain and the chain's configured Tokens.
 //
 // Solana addresses are base58 and case-sensitive: they are kept exactly as given (after
-// solana.ParseAddress checks them), never lower-cased or checksummed.
+// chain.ParseSolanaAddress checks them), never lower-cased or checksummed.
 
 // LiveTokens is what the service reads live of a chain whose holders are not indexed;
 // *solana.Client implements it.
 type LiveTokens interface {
-	Mints(ctx context.Context, mints []string) ([]solana.Mint, error)
-	Holders(ctx context.Context, mint string, o solana.HoldersOptions) (solana.HolderList, error)
+	Mints(ctx context.Context, mints []string) ([]chain.SVMMint, error)
+	Holders(ctx context.Context, mint string, o chain.SVMHoldersOptions) (chain.SVMHolderList, error)
 }
 
 // KnownTokensTTL is how long Search keeps the metadata of Chain.Tokens before reading it again.
@@ -51,54 +51,48 @@ type knownTokens struct {
 // solanaAddress checks a Solana address (a mint, a pool): errors wrap chain.ErrInvalidAddress (400
 // invalid_address) and say what the string is instead (an EVM address, not base58, another length).
 func solanaAddress(what, addr string) (string, error) {
-	a, err := solana.ParseAddress(addr)
-	if err != nil {
+	if _, err := chain.ParseSolanaAddress("address", addr); err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
-	return a, nil
+	return addr, nil
 }
 
 // solanaToken is a mint as a response token: the metadata's symbol and name (wrapped SOL, which
 // has none on some clusters, is named), the address as the chain spells it.
-func solanaToken(chainName string, m solana.Mint) Token {
+func solanaToken(chainName string, m chain.SVMMint) Token {
 	t := Token{Chain: chainName, Address: m.Address, Decimals: m.Decimals}
-	switch {
-	case m.Metadata != nil:
-		t.Symbol, t.Name = m.Metadata.Symbol, m.Metadata.Name
-	case m.Address == solana.NativeMint:
-		t.Symbol, t.Name = "WSOL", "Wrapped SOL"
-	}
+	t.Name, t.Symbol, _ = m.NameSymbol()
 	return t
 }
 
 // readMint reads one mint: ErrNotFound when the address is not a mint of SPL Token or Token-2022.
-func (s *Service) readMint(ctx context.Context, c *Chain, addr string) (solana.Mint, error) {
+func (s *Service) readMint(ctx context.Context, c *Chain, addr string) (chain.SVMMint, error) {
 	addr, err := solanaAddress("mint", addr)
 	if err != nil {
-		return solana.Mint{}, err
+		return chain.SVMMint{}, err
 	}
 	ms, err := c.Live.Mints(ctx, []string{addr})
 	if err != nil {
-		return solana.Mint{}, fmt.Errorf("read mint %s on %s: %w", addr, c.Name, err)
+		return chain.SVMMint{}, fmt.Errorf("read mint %s on %s: %w", addr, c.Name, err)
 	}
 	if len(ms) != 1 || !ms[0].Found {
-		return solana.Mint{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
+		return chain.SVMMint{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
 	}
 	return ms[0], nil
 }
 
 // readHolders reads a mint's largest holders (at most limit): ErrNotFound when it is not a mint.
-func (s *Service) readHolders(ctx context.Context, c *Chain, addr string, limit int) (solana.HolderList, error) {
+func (s *Service) readHolders(ctx context.Context, c *Chain, addr string, limit int) (chain.SVMHolderList, error) {
 	addr, err := solanaAddress("mint", addr)
 	if err != nil {
-		return solana.HolderList{}, err
+		return chain.SVMHolderList{}, err
 	}
-	l, err := c.Live.Holders(ctx, addr, solana.HoldersOptions{Limit: limit})
+	l, err := c.Live.Holders(ctx, addr, chain.SVMHoldersOptions{Limit: limit})
 	if err != nil {
-		return solana.HolderList{}, fmt.Errorf("read holders of %s on %s: %w", addr, c.Name, err)
+		return chain.SVMHolderList{}, fmt.Errorf("read holders of %s on %s: %w", addr, c.Name, err)
 	}
 	if !l.Mint.Found {
-		return solana.HolderList{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
+		return chain.SVMHolderList{}, fmt.Errorf("%s is not a token mint on %s: %w", addr, c.Name, ErrNotFound)
 	}
 	return l, nil
 }
@@ -270,8 +264,11 @@ func (s *Service) TokenAudit(ctx context.Context, chainName, mint string) (Audit
 	return Audit{Token: l.Mint.Address, Score: auditScore(f), Findings: f}, nil
 }
 
+// token2022Program is the Token-2022 program's id, a mint's Program when it is one of its mints.
+var token2022Program = svm.EncodeAddress(svm.Token2022Program)
+
 // solanaFindings are the pool-less audit findings of a mint read with its largest holders.
-func solanaFindings(l solana.HolderList) []Finding {
+func solanaFindings(l chain.SVMHolderList) []Finding {
 	m, x := l.Mint, l.Mint.Extensions
 	var f []Finding
 	add := func(level, code, format string, args ...any) {
@@ -291,7 +288,7 @@ func solanaFindings(l solana.HolderList) []Finding {
 	} else {
 		add("info", "freeze_authority_revoked", "no one can freeze holders' token accounts")
 	}
-	if m.Program == solana.Token2022Program && len(x.Types) > 0 {
+	if m.Program == token2022Program && len(x.Types) > 0 {
 		add("info", "token_2022_extensions", "Token-2022 mint with the extensions %s", strings.Join(x.Types, ", "))
 	}
 	if fee := m.TransferFee; fee != nil {

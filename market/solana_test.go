@@ -389,19 +389,19 @@ func TestSolanaFindings(t *testing.T) {
 		auth = "Getiq6bf2BFP4gNXBHsBeFDcoXe9JQhwap36ffw8fRXL"
 		hook = "HookProgram11111111111111111111111111111111"
 	)
-	codes := func(l solana.HolderList) map[string]string {
+	codes := func(l chain.SVMHolderList) map[string]string {
 		out := map[string]string{}
 		for _, f := range solanaFindings(l) {
 			out[f.Code] = f.Level
 		}
 		return out
 	}
-	base := solana.Mint{Found: true, Program: solana.Token2022Program, Decimals: 6, Supply: big.NewInt(1000)}
+	base := chain.SVMMint{Found: true, Program: solana.Token2022Program, Decimals: 6, Supply: big.NewInt(1000)}
 	m := base
-	m.Extensions = solana.Extensions{Types: []string{"PermanentDelegate", "TransferHook", "NonTransferable", "DefaultAccountState", "Pausable"},
-		PermanentDelegate: auth, TransferHook: &solana.TransferHook{Authority: auth, Program: hook}, NonTransferable: true,
-		DefaultAccountState: "frozen", Pausable: &solana.Pausable{Authority: auth, Paused: true}}
-	got := codes(solana.HolderList{Mint: m, Top10: big.NewInt(600), Complete: false})
+	m.Extensions = chain.SVMMintExtensions{Types: []string{"PermanentDelegate", "TransferHook", "NonTransferable", "DefaultAccountState", "Pausable"},
+		PermanentDelegate: auth, TransferHook: &chain.SVMTransferHook{Authority: auth, Program: hook}, NonTransferable: true,
+		DefaultAccountState: "frozen", Pausable: &chain.SVMPausable{Authority: auth, Paused: true}}
+	got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(600), Complete: false})
 	want := map[string]string{"mint_authority_revoked": "info", "freeze_authority_revoked": "info", "token_2022_extensions": "info",
 		"permanent_delegate": "danger", "transfer_hook": "warning", "non_transferable": "danger", "default_account_frozen": "danger",
 		"paused": "danger", "top10_holders": "warning"}
@@ -413,7 +413,7 @@ func TestSolanaFindings(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c, got[c], level)
 		}
 	}
-	f := solanaFindings(solana.HolderList{Mint: m, Top10: big.NewInt(600)})
+	f := solanaFindings(chain.SVMHolderList{Mint: m, Top10: big.NewInt(600)})
 	if last := f[len(f)-1]; !strings.Contains(last.Message, "60% of the supply (at least") {
 		t.Errorf("partial top 10: %q", last.Message)
 	}
@@ -424,23 +424,23 @@ func TestSolanaFindings(t *testing.T) {
 	// A fee of 10% or more is a danger; a zero fee no one can change is only information.
 	m = base
 	m.TransferFee = &solana.FeeSchedule{BasisPoints: 1500, MaximumFee: 5_000_000}
-	m.Extensions = solana.Extensions{Types: []string{"TransferFeeConfig"}, TransferFee: &solana.TransferFeeConfig{}}
-	if got := codes(solana.HolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "danger" {
+	m.Extensions = chain.SVMMintExtensions{Types: []string{"TransferFeeConfig"}, TransferFee: &chain.SVMTransferFeeConfig{}}
+	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "danger" {
 		t.Errorf("15%% fee: %v", got)
 	}
 	m.TransferFee = &solana.FeeSchedule{}
-	if got := codes(solana.HolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "info" {
+	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "info" {
 		t.Errorf("0%% fee: %v", got)
 	}
 	m.Extensions.TransferFee.ConfigAuthority = auth
-	if got := codes(solana.HolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "warning" {
+	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "warning" {
 		t.Errorf("0%% fee with an authority: %v", got)
 	}
 	// A hook authority without a program, a pause authority, a default state of initialized.
 	m = base
-	m.Extensions = solana.Extensions{TransferHook: &solana.TransferHook{Authority: auth}, Pausable: &solana.Pausable{Authority: auth},
+	m.Extensions = chain.SVMMintExtensions{TransferHook: &chain.SVMTransferHook{Authority: auth}, Pausable: &chain.SVMPausable{Authority: auth},
 		DefaultAccountState: "initialized"}
-	if got := codes(solana.HolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_hook"] != "warning" ||
+	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_hook"] != "warning" ||
 		got["pausable"] != "warning" || got["default_account_state"] != "info" {
 		t.Errorf("authorities only: %v", got)
 	}

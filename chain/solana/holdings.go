@@ -44,7 +44,7 @@ type HoldingsResult struct {
 	Owners []Holdings // in the order asked
 	// Mints are every mint held, by address (decimals, extensions, metadata), read in the
 	// second round trip; a mint that could not be read has Found false.
-	Mints map[string]Mint
+	Mints map[string]chain.SVMMint
 }
 
 type balanceResult struct {
@@ -79,7 +79,7 @@ func (c *Client) Holdings(ctx context.Context, owners []string) (HoldingsResult,
 		}
 		keys[i] = k
 	}
-	res := HoldingsResult{Owners: make([]Holdings, len(owners)), Mints: map[string]Mint{}}
+	res := HoldingsResult{Owners: make([]Holdings, len(owners)), Mints: map[string]chain.SVMMint{}}
 	if len(keys) == 0 {
 		return res, nil
 	}
@@ -222,18 +222,13 @@ func (s *Source) Wallets(ctx context.Context, owners []string) (chain.Wallets, e
 
 // mintMeta describes a mint as chain.TokenMeta: the name and symbol of its metadata (wrapped SOL
 // without any is "Wrapped SOL", "WSOL"), decimals and supply; OK is false when it is not a mint.
-func mintMeta(m Mint) chain.TokenMeta {
+func mintMeta(m chain.SVMMint) chain.TokenMeta {
 	out := chain.TokenMeta{Address: m.Address}
 	if !m.Found {
 		return out
 	}
 	out.Decimals, out.TotalSupply, out.OK = m.Decimals, m.Supply, true
-	switch {
-	case m.Metadata != nil:
-		out.Name, out.Symbol = m.Metadata.Name, m.Metadata.Symbol
-	case m.Address == NativeMint:
-		out.Name, out.Symbol = "Wrapped SOL", "WSOL"
-	}
+	out.Name, out.Symbol, _ = m.NameSymbol()
 	return out
 }
 

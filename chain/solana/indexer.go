@@ -1038,11 +1038,10 @@ func (f *Follower) describe(ctx context.Context, b *chain.Batch, pools []chain.S
 	for i, t := range toks {
 		m := mints[i]
 		it := chain.IndexedToken{Address: t.addr, Decimals: m.Decimals, LP: t.lp, Block: t.pool.Block}
+		name, symbol, named := m.NameSymbol()
 		switch {
-		case m.Metadata != nil:
-			it.Symbol, it.Name = m.Metadata.Symbol, m.Metadata.Name
-		case t.addr == NativeMint:
-			it.Symbol, it.Name = "WSOL", "Wrapped SOL"
+		case named:
+			it.Symbol, it.Name = symbol, name
 		case t.lp:
 			s0, s1 := cmp.Or(symbols[t.pool.Token0], f.symbolOf(t.pool.Token0)), cmp.Or(symbols[t.pool.Token1], f.symbolOf(t.pool.Token1))
 			it.Symbol = s0 + "-" + s1 + "-LP"
@@ -1062,14 +1061,10 @@ func (f *Follower) symbolOf(addr string) string {
 	return addr
 }
 
-func mintSymbol(m Mint) string {
-	switch {
-	case m.Metadata != nil:
-		return m.Metadata.Symbol
-	case m.Address == NativeMint:
-		return "WSOL"
-	}
-	return ""
+// mintSymbol is the mint's symbol (chain.SVMMint.NameSymbol's); empty when it has none.
+func mintSymbol(m chain.SVMMint) string {
+	_, symbol, _ := m.NameSymbol()
+	return symbol
 }
 
 func truncate(s string, n int) string {

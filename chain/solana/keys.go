@@ -24,10 +24,9 @@ const (
 
 // Lamports per SOL: SOL has 9 decimals.
 const (
-	SOLDecimals     = 9
-	LamportsPerSOL  = 1_000_000_000
-	maxAddressChars = 44 // base58 of 32 bytes
-	maxSigChars     = 88 // base58 of 64 bytes
+	SOLDecimals    = 9
+	LamportsPerSOL = 1_000_000_000
+	maxSigChars    = 88 // base58 of 64 bytes
 )
 
 var (
@@ -47,31 +46,13 @@ func ParseAddress(s string) (string, error) {
 	return s, nil
 }
 
-// pubkey parses a Solana address named what (for the error message).
+// pubkey parses a Solana address named what (for the error message), as chain.ParseSolanaAddress.
 func pubkey(what, s string) (sol.PublicKey, error) {
-	switch {
-	case s == "":
-		return sol.PublicKey{}, fmt.Errorf("%w: %s is empty", chain.ErrInvalidAddress, what)
-	case chain.IsEVMAddress(s):
-		return sol.PublicKey{}, fmt.Errorf("%w: %s %q is an EVM address; want a Solana base58 address", chain.ErrInvalidAddress, what, s)
-	case len(s) > maxAddressChars:
-		return sol.PublicKey{}, fmt.Errorf("%w: %s is %d characters; a Solana address has 32 to 44", chain.ErrInvalidAddress, what, len(s))
-	}
-	if i := strings.IndexFunc(s, notBase58); i >= 0 {
-		return sol.PublicKey{}, fmt.Errorf("%w: %s is not base58 (character %q at %d)", chain.ErrInvalidAddress, what, s[i], i)
-	}
-	b, err := base58.Decode(s)
+	k, err := chain.ParseSolanaAddress(what, s)
 	if err != nil {
-		return sol.PublicKey{}, fmt.Errorf("%w: %s is not base58", chain.ErrInvalidAddress, what)
+		return sol.PublicKey{}, err
 	}
-	if len(b) != sol.PublicKeyLength {
-		return sol.PublicKey{}, fmt.Errorf("%w: %s decodes to %d bytes; a Solana address is 32", chain.ErrInvalidAddress, what, len(b))
-	}
-	k := sol.PublicKeyFromBytes(b)
-	if k.String() != s { // not the canonical encoding
-		return sol.PublicKey{}, fmt.Errorf("%w: %s is not in canonical base58 form", chain.ErrInvalidAddress, what)
-	}
-	return k, nil
+	return sol.PublicKey(k), nil
 }
 
 // ParseSignature checks that s is a Solana transaction signature (the base58 encoding of 64

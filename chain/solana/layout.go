@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/partner-platform/partnerd/chain/svm"
 	"strings"
 	"unicode/utf8"
 
 	sol "github.com/gagliardetto/solana-go"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // Parsers of account data: SPL Token and Token-2022 mints and token accounts (with Token-2022's
@@ -200,95 +202,13 @@ func cleanText(b []byte) string {
 // FeeSchedule is one Token-2022 transfer fee (chain/svm's, shared with the venues).
 type FeeSchedule = svm.FeeSchedule
 
-// TransferFeeConfig is a mint's Token-2022 TransferFeeConfig extension.
-type TransferFeeConfig struct {
-	ConfigAuthority   string // may change the fee; empty: nobody
-	WithdrawAuthority string // may withdraw withheld fees; empty: nobody
-	WithheldAmount    uint64 // fees harvested to the mint, not yet withdrawn
-	Older, Newer      FeeSchedule
-}
-
-// At returns the fee in force at epoch: the newer schedule from its epoch on, the older before.
-func (c TransferFeeConfig) At(epoch uint64) FeeSchedule {
-	if epoch >= c.Newer.Epoch {
-		return c.Newer
-	}
-	return c.Older
-}
-
-// TransferHook is a mint's TransferHook extension: every transfer calls Program (when set).
-type TransferHook struct {
-	Authority string
-	Program   string // empty: no hook program
-}
-
-// Pointer is a MetadataPointer or GroupPointer extension.
-type Pointer struct {
-	Authority string
-	Address   string
-}
-
-// InterestBearing is a mint's InterestBearingConfig extension: UI amounts accrue interest at
-// CurrentRate basis points a year (base-unit balances do not change).
-type InterestBearing struct {
-	RateAuthority        string
-	InitTimestamp        int64
-	PreUpdateAverageRate int16
-	LastUpdateTimestamp  int64
-	CurrentRate          int16
-}
-
-// Pausable is a mint's Pausable extension: while Paused, transfers, mints and burns fail.
-type Pausable struct {
-	Authority string
-	Paused    bool
-}
-
-// TokenMetadata is a mint's Token-2022 TokenMetadata extension.
-type TokenMetadata struct {
-	UpdateAuthority string // empty: immutable
-	Mint            string
-	Name            string
-	Symbol          string
-	URI             string
-	Additional      [][2]string // key, value pairs
-}
-
-// Extensions are a Token-2022 mint's extensions. Types lists every extension present, by the
-// program's names, in account order (unknown ones as "ExtensionType(N)"); the fields below hold
-// the ones the adapter decodes. Others (confidential transfers, groups, scaled UI amounts) are
-// recognised by type only.
-type Extensions struct {
-	Types               []string
-	TransferFee         *TransferFeeConfig
-	MintCloseAuthority  string
-	PermanentDelegate   string // may transfer or burn from any account of the mint
-	TransferHook        *TransferHook
-	MetadataPointer     *Pointer
-	TokenMetadata       *TokenMetadata
-	NonTransferable     bool
-	DefaultAccountState string // "initialized" or "frozen" for new accounts; empty without the extension
-	InterestBearing     *InterestBearing
-	Pausable            *Pausable
-}
-
-// Has reports whether the extension named name (as in Types) is present.
-func (e Extensions) Has(name string) bool {
-	for _, t := range e.Types {
-		if t == name {
-			return true
-		}
-	}
-	return false
-}
-
 // mintState is a parsed mint account.
 type mintState struct {
 	decimals        int
 	supply          uint64
 	mintAuthority   string
 	freezeAuthority string
-	ext             Extensions
+	ext             chain.SVMMintExtensions
 	extTypes        []uint16
 }
 
@@ -329,7 +249,7 @@ func parseMint(program sol.PublicKey, data []byte) (mintState, error) {
 		for _, t := range tlvs {
 			m.extTypes = append(m.extTypes, t.typ)
 			m.ext.Types = append(m.ext.Types, extensionName(t.typ))
-			if err := m.ext.decode(t); err != nil {
+			if err := decodeExtension(&m.ext, t); err != nil {
 				return m, err
 			}
 		}
@@ -374,9 +294,9 @@ func parseTLV(data []byte) ([]tlv, error) {
 	return out, nil
 }
 
-// decode fills the field of a mint extension the adapter reads. A value shorter than the
-// extension's layout is an error; a longer one is read by its known prefix.
-func (e *Extensions) decode(t tlv) error {
+// decodeExtension fills the field of e for a mint extension the adapter reads. A value shorter
+// than the extension's layout is an error; a longer one is read by its known prefix.
+func decodeExtension(e *chain.SVMMintExtensions, t tlv) error {
 	r := &reader{b: t.value}
 	need := func(n int) bool {
 		if len(t.value) < n {
@@ -388,7 +308,7 @@ func (e *Extensions) decode(t tlv) error {
 	switch t.typ {
 	case extTransferFeeConfig:
 		if need(108) {
-			c := &TransferFeeConfig{ConfigAuthority: r.optionalKey(), WithdrawAuthority: r.optionalKey(), WithheldAmount: r.u64()}
+			c := &chain.SVMTransferFeeConfig{ConfigAuthority: r.optionalKey(), WithdrawAuthority: r.optionalKey(), WithheldAmount: r.u64()}
 			c.Older = FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
 			c.Newer = FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
 			e.TransferFee = c
@@ -403,11 +323,11 @@ func (e *Extensions) decode(t tlv) error {
 		}
 	case extTransferHook:
 		if need(64) {
-			e.TransferHook = &TransferHook{Authority: r.optionalKey(), Program: r.optionalKey()}
+			e.TransferHook = &chain.SVMTransferHook{Authority: r.optionalKey(), Program: r.optionalKey()}
 		}
 	case extMetadataPointer:
 		if need(64) {
-			e.MetadataPointer = &Pointer{Authority: r.optionalKey(), Address: r.optionalKey()}
+			e.MetadataPointer = &chain.SVMPointer{Authority: r.optionalKey(), Address: r.optionalKey()}
 		}
 	case extNonTransferable:
 		e.NonTransferable = true
@@ -424,12 +344,12 @@ func (e *Extensions) decode(t tlv) error {
 		}
 	case extInterestBearing:
 		if need(52) {
-			e.InterestBearing = &InterestBearing{RateAuthority: r.optionalKey(), InitTimestamp: r.i64(),
+			e.InterestBearing = &chain.SVMInterestBearing{RateAuthority: r.optionalKey(), InitTimestamp: r.i64(),
 				PreUpdateAverageRate: r.i16(), LastUpdateTimestamp: r.i64(), CurrentRate: r.i16()}
 		}
 	case extPausable:
 		if need(33) {
-			e.Pausable = &Pausable{Authority: r.optionalKey(), Paused: r.bool()}
+			e.Pausable = &chain.SVMPausable{Authority: r.optionalKey(), Paused: r.bool()}
 		}
 	case extTokenMetadata:
 		md, err := parseTokenMetadata(t.value)
@@ -451,9 +371,9 @@ const (
 // parseTokenMetadata parses the TokenMetadata extension (spl-token-metadata-interface): update
 // authority (OptionalNonZeroPubkey), mint, name, symbol and uri (borsh strings) and the
 // additional key-value pairs (a borsh Vec of string pairs).
-func parseTokenMetadata(b []byte) (TokenMetadata, error) {
+func parseTokenMetadata(b []byte) (chain.SVMTokenMetadata, error) {
 	r := &reader{b: b}
-	md := TokenMetadata{UpdateAuthority: r.optionalKey()}
+	md := chain.SVMTokenMetadata{UpdateAuthority: r.optionalKey()}
 	mint := r.key()
 	md.Name = r.borshString(maxMetadataString)
 	md.Symbol = r.borshString(maxMetadataString)
@@ -468,7 +388,7 @@ func parseTokenMetadata(b []byte) (TokenMetadata, error) {
 		md.Additional = append(md.Additional, [2]string{k, v})
 	}
 	if r.err != nil {
-		return TokenMetadata{}, r.err
+		return chain.SVMTokenMetadata{}, r.err
 	}
 	md.Mint = mint.String()
 	return md, nil
@@ -532,38 +452,23 @@ func parseTokenAccount(program sol.PublicKey, data []byte) (tokenAccount, error)
 	return a, nil
 }
 
-// Metadata is a token's name, symbol and URI, and where they were read.
-type Metadata struct {
-	Name   string
-	Symbol string
-	URI    string
-	// Source is "token-2022" (the mint's TokenMetadata extension) or "metaplex" (the Metaplex
-	// Token Metadata account of the mint).
-	Source string
-	// UpdateAuthority may change the metadata; empty: nobody.
-	UpdateAuthority string
-	// Mutable reports whether the metadata can still change (Metaplex: is_mutable; Token-2022: an
-	// update authority is set).
-	Mutable bool
-}
-
 // parseMetaplex parses a Metaplex Token Metadata account (key MetadataV1 = 4): update authority,
 // mint, then name, symbol and uri (borsh strings, NUL-padded), seller fee, creators and the
 // is_mutable flag. The mint must be want.
-func parseMetaplex(want sol.PublicKey, data []byte) (Metadata, error) {
+func parseMetaplex(want sol.PublicKey, data []byte) (chain.SVMMintMetadata, error) {
 	r := &reader{b: data}
 	if key := r.u8(); r.err == nil && key != 4 {
-		return Metadata{}, layoutErr("metadata key %d, want 4 (MetadataV1)", key)
+		return chain.SVMMintMetadata{}, layoutErr("metadata key %d, want 4 (MetadataV1)", key)
 	}
 	update := r.key()
 	mint := r.key()
-	md := Metadata{Source: "metaplex", Name: r.borshString(maxMetadataString), Symbol: r.borshString(maxMetadataString),
+	md := chain.SVMMintMetadata{Source: "metaplex", Name: r.borshString(maxMetadataString), Symbol: r.borshString(maxMetadataString),
 		URI: r.borshString(maxMetadataString), UpdateAuthority: update.String()}
 	if r.err != nil {
-		return Metadata{}, r.err
+		return chain.SVMMintMetadata{}, r.err
 	}
 	if mint != want {
-		return Metadata{}, layoutErr("metadata of mint %s, want %s", mint, want)
+		return chain.SVMMintMetadata{}, layoutErr("metadata of mint %s, want %s", mint, want)
 	}
 	// seller_fee_basis_points, creators: Option<Vec<Creator{address, verified, share}>>,
 	// primary_sale_happened, is_mutable. Old accounts may end early: mutability then stays true.

@@ -11,6 +11,8 @@ import (
 	bin "github.com/gagliardetto/binary"
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/token"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // fixtureData returns an account's data from the committed fixtures.
@@ -117,13 +119,13 @@ func TestParseToken2022Mint(t *testing.T) {
 		t.Errorf("FEET metadata = %+v", md)
 	}
 
-	for k, check := range map[sol.PublicKey]func(Extensions) bool{
-		hookMint: func(e Extensions) bool {
+	for k, check := range map[sol.PublicKey]func(chain.SVMMintExtensions) bool{
+		hookMint: func(e chain.SVMMintExtensions) bool {
 			return e.TransferHook != nil && e.TransferHook.Program == testKey("hook program").String()
 		},
-		soulboundMint: func(e Extensions) bool { return e.NonTransferable },
-		frozenDefMint: func(e Extensions) bool { return e.DefaultAccountState == "frozen" },
-		pausedMint: func(e Extensions) bool {
+		soulboundMint: func(e chain.SVMMintExtensions) bool { return e.NonTransferable },
+		frozenDefMint: func(e chain.SVMMintExtensions) bool { return e.DefaultAccountState == "frozen" },
+		pausedMint: func(e chain.SVMMintExtensions) bool {
 			ib := e.InterestBearing
 			return e.Pausable != nil && e.Pausable.Paused && ib != nil && ib.CurrentRate == 425 && ib.PreUpdateAverageRate == 350 &&
 				ib.InitTimestamp == 1_700_000_000 && ib.LastUpdateTimestamp == 1_720_000_000 && e.Has("ScaledUiAmount")

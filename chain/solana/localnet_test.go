@@ -364,7 +364,7 @@ func TestLocalnetReads(t *testing.T) {
 			}
 		}
 		for _, largest := range []bool{false, true} {
-			l, err := c.Holders(t.Context(), m.Address, HoldersOptions{Limit: 100, LargestOnly: largest})
+			l, err := c.Holders(t.Context(), m.Address, chain.SVMHoldersOptions{Limit: 100, LargestOnly: largest})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,7 +376,7 @@ func TestLocalnetReads(t *testing.T) {
 					t.Errorf("%s holder %s: %s, seeded %v", symbol, h.Owner, h.Amount, w)
 				}
 			}
-			if !slices.IsSortedFunc(l.Holders, func(a, b Holder) int { return b.Amount.Cmp(a.Amount) }) {
+			if !slices.IsSortedFunc(l.Holders, func(a, b chain.SVMHolder) int { return b.Amount.Cmp(a.Amount) }) {
 				t.Errorf("%s holders not largest first", symbol)
 			}
 		}

@@ -6,36 +6,9 @@ import (
 	"math/big"
 
 	sol "github.com/gagliardetto/solana-go"
-)
 
-// Mint is what the chain says about a token mint (SPL Token or Token-2022).
-type Mint struct {
-	Address string
-	// Found reports whether Address is an initialized mint of SPL Token or Token-2022. When false,
-	// every other field but Address is zero.
-	Found bool
-	// Program is the mint's token program: TokenProgram or Token2022Program.
-	Program  string
-	Decimals int
-	Supply   *big.Int // base units
-	// MintAuthority may mint more; empty: the supply is fixed.
-	MintAuthority string
-	// FreezeAuthority may freeze any account of the mint; empty: nobody.
-	FreezeAuthority string
-	// Extensions are the mint's Token-2022 extensions (none on SPL Token).
-	Extensions Extensions
-	// TransferFee is the Token-2022 transfer fee in force at Epoch; nil without the extension.
-	TransferFee *FeeSchedule
-	// Epoch is the cluster's epoch when the mint was read.
-	Epoch uint64
-	// Metadata is the token's name, symbol and URI: the mint's own TokenMetadata extension when
-	// its metadata pointer names the mint (or is absent), otherwise the Metaplex metadata account;
-	// nil when neither exists (metadata kept in a third account a pointer names is not read: see
-	// Extensions.MetadataPointer).
-	Metadata *Metadata
-	// Slot is the slot the mint was read at.
-	Slot uint64
-}
+	"github.com/partner-platform/partnerd/chain"
+)
 
 // rpcAccount is an account as getMultipleAccounts, getAccountInfo, getProgramAccounts and
 // getTokenAccountsByOwner return it with base64 encoding.
@@ -153,7 +126,7 @@ func (mr *mintRead) calls() []*call { return append(append([]*call{}, mr.account
 
 // result parses the mints, in order. A mint whose account is missing or is not a mint has Found
 // false; a Metaplex account that does not parse is ignored.
-func (mr *mintRead) result(op string) ([]Mint, error) {
+func (mr *mintRead) result(op string) ([]chain.SVMMint, error) {
 	if mr.epoch.err != nil {
 		return nil, mr.epoch.err
 	}
@@ -161,16 +134,16 @@ func (mr *mintRead) result(op string) ([]Mint, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Mint, len(mr.mints))
+	out := make([]chain.SVMMint, len(mr.mints))
 	for i, k := range mr.mints {
 		out[i] = mintFrom(k, accs[k], accs[metadataPDA(k)], mr.epochOut.Epoch, slot)
 	}
 	return out, nil
 }
 
-// mintFrom builds a Mint from its account and its Metaplex metadata account (either may be nil).
-func mintFrom(k sol.PublicKey, acc, meta *rpcAccount, epoch, slot uint64) Mint {
-	m := Mint{Address: k.String(), Epoch: epoch, Slot: slot}
+// mintFrom builds a chain.SVMMint from its account and its Metaplex metadata account (either may be nil).
+func mintFrom(k sol.PublicKey, acc, meta *rpcAccount, epoch, slot uint64) chain.SVMMint {
+	m := chain.SVMMint{Address: k.String(), Epoch: epoch, Slot: slot}
 	if acc == nil {
 		return m
 	}
@@ -194,7 +167,7 @@ func mintFrom(k sol.PublicKey, acc, meta *rpcAccount, epoch, slot uint64) Mint {
 		m.TransferFee = &fee
 	}
 	if tm := st.ext.TokenMetadata; tm != nil && (st.ext.MetadataPointer == nil || st.ext.MetadataPointer.Address == m.Address) {
-		m.Metadata = &Metadata{Name: tm.Name, Symbol: tm.Symbol, URI: tm.URI, Source: "token-2022",
+		m.Metadata = &chain.SVMMintMetadata{Name: tm.Name, Symbol: tm.Symbol, URI: tm.URI, Source: "token-2022",
 			UpdateAuthority: tm.UpdateAuthority, Mutable: tm.UpdateAuthority != ""}
 	}
 	if m.Metadata == nil && meta != nil && meta.Owner == MetadataProgram {
@@ -213,7 +186,7 @@ func mintFrom(k sol.PublicKey, acc, meta *rpcAccount, epoch, slot uint64) Mint {
 // getMultipleAccounts (the mints and their Metaplex metadata accounts, 100 keys per call) and
 // getEpochInfo. An address that is not a mint gives an entry with Found false, not an error.
 // Errors: chain.ErrInvalidAddress for a malformed address, else *Error.
-func (c *Client) Mints(ctx context.Context, mints []string) ([]Mint, error) {
+func (c *Client) Mints(ctx context.Context, mints []string) ([]chain.SVMMint, error) {
 	const op = "mints"
 	keys := make([]sol.PublicKey, len(mints))
 	for i, s := range mints {

@@ -186,7 +186,7 @@ func TestHoldingsPerOwnerFailure(t *testing.T) {
 func TestHoldersScan(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	l, err := c.Holders(t.Context(), feeMint.String(), HoldersOptions{Limit: 5})
+	l, err := c.Holders(t.Context(), feeMint.String(), chain.SVMHoldersOptions{Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestHoldersScan(t *testing.T) {
 		t.Errorf("scan: %d round trips, want 1", n)
 	}
 	// Owners, not accounts: owner 3's two accounts are summed.
-	want := []Holder{
+	want := []chain.SVMHolder{
 		{Owner: treasury.String(), Amount: big.NewInt(treasuryFEET), Accounts: 1},
 		{Owner: sender.String(), Amount: big.NewInt(senderFEET), Accounts: 1},
 		{Owner: owners[3].String(), Amount: big.NewInt(300_000_000), Accounts: 2},
@@ -211,7 +211,7 @@ func TestHoldersScan(t *testing.T) {
 	}
 
 	// SPL Token: owner 0's two USDC accounts summed, owner 2's empty one left out.
-	l, err = c.Holders(t.Context(), usdcMint.String(), HoldersOptions{Limit: 100})
+	l, err = c.Holders(t.Context(), usdcMint.String(), chain.SVMHoldersOptions{Limit: 100})
 	if err != nil || !l.Complete {
 		t.Fatal(err)
 	}
@@ -228,27 +228,27 @@ func TestHoldersScan(t *testing.T) {
 	}
 
 	// Not a mint.
-	l, err = c.Holders(t.Context(), sender.String(), HoldersOptions{})
+	l, err = c.Holders(t.Context(), sender.String(), chain.SVMHoldersOptions{})
 	if err != nil || l.Mint.Found || len(l.Holders) != 0 || l.Top10SharePpm() != 0 {
 		t.Errorf("a wallet's holders: %+v, %v", l, err)
 	}
 }
 
-func sameHolder(a, b Holder) bool {
+func sameHolder(a, b chain.SVMHolder) bool {
 	return a.Owner == b.Owner && a.Amount.Cmp(b.Amount) == 0 && a.Accounts == b.Accounts
 }
 
 func TestHoldersLargest(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	l, err := c.Holders(t.Context(), feeMint.String(), HoldersOptions{Limit: 3, LargestOnly: true})
+	l, err := c.Holders(t.Context(), feeMint.String(), chain.SVMHoldersOptions{Limit: 3, LargestOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := f.roundTrips.Load(); n != 2 || f.count("getProgramAccounts") != 0 {
 		t.Errorf("largest: %d round trips, %d scans; want 2 and 0", n, f.count("getProgramAccounts"))
 	}
-	want := []Holder{
+	want := []chain.SVMHolder{
 		{Owner: treasury.String(), Amount: big.NewInt(treasuryFEET), Accounts: 1},
 		{Owner: sender.String(), Amount: big.NewInt(senderFEET), Accounts: 1},
 		{Owner: owners[3].String(), Amount: big.NewInt(300_000_000), Accounts: 2},
@@ -262,7 +262,7 @@ func TestHoldersLargest(t *testing.T) {
 	f.setOverride(func(method string, _ []json.RawMessage) (any, *rpcErr, bool) {
 		return nil, &rpcErr{Code: -32010, Message: "excluded from account secondary indexes"}, method == "getProgramAccounts"
 	})
-	l, err = c.Holders(t.Context(), feeMint.String(), HoldersOptions{Limit: 3})
+	l, err = c.Holders(t.Context(), feeMint.String(), chain.SVMHoldersOptions{Limit: 3})
 	if err != nil || l.Complete || !slices.EqualFunc(l.Holders, want, sameHolder) {
 		t.Errorf("refused scan: %+v, %v", l, err)
 	}
@@ -273,7 +273,7 @@ func TestHoldersLargest(t *testing.T) {
 	f.setOverride(nil)
 	f.reset()
 	c = f.client(Options{MaxResponseBytes: 6_000})
-	l, err = c.Holders(t.Context(), usdcMint.String(), HoldersOptions{Limit: 3})
+	l, err = c.Holders(t.Context(), usdcMint.String(), chain.SVMHoldersOptions{Limit: 3})
 	if err != nil || l.Complete || len(l.Holders) != 3 {
 		t.Errorf("too large a scan: %+v, %v", l, err)
 	}

@@ -54,17 +54,7 @@ func (s *Source) TokenMetadata(ctx context.Context, tokens []string) ([]chain.To
 	}
 	out := make([]chain.TokenMeta, len(ms))
 	for i, m := range ms {
-		out[i] = chain.TokenMeta{Address: m.Address}
-		if !m.Found {
-			continue
-		}
-		out[i].Decimals, out[i].TotalSupply, out[i].OK = m.Decimals, m.Supply, true
-		switch {
-		case m.Metadata != nil:
-			out[i].Name, out[i].Symbol = m.Metadata.Name, m.Metadata.Symbol
-		case m.Address == NativeMint:
-			out[i].Name, out[i].Symbol = "Wrapped SOL", "WSOL"
-		}
+		out[i] = mintMeta(m)
 	}
 	return out, nil
 }

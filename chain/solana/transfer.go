@@ -48,7 +48,7 @@ type TransferBuild struct {
 	TransferFee uint64
 	Fee         *FeeSchedule
 	// Mint is the token as read for the build; nil for SOL.
-	Mint *Mint
+	Mint *chain.SVMMint
 	// Source and Destination are the token accounts (the wallets for SOL).
 	Source, Destination string
 	// CreatesDestination reports that the transaction creates the recipient's associated token
@@ -277,7 +277,7 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 }
 
 // tokenTransfer checks a token transfer against the state read and returns its instructions.
-func (c *Client) tokenTransfer(b *TransferBuild, m Mint, r TransferRequest, from, to sol.PublicKey,
+func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequest, from, to sol.PublicKey,
 	accs map[sol.PublicKey]*rpcAccount, atas [2][2]sol.PublicKey, rent0 uint64) ([]sol.Instruction, error) {
 	if !m.Found {
 		return nil, fmt.Errorf("%w: %s is not an SPL Token or Token-2022 mint", ErrInvalidToken, m.Address)
@@ -382,7 +382,7 @@ func tokenAccountAt(program sol.PublicKey, acc *rpcAccount) (tokenAccount, error
 // Token-2022, the account type byte and the extensions the program adds (ImmutableOwner always,
 // and the account extensions the mint's extensions require), two more when that is a multisig's
 // length.
-func ataSize(m Mint) int {
+func ataSize(m chain.SVMMint) int {
 	if m.Program != Token2022Program {
 		return accountSize
 	}
@@ -473,7 +473,7 @@ func units(n uint64, decimals int) string {
 	return i + "." + f
 }
 
-func symbolOf(m Mint) string {
+func symbolOf(m chain.SVMMint) string {
 	if m.Metadata != nil && m.Metadata.Symbol != "" {
 		return m.Metadata.Symbol
 	}

@@ -45,9 +45,10 @@ type SolanaChain struct {
 	// Stablecoins are the chain's USD stablecoins (mints): with wrapped SOL, the middle tokens of
 	// two-hop routes.
 	Stablecoins []string
-	// AmmConfigs are the Raydium CPMM fee tiers (AmmConfig addresses) quotes consider; empty:
-	// DefaultAmmConfigs.
-	AmmConfigs []string
+	// Venues are the chain's venues that serve swaps or liquidity (cmd passes those whose Status
+	// says so): the ones implementing chain.SVMSwapVenue quote and build swaps, the ones
+	// implementing chain.SVMLiquidityVenue build liquidity.
+	Venues []chain.Venue
 
 	quoter *solanaQuoter
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/store"
+	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // Solana transfers through the trade service, against the local validator (standard Solana
@@ -62,7 +63,8 @@ func newSolEnv(t *testing.T) *solEnv {
 	}
 	t.Cleanup(func() { st.Close() })
 	usdc, _ := n.Mint("USDC")
-	svc := New(st.Client, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address}})}, log,
+	svc := New(st.Client, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: c, Accounts: solana.NewSource(c), Stablecoins: []string{usdc.Address},
+		Venues: []chain.Venue{raydium.Venue{}}})}, log,
 		WithQuoteKey([]byte("test secret key")))
 	return &solEnv{rt: rt, n: n, c: c, db: st.Client, svc: svc, log: log}
 }

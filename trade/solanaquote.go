@@ -2,7 +2,6 @@ package trade
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/venue/raydium"
 	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
@@ -63,30 +61,26 @@ type SolanaSwapInfo struct {
 // SwapModeExactIn is the only swap mode quoted: inAmount is sold exactly.
 const SwapModeExactIn = "ExactIn"
 
-// solanaQuoteOf is the quote of a raydium route for slippageBps, read at slot, computed in took:
+// solanaQuoteOf is the quote of route r for slippageBps, read at slot, computed in took:
 // outAmount is what the payer receives (Token-2022 transfer fees withheld), otherAmountThreshold
 // that less slippageBps, rounded down; priceImpactPct is a fraction, as Jupiter writes it.
-func solanaQuoteOf(chainName string, r raydium.Route, slippageBps int, slot uint64, took time.Duration, now time.Time) SolanaQuote {
+func solanaQuoteOf(chainName string, r chain.SVMRoute, slippageBps int, slot uint64, took time.Duration, now time.Time) SolanaQuote {
 	out := r.Received()
 	q := SolanaQuote{
-		Chain: chainName, InputMint: r.Hops[0].InputMint.String(), InAmount: strconv.FormatUint(r.AmountIn(), 10),
-		OutputMint: r.Hops[len(r.Hops)-1].OutputMint.String(), OutAmount: strconv.FormatUint(out, 10),
+		Chain: chainName, InputMint: r.Hops[0].InputMint, InAmount: strconv.FormatUint(r.AmountIn(), 10),
+		OutputMint: r.Hops[len(r.Hops)-1].OutputMint, OutAmount: strconv.FormatUint(out, 10),
 		OtherAmountThreshold: uniswapv2.MinOut(new(big.Int).SetUint64(out), slippageBps).String(),
 		SwapMode:             SwapModeExactIn, SlippageBps: slippageBps, PriceImpactPct: "0",
 		ContextSlot: slot, TimeTaken: took.Seconds(), ExpiresAt: now.Add(QuoteTTL).Unix(),
 	}
-	if imp := r.PriceImpact(); imp != nil {
-		q.PriceImpactPct = uniswapv2.FormatPercent(new(big.Rat).Quo(imp, big.NewRat(100, 1)), 8)
+	if r.PriceImpact != nil {
+		q.PriceImpactPct = uniswapv2.FormatPercent(new(big.Rat).Quo(r.PriceImpact, big.NewRat(100, 1)), 8)
 	}
 	for _, h := range r.Hops {
-		fee, feeMint := h.Quote.TradeFee, h.InputMint
-		if h.Quote.CreatorFeeOnInput {
-			fee += h.Quote.CreatorFee
-		}
 		q.RoutePlan = append(q.RoutePlan, SolanaRouteStep{Percent: 100, SwapInfo: SolanaSwapInfo{
-			AmmKey: h.Pool.String(), Label: raydium.VenueName, InputMint: h.InputMint.String(), OutputMint: h.OutputMint.String(),
-			InAmount: strconv.FormatUint(h.Quote.AmountIn, 10), OutAmount: strconv.FormatUint(h.Quote.Received, 10),
-			FeeAmount: strconv.FormatUint(fee, 10), FeeMint: feeMint.String(),
+			AmmKey: h.Pool, Label: h.Venue, InputMint: h.InputMint, OutputMint: h.OutputMint,
+			InAmount: strconv.FormatUint(h.AmountIn, 10), OutAmount: strconv.FormatUint(h.Received, 10),
+			FeeAmount: strconv.FormatUint(h.Fee, 10), FeeMint: h.FeeMint,
 		}})
 	}
 	return q
@@ -98,71 +92,109 @@ type SolanaAccounts interface {
 	Accounts(ctx context.Context, keys []string) ([]chain.SVMAccount, uint64, error)
 }
 
-// DefaultAmmConfigs are the CPMM fee tiers a Solana quote considers when a chain names none: the
-// configs at CPMM's indexes 0 to 3 (the tiers the local validator seeds, at their mainnet
-// addresses).
-var DefaultAmmConfigs = func() []string {
-	out := make([]string, 4)
-	for i := range out {
-		out[i] = raydium.AmmConfigAddress(uint16(i)).String()
-	}
-	return out
-}()
-
-// solanaQuoter quotes swaps on a Solana chain: Raydium CPMM pools of the pair and two-hop routes
-// through wrapped SOL and the chain's USD stablecoin, each at every configured fee tier, read in
-// one getMultipleAccounts and quoted with CPMM's exact math.
+// solanaQuoter quotes swaps on a Solana chain: each swap venue's best route (its pools of the
+// pair and two-hop routes through wrapped SOL and the chain's USD stablecoins), every venue's
+// accounts read in one getMultipleAccounts, the best route of all quoted.
 type solanaQuoter struct {
 	accounts SolanaAccounts
-	mids     []raydium.Pubkey // wrapped SOL, then the USD stablecoins
-	configs  []raydium.Pubkey
+	mids     []string // wrapped SOL, then the USD stablecoins
+	venues   []chain.SVMSwapVenue
 
 	mu    sync.Mutex
-	plans map[[2]raydium.Pubkey]*raydium.QuotePlan // by input and output: a plan never changes
+	plans map[[2]string]*swapPlans // by input and output: a plan never changes
+}
+
+// swapPlans are the plans of a pair, one per venue, and the accounts they read, concatenated.
+type swapPlans struct {
+	plans []chain.SVMSwapPlan
+	// at[i] is where plans[i]'s addresses start in addresses.
+	at        []int
+	addresses []string
 }
 
 // maxPlans bounds the plans a quoter keeps (each about 70 addresses); past it, it starts over.
 const maxPlans = 4096
 
-// plan is the read plan of a pair's quotes, derived once (about 60 program addresses, 0.75 ms of
-// CPU) and kept. Errors: raydium.ErrSameMint.
-func (q *solanaQuoter) plan(in, out raydium.Pubkey) (*raydium.QuotePlan, error) {
-	key := [2]raydium.Pubkey{in, out}
+// plan is the pair's read plans, derived once (for raydium about 60 program addresses, 0.75 ms of
+// CPU) and kept. Errors: the venues' (ErrInvalid).
+func (q *solanaQuoter) plan(in, out string) (*swapPlans, error) {
+	key := [2]string{in, out}
 	q.mu.Lock()
 	p := q.plans[key]
 	q.mu.Unlock()
 	if p != nil {
 		return p, nil
 	}
-	p, err := raydium.PlanQuote(in, out, q.mids, q.configs)
-	if err != nil {
-		return nil, err
+	p = &swapPlans{}
+	for _, v := range q.venues {
+		vp, err := v.PlanSwap(in, out, q.mids)
+		if err != nil {
+			return nil, err
+		}
+		p.plans = append(p.plans, vp)
+		p.at = append(p.at, len(p.addresses))
+		p.addresses = append(p.addresses, vp.Addresses()...)
 	}
 	q.mu.Lock()
 	if q.plans == nil || len(q.plans) >= maxPlans {
-		q.plans = map[[2]raydium.Pubkey]*raydium.QuotePlan{}
+		q.plans = map[[2]string]*swapPlans{}
 	}
 	q.plans[key] = p
 	q.mu.Unlock()
 	return p, nil
 }
 
-// newSolanaQuoter is the quoter of a Solana chain with a pool reader.
+// accountsOf are plan i's accounts among the plans' accounts read.
+func (p *swapPlans) accountsOf(i int, accounts []chain.SVMAccount) []chain.SVMAccount {
+	return accounts[p.at[i] : p.at[i]+len(p.plans[i].Addresses())]
+}
+
+// best is the route that delivers the most among every venue's best; the error of the first venue
+// when none has one.
+func (p *swapPlans) best(accounts []chain.SVMAccount, amountIn uint64) (chain.SVMRoute, error) {
+	var best chain.SVMRoute
+	var firstErr error
+	for i, vp := range p.plans {
+		r, err := vp.Best(p.accountsOf(i, accounts), amountIn)
+		switch {
+		case err != nil:
+			if firstErr == nil {
+				firstErr = err
+			}
+		case best.Hops == nil || r.Received() > best.Received():
+			best = r
+		}
+	}
+	if best.Hops == nil {
+		if firstErr == nil {
+			firstErr = fmt.Errorf("%w: no venue serves swaps", ErrNoRoute)
+		}
+		return best, firstErr
+	}
+	return best, nil
+}
+
+// venuePlan is the plan of the venue called name, with its index.
+func (p *swapPlans) venuePlan(name string, venues []chain.SVMSwapVenue) (int, chain.SVMSwapPlan, bool) {
+	for i, v := range venues {
+		if v.Spec().Name == name {
+			return i, p.plans[i], true
+		}
+	}
+	return 0, nil, false
+}
+
+// newSolanaQuoter is the quoter of a Solana chain with a pool reader; nil when none of its venues
+// serves swaps.
 func newSolanaQuoter(c *SolanaChain) *solanaQuoter {
-	q := &solanaQuoter{accounts: c.Accounts, mids: []raydium.Pubkey{raydium.MustPubkey(chain.WrappedSOL)}}
-	for _, m := range c.Stablecoins {
-		if k, err := raydium.ParsePubkey(m); err == nil {
-			q.mids = append(q.mids, k)
+	q := &solanaQuoter{accounts: c.Accounts, mids: append([]string{chain.WrappedSOL}, c.Stablecoins...)}
+	for _, v := range c.Venues {
+		if sv, ok := v.(chain.SVMSwapVenue); ok {
+			q.venues = append(q.venues, sv)
 		}
 	}
-	configs := c.AmmConfigs
-	if len(configs) == 0 {
-		configs = DefaultAmmConfigs
-	}
-	for _, a := range configs {
-		if k, err := raydium.ParsePubkey(a); err == nil {
-			q.configs = append(q.configs, k)
-		}
+	if len(q.venues) == 0 {
+		return nil
 	}
 	return q
 }
@@ -170,39 +202,24 @@ func newSolanaQuoter(c *SolanaChain) *solanaQuoter {
 // quote is the best exact-input route for amount (base units) of input into output; input and
 // output are mint addresses (wrapped SOL's for SOL). Errors: ErrInvalid (an address that is not a
 // Solana address, also matching chain.ErrInvalidAddress; the same mint twice), ErrInvalidAmount
-// (beyond a u64), ErrNoRoute (no pool of the venue trades the pair, directly or through a middle
+// (beyond a u64), ErrNoRoute (no pool of a venue trades the pair, directly or through a middle
 // mint, for this amount), and the adapter's.
 func (q *solanaQuoter) quote(ctx context.Context, chainName, input, output string, amount *big.Int, slippageBps int, now time.Time) (SolanaQuote, error) {
 	began := time.Now()
-	in, err := raydium.ParsePubkey(input)
+	plans, err := q.plan(input, output)
 	if err != nil {
-		return SolanaQuote{}, fmt.Errorf("%w: inputMint: %w", ErrInvalid, err)
-	}
-	out, err := raydium.ParsePubkey(output)
-	if err != nil {
-		return SolanaQuote{}, fmt.Errorf("%w: outputMint: %w", ErrInvalid, err)
+		return SolanaQuote{}, err
 	}
 	if !amount.IsUint64() {
 		return SolanaQuote{}, fmt.Errorf("%w: amount %s exceeds a Solana token amount (a u64)", ErrInvalidAmount, amount)
 	}
-	plan, err := q.plan(in, out)
-	if errors.Is(err, raydium.ErrSameMint) {
-		return SolanaQuote{}, fmt.Errorf("%w: inputMint and outputMint are the same", ErrInvalid)
-	}
+	accounts, slot, err := q.accounts.Accounts(ctx, plans.addresses)
 	if err != nil {
 		return SolanaQuote{}, err
 	}
-	accounts, slot, err := q.accounts.Accounts(ctx, plan.Addresses)
+	route, err := plans.best(accounts, amount.Uint64())
 	if err != nil {
 		return SolanaQuote{}, err
-	}
-	pools, err := plan.Snapshots(accounts)
-	if err != nil {
-		return SolanaQuote{}, err
-	}
-	route, err := raydium.BestRoute(pools, in, out, amount.Uint64(), q.mids)
-	if err != nil {
-		return SolanaQuote{}, fmt.Errorf("%w: %w", ErrNoRoute, err)
 	}
 	return solanaQuoteOf(chainName, route, slippageBps, slot, time.Since(began), now), nil
 }

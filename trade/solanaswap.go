@@ -10,8 +10,8 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
+	"github.com/partner-platform/partnerd/chain/svm"
 	"github.com/partner-platform/partnerd/market"
-	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // QuoteReviewError: a Solana swap build's quote has expired, or the pools have moved so that the
@@ -45,42 +45,43 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 	if err := s.sealer.verify(consumerID, sc.Name, q); err != nil {
 		return Build{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	payer, err := raydium.ParsePubkey(user)
+	payer, err := svm.DecodeAddress(user)
 	if err != nil {
-		return Build{}, fmt.Errorf("%w: user: %w", ErrInvalid, err)
+		return Build{}, fmt.Errorf("%w: user: %w: %w", ErrInvalid, chain.ErrInvalidAddress, err)
 	}
-	in, out := raydium.MustPubkey(q.InputMint), raydium.MustPubkey(q.OutputMint) // sealed: ours
-	amountIn, _ := strconv.ParseUint(q.InAmount, 10, 64)
+	amountIn, _ := strconv.ParseUint(q.InAmount, 10, 64) // sealed: ours
 	threshold, _ := strconv.ParseUint(q.OtherAmountThreshold, 10, 64)
-	plan, err := sc.quoter.plan(in, out)
+	quoted := quotedRoute(q)
+	plans, err := sc.quoter.plan(q.InputMint, q.OutputMint)
 	if err != nil {
 		return Build{}, err
+	}
+	at, plan, ok := plans.venuePlan(quoted.Hops[0].Venue, sc.quoter.venues)
+	if !ok {
+		return Build{}, fmt.Errorf("%w: the quote's venue %s does not serve swaps on %s", ErrNotSupported, quoted.Hops[0].Venue, sc.Name)
 	}
 	// The user's possible token accounts of the route's mints (both token programs): read to know
 	// which exist, and observed after the simulation for the rent of those it creates.
 	var wallet []string
-	for _, m := range plan.Mints {
-		for _, p := range []raydium.Pubkey{raydium.TokenProgram, raydium.Token2022Program} {
-			wallet = append(wallet, raydium.AssociatedTokenAccount(payer, m, p).String())
+	for _, m := range plan.Mints() {
+		mint := svm.MustAddress(m)
+		for _, p := range [][32]byte{svm.TokenProgram, svm.Token2022Program} {
+			wallet = append(wallet, svm.EncodeAddress(svm.AssociatedTokenAccount(payer, mint, p)))
 		}
 	}
-	reads := append(append([]string{user}, plan.Addresses...), wallet...)
+	reads := append(append([]string{user}, plans.addresses...), wallet...)
 	now := s.now()
 
-	var route raydium.Route // the quote's route, fresh, as the read state prices it
-	var swap raydium.SwapBuild
-	decimals := map[raydium.Pubkey]uint8{}
+	var route chain.SVMRoute // the quote's route, fresh, as the read state prices it
+	var creates []string
 	build := func(state map[string]chain.SVMAccount, slot uint64) ([]chain.SVMCall, error) {
-		accounts := make([]chain.SVMAccount, len(plan.Addresses))
-		for i, a := range plan.Addresses {
-			accounts[i] = state[a]
+		all := make([]chain.SVMAccount, len(plans.addresses))
+		for i, a := range plans.addresses {
+			all[i] = state[a]
 		}
-		pools, err := plan.Snapshots(accounts)
-		if err != nil {
-			return nil, err
-		}
+		accounts := plans.accountsOf(at, all)
 		fresh := func(reason string) error {
-			r, err := raydium.BestRoute(pools, in, out, amountIn, sc.quoter.mids)
+			r, err := plans.best(all, amountIn)
 			if err != nil {
 				return &QuoteReviewError{Reason: reason + "; no route trades it now"}
 			}
@@ -93,28 +94,21 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 		if now.Unix() > q.ExpiresAt {
 			return nil, fresh(fmt.Sprintf("the quote expired at %s (quotes are good for %s)", time.Unix(q.ExpiresAt, 0).UTC().Format(time.RFC3339), QuoteTTL))
 		}
-		if route, err = quotedRoute(q, pools, amountIn); err != nil {
+		var err error
+		if route, err = plan.Reprice(accounts, quoted, amountIn); err != nil {
 			return nil, fresh(err.Error())
 		}
 		if got := route.Received(); got < threshold {
 			return nil, fresh(fmt.Sprintf("the pools moved: the route now delivers %d, below the quote's otherAmountThreshold %d", got, threshold))
 		}
-		states := map[raydium.Pubkey]raydium.PoolState{}
-		for _, p := range pools {
-			states[p.Address] = p.Pool
-			decimals[p.Pool.Token0Mint], decimals[p.Pool.Token1Mint] = p.Pool.Mint0Decimals, p.Pool.Mint1Decimals
-		}
-		swap, err = raydium.BuildSwap(quotedAmounts(route, q), states, payer, threshold, func(k raydium.Pubkey) bool { return state[k.String()].Exists })
+		var calls []chain.SVMCall
+		calls, creates, err = plan.Build(accounts, quoted, user, threshold, func(a string) bool { return state[a].Exists })
 		if err != nil {
 			return nil, err
 		}
-		if in == raydium.NativeMint && state[user].Lamports < amountIn {
+		if q.InputMint == chain.WrappedSOL && state[user].Lamports < amountIn {
 			return nil, fmt.Errorf("%w: the user holds %s SOL, less than the %s SOL the swap sells", ErrPrerequisite,
 				market.Units(new(big.Int).SetUint64(state[user].Lamports), solana.SOLDecimals), market.Units(new(big.Int).SetUint64(amountIn), solana.SOLDecimals))
-		}
-		calls := make([]chain.SVMCall, len(swap.Instructions))
-		for i, ix := range swap.Instructions {
-			calls[i] = ix.Call()
 		}
 		return calls, nil
 	}
@@ -135,24 +129,24 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 		Fees:         []Fee{txFee(solanaSwapTxID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals), txFee(solanaSwapTxID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
 		SolanaQuote:  &q,
 	}
-	for _, a := range swap.Creates {
-		if a != wsolAccount(payer) { // the wrapped SOL account is closed at the end: its deposit comes back
-			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeRent, Native, built.After[a.String()], solana.SOLDecimals))
+	wsol := svm.EncodeAddress(svm.AssociatedTokenAccount(payer, svm.NativeMint, svm.TokenProgram))
+	for _, a := range creates {
+		if a != wsol { // the wrapped SOL account is closed at the end: its deposit comes back
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeRent, Native, built.After[a], solana.SOLDecimals))
 		}
 	}
 	for _, h := range route.Hops {
-		p := h.Pool.String()
-		fee := txFee(solanaSwapTxID, "venue", h.InputMint.String(), h.Quote.TradeFee, int(decimals[h.InputMint]))
-		fee.Venue, fee.Pool = raydium.VenueName, p
+		fee := txFee(solanaSwapTxID, "venue", h.InputMint, h.TradeFee, h.InputDecimals)
+		fee.Venue, fee.Pool = h.Venue, h.Pool
 		b.Fees = append(b.Fees, fee)
-		if h.Quote.InputTransferFee > 0 {
-			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.InputMint.String(), h.Quote.InputTransferFee, int(decimals[h.InputMint])))
+		if h.InputTransferFee > 0 {
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.InputMint, h.InputTransferFee, h.InputDecimals))
 		}
-		if h.Quote.OutputTransferFee > 0 {
-			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.OutputMint.String(), h.Quote.OutputTransferFee, int(decimals[h.OutputMint])))
+		if h.OutputTransferFee > 0 {
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeTransferFee, h.OutputMint, h.OutputTransferFee, h.OutputDecimals))
 		}
 	}
-	b.Metadata = map[string]any{"venue": raydium.VenueName, "inputMint": q.InputMint, "outputMint": q.OutputMint, "inAmount": q.InAmount,
+	b.Metadata = map[string]any{"venue": quoted.Hops[0].Venue, "inputMint": q.InputMint, "outputMint": q.OutputMint, "inAmount": q.InAmount,
 		"outAmount": strconv.FormatUint(route.Received(), 10), "otherAmountThreshold": q.OtherAmountThreshold,
 		"blockhash": built.Blockhash, "lastValidBlockHeight": built.LastValidBlockHeight, "simulatedAtSlot": built.SimulatedSlot,
 		"computeUnitLimit": built.ComputeUnitLimit, "computeUnitPrice": strconv.FormatUint(built.ComputeUnitPrice, 10)}
@@ -162,47 +156,16 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 	return b, nil
 }
 
-// quotedRoute is the quote's route priced on the pools read: the same pools in the same order,
-// the first sending the quote's inAmount and each next one what the one before delivers.
-func quotedRoute(q SolanaQuote, pools []raydium.PoolSnapshot, amountIn uint64) (raydium.Route, error) {
-	var r raydium.Route
-	amount := amountIn
+// quotedRoute is the route a quote describes: its pools and mints in order, each hop sending and
+// receiving what the quote says (a later hop sends exactly what the hop before was quoted to
+// deliver), which the build's instructions carry.
+func quotedRoute(q SolanaQuote) chain.SVMRoute {
+	var r chain.SVMRoute
 	for _, st := range q.RoutePlan {
-		i := -1
-		for j := range pools {
-			if pools[j].Address.String() == st.SwapInfo.AmmKey {
-				i = j
-			}
-		}
-		if i < 0 {
-			return raydium.Route{}, fmt.Errorf("pool %s of the quote's route is gone", st.SwapInfo.AmmKey)
-		}
-		p := &pools[i]
-		zeroForOne := p.Pool.Token0Mint.String() == st.SwapInfo.InputMint
-		sq, err := p.SwapBaseInput(zeroForOne, amount)
-		if err != nil {
-			return raydium.Route{}, fmt.Errorf("pool %s no longer trades the amount: %w", st.SwapInfo.AmmKey, err)
-		}
-		r.Hops = append(r.Hops, raydium.Hop{Pool: p.Address, ZeroForOne: zeroForOne, InputMint: raydium.MustPubkey(st.SwapInfo.InputMint),
-			OutputMint: raydium.MustPubkey(st.SwapInfo.OutputMint), Quote: sq})
-		amount = sq.Received
-	}
-	return r, nil
-}
-
-// quotedAmounts is route with each hop sending what the quote said it sends (a later hop sends
-// exactly what the hop before was quoted to deliver), which the build's instructions carry.
-func quotedAmounts(r raydium.Route, q SolanaQuote) raydium.Route {
-	out := raydium.Route{Hops: append([]raydium.Hop(nil), r.Hops...)}
-	for i, st := range q.RoutePlan {
 		in, _ := strconv.ParseUint(st.SwapInfo.InAmount, 10, 64)
 		got, _ := strconv.ParseUint(st.SwapInfo.OutAmount, 10, 64)
-		out.Hops[i].Quote.AmountIn, out.Hops[i].Quote.Received = in, got
+		r.Hops = append(r.Hops, chain.SVMHop{Venue: st.SwapInfo.Label, Pool: st.SwapInfo.AmmKey, InputMint: st.SwapInfo.InputMint,
+			OutputMint: st.SwapInfo.OutputMint, AmountIn: in, Received: got})
 	}
-	return out
-}
-
-// wsolAccount is owner's wrapped SOL account, which a build closes at its end.
-func wsolAccount(owner raydium.Pubkey) raydium.Pubkey {
-	return raydium.AssociatedTokenAccount(owner, raydium.NativeMint, raydium.TokenProgram)
+	return r
 }

@@ -9,7 +9,6 @@ package trade
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -23,22 +22,23 @@ import (
 	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
-// Errors of the service, besides the chain adapter's (matching chain.ErrUpstreamUnavailable and its
-// siblings: 503, 504, 502, 499) and the store's (503). The API maps each to its status and code.
+// Errors of the service (the chain package's, which venues wrap too), besides the chain adapter's
+// (matching chain.ErrUpstreamUnavailable and its siblings: 503, 504, 502, 499) and the store's
+// (503). The API maps each to its status and code.
 var (
 	// ErrInvalid wraps a request the chain's data shows is wrong (400 invalid_request).
-	ErrInvalid = errors.New("invalid request")
+	ErrInvalid = chain.ErrInvalidRequest
 	// ErrInvalidAmount wraps an amount that does not convert exactly (400 invalid_amount): the
 	// chain package's own, so that a parser's error needs no second wrapping.
 	ErrInvalidAmount = chain.ErrInvalidAmount
 	// ErrNoRoute: no pool path connects the two tokens (404 no_route).
-	ErrNoRoute = errors.New("no route")
+	ErrNoRoute = chain.ErrNoRoute
 	// ErrNotFound: the pool, farm or confirmation token does not exist (404 not_found).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = chain.ErrNotFound
 	// ErrNotSupported wraps an operation the venue does not offer (400 operation_not_supported).
-	ErrNotSupported = errors.New("operation not supported")
+	ErrNotSupported = chain.ErrNotSupported
 	// ErrPrerequisite wraps a failed prerequisite such as an insufficient balance (422 prerequisite_failed).
-	ErrPrerequisite = errors.New("prerequisite failed")
+	ErrPrerequisite = chain.ErrPrerequisite
 )
 
 // SimulationError is a build that would revert (422 simulation_failed): one reason per failing call.

@@ -138,11 +138,15 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		enabled["solana"] = chain.Served{Network: sc.config.Network, Venues: venues.Configured("solana", sc.config)}
 		var pools []chain.SVMPoolVenue
 		var indexers []chain.SVMIndexer
+		var traded []chain.Venue // the venues that serve swaps or liquidity
 		svmVenues, svmConfigs := venues.SVM(sc.config)
 		for i, v := range svmVenues {
 			pools = append(pools, v.Pools())
 			if ix, ok := v.Indexer(svmConfigs[i]); ok {
 				indexers = append(indexers, ix)
+			}
+			if st := v.Status("solana", svmConfigs[i]); st.Has(chain.CapSwaps) || st.Has(chain.CapLiquidity) {
+				traded = append(traded, v)
 			}
 		}
 		source := solana.NewSource(sc.client, pools...)
@@ -159,7 +163,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		for _, st := range sc.config.USDStablecoins {
 			stables = append(stables, st.Address)
 		}
-		tradeChains = append(tradeChains, trade.NewSolanaChain(trade.SolanaChain{Name: "solana", Client: sc.client, Accounts: source, Stablecoins: stables}))
+		tradeChains = append(tradeChains, trade.NewSolanaChain(trade.SolanaChain{Name: "solana", Client: sc.client, Accounts: source, Stablecoins: stables, Venues: traded}))
 	}
 	if out.registry, err = chain.NewRegistry(enabled); err != nil {
 		out.close()

@@ -287,7 +287,7 @@ func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRe
 		}
 	}
 	slip := r.SlippageBps
-	mins := [2]*big.Int{uniswapv2.MinOut(used[0], slip), uniswapv2.MinOut(used[1], slip)}
+	mins := [2]*big.Int{chain.MinOut(used[0], slip), chain.MinOut(used[1], slip)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	var steps []step
 	for i, sd := range sides {
@@ -458,7 +458,7 @@ func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r L
 	if liq.Sign() == 0 || out[0].Sign() == 0 || out[1].Sign() == 0 {
 		return Build{}, fmt.Errorf("%w: %d bps of the %s LP base units held is too little to withdraw anything", ErrInvalidAmount, r.Bps, held)
 	}
-	mins := [2]*big.Int{uniswapv2.MinOut(out[0], r.SlippageBps), uniswapv2.MinOut(out[1], r.SlippageBps)}
+	mins := [2]*big.Int{chain.MinOut(out[0], r.SlippageBps), chain.MinOut(out[1], r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	var steps []step
 	if a := approval(pool, user, v.Router, st.Allowances[0], liq); a != nil {
@@ -717,7 +717,7 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		m.apply(best)
 		out := last(best.amounts)
 		got[i].Set(out)
-		minOut := uniswapv2.MinOut(out, r.SlippageBps)
+		minOut := chain.MinOut(out, r.SlippageBps)
 		path := []string{reward}
 		for _, l := range best.legs {
 			path = append(path, l.tokenOut)
@@ -745,7 +745,7 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 	} else if err != nil {
 		return Build{}, err
 	}
-	mins := [2]*big.Int{uniswapv2.MinOut(used[0], r.SlippageBps), uniswapv2.MinOut(used[1], r.SlippageBps)}
+	mins := [2]*big.Int{chain.MinOut(used[0], r.SlippageBps), chain.MinOut(used[1], r.SlippageBps)}
 	if kept >= 0 {
 		spentReward.Add(spentReward, used[kept])
 	}

@@ -312,8 +312,8 @@ func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint 
 	outAmount := best.delivered
 	q := SwapQuote{
 		Chain: c.Info.Name, InputMint: inputMint, OutputMint: outputMint,
-		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: uniswapv2.MinOut(outAmount, slippageBps).String(),
-		SlippageBps: slippageBps, PriceImpactPct: uniswapv2.FormatPercent(uniswapv2.PriceImpact(amount, outAmount, best.hops), 4),
+		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: chain.MinOut(outAmount, slippageBps).String(),
+		SlippageBps: slippageBps, PriceImpactPct: chain.FormatPercent(uniswapv2.PriceImpact(amount, outAmount, best.hops), 4),
 		FeeOnTransfer: len(taxes) > 0, Taxes: taxes,
 		Gas:   uint64(swapGasFirstHop + swapGasPerHop*(len(best.legs)-1)),
 		Block: st.Block, ExpiresAt: s.now().Add(QuoteTTL).Unix(),

@@ -8,17 +8,17 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/market"
-	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
 // A Solana chain in the trade service (SolanaChain, one Chain): transfer builds (SOL, SPL Token,
 // Token-2022), transaction status by signature and confirm here; swap quotes (solanaquote.go),
-// swap builds (solanaswap.go) and liquidity (solanalp.go) on raydium when the chain has a pool
-// reader. Raydium has no farms: farm, harvest and compound answer ErrNotSupported.
+// swap builds (solanaswap.go) and liquidity (solanalp.go) on the chain's venues when it has a pool
+// reader. No Solana venue has farms here: farm, harvest and compound answer ErrNotSupported.
 
 // SolanaClient is what the service needs of the Solana adapter (chain/solana's *Client).
 type SolanaClient interface {
@@ -106,7 +106,12 @@ func (c *SolanaChain) lpCompound(_ context.Context, _ *Service, _ int, r LPReque
 
 // noFarms is the answer to a farm build on the chain: its venue has no farms.
 func (c *SolanaChain) noFarms(r LPRequest) error {
-	return fmt.Errorf("%w: %s has no farms on %s; uniswap-v2 farms on the EVM chains", ErrNotSupported, cmp.Or(r.Venue, raydium.VenueName), c.Name)
+	names := make([]string, len(c.Venues))
+	for i, v := range c.Venues {
+		names[i] = v.Spec().Name
+	}
+	return fmt.Errorf("%w: farms are not served on %s (%s: no farms); uniswap-v2 farms on the EVM chains", ErrNotSupported, c.Name,
+		cmp.Or(r.Venue, strings.Join(names, ", "), "no venue"))
 }
 
 func (c *SolanaChain) buildTransfer(ctx context.Context, s *Service, consumerID int, r TransferRequest) (Build, error) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // SolanaQuote is an exact-input swap quote on a Solana chain in the shape of Jupiter's v6
@@ -69,12 +68,12 @@ func solanaQuoteOf(chainName string, r chain.SVMRoute, slippageBps int, slot uin
 	q := SolanaQuote{
 		Chain: chainName, InputMint: r.Hops[0].InputMint, InAmount: strconv.FormatUint(r.AmountIn(), 10),
 		OutputMint: r.Hops[len(r.Hops)-1].OutputMint, OutAmount: strconv.FormatUint(out, 10),
-		OtherAmountThreshold: uniswapv2.MinOut(new(big.Int).SetUint64(out), slippageBps).String(),
+		OtherAmountThreshold: chain.MinOut(new(big.Int).SetUint64(out), slippageBps).String(),
 		SwapMode:             SwapModeExactIn, SlippageBps: slippageBps, PriceImpactPct: "0",
 		ContextSlot: slot, TimeTaken: took.Seconds(), ExpiresAt: now.Add(QuoteTTL).Unix(),
 	}
 	if r.PriceImpact != nil {
-		q.PriceImpactPct = uniswapv2.FormatPercent(new(big.Rat).Quo(r.PriceImpact, big.NewRat(100, 1)), 8)
+		q.PriceImpactPct = chain.FormatPercent(new(big.Rat).Quo(r.PriceImpact, big.NewRat(100, 1)), 8)
 	}
 	for _, h := range r.Hops {
 		q.RoutePlan = append(q.RoutePlan, SolanaRouteStep{Percent: 100, SwapInfo: SolanaSwapInfo{

@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 type v2Vectors struct {
@@ -218,16 +220,16 @@ func TestV2SDKVectorsExactIn(t *testing.T) {
 		if strings.Contains(fixed, ".") {
 			fixed = strings.TrimSuffix(strings.TrimRight(fixed, "0"), ".")
 		}
-		if s := FormatPercent(want, c.PriceImpact.FixedDecimals); s != fixed {
-			t.Errorf("case %d: FormatPercent(%v, %d) = %q, SDK toFixed %q", i, want, c.PriceImpact.FixedDecimals, s, c.PriceImpact.Fixed)
+		if s := chain.FormatPercent(want, c.PriceImpact.FixedDecimals); s != fixed {
+			t.Errorf("case %d: chain.FormatPercent(%v, %d) = %q, SDK toFixed %q", i, want, c.PriceImpact.FixedDecimals, s, c.PriceImpact.Fixed)
 		}
 
 		if len(c.MinOut) == 0 {
 			t.Fatalf("case %d: no minOut", i)
 		}
 		for _, m := range c.MinOut {
-			if got := MinOut(out, m.SlippageBps); got.String() != m.Amount {
-				t.Errorf("case %d: MinOut(%s, %d) = %s, SDK %s", i, out, m.SlippageBps, got, m.Amount)
+			if got := chain.MinOut(out, m.SlippageBps); got.String() != m.Amount {
+				t.Errorf("case %d: chain.MinOut(%s, %d) = %s, SDK %s", i, out, m.SlippageBps, got, m.Amount)
 			}
 		}
 	}
@@ -484,7 +486,7 @@ func TestAmountDoesNotModifyArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	amounts[0].SetInt64(0) // the route's amounts are its own
-	_ = MinOut(in, 50)
+	_ = chain.MinOut(in, 50)
 	_ = PriceImpact(in, big.NewInt(1), []Hop{{rIn, rOut, 30}})
 	if in.Int64() != 12345 || rIn.Int64() != 1e9 || rOut.Int64() != 2e9 {
 		t.Errorf("arguments changed: %s %s %s", in, rIn, rOut)
@@ -593,12 +595,12 @@ func TestFormatPercentV2(t *testing.T) {
 		{"0.00999999", 4, "1"},
 		{"12.5", 1, "1250"},
 	} {
-		if got := FormatPercent(rat(tc.r), tc.decimals); got != tc.want {
-			t.Errorf("FormatPercent(%s, %d) = %q, want %q", tc.r, tc.decimals, got, tc.want)
+		if got := chain.FormatPercent(rat(tc.r), tc.decimals); got != tc.want {
+			t.Errorf("chain.FormatPercent(%s, %d) = %q, want %q", tc.r, tc.decimals, got, tc.want)
 		}
 	}
-	if got := FormatPercent(nil, 2); got != "" {
-		t.Errorf("FormatPercent(nil) = %q", got)
+	if got := chain.FormatPercent(nil, 2); got != "" {
+		t.Errorf("chain.FormatPercent(nil) = %q", got)
 	}
 }
 
@@ -620,8 +622,8 @@ func TestMinOutV2(t *testing.T) {
 		{big.NewInt(-7), 50, "0"},
 		{nil, 50, "0"},
 	} {
-		if got := MinOut(tc.out, tc.bps); got.String() != tc.want {
-			t.Errorf("MinOut(%v, %d) = %s, want %s", tc.out, tc.bps, got, tc.want)
+		if got := chain.MinOut(tc.out, tc.bps); got.String() != tc.want {
+			t.Errorf("chain.MinOut(%v, %d) = %s, want %s", tc.out, tc.bps, got, tc.want)
 		}
 	}
 }

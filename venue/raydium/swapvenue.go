@@ -140,10 +140,19 @@ func (p swapPlan) Build(accounts []chain.SVMAccount, r chain.SVMRoute, user stri
 	return calls, creates, nil
 }
 
-// snapshotOf is the snapshot of the pool at address.
+// snapshotOf is the snapshot of the pool at address (base58).
 func snapshotOf(pools []PoolSnapshot, address string) (*PoolSnapshot, bool) {
+	k, err := ParsePubkey(address)
+	if err != nil {
+		return nil, false
+	}
+	return snapshotAt(pools, k)
+}
+
+// snapshotAt is the snapshot of the pool at k.
+func snapshotAt(pools []PoolSnapshot, k Pubkey) (*PoolSnapshot, bool) {
 	for i := range pools {
-		if pools[i].Address.String() == address {
+		if pools[i].Address == k {
 			return &pools[i], true
 		}
 	}
@@ -155,7 +164,7 @@ func snapshotOf(pools []PoolSnapshot, address string) (*PoolSnapshot, bool) {
 func routeOf(r Route, pools []PoolSnapshot) chain.SVMRoute {
 	out := chain.SVMRoute{PriceImpact: r.PriceImpact()}
 	for _, h := range r.Hops {
-		snap, _ := snapshotOf(pools, h.Pool.String())
+		snap, _ := snapshotAt(pools, h.Pool)
 		d0, d1 := int(snap.Pool.Mint0Decimals), int(snap.Pool.Mint1Decimals)
 		if !h.ZeroForOne {
 			d0, d1 = d1, d0

@@ -141,6 +141,29 @@ type Holding struct {
 	Native   bool
 }
 
+// holdingRows accumulates an owner's holding rows and their total USD value.
+type holdingRows struct {
+	rows  []Holding
+	total float64
+}
+
+// add appends a row of amount (base units) of t, valued at price when priced.
+func (h *holdingRows) add(t market.Token, amount *big.Int, price float64, priced, native bool) {
+	row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: native}
+	if priced {
+		v := market.UnitsFloat(amount, t.Decimals) * price
+		row.PriceUSD, row.ValueUSD = market.Decimal(price), market.Decimal(v)
+		h.total += v
+	}
+	h.rows = append(h.rows, row)
+}
+
+// finish sets out's rows (an empty list when none) and their total value.
+func (h *holdingRows) finish(out *Holdings) {
+	out.Holdings = append([]Holding{}, h.rows...)
+	out.ValueUSD = market.Decimal(h.total)
+}
+
 // Holdings is one owner's holdings on one chain.
 type Holdings struct {
 	Owner    string
@@ -223,28 +246,19 @@ func (s *Service) Holdings(ctx context.Context, chainName string, owners []strin
 	}
 	out := make([]Holdings, len(owners))
 	for i, o := range owners {
-		h := Holdings{Owner: chain.DisplayAddress(chainName, o), Chain: chainName, Holdings: []Holding{}, Sources: sources(chainName)}
-		var total float64
-		add := func(t market.Token, amount *big.Int, price float64, priced, isNative bool) {
-			row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: isNative}
-			if priced {
-				v := market.UnitsFloat(amount, t.Decimals) * price
-				row.PriceUSD, row.ValueUSD = market.Decimal(price), market.Decimal(v)
-				total += v
-			}
-			h.Holdings = append(h.Holdings, row)
-		}
+		h := Holdings{Owner: chain.DisplayAddress(chainName, o), Chain: chainName, Sources: sources(chainName)}
+		var rows holdingRows
 		if native[i] != nil && native[i].Sign() > 0 {
 			p, ok := prices[c.Pricing.WrappedNative]
-			add(c.native(), native[i], p, ok, true)
+			rows.add(c.native(), native[i], p, ok, true)
 		}
 		for j, t := range tokens[i] {
 			if b := balances[i][j]; b != nil && b.Sign() > 0 {
 				p, ok := prices[t]
-				add(info[t], b, p, ok, false)
+				rows.add(info[t], b, p, ok, false)
 			}
 		}
-		h.ValueUSD = market.Decimal(total)
+		rows.finish(&h)
 		out[i] = h
 	}
 	return out, nil

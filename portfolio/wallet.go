@@ -143,20 +143,11 @@ func (s *Service) walletHoldings(ctx context.Context, c *Chain, ws chain.WalletS
 // positive balance (summed over the owner's accounts of it), by address. A held token the source
 // could not describe is left out, and the source then says discovery was partial.
 func (c *Chain) walletOwner(w chain.Wallet, tokens map[string]chain.TokenMeta, prices map[string]float64) Holdings {
-	out := Holdings{Owner: chain.DisplayAddress(c.Name, w.Owner), Chain: c.Name, Holdings: []Holding{}}
-	var total float64
-	add := func(t market.Token, amount *big.Int, price float64, priced, native bool) {
-		row := Holding{Token: t, Amount: market.Units(amount, t.Decimals), Native: native}
-		if priced {
-			v := market.UnitsFloat(amount, t.Decimals) * price
-			row.PriceUSD, row.ValueUSD = market.Decimal(price), market.Decimal(v)
-			total += v
-		}
-		out.Holdings = append(out.Holdings, row)
-	}
+	out := Holdings{Owner: chain.DisplayAddress(c.Name, w.Owner), Chain: c.Name}
+	var rows holdingRows
 	if w.Native != nil && w.Native.Sign() > 0 {
 		p, ok := prices[c.Pricing.WrappedNative]
-		add(c.native(), w.Native, p, ok, true)
+		rows.add(c.native(), w.Native, p, ok, true)
 	}
 	sums, complete := held(w)
 	for _, addr := range slices.Sorted(maps.Keys(sums)) {
@@ -164,9 +155,9 @@ func (c *Chain) walletOwner(w chain.Wallet, tokens map[string]chain.TokenMeta, p
 		m := tokens[addr]
 		t := market.Token{Chain: c.Name, Address: chain.DisplayAddress(c.Name, addr), Symbol: m.Symbol, Name: m.Name, Decimals: b.decimals}
 		p, ok := prices[addr]
-		add(t, b.amount, p, ok, false)
+		rows.add(t, b.amount, p, ok, false)
 	}
-	out.ValueUSD = market.Decimal(total)
+	rows.finish(&out)
 	out.Sources = []Source{rpcSource(c.Name, complete)}
 	return out
 }

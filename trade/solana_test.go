@@ -170,6 +170,25 @@ func (e *solEnv) balancesOf(t *testing.T, wallets ...string) []balances {
 	return out
 }
 
+// confirmFinal confirms b, whose one transaction was sent as sig, for consumer: confirm checks what
+// was mined against what was built, then waits for the chain's finality.
+func (e *solEnv) confirmFinal(t *testing.T, b Build, sig string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		res, err := e.svc.Confirm(t.Context(), consumer, b.ConfirmationToken, []*string{&sig})
+		if err != nil {
+			t.Fatalf("confirm: %v", err)
+		}
+		if res.Confirmed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("confirm still pending: %+v", res)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // waitStatus polls the service's status of sig until it is want, recording the statuses seen.
 func (e *solEnv) waitStatus(t *testing.T, sig, want string) []string {
 	t.Helper()

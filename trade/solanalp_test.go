@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
@@ -100,20 +99,7 @@ func (e *solEnv) lpSendAndCheck(t *testing.T, b Build, key localnet.Keypair, p l
 	sig := e.send(t, b, key)
 	e.waitStatus(t, sig, "confirmed")
 	after, vAfter := e.balancesOf(t, key.Address)[0], e.vaults(t, p)
-	// Confirm checks what was mined against what was built, then waits for finality.
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		res, err := e.svc.Confirm(t.Context(), consumer, b.ConfirmationToken, []*string{&sig})
-		if err != nil {
-			t.Fatalf("confirm: %v", err)
-		}
-		if res.Confirmed {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("confirm still pending: %+v", res)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	e.confirmFinal(t, b, sig)
 
 	wsol := raydium.NativeMint.String()
 	fees := int64(feeSum(t, b, "network", 9) + feeSum(t, b, FeePriority, 9) + feeSum(t, b, FeeRent, 9) + feeSum(t, b, "venue", 9))

@@ -71,20 +71,7 @@ func TestSolanaSwaps(t *testing.T) {
 			}
 			sig := e.send(t, b, holder)
 			e.waitStatus(t, sig, "confirmed")
-			// Confirm checks what was mined against what was built, then waits for finality.
-			for deadline := time.Now().Add(30 * time.Second); ; {
-				res, err := e.svc.Confirm(t.Context(), consumer, b.ConfirmationToken, []*string{&sig})
-				if err != nil {
-					t.Fatalf("confirm: %v", err)
-				}
-				if res.Confirmed {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("confirm still pending: %+v", res)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			e.confirmFinal(t, b, sig)
 			after := e.balancesOf(t, holder.Address)[0]
 			in, _ := strconv.ParseUint(q.InAmount, 10, 64)
 			out, _ := strconv.ParseUint(q.OutAmount, 10, 64)

@@ -120,7 +120,7 @@ func lpMetadata(v Venue, pool string, p evm.PoolState) map[string]any {
 // receipt, then build lp/add, which seeds it. TokenA or TokenB may be Native (the wrapped native
 // token). Errors: ErrInvalid (the same token twice, not an ERC-20, or the pool already exists),
 // *SimulationError, and the adapter's and the store's.
-// On a Solana chain it builds on the chain's liquidity venue (buildSolanaLPCreate, trade/solanalp.go).
+// On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpCreate, trade/solana.go).
 func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -188,7 +188,7 @@ type side struct {
 // without LP supply (no protocol fee counted: the venue's feeTo is not read). Errors: ErrNotFound
 // (not a pair), ErrInvalid, ErrInvalidAmount (more decimals than the token has, or too small to mint
 // LP), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
-// On a Solana chain it builds on the chain's liquidity venue (buildSolanaLPAdd, trade/solanalp.go).
+// On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpAdd, trade/solana.go).
 func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -411,7 +411,7 @@ func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
 // amount0/amount1 (expected), minAmount0/minAmount1. Errors: ErrNotFound (not a pair), ErrInvalid,
 // ErrInvalidAmount (the share rounds to nothing), ErrPrerequisite (no LP held), *SimulationError,
 // and the adapter's and the store's.
-// On a Solana chain it builds on the chain's liquidity venue (buildSolanaLPRemove, trade/solanalp.go).
+// On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpRemove, trade/solana.go).
 func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {

@@ -80,16 +80,33 @@ func (c *SolanaChain) buildSwap(ctx context.Context, s *Service, consumerID int,
 	return s.buildSolanaSwap(ctx, consumerID, c, r.User, *r.Quote)
 }
 
+// lpCreate builds the creation of a pool of TokenA and TokenB (Native is wrapped SOL,
+// paid in SOL), funded with AmountA and AmountB (human units), under FeeTier (the venue's fee tier
+// index; 0 is the default). Errors: ErrInvalid (the same token twice, a bad address, not a mint,
+// no such fee tier, a pool that already exists), ErrInvalidAmount, ErrNotSupported (a venue the
+// chain does not have), ErrPrerequisite (balances), *SimulationError, and the adapter's and the
+// store's.
 func (c *SolanaChain) lpCreate(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
-	return s.buildSolanaLPCreate(ctx, consumerID, c, r)
+	return s.buildSolanaLP(ctx, consumerID, c, chain.LiquidityCreate, r)
 }
 
+// lpAdd builds a deposit into Pool of at most AmountA and AmountB (human units; of
+// TokenA and TokenB when given, which must be the pool's two mints in either order, Native naming
+// wrapped SOL; else of the pool's token0 and token1), with SlippageBps. Errors: ErrInvalid (a bad
+// address, tokens that are not the pool's), ErrNotFound (no pool of the venue at the address),
+// ErrInvalidAmount, ErrNotSupported (a venue the chain does not have, deposits disabled),
+// ErrPrerequisite (balances), *SimulationError, and the adapter's and the store's.
 func (c *SolanaChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
-	return s.buildSolanaLPAdd(ctx, consumerID, c, r)
+	return s.buildSolanaLP(ctx, consumerID, c, chain.LiquidityAdd, r)
 }
 
+// lpRemove builds a withdrawal of Bps (1..10000) of the user's LP of Pool, with
+// SlippageBps (TokenA and TokenB, when given, only name the pool's mints). Errors: ErrInvalid (bps
+// outside 1..10000, a bad address, tokens that are not the pool's), ErrNotFound (no pool of the
+// venue), ErrNotSupported (a venue the chain does not have, withdrawals disabled), ErrPrerequisite
+// (no LP of the pool held), *SimulationError, and the adapter's and the store's.
 func (c *SolanaChain) lpRemove(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
-	return s.buildSolanaLPRemove(ctx, consumerID, c, r)
+	return s.buildSolanaLP(ctx, consumerID, c, chain.LiquidityRemove, r)
 }
 
 func (c *SolanaChain) lpFarm(_ context.Context, _ *Service, _ int, r LPRequest) (Build, error) {

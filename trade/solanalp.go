@@ -40,35 +40,6 @@ const (
 // solanaLPTxIDs are the transaction ids of the operations.
 var solanaLPTxIDs = map[string]string{chain.LiquidityCreate: solanaLPCreateTxID, chain.LiquidityAdd: solanaLPAddTxID, chain.LiquidityRemove: solanaLPRemoveTxID}
 
-// buildSolanaLPCreate builds the creation of a pool of TokenA and TokenB (Native is wrapped SOL,
-// paid in SOL), funded with AmountA and AmountB (human units), under FeeTier (the venue's fee tier
-// index; 0 is the default). Errors: ErrInvalid (the same token twice, a bad address, not a mint,
-// no such fee tier, a pool that already exists), ErrInvalidAmount, ErrNotSupported (a venue the
-// chain does not have), ErrPrerequisite (balances), *SimulationError, and the adapter's and the
-// store's.
-func (s *Service) buildSolanaLPCreate(ctx context.Context, consumerID int, sc *SolanaChain, r LPRequest) (Build, error) {
-	return s.buildSolanaLP(ctx, consumerID, sc, chain.LiquidityCreate, r)
-}
-
-// buildSolanaLPAdd builds a deposit into Pool of at most AmountA and AmountB (human units; of
-// TokenA and TokenB when given, which must be the pool's two mints in either order, Native naming
-// wrapped SOL; else of the pool's token0 and token1), with SlippageBps. Errors: ErrInvalid (a bad
-// address, tokens that are not the pool's), ErrNotFound (no pool of the venue at the address),
-// ErrInvalidAmount, ErrNotSupported (a venue the chain does not have, deposits disabled),
-// ErrPrerequisite (balances), *SimulationError, and the adapter's and the store's.
-func (s *Service) buildSolanaLPAdd(ctx context.Context, consumerID int, sc *SolanaChain, r LPRequest) (Build, error) {
-	return s.buildSolanaLP(ctx, consumerID, sc, chain.LiquidityAdd, r)
-}
-
-// buildSolanaLPRemove builds a withdrawal of Bps (1..10000) of the user's LP of Pool, with
-// SlippageBps (TokenA and TokenB, when given, only name the pool's mints). Errors: ErrInvalid (bps
-// outside 1..10000, a bad address, tokens that are not the pool's), ErrNotFound (no pool of the
-// venue), ErrNotSupported (a venue the chain does not have, withdrawals disabled), ErrPrerequisite
-// (no LP of the pool held), *SimulationError, and the adapter's and the store's.
-func (s *Service) buildSolanaLPRemove(ctx context.Context, consumerID int, sc *SolanaChain, r LPRequest) (Build, error) {
-	return s.buildSolanaLP(ctx, consumerID, sc, chain.LiquidityRemove, r)
-}
-
 // buildSolanaLP builds the liquidity operation op (chain.LiquidityCreate, Add or Remove) of r.
 func (s *Service) buildSolanaLP(ctx context.Context, consumerID int, sc *SolanaChain, op string, r LPRequest) (Build, error) {
 	if op == chain.LiquidityRemove && (r.Bps < 1 || r.Bps > bpsDenominator) {

@@ -58,11 +58,15 @@ generate:
 	$(GO) generate ./cmd/partnerd/internal/apiclient
 
 ## contracts: compile the devnet's Solidity (chain/devnet/contracts) with the pinned solc npm package into
-## chain/devnet/artifacts, regenerate the abigen v2 bindings in chain/devnet/bindings and chain/evm's copy of
-## the AuditProbe artifact (chain/evm/abi/audit_probe.json) (needs node and npm)
+## chain/devnet/artifacts (build.mjs, which also copies the official V2 artifacts from the pinned packages); extract
+## the official Uniswap V3 artifacts (v3-core, v3-periphery, swap-router-contracts, v3-staker) from their pinned
+## tarballs with npm pack, each checked against its pinned and the registry's dist.integrity, never installed
+## (v3.mjs); regenerate the abigen v2 bindings in chain/devnet/bindings and chain/evm's copy of the AuditProbe
+## artifact (chain/evm/abi/audit_probe.json) (needs node, npm and tar)
 contracts:
 	npm ci --prefix chain/devnet/contracts --no-audit --no-fund
 	node chain/devnet/contracts/build.mjs
+	node chain/devnet/contracts/v3.mjs
 	$(GO) generate ./chain/devnet/bindings
 	$(GO) generate ./chain/evm
 

@@ -17,6 +17,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
+	"github.com/partner-platform/partnerd/chain/svm"
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/store/storetest"
 )
@@ -423,12 +424,12 @@ func TestSolanaFindings(t *testing.T) {
 
 	// A fee of 10% or more is a danger; a zero fee no one can change is only information.
 	m = base
-	m.TransferFee = &solana.FeeSchedule{BasisPoints: 1500, MaximumFee: 5_000_000}
+	m.TransferFee = &svm.FeeSchedule{BasisPoints: 1500, MaximumFee: 5_000_000}
 	m.Extensions = chain.SVMMintExtensions{Types: []string{"TransferFeeConfig"}, TransferFee: &chain.SVMTransferFeeConfig{}}
 	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "danger" {
 		t.Errorf("15%% fee: %v", got)
 	}
-	m.TransferFee = &solana.FeeSchedule{}
+	m.TransferFee = &svm.FeeSchedule{}
 	if got := codes(chain.SVMHolderList{Mint: m, Top10: big.NewInt(1), Complete: true}); got["transfer_fee"] != "info" {
 		t.Errorf("0%% fee: %v", got)
 	}

@@ -199,9 +199,6 @@ func cleanText(b []byte) string {
 	return s
 }
 
-// FeeSchedule is one Token-2022 transfer fee (chain/svm's, shared with the venues).
-type FeeSchedule = svm.FeeSchedule
-
 // mintState is a parsed mint account.
 type mintState struct {
 	decimals        int
@@ -309,8 +306,8 @@ func decodeExtension(e *chain.SVMMintExtensions, t tlv) error {
 	case extTransferFeeConfig:
 		if need(108) {
 			c := &chain.SVMTransferFeeConfig{ConfigAuthority: r.optionalKey(), WithdrawAuthority: r.optionalKey(), WithheldAmount: r.u64()}
-			c.Older = FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
-			c.Newer = FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
+			c.Older = svm.FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
+			c.Newer = svm.FeeSchedule{Epoch: r.u64(), MaximumFee: r.u64(), BasisPoints: r.u16()}
 			e.TransferFee = c
 		}
 	case extMintCloseAuthority:

@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // fixtureData returns an account's data from the committed fixtures.
@@ -82,7 +83,7 @@ func TestParseToken2022Mint(t *testing.T) {
 		e.MintCloseAuthority != testKey("PYUSD authority").String() {
 		t.Errorf("PYUSD = %+v", m)
 	}
-	if tf := e.TransferFee; tf == nil || tf.Newer != (FeeSchedule{Epoch: 605}) || tf.ConfigAuthority == "" {
+	if tf := e.TransferFee; tf == nil || tf.Newer != (svm.FeeSchedule{Epoch: 605}) || tf.ConfigAuthority == "" {
 		t.Errorf("PYUSD transfer fee = %+v", tf)
 	}
 	if h := e.TransferHook; h == nil || h.Program != "" || h.Authority != testKey("PYUSD authority").String() {
@@ -108,8 +109,8 @@ func TestParseToken2022Mint(t *testing.T) {
 		t.Fatal(err)
 	}
 	tf := m.ext.TransferFee
-	if tf == nil || tf.Older != (FeeSchedule{Epoch: 0, BasisPoints: 100, MaximumFee: 1_000_000_000}) ||
-		tf.Newer != (FeeSchedule{Epoch: 700, BasisPoints: 150, MaximumFee: 5_000_000}) || tf.WithheldAmount != 98_765 {
+	if tf == nil || tf.Older != (svm.FeeSchedule{Epoch: 0, BasisPoints: 100, MaximumFee: 1_000_000_000}) ||
+		tf.Newer != (svm.FeeSchedule{Epoch: 700, BasisPoints: 150, MaximumFee: 5_000_000}) || tf.WithheldAmount != 98_765 {
 		t.Fatalf("FEET transfer fee = %+v", tf)
 	}
 	if tf.At(699) != tf.Older || tf.At(700) != tf.Newer || tf.At(fixtureEpoch) != tf.Newer {
@@ -142,19 +143,19 @@ func TestParseToken2022Mint(t *testing.T) {
 func TestFee(t *testing.T) {
 	// Token-2022's calculate_fee: ceil(amount × bps / 10,000), at most the maximum fee.
 	for _, tc := range []struct {
-		f      FeeSchedule
+		f      svm.FeeSchedule
 		amount uint64
 		want   uint64
 	}{
-		{FeeSchedule{BasisPoints: 0, MaximumFee: 100}, 1_000_000, 0},
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 0, 0},
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 1, 1}, // rounded up
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 100, 2},
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 10_000, 150},
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 10_001, 151},
-		{FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 1_000_000_000, 5_000_000}, // capped
-		{FeeSchedule{BasisPoints: 10_000, MaximumFee: ^uint64(0)}, ^uint64(0), ^uint64(0)},
-		{FeeSchedule{BasisPoints: 65_535, MaximumFee: 7}, ^uint64(0), 7},
+		{svm.FeeSchedule{BasisPoints: 0, MaximumFee: 100}, 1_000_000, 0},
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 0, 0},
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 1, 1}, // rounded up
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 100, 2},
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 10_000, 150},
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 10_001, 151},
+		{svm.FeeSchedule{BasisPoints: 150, MaximumFee: 5_000_000}, 1_000_000_000, 5_000_000}, // capped
+		{svm.FeeSchedule{BasisPoints: 10_000, MaximumFee: ^uint64(0)}, ^uint64(0), ^uint64(0)},
+		{svm.FeeSchedule{BasisPoints: 65_535, MaximumFee: 7}, ^uint64(0), 7},
 	} {
 		if got := tc.f.Fee(tc.amount); got != tc.want {
 			t.Errorf("%+v.Fee(%d) = %d, want %d", tc.f, tc.amount, got, tc.want)

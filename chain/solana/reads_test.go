@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 func TestMints(t *testing.T) {
@@ -35,14 +36,14 @@ func TestMints(t *testing.T) {
 	if md := usdc.Metadata; md == nil || md.Name != "USD Coin" || md.Symbol != "USDC" || md.Source != "metaplex" {
 		t.Errorf("USDC metadata = %+v", md)
 	}
-	if !pyusd.Found || pyusd.Program != Token2022Program || pyusd.TransferFee == nil || *pyusd.TransferFee != (FeeSchedule{Epoch: 605}) ||
+	if !pyusd.Found || pyusd.Program != Token2022Program || pyusd.TransferFee == nil || *pyusd.TransferFee != (svm.FeeSchedule{Epoch: 605}) ||
 		!pyusd.Extensions.Has("PermanentDelegate") || pyusd.Extensions.PermanentDelegate == "" {
 		t.Errorf("PYUSD = %+v", pyusd)
 	}
 	if md := pyusd.Metadata; md == nil || md.Symbol != "PYUSD" || md.Source != "token-2022" || !md.Mutable {
 		t.Errorf("PYUSD metadata = %+v", md)
 	}
-	if feet.TransferFee == nil || *feet.TransferFee != (FeeSchedule{Epoch: 700, BasisPoints: 150, MaximumFee: 5_000_000}) || feet.Metadata.Symbol != "FEET" {
+	if feet.TransferFee == nil || *feet.TransferFee != (svm.FeeSchedule{Epoch: 700, BasisPoints: 150, MaximumFee: 5_000_000}) || feet.Metadata.Symbol != "FEET" {
 		t.Errorf("FEET fee in epoch %d = %+v", feet.Epoch, feet.TransferFee)
 	}
 	if !wsol.Found || wsol.Decimals != 9 || wsol.Metadata != nil {

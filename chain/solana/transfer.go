@@ -20,6 +20,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // TransferRequest is an unsigned transfer to build: Amount (human units, such as "12.5") of SOL
@@ -46,7 +47,7 @@ type TransferBuild struct {
 	// TransferFee is the Token-2022 transfer fee withheld from Amount in the recipient's account,
 	// base units, at the schedule Fee states; 0 and nil otherwise.
 	TransferFee uint64
-	Fee         *FeeSchedule
+	Fee         *svm.FeeSchedule
 	// Mint is the token as read for the build; nil for SOL.
 	Mint *chain.SVMMint
 	// Source and Destination are the token accounts (the wallets for SOL).

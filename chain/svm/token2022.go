@@ -4,8 +4,8 @@ import "math/bits"
 
 // FeeSchedule is one Token-2022 transfer fee (a TransferFee of the mint's TransferFeeConfig
 // extension): from Epoch on, a transfer of n base units pays min(ceil(n × BasisPoints / 10,000),
-// MaximumFee), withheld in the recipient's account. It has chain/solana.FeeSchedule's fields, so
-// a venue can take a mint's fee without importing the adapter.
+// MaximumFee), withheld in the recipient's account: the adapter decodes it from a mint, and a
+// venue takes it without importing the adapter.
 type FeeSchedule struct {
 	Epoch       uint64
 	BasisPoints uint16

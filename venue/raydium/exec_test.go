@@ -18,8 +18,8 @@ import (
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/rpc"
 
-	chainsolana "github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/localnet"
+	"github.com/partner-platform/partnerd/chain/svm"
 	"github.com/partner-platform/partnerd/venue/raydium"
 )
 
@@ -37,15 +37,15 @@ type execEnv struct {
 	node *localnet.Node
 	rpc  *rpc.Client
 	// fees are the seeded mints' Token-2022 transfer fees, by address
-	fees map[raydium.Pubkey]*chainsolana.FeeSchedule
+	fees map[raydium.Pubkey]*svm.FeeSchedule
 }
 
 func newExecEnv(t *testing.T) *execEnv {
 	n := localnet.StartTestWith(t, localnet.Options{SlotTime: 100 * time.Millisecond, FinalizeDepth: 8})
-	e := &execEnv{t: t, node: n, rpc: rpc.New(n.URL), fees: map[raydium.Pubkey]*chainsolana.FeeSchedule{}}
+	e := &execEnv{t: t, node: n, rpc: rpc.New(n.URL), fees: map[raydium.Pubkey]*svm.FeeSchedule{}}
 	for _, m := range n.Mints {
 		if m.TransferFee != nil {
-			e.fees[pk(t, m.Address)] = &chainsolana.FeeSchedule{BasisPoints: m.TransferFee.BasisPoints, MaximumFee: m.TransferFee.MaximumFee}
+			e.fees[pk(t, m.Address)] = &svm.FeeSchedule{BasisPoints: m.TransferFee.BasisPoints, MaximumFee: m.TransferFee.MaximumFee}
 		}
 	}
 	return e

@@ -13,7 +13,7 @@ type Snapshot struct {
 	// Vault0 and Vault1 are the vaults' token balances (the fees owed included).
 	Vault0, Vault1 uint64
 	// TransferFee0 and TransferFee1 are each mint's Token-2022 transfer fee in force at the
-	// epoch the transaction will run in (solana.Mint.TransferFee); nil: none.
+	// epoch the transaction will run in (chain.SVMMint.TransferFee); nil: none.
 	TransferFee0, TransferFee1 *svm.FeeSchedule
 	// Now is the cluster's unix time the quote is for: swaps need Now >= Pool.OpenTime.
 	Now uint64

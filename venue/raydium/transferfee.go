@@ -7,7 +7,7 @@ import (
 )
 
 // Token-2022 transfer fees as CPMM takes them (utils/token.rs) with Token-2022's own arithmetic
-// (extension/transfer_fee): a mint's fee in force is a *svm.FeeSchedule (solana.Mint's
+// (extension/transfer_fee): a mint's fee in force is a *svm.FeeSchedule (chain.SVMMint's
 // TransferFee, or TransferFeeConfig.At(epoch)); nil is no fee (SPL Token, or Token-2022 without
 // the extension).
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/solana/program/vectors"
+	"github.com/partner-platform/partnerd/chain/svm"
 )
 
 // vectorErrors are the vectors' failure names and the errors the math gives for them. Panic is the
@@ -80,11 +80,11 @@ func TestVectors(t *testing.T) {
 	t.Logf("%d vectors (SDK %s, seed %d): %s", len(f.Vectors), f.Packages["@raydium-io/raydium-sdk-v2"].Version, f.Seed, strings.Join(keys, " "))
 }
 
-func vectorFee(f *vectors.TransferFee) *solana.FeeSchedule {
+func vectorFee(f *vectors.TransferFee) *svm.FeeSchedule {
 	if f == nil {
 		return nil
 	}
-	return &solana.FeeSchedule{BasisPoints: f.BasisPoints, MaximumFee: f.MaximumFee}
+	return &svm.FeeSchedule{BasisPoints: f.BasisPoints, MaximumFee: f.MaximumFee}
 }
 
 // vectorSnapshot is the vector's pool: the config's rates, the pool's creator-fee mode, fees owed

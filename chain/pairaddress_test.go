@@ -62,3 +62,30 @@ func TestUniswapV2PairAddressErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUniswapV3PoolAddress: mainnet's USDC/WETH pools of the official V3 factory, at two fee tiers.
+func TestUniswapV3PoolAddress(t *testing.T) {
+	const factory = "0x1F98431c8aD98523631AE4a59f267346ea31F984"
+	for _, tc := range []struct {
+		name, a, b string
+		fee        int
+		want       string
+	}{
+		{"USDC/WETH 0.05 %", mainnetUSDC, mainnetWETH, 500, "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640"},
+		{"WETH/USDC 0.05 %: either order", mainnetWETH, mainnetUSDC, 500, "0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640"},
+		{"USDC/WETH 0.3 %", mainnetUSDC, mainnetWETH, 3000, "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8"},
+	} {
+		got, err := UniswapV3PoolAddress(factory, UniswapV3InitCodeHash, tc.a, tc.b, tc.fee)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: UniswapV3PoolAddress = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	for _, fee := range []int{-1, 1 << 24} {
+		if _, err := UniswapV3PoolAddress(factory, UniswapV3InitCodeHash, mainnetUSDC, mainnetWETH, fee); err == nil {
+			t.Errorf("fee %d accepted", fee)
+		}
+	}
+	if _, err := UniswapV3PoolAddress(factory, UniswapV3InitCodeHash, mainnetUSDC, mainnetUSDC, 500); err == nil {
+		t.Error("the same token twice accepted")
+	}
+}

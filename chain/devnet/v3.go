@@ -14,11 +14,6 @@ import (
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
-// UniswapV3PoolInitCodeHash is keccak256 of the official UniswapV3Pool's creation bytecode
-// (v3pool.UniswapV3PoolMetaData.Bin), the init code hash of the pools the official factory creates
-// with CREATE2: the canonical one, as on mainnet.
-const UniswapV3PoolInitCodeHash = "0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54"
-
 // The staker's limits, passed to its constructor: an incentive may start at most
 // V3StakerMaxIncentiveStartLeadTime seconds after it is created and last at most
 // V3StakerMaxIncentiveDuration seconds (our choice for the devnet: 30 days and 2 years).

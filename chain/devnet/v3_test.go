@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings/v3pool"
 )
@@ -25,7 +26,7 @@ func v3PoolAddress(factory, tokenA, tokenB common.Address, fee int64) common.Add
 	}
 	salt := crypto.Keccak256(common.LeftPadBytes(tokenA[:], 32), common.LeftPadBytes(tokenB[:], 32),
 		common.LeftPadBytes(big.NewInt(fee).Bytes(), 32))
-	return crypto.CreateAddress2(factory, [32]byte(salt), common.FromHex(UniswapV3PoolInitCodeHash))
+	return crypto.CreateAddress2(factory, [32]byte(salt), common.FromHex(chain.UniswapV3InitCodeHash))
 }
 
 // floorTo is the largest multiple of spacing not above tick.
@@ -86,8 +87,8 @@ func TestV3(t *testing.T) {
 	)
 
 	// The pool's creation bytecode hashes to the canonical init code hash.
-	if got := crypto.Keccak256Hash(common.FromHex(v3pool.UniswapV3PoolMetaData.Bin)); got != common.HexToHash(UniswapV3PoolInitCodeHash) {
-		t.Fatalf("UniswapV3Pool init code hash = %s, want %s", got, UniswapV3PoolInitCodeHash)
+	if got := crypto.Keccak256Hash(common.FromHex(v3pool.UniswapV3PoolMetaData.Bin)); got != common.HexToHash(chain.UniswapV3InitCodeHash) {
+		t.Fatalf("UniswapV3Pool init code hash = %s, want %s", got, chain.UniswapV3InitCodeHash)
 	}
 	// The library's placeholder is solc's for its fully qualified name, and the descriptor was linked
 	// to the deployed library.
@@ -158,6 +159,9 @@ func TestV3(t *testing.T) {
 	pool := created[0].Pool
 	if want := v3PoolAddress(v3.Factory, weth, usd, fee); pool != want {
 		t.Fatalf("pool %s is not at its CREATE2 address %s", pool, want)
+	}
+	if got, err := chain.UniswapV3PoolAddress(v3.Factory.Hex(), chain.UniswapV3InitCodeHash, weth.Hex(), usd.Hex(), fee); err != nil || got != strings.ToLower(pool.Hex()) {
+		t.Fatalf("chain.UniswapV3PoolAddress = %s, %v; want %s", got, err, pool)
 	}
 	if got := call(h, v3.Factory, factoryABI.PackGetPool(weth, usd, big.NewInt(fee)), factoryABI.UnpackGetPool); got != pool {
 		t.Fatalf("getPool = %s, want %s", got, pool)

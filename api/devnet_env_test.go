@@ -58,7 +58,7 @@ func withDevnet(d *devnetChain) envOption {
 		info, _ := chain.Lookup(d.name)
 		pricing := index.PricingOf(info.Name, cc)
 		ix := index.New(e.store.Client, e.store.Dialect, map[string]index.Pricing{info.Name: pricing})
-		indexer, err := evm.Open(ctx, info.Name, cc, ix, log)
+		indexer, err := evm.Open(ctx, info.Name, cc, venue.All(), ix, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func withDevnet(d *devnetChain) envOption {
 		if d.edit != nil {
 			d.edit(&cc)
 		}
-		reads, err := evm.Open(ctx, info.Name, cc, ix, log)
+		reads, err := evm.Open(ctx, info.Name, cc, venue.All(), ix, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -137,3 +137,25 @@ func knownUniswapV2(chainName, factory string) (KnownUniswapV2, bool) {
 	}
 	return KnownUniswapV2{}, false
 }
+
+// EVMVenue is an EVM venue's parts the EVM adapter runs: the reading of its pools and events from
+// logs for the index. The adapter takes them from every configured venue that implements it, so an
+// EVM venue is wired by its registration alone.
+type EVMVenue interface {
+	Venue
+	// Indexer reads the venue's pools and events from logs; ok is false when cfg does not serve
+	// pools (Status says why).
+	Indexer(cfg VenueConfig) (ix EVMIndexer, ok bool)
+}
+
+// EVM returns the EVM venues of a chain's configuration, sorted by name, with their configuration.
+func (s VenueSet) EVM(cc ChainConfig) (venues []EVMVenue, configs []VenueConfig) {
+	names := slices.Sorted(maps.Keys(cc.Venues))
+	for _, name := range names {
+		if v, ok := s[name].(EVMVenue); ok {
+			venues = append(venues, v)
+			configs = append(configs, cc.Venues[name])
+		}
+	}
+	return venues, configs
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/partner-platform/partnerd/index"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
+	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 var (
@@ -124,7 +125,7 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64, early ..
 		MaxRange:      7, // small ranges: the test crosses many batches
 		Interval:      50 * time.Millisecond,
 		StepTimeout:   300 * time.Millisecond, // so that Run gets over a hung RPC quickly
-		Factories:     []evm.Factory{{Venue: "uniswap-v2", Address: w.addrs.Factory, FeeBps: 30}}})
+		Indexers:      []chain.EVMIndexer{uniswapv2.Indexer{Factory: lowerHex(w.addrs.Factory), FeeBps: 30}}})
 	return w
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
+	"github.com/partner-platform/partnerd/venue"
 )
 
 // logBuffer collects log lines written from several goroutines.
@@ -67,7 +68,7 @@ func TestFollowRestartedDevnet(t *testing.T) {
 				pricing = index.PricingOf("base", l.ChainConfig())
 				ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": pricing})
 			}
-			a, err := evm.Open(ctx, "base", l.ChainConfig(), ix, log)
+			a, err := evm.Open(ctx, "base", l.ChainConfig(), venue.All(), ix, log)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,14 +19,9 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// Topics of the events the indexer reads.
+// Topics of the token events the indexer reads (the venues' events are their indexers').
 var (
-	topicPairCreated = crypto.Keccak256Hash([]byte("PairCreated(address,address,address,uint256)"))
-	topicSync        = crypto.Keccak256Hash([]byte("Sync(uint112,uint112)"))
-	topicSwap        = crypto.Keccak256Hash([]byte("Swap(address,uint256,uint256,uint256,uint256,address)"))
-	topicMint        = crypto.Keccak256Hash([]byte("Mint(address,uint256,uint256)"))
-	topicBurn        = crypto.Keccak256Hash([]byte("Burn(address,uint256,uint256,address)"))
-	topicTransfer    = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+	topicTransfer = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
 	// WETH9's wrap and unwrap: they mint and burn without a Transfer event.
 	topicDeposit    = crypto.Keccak256Hash([]byte("Deposit(address,uint256)"))
 	topicWithdrawal = crypto.Keccak256Hash([]byte("Withdrawal(address,uint256)"))
@@ -35,20 +30,13 @@ var (
 // tokenTopics are the events that move the balances of a watched token.
 var tokenTopics = []common.Hash{topicTransfer, topicDeposit, topicWithdrawal}
 
-// Factory is a Uniswap V2 factory whose pairs the indexer follows.
-type Factory struct {
-	Venue   string
-	Address common.Address
-	FeeBps  int
-}
-
 // FollowerConfig configures a Follower.
 type FollowerConfig struct {
 	Chain         string
 	Reader        *Reader // its RPC client is the one the follower reads logs with
 	Sink          chain.Sink
-	Factories     []Factory
-	WrappedNative common.Address // its Deposit and Withdrawal events count as mints and burns; zero: none
+	Indexers      []chain.EVMIndexer // the venues whose pools are indexed (chain.EVMVenue)
+	WrappedNative common.Address     // its Deposit and Withdrawal events count as mints and burns; zero: none
 	StartBlock    uint64
 	Confirmations uint64        // blocks within this depth of the head may still reorg
 	MaxRange      uint64        // most blocks read per batch; default 2,000
@@ -57,12 +45,13 @@ type FollowerConfig struct {
 	Logger        *slog.Logger
 }
 
-// Follower indexes one EVM chain: from the start block it reads, in bounded block ranges, the
-// PairCreated events of the configured factories, then the Sync, Swap, Mint, Burn and Transfer
-// events of their pairs and Transfer events of the pairs' tokens, and hands each range to the Sink
-// as one batch. The configured wrapped native token (WETH9 and its kind) wraps and unwraps without
-// a Transfer: its Deposit(dst, wad) is read as a mint to dst and its Withdrawal(src, wad) as a burn
-// from src. It reads up to the head (reads are fresh) but treats only blocks deeper than the
+// Follower indexes one EVM chain: from the start block it reads, in bounded block ranges, the logs
+// that announce the venues' new pools (such as a Uniswap V2 factory's PairCreated), then the events
+// of their pools (such as a pair's Sync, Swap, Mint and Burn) and the Transfer events of the pools'
+// tokens and LP tokens, and hands each range to the Sink as one batch. What a venue's logs mean is
+// its chain.EVMIndexer's (FollowerConfig.Indexers); the follower is the same for every venue. The
+// configured wrapped native token (WETH9 and its kind) wraps and unwraps without a Transfer: its
+// Deposit(dst, wad) is read as a mint to dst and its Withdrawal(src, wad) as a burn from src. It reads up to the head (reads are fresh) but treats only blocks deeper than the
 // confirmation depth as final: when the block at the cursor is no longer canonical, it walks the
 // kept block hashes back to the newest canonical one and rolls the index back to it.
 //
@@ -76,6 +65,12 @@ type Follower struct {
 	genesis string
 	pools   map[common.Address]bool
 	tokens  map[common.Address]bool
+
+	creators       []common.Address              // every indexer's Creators
+	creationTopics []common.Hash                 // every indexer's CreationTopics
+	poolTopics     []common.Hash                 // every indexer's PoolTopics
+	byCreator      map[string][]chain.EVMIndexer // the indexers naming a creator, in order
+	byPoolTopic    map[string][]chain.EVMIndexer // the indexers naming a pool topic, in order
 }
 
 // NewFollower returns a follower; it reads nothing until Run or Step.
@@ -92,7 +87,30 @@ func NewFollower(cfg FollowerConfig) *Follower {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Follower{cfg: cfg, rpc: cfg.Reader.rpc, log: cfg.Logger.With("chain", cfg.Chain), span: cfg.MaxRange}
+	f := &Follower{cfg: cfg, rpc: cfg.Reader.rpc, log: cfg.Logger.With("chain", cfg.Chain), span: cfg.MaxRange,
+		byCreator: map[string][]chain.EVMIndexer{}, byPoolTopic: map[string][]chain.EVMIndexer{}}
+	for _, ix := range cfg.Indexers {
+		for _, a := range ix.Creators() {
+			a = strings.ToLower(a)
+			if len(f.byCreator[a]) == 0 {
+				f.creators = append(f.creators, common.HexToAddress(a))
+			}
+			f.byCreator[a] = append(f.byCreator[a], ix)
+		}
+		for _, t := range ix.CreationTopics() {
+			if h := common.HexToHash(t); !slices.Contains(f.creationTopics, h) {
+				f.creationTopics = append(f.creationTopics, h)
+			}
+		}
+		for _, t := range ix.PoolTopics() {
+			t = strings.ToLower(t)
+			if len(f.byPoolTopic[t]) == 0 {
+				f.poolTopics = append(f.poolTopics, common.HexToHash(t))
+			}
+			f.byPoolTopic[t] = append(f.byPoolTopic[t], ix)
+		}
+	}
+	return f
 }
 
 // Run follows the chain until ctx ends, each step under StepTimeout. Errors (a timeout included)
@@ -281,7 +299,7 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 	}
 
 	// New pools first: their logs in the same range must be read too.
-	created, err := f.logs(ctx, from, to, f.factoryAddresses(), []common.Hash{topicPairCreated})
+	created, err := f.logs(ctx, from, to, f.creators, f.creationTopics)
 	if err != nil {
 		return chain.Batch{}, err
 	}
@@ -289,11 +307,13 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 	var watch []common.Address
 	watch = append(watch, slices.Collect(maps.Keys(f.pools))...)
 	watch = append(watch, slices.Collect(maps.Keys(f.tokens))...)
-	watch = append(watch, newPools...)
+	for _, p := range newPools {
+		watch = append(watch, common.HexToAddress(p.Address))
+	}
 	watch = append(watch, newTokens...)
 	slices.SortFunc(watch, func(a, b common.Address) int { return a.Cmp(b) })
 	watch = slices.Compact(watch)
-	events, err := f.logs(ctx, from, to, watch, append([]common.Hash{topicSync, topicSwap, topicMint, topicBurn}, tokenTopics...))
+	events, err := f.logs(ctx, from, to, watch, append(slices.Clone(f.poolTopics), tokenTopics...))
 	if err != nil {
 		return chain.Batch{}, err
 	}
@@ -312,12 +332,8 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 
 	all := append(append(append([]types.Log{}, earlier...), created...), events...)
 	blocks := map[uint64]bool{to: true}
-	txs := map[common.Hash]bool{}
 	for _, l := range all {
 		blocks[l.BlockNumber] = true
-		if l.Topics[0] == topicSwap || l.Topics[0] == topicMint || l.Topics[0] == topicBurn {
-			txs[l.TxHash] = true
-		}
 	}
 	headers, err := f.headers(ctx, slices.Sorted(maps.Keys(blocks)))
 	if err != nil {
@@ -328,9 +344,45 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 			return chain.Batch{}, badResponse("index", "block %d changed while it was read (reorg in progress)", l.BlockNumber)
 		}
 	}
+
+	pools := maps.Clone(f.pools)
+	tokens := maps.Clone(f.tokens)
+	for _, t := range newTokens {
+		tokens[t] = true
+	}
+	for _, p := range newPools {
+		pools[common.HexToAddress(p.Address)] = true
+		if p.LP { // the pool is also its LP token
+			tokens[common.HexToAddress(p.Address)] = true
+		}
+	}
+	txs := map[common.Hash]bool{} // the transactions whose senders trade or move liquidity
+	for _, l := range append(earlier, events...) {
+		switch {
+		case l.Topics[0] == topicTransfer && tokens[l.Address]:
+			if t, ok := decodeTransfer(l); ok {
+				b.Transfers = append(b.Transfers, t)
+			}
+		case (l.Topics[0] == topicDeposit || l.Topics[0] == topicWithdrawal) && tokens[l.Address]:
+			if t, ok := f.decodeWrap(l); ok {
+				b.Transfers = append(b.Transfers, t)
+			}
+		case pools[l.Address]:
+			if e, ok := f.decodeEvent(l); ok {
+				e.Time = int64(headers[l.BlockNumber].Time)
+				b.Events = append(b.Events, e)
+				if e.Kind != chain.EventSync {
+					txs[l.TxHash] = true
+				}
+			}
+		}
+	}
 	senders, err := f.senders(ctx, slices.Collect(maps.Keys(txs)))
 	if err != nil {
 		return chain.Batch{}, err
+	}
+	for i := range b.Events {
+		b.Events[i].Trader = senders[common.HexToHash(b.Events[i].TxHash)]
 	}
 	if again, err := f.header(ctx, to); err != nil || again.Hash != end.Hash {
 		if err != nil {
@@ -347,59 +399,80 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 		b.Blocks = append(b.Blocks, chain.BlockHash{Number: to, Hash: end.Hash})
 	}
 
-	if err := f.describe(ctx, &b, created, newTokens, headers); err != nil {
+	if err := f.describe(ctx, &b, newPools, newTokens, headers); err != nil {
 		return chain.Batch{}, err
-	}
-	pools := maps.Clone(f.pools)
-	for _, p := range newPools {
-		pools[p] = true
-	}
-	tokens := maps.Clone(f.tokens)
-	for _, t := range append(newTokens, newPools...) { // a pair is also its LP token
-		tokens[t] = true
-	}
-	for _, l := range append(earlier, events...) {
-		time := int64(headers[l.BlockNumber].Time)
-		switch {
-		case l.Topics[0] == topicTransfer && tokens[l.Address]:
-			if t, ok := decodeTransfer(l); ok {
-				b.Transfers = append(b.Transfers, t)
-			}
-		case (l.Topics[0] == topicDeposit || l.Topics[0] == topicWithdrawal) && tokens[l.Address]:
-			if t, ok := f.decodeWrap(l); ok {
-				b.Transfers = append(b.Transfers, t)
-			}
-		case pools[l.Address]:
-			if e, ok := decodePoolEvent(l, time, senders[l.TxHash]); ok {
-				b.Events = append(b.Events, e)
-			}
-		}
 	}
 	return b, nil
 }
 
-func (f *Follower) factoryAddresses() []common.Address {
-	out := make([]common.Address, len(f.cfg.Factories))
-	for i, v := range f.cfg.Factories {
-		out[i] = v.Address
+// blockLog is a log as the venues' indexers read it.
+func blockLog(l types.Log) chain.EVMBlockLog {
+	topics := make([]string, len(l.Topics))
+	for i, t := range l.Topics {
+		topics[i] = strings.ToLower(t.Hex())
+	}
+	return chain.EVMBlockLog{Address: lower(l.Address), Topics: topics, Data: l.Data, Block: l.BlockNumber,
+		TxHash: strings.ToLower(l.TxHash.Hex()), Index: l.Index}
+}
+
+// decodeCreated reads the pool a creation log announces, with the indexer that names the log's
+// contract among its creators (the first that decodes it), its addresses canonical and its Block
+// the log's.
+func (f *Follower) decodeCreated(l types.Log) (chain.EVMPool, bool) {
+	bl := blockLog(l)
+	for _, ix := range f.byCreator[bl.Address] {
+		if !slices.Contains(lowerAll(ix.CreationTopics()), bl.Topics[0]) {
+			continue
+		}
+		if p, ok := ix.DecodeCreated(bl); ok {
+			p.Address, p.Token0, p.Token1 = canonicalHex(p.Address), canonicalHex(p.Token0), canonicalHex(p.Token1)
+			p.Block, p.Time = l.BlockNumber, 0
+			return p, true
+		}
+	}
+	return chain.EVMPool{}, false
+}
+
+// decodeEvent reads a pool's log with the first indexer that names its topic and decodes it, held
+// to the log's pool and place.
+func (f *Follower) decodeEvent(l types.Log) (chain.PoolEvent, bool) {
+	bl := blockLog(l)
+	for _, ix := range f.byPoolTopic[bl.Topics[0]] {
+		if e, ok := ix.DecodeEvent(bl); ok {
+			e.Pool, e.Block, e.LogIndex, e.TxHash, e.Time, e.Trader = bl.Address, bl.Block, bl.Index, bl.TxHash, 0, ""
+			return e, true
+		}
+	}
+	return chain.PoolEvent{}, false
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
 	}
 	return out
 }
 
-// newPools returns the pairs created in the logs and the tokens they bring that are not watched yet.
-func (f *Follower) newPools(created []types.Log) (pools, tokens []common.Address) {
+// canonicalHex is an address as the index spells it: 0x and lower-case hex.
+func canonicalHex(a string) string { return lower(common.HexToAddress(a)) }
+
+// newPools returns the pools created in the logs that are not indexed yet, in chain order, and the
+// tokens they bring that are not watched yet.
+func (f *Follower) newPools(created []types.Log) (pools []chain.EVMPool, tokens []common.Address) {
 	seen := map[common.Address]bool{}
 	for _, l := range created {
-		if len(l.Topics) != 3 || len(l.Data) < 32 {
+		p, ok := f.decodeCreated(l)
+		if !ok {
 			continue
 		}
-		pair := common.BytesToAddress(l.Data[:32])
-		if f.pools[pair] || seen[pair] {
+		pool := common.HexToAddress(p.Address)
+		if f.pools[pool] || seen[pool] {
 			continue
 		}
-		seen[pair] = true
-		pools = append(pools, pair)
-		for _, t := range []common.Address{common.BytesToAddress(l.Topics[1].Bytes()), common.BytesToAddress(l.Topics[2].Bytes())} {
+		seen[pool] = true
+		pools = append(pools, p)
+		for _, t := range []common.Address{common.HexToAddress(p.Token0), common.HexToAddress(p.Token1)} {
 			if !f.tokens[t] && !seen[t] {
 				seen[t] = true
 				tokens = append(tokens, t)
@@ -409,30 +482,25 @@ func (f *Follower) newPools(created []types.Log) (pools, tokens []common.Address
 	return pools, tokens
 }
 
-// describe adds the new pools, and the new tokens with their metadata, to the batch. A token whose
-// getters fail is still followed (its Transfer events count), with what could be read.
-func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types.Log, newTokens []common.Address, headers map[uint64]header) error {
-	var pairs []common.Address
-	for _, l := range created {
-		if len(l.Topics) != 3 || len(l.Data) < 32 {
-			continue
+// describe adds the new pools, and the new tokens (the pools that are LP tokens included) with
+// their metadata, to the batch. A token whose getters fail is still followed (its Transfer events
+// count), with what could be read.
+func (f *Follower) describe(ctx context.Context, b *chain.Batch, newPools []chain.EVMPool, newTokens []common.Address, headers map[uint64]header) error {
+	var lps []common.Address
+	var lpBlocks []uint64
+	for _, p := range newPools {
+		pool := p.IndexedPool
+		pool.Time = int64(headers[pool.Block].Time)
+		b.Pools = append(b.Pools, pool)
+		if p.LP {
+			lps = append(lps, common.HexToAddress(p.Address))
+			lpBlocks = append(lpBlocks, p.Block)
 		}
-		pair := common.BytesToAddress(l.Data[:32])
-		if f.pools[pair] || slices.Contains(pairs, pair) {
-			continue
-		}
-		pairs = append(pairs, pair)
-		venue := f.venue(l.Address)
-		b.Pools = append(b.Pools, chain.IndexedPool{
-			Address: lower(pair), Venue: venue.Venue, FeeBps: venue.FeeBps,
-			Token0: lower(common.BytesToAddress(l.Topics[1].Bytes())), Token1: lower(common.BytesToAddress(l.Topics[2].Bytes())),
-			Block: l.BlockNumber, Time: int64(headers[l.BlockNumber].Time),
-		})
 	}
-	if len(newTokens)+len(pairs) == 0 {
+	if len(newTokens)+len(lps) == 0 {
 		return nil
 	}
-	metas, err := f.cfg.Reader.TokenMetadata(ctx, append(append([]common.Address{}, newTokens...), pairs...))
+	metas, err := f.cfg.Reader.TokenMetadata(ctx, append(append([]common.Address{}, newTokens...), lps...))
 	if err != nil {
 		return err
 	}
@@ -448,21 +516,12 @@ func (f *Follower) describe(ctx context.Context, b *chain.Batch, created []types
 		lp := i >= len(newTokens)
 		block := found[m.Address]
 		if lp {
-			block = b.Pools[i-len(newTokens)].Block
+			block = lpBlocks[i-len(newTokens)]
 		}
 		b.Tokens = append(b.Tokens, chain.IndexedToken{Address: lower(m.Address), Symbol: m.Symbol, Name: m.Name,
 			Decimals: int(m.Decimals), LP: lp, Block: block})
 	}
 	return nil
-}
-
-func (f *Follower) venue(factory common.Address) Factory {
-	for _, v := range f.cfg.Factories {
-		if v.Address == factory {
-			return v
-		}
-	}
-	return Factory{}
 }
 
 func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
@@ -494,36 +553,6 @@ func (f *Follower) decodeWrap(l types.Log) (chain.Transfer, bool) {
 		t.From, t.To = holder, zero
 	}
 	return t, true
-}
-
-func decodePoolEvent(l types.Log, time int64, sender string) (chain.PoolEvent, bool) {
-	e := chain.PoolEvent{Pool: lower(l.Address), Block: l.BlockNumber, LogIndex: l.Index, TxHash: strings.ToLower(l.TxHash.Hex()), Time: time, Trader: sender}
-	switch l.Topics[0] {
-	case topicSync:
-		if len(l.Data) != 64 {
-			return e, false
-		}
-		e.Kind, e.Reserve0, e.Reserve1 = chain.EventSync, dataWord(l.Data, 0), dataWord(l.Data, 1)
-	case topicSwap:
-		if len(l.Data) != 128 || len(l.Topics) != 3 {
-			return e, false
-		}
-		e.Kind = chain.EventSwap
-		e.Amount0In, e.Amount1In, e.Amount0Out, e.Amount1Out = dataWord(l.Data, 0), dataWord(l.Data, 1), dataWord(l.Data, 2), dataWord(l.Data, 3)
-	case topicMint:
-		if len(l.Data) != 64 {
-			return e, false
-		}
-		e.Kind, e.Amount0In, e.Amount1In = chain.EventMint, dataWord(l.Data, 0), dataWord(l.Data, 1)
-	case topicBurn:
-		if len(l.Data) != 64 {
-			return e, false
-		}
-		e.Kind, e.Amount0Out, e.Amount1Out = chain.EventBurn, dataWord(l.Data, 0), dataWord(l.Data, 1)
-	default:
-		return e, false
-	}
-	return e, true
 }
 
 // header is what the indexer needs of a block header.

@@ -29,12 +29,13 @@ type Adapter struct {
 const dialTimeout = 10 * time.Second
 
 // Open connects to a configured EVM chain; the adapter then reads it (LP positions included: those
-// staked in the farms of uniswap-v2's stakingRewardsFactory too) and indexes its uniswap-v2 factory
-// into sink. Every RPC URL must serve the configured chain id: one that serves another chain is a
+// staked in the farms of uniswap-v2's stakingRewardsFactory too) and indexes into sink the pools of
+// its configured venues that venues implements as chain.EVMVenue (VenueSet.EVM), through their
+// indexers. Every RPC URL must serve the configured chain id: one that serves another chain is a
 // configuration error, and one that does not answer is kept for failover (with a warning) as long
-// as another answers. With several URLs, reads fail over between them (see
-// failover). Errors never contain a URL's credentials.
-func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Sink, log *slog.Logger) (*Adapter, error) {
+// as another answers. With several URLs, reads fail over between them (see failover). Errors never
+// contain a URL's credentials.
+func Open(ctx context.Context, name string, cfg chain.ChainConfig, venues chain.VenueSet, sink chain.Sink, log *slog.Logger) (*Adapter, error) {
 	first, err := checkChainID(ctx, name, cfg, log)
 	if err != nil {
 		return nil, err
@@ -49,9 +50,12 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Si
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	v2 := cfg.Venues["uniswap-v2"]
-	var factories []Factory
-	if v2.Factory != "" {
-		factories = append(factories, Factory{Venue: "uniswap-v2", Address: common.HexToAddress(v2.Factory), FeeBps: v2.FeeBps})
+	var indexers []chain.EVMIndexer
+	evmVenues, configs := venues.EVM(cfg)
+	for i, v := range evmVenues {
+		if ix, ok := v.Indexer(configs[i]); ok {
+			indexers = append(indexers, ix)
+		}
 	}
 	interval := 2 * time.Second
 	if cfg.Network == chain.Devnet { // a devnet seals blocks on demand: follow it closely
@@ -59,7 +63,7 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, sink chain.Si
 	}
 	return &Adapter{
 		Source: NewSource(reader, cfg.WrappedNative, v2.Factory).withFarms(v2.StakingRewardsFactory),
-		Follower: NewFollower(FollowerConfig{Chain: name, Reader: reader, Sink: sink, Factories: factories,
+		Follower: NewFollower(FollowerConfig{Chain: name, Reader: reader, Sink: sink, Indexers: indexers,
 			WrappedNative: common.HexToAddress(cfg.WrappedNative), StartBlock: cfg.StartBlock, Confirmations: uint64(cfg.Confirmations), Interval: interval, Logger: log}),
 		client: client,
 	}, nil

@@ -63,7 +63,7 @@ func withUser(t *testing.T, raw, user, password string) string {
 func (w *failoverWorld) open(urls ...string) (*Adapter, error) {
 	cfg := w.cfg
 	cfg.RPCURLs = urls
-	a, err := Open(w.t.Context(), "base", cfg, nil, slog.New(slog.NewTextHandler(&w.log, nil)))
+	a, err := Open(w.t.Context(), "base", cfg, nil, nil, slog.New(slog.NewTextHandler(&w.log, nil)))
 	if err == nil {
 		w.t.Cleanup(a.Close)
 	}

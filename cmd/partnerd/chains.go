@@ -121,7 +121,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			continue
 		}
 		sink := index.NewTermSink(out.index)
-		a, err := evm.Open(ctx, info.Name, cc, sink, m.Log)
+		a, err := evm.Open(ctx, info.Name, cc, venues, sink, m.Log)
 		if err != nil {
 			m.Log.Error("chain disabled: its RPC does not answer as configured", "chain", info.Name, "err", err)
 			continue

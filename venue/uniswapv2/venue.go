@@ -1,6 +1,6 @@
 // Package uniswapv2 is the Uniswap V2 venue (and its forks, such as PancakeSwap V2): what it serves
-// on a configured chain, and the pair's exact swap math (math.go), held to the official SDK's
-// vectors.
+// on a configured chain, the pair's exact swap math (math.go), held to the official SDK's vectors,
+// and what indexes it (index.go: its factory's and pairs' logs, as chain.EVMIndexer).
 package uniswapv2
 
 import (

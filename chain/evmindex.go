@@ -1,0 +1,63 @@
+package chain
+
+// What an EVM indexer reads: logs, as plain values (no go-ethereum here), and the interface through
+// which a venue reads its pools and pool events from them. Addresses, topics and hashes are 0x
+// followed by lower-case hex (an address 40 digits, a topic or hash 64), so they compare as strings;
+// amounts are base units.
+
+// EVMBlockLog is one log as eth_getLogs answers it (never a removed one), with its place in the
+// chain. (EVMLog is a receipt's log, as a transaction's status reports it.)
+type EVMBlockLog struct {
+	// Address is the contract that emitted the log.
+	Address string
+	// Topics are the log's topics: Topics[0] is the event's signature hash (a follower never hands
+	// over a log without one), the rest its indexed arguments, 32 bytes each.
+	Topics []string
+	// Data is the log's non-indexed arguments, ABI-encoded.
+	Data   []byte
+	Block  uint64
+	TxHash string
+	// Index is the log's index in its block.
+	Index uint
+}
+
+// EVMPool is a pool an EVMIndexer saw created.
+type EVMPool struct {
+	IndexedPool
+	// LP reports that the pool's own address is a fungible LP token (a Uniswap V2 pair): the
+	// follower reads its metadata, indexes it as an LP token and follows its Transfer events. A pool
+	// without one (Uniswap V3: positions are NFTs of a position manager) leaves it false.
+	LP bool
+}
+
+// EVMIndexer reads one venue's pools and pool events from logs: the EVM follower reads, in each
+// block range, the logs of Creators with one of CreationTopics and hands each to the indexer that
+// named its address; then the logs of every indexed pool with one of PoolTopics, each to an indexer
+// that names its topic. A venue package implements it (chain.EVMVenue); the follower is the same for
+// every venue: it pages the chain, handles reorgs and leases, and reads block times and transaction
+// senders itself.
+//
+// What it returns means what the index stores (see PoolEvent): pools by their address, Token0 and
+// Token1 in the venue's own order, events of the log's pool, block, index and transaction. A pool's
+// state (its reserves) is a row of its own, EventSync, from a log of its own, such as Uniswap V2's
+// Sync, which the pool emits just before the Swap, Mint or Burn that changed it.
+type EVMIndexer interface {
+	// Creators are the contracts whose logs announce new pools: the venue's factories.
+	Creators() []string
+	// CreationTopics are the topics (Topics[0]) of those logs, such as PairCreated or PoolCreated.
+	CreationTopics() []string
+	// DecodeCreated reads the pool a log of a Creator announces: its Address, Venue, Token0, Token1
+	// and FeeBps (the follower sets Block and Time). ok is false for a log that announces none (an
+	// admin event, or one that does not decode).
+	DecodeCreated(l EVMBlockLog) (pool EVMPool, ok bool)
+	// PoolTopics are the topics (Topics[0]) of the venue's pools' events, such as Sync, Swap, Mint
+	// and Burn. Indexers whose pools emit the same event (a fork's) must decode it alike: a pool's
+	// log goes to the first indexer that names its topic and decodes it.
+	PoolTopics() []string
+	// DecodeEvent reads one log of a pool into one row (the index keeps one per log): its Kind and
+	// amounts (or reserves), and its Pool, Block, LogIndex and TxHash, which are the log's Address,
+	// Block, Index and TxHash (the follower holds them to it). The follower sets Time (the block's)
+	// and Trader (the transaction's sender, for every row of a transaction that has a row other than
+	// a Sync). ok is false for a log it does not index.
+	DecodeEvent(l EVMBlockLog) (event PoolEvent, ok bool)
+}

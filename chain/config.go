@@ -51,7 +51,9 @@ type ChainConfig struct {
 //     StakingRewardsFactory (Uniswap's liquidity-staker), whose StakingRewards farms stake the
 //     venue's LP tokens.
 //   - uniswap-v3: factory and quoter required, router optional; feeBps must be 0 because the fee is
-//     per pool; initCodeHash optional as for V2; stakingRewardsFactory does not apply and must be empty.
+//     per pool; initCodeHash optional as for V2; tickLens (optional) is the chain's TickLens, through
+//     which pool reads (quotes, bins) read initialized ticks; stakingRewardsFactory does not apply and
+//     must be empty. tickLens applies to uniswap-v3 only.
 //   - Solana venues (raydium, orca, meteora, pumpswap): factory is the venue's program id and is
 //     required; router, quoter, feeBps, initCodeHash and stakingRewardsFactory do not apply and must
 //     be empty.
@@ -59,6 +61,7 @@ type VenueConfig struct {
 	Factory               string `json:"factory"`
 	Router                string `json:"router,omitempty"`
 	Quoter                string `json:"quoter,omitempty"`
+	TickLens              string `json:"tickLens,omitempty"`
 	FeeBps                int    `json:"feeBps"`
 	InitCodeHash          string `json:"initCodeHash,omitempty"`
 	StakingRewardsFactory string `json:"stakingRewardsFactory,omitempty"`
@@ -162,6 +165,7 @@ type (
 		Factory               string `json:"factory"`
 		Router                string `json:"router"`
 		Quoter                string `json:"quoter"`
+		TickLens              string `json:"tickLens"`
 		FeeBps                *int   `json:"feeBps"`
 		InitCodeHash          string `json:"initCodeHash"`
 		StakingRewardsFactory string `json:"stakingRewardsFactory"`
@@ -227,7 +231,7 @@ func ParseConfig(data []byte) (Config, error) {
 			c.Venues = make(map[string]VenueConfig, len(fc.Venues))
 		}
 		for venue, fv := range fc.Venues {
-			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, InitCodeHash: fv.InitCodeHash,
+			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, TickLens: fv.TickLens, InitCodeHash: fv.InitCodeHash,
 				StakingRewardsFactory: fv.StakingRewardsFactory}
 			known, isKnown := knownUniswapV2(name, fv.Factory)
 			isKnown = isKnown && venue == "uniswap-v2"
@@ -450,6 +454,7 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".factory", v.Factory, true)
 		checkAddr(vp+".router", v.Router, true)
 		notUsed("quoter", v.Quoter)
+		notUsed("tickLens", v.TickLens)
 		if v.FeeBps < 0 || v.FeeBps > maxFeeBps {
 			add(vp+".feeBps", "want 0 to %d", maxFeeBps)
 		}
@@ -459,6 +464,7 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".factory", v.Factory, true)
 		checkAddr(vp+".router", v.Router, false)
 		checkAddr(vp+".quoter", v.Quoter, true)
+		checkAddr(vp+".tickLens", v.TickLens, false)
 		if v.FeeBps != 0 {
 			add(vp+".feeBps", "not used by uniswap-v3, whose fee is per pool")
 		}
@@ -468,6 +474,7 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".factory", v.Factory, true)
 		notUsed("router", v.Router)
 		notUsed("quoter", v.Quoter)
+		notUsed("tickLens", v.TickLens)
 		notUsed("initCodeHash", v.InitCodeHash)
 		notUsed("stakingRewardsFactory", v.StakingRewardsFactory)
 		if v.FeeBps != 0 {

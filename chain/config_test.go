@@ -167,6 +167,41 @@ func TestParseConfigStakingRewardsFactory(t *testing.T) {
 	}
 }
 
+// TestParseConfigTickLens: uniswap-v3's optional tickLens is read from the file, kept as written,
+// absent by default, and survives a JSON round trip.
+func TestParseConfigTickLens(t *testing.T) {
+	cfg, err := ParseConfig([]byte(validDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := cfg.Chains["base"].Venues["uniswap-v3"].TickLens; l != "" {
+		t.Errorf("tickLens = %q without one in the file", l)
+	}
+	const lens = "0x0CdeE061c75D43c82520eD998C23ac2991c9ac6d" // Base's TickLens
+	m := doc(t)
+	at(m, "chains.base.venues.uniswap-v3")["tickLens"] = lens
+	data, _ := json.Marshal(m)
+	if cfg, err = ParseConfig(data); err != nil {
+		t.Fatal(err)
+	}
+	if l := cfg.Chains["base"].Venues["uniswap-v3"].TickLens; l != lens {
+		t.Fatalf("tickLens = %q, want %s", l, lens)
+	}
+	if data, err = json.Marshal(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"tickLens":"`+lens+`"`) || strings.Count(string(data), "tickLens") != 1 {
+		t.Fatalf("marshalled config: %s", data)
+	}
+	again, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again, cfg) {
+		t.Fatalf("round trip changed the config:\n%+v\n%+v", again, cfg)
+	}
+}
+
 func TestParseConfigErrors(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -272,6 +307,7 @@ func TestParseConfigErrors(t *testing.T) {
 			"chains.base.venues.uniswap-v2.factory: not an EVM address (want 0x followed by 40 hex digits)"},
 		{"v2 router missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v2"), "router") }, "chains.base.venues.uniswap-v2.router: required"},
 		{"v2 quoter", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["quoter"] = evmA }, "chains.base.venues.uniswap-v2.quoter: not used by uniswap-v2"},
+		{"v2 tick lens", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["tickLens"] = evmA }, "chains.base.venues.uniswap-v2.tickLens: not used by uniswap-v2"},
 		{"v2 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["feeBps"] = 10000 }, "chains.base.venues.uniswap-v2.feeBps: want 0 to 9999"},
 		{"v2 init code hash", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["initCodeHash"] = "0x96e8" },
 			"chains.base.venues.uniswap-v2.initCodeHash: want 0x followed by 64 hex digits"},
@@ -283,6 +319,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"v3 factory missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v3"), "factory") }, "chains.base.venues.uniswap-v3.factory: required"},
 		{"v3 quoter missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v3"), "quoter") }, "chains.base.venues.uniswap-v3.quoter: required"},
 		{"v3 router", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["router"] = "0x1" }, "chains.base.venues.uniswap-v3.router: not an EVM address (want 0x followed by 40 hex digits)"},
+		{"v3 tick lens", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["tickLens"] = "0x1" }, "chains.base.venues.uniswap-v3.tickLens: not an EVM address (want 0x followed by 40 hex digits)"},
 		{"v3 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["feeBps"] = 5 }, "chains.base.venues.uniswap-v3.feeBps: not used by uniswap-v3, whose fee is per pool"},
 		{"v3 staking rewards factory", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["stakingRewardsFactory"] = evmA },
 			"chains.base.venues.uniswap-v3.stakingRewardsFactory: not used by uniswap-v3"},
@@ -295,6 +332,7 @@ func TestParseConfigErrors(t *testing.T) {
 			"chains.solana.venues.meteora.factory: required"},
 		{"solana venue router", func(m map[string]any) { at(m, "chains.solana.venues.orca")["router"] = solA }, "chains.solana.venues.orca.router: not used by orca"},
 		{"solana venue quoter", func(m map[string]any) { at(m, "chains.solana.venues.orca")["quoter"] = solA }, "chains.solana.venues.orca.quoter: not used by orca"},
+		{"solana venue tick lens", func(m map[string]any) { at(m, "chains.solana.venues.orca")["tickLens"] = solA }, "chains.solana.venues.orca.tickLens: not used by orca"},
 		{"solana venue hash", func(m map[string]any) { at(m, "chains.solana.venues.orca")["initCodeHash"] = "x" }, "chains.solana.venues.orca.initCodeHash: not used by orca"},
 		{"solana venue staking rewards factory", func(m map[string]any) { at(m, "chains.solana.venues.orca")["stakingRewardsFactory"] = solA },
 			"chains.solana.venues.orca.stakingRewardsFactory: not used by orca"},

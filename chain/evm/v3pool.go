@@ -1,0 +1,249 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/partner-platform/partnerd/chain"
+)
+
+// v3ABI holds the Uniswap V3 pool getters V3Pools reads and TickLens's getPopulatedTicksInWord.
+// slot0 is decoded by hand (its first two words only), so forks whose slot0 has other trailing
+// fields (PancakeSwap V3's uint32 feeProtocol) decode too.
+var v3ABI = func() abi.ABI {
+	const fragments = `[
+{"type":"function","name":"token0","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"token1","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"address"}]},
+{"type":"function","name":"fee","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"uint24"}]},
+{"type":"function","name":"tickSpacing","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"int24"}]},
+{"type":"function","name":"slot0","stateMutability":"view","inputs":[],"outputs":[{"name":"sqrtPriceX96","type":"uint160"},{"name":"tick","type":"int24"}]},
+{"type":"function","name":"liquidity","stateMutability":"view","inputs":[],"outputs":[{"name":"","type":"uint128"}]},
+{"type":"function","name":"getPopulatedTicksInWord","stateMutability":"view","inputs":[{"name":"pool","type":"address"},{"name":"tickBitmapIndex","type":"int16"}],
+ "outputs":[{"name":"populatedTicks","type":"tuple[]","components":[{"name":"tick","type":"int24"},{"name":"liquidityNet","type":"int128"},{"name":"liquidityGross","type":"uint128"}]}]}
+]`
+	a, err := abi.JSON(strings.NewReader(fragments))
+	if err != nil {
+		panic(err)
+	}
+	return a
+}()
+
+// v3Getters are the pool calls V3Pools makes for each pool, in order, before its TickLens calls.
+var v3Getters = []string{"token0", "token1", "fee", "tickSpacing", "slot0", "liquidity"}
+
+// populatedTick is one TickLens result.
+type populatedTick struct {
+	Tick           *big.Int
+	LiquidityNet   *big.Int
+	LiquidityGross *big.Int
+}
+
+// V3Pools reads Uniswap V3 pools at one block: for each read, token0, token1, fee, tickSpacing,
+// slot0 (sqrtPriceX96, tick) and liquidity, and TickLens's getPopulatedTicksInWord (tickLens is
+// the chain's TickLens, the uniswap-v3 venue's chain.VenueConfig.TickLens) for every tick bitmap
+// word in [w-Words, w+Words] around the word w of the pool's current tick.
+//
+// Round trips: everything goes in ONE Multicall3 aggregate3 eth_call (as PairStates: with
+// getBlockNumber inside it, so the state says its block) when each read's Word guess leads to
+// words covering [w-Words, w+Words]. The word of the current tick is only known once slot0 is
+// read, so a read with no guess, or a stale one, costs a second aggregate3 eth_call, pinned to
+// the block of the first, for the missing words only. Beyond MaxCalldataPerCall (about 40 pools
+// at Words 2) the block is pinned first (eth_blockNumber) and the chunks go out as one JSON-RPC
+// batch, as PairStates does. An address that is not a V3 pool answers OK false without failing
+// the others. Errors are *Error: KindInvalidInput (no TickLens, negative Words), KindUnavailable,
+// KindTimeout, KindCanceled or KindBadResponse (getBlockNumber failing: no Multicall3 there).
+func (s *Source) V3Pools(ctx context.Context, tickLens string, reads []chain.V3PoolRead) ([]chain.V3PoolState, error) {
+	return s.reader.v3Pools(ctx, common.HexToAddress(tickLens), reads)
+}
+
+// wordRange is the words [lo, hi] of a read around word w, clamped to int16.
+func wordRange(w, words int) (int, int) {
+	return max(w-words, math.MinInt16), min(w+words, math.MaxInt16)
+}
+
+func (r *Reader) v3Pools(ctx context.Context, lens common.Address, reads []chain.V3PoolRead) ([]chain.V3PoolState, error) {
+	const op = "v3 pools"
+	if len(reads) == 0 {
+		return nil, nil
+	}
+	if lens == (common.Address{}) {
+		return nil, newError(op, KindInvalidInput, fmt.Errorf("a TickLens address is required"))
+	}
+	pools := make([]common.Address, len(reads))
+	var calls []call
+	guessed := make([][2]int, len(reads)) // the words read in the first call, lo > hi for none
+	for i, rd := range reads {
+		if rd.Words < 0 {
+			return nil, newError(op, KindInvalidInput, fmt.Errorf("read %d: negative Words %d", i, rd.Words))
+		}
+		pools[i] = common.HexToAddress(rd.Pool)
+		for _, g := range v3Getters {
+			calls = append(calls, call{Target: pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
+		}
+		guessed[i] = [2]int{1, 0}
+		if rd.Word != nil {
+			lo, hi := wordRange(int(*rd.Word), rd.Words)
+			guessed[i] = [2]int{lo, hi}
+			for w := lo; w <= hi; w++ {
+				calls = append(calls, lensCall(lens, pools[i], w))
+			}
+		}
+	}
+	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
+	var pinned *uint64
+	if len(chunk(calls)) > 1 {
+		n, err := r.blockNumber(ctx, op)
+		if err != nil {
+			return nil, err
+		}
+		pinned = &n
+	}
+	res, err := r.aggregate(ctx, op, pinned, calls)
+	if err != nil {
+		return nil, err
+	}
+	at, ok := word(res[len(res)-1])
+	if !ok || !at.IsUint64() {
+		return nil, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
+	}
+	block := at.Uint64()
+
+	out := make([]chain.V3PoolState, len(reads))
+	words := make([]map[int]result, len(reads)) // each pool's TickLens results by word
+	var more []call
+	type missing struct{ pool, word int }
+	var wanted []missing
+	for i, rd := range reads {
+		n := len(v3Getters)
+		if guessed[i][0] <= guessed[i][1] {
+			n += guessed[i][1] - guessed[i][0] + 1
+		}
+		rs := res[:n]
+		res = res[n:]
+		st, ok := decodeV3(pools[i], rs)
+		if !ok {
+			out[i] = chain.V3PoolState{Address: canonical(pools[i]), Block: block}
+			continue
+		}
+		st.Block = block
+		out[i] = st
+		words[i] = map[int]result{}
+		for j, w := 0, guessed[i][0]; w <= guessed[i][1]; j, w = j+1, w+1 {
+			words[i][w] = rs[len(v3Getters)+j]
+		}
+		lo, hi := wordRange(floorDiv(floorDiv(st.Tick, st.TickSpacing), 256), rd.Words)
+		out[i].WordLow, out[i].WordHigh = int16(lo), int16(hi)
+		for w := lo; w <= hi; w++ {
+			if _, ok := words[i][w]; !ok {
+				more = append(more, lensCall(lens, pools[i], w))
+				wanted = append(wanted, missing{i, w})
+			}
+		}
+	}
+	if len(more) > 0 {
+		res, err := r.aggregate(ctx, op, &block, more)
+		if err != nil {
+			return nil, err
+		}
+		for k, m := range wanted {
+			words[m.pool][m.word] = res[k]
+		}
+	}
+	for i := range out {
+		if !out[i].OK {
+			continue
+		}
+		ticks, ok := decodeTicks(words[i], int(out[i].WordLow), int(out[i].WordHigh), out[i].TickSpacing)
+		if !ok {
+			out[i] = chain.V3PoolState{Address: out[i].Address, Block: block}
+			continue
+		}
+		out[i].Ticks = ticks
+	}
+	return out, nil
+}
+
+func lensCall(lens, pool common.Address, w int) call {
+	return call{Target: lens, AllowFailure: true, CallData: pack(v3ABI, "getPopulatedTicksInWord", pool, int16(w))}
+}
+
+// floorDiv is a/b rounded towards negative infinity, for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// signed decodes a word holding a signed integer of at most bits bits (sign-extended to 256).
+func signed(r result, offset, bits int) (*big.Int, bool) {
+	if !r.Success || len(r.ReturnData) < offset+32 {
+		return nil, false
+	}
+	v := new(big.Int).SetBytes(r.ReturnData[offset : offset+32])
+	if v.Bit(255) == 1 {
+		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), 256))
+	}
+	limit := new(big.Int).Lsh(big.NewInt(1), uint(bits-1))
+	if v.Cmp(limit) >= 0 || v.Cmp(new(big.Int).Neg(limit)) < 0 {
+		return nil, false
+	}
+	return v, true
+}
+
+// decodeV3 decodes the v3Getters results of pool p; ok is false when any failed.
+func decodeV3(p common.Address, rs []result) (chain.V3PoolState, bool) {
+	st := chain.V3PoolState{Address: canonical(p)}
+	t0, ok0 := address(rs[0])
+	t1, ok1 := address(rs[1])
+	fee, ok2 := word(rs[2])
+	spacing, ok3 := signed(rs[3], 0, 24)
+	sqrt, ok4 := word(rs[4])
+	tick, ok5 := signed(rs[4], 32, 24)
+	liq, ok6 := word(rs[5])
+	if !ok0 || !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || fee.BitLen() > 24 || spacing.Sign() <= 0 || sqrt.BitLen() > 160 || liq.BitLen() > 128 {
+		return chain.V3PoolState{}, false
+	}
+	st.Token0, st.Token1 = canonical(t0), canonical(t1)
+	st.Fee, st.TickSpacing = int(fee.Int64()), int(spacing.Int64())
+	st.SqrtPriceX96, st.Tick, st.Liquidity = sqrt, int(tick.Int64()), liq
+	st.OK = true
+	return st, true
+}
+
+// decodeTicks decodes the TickLens results of words lo..hi into ticks sorted by index, checking
+// each lies in its word; ok is false when a call failed or answered something else.
+func decodeTicks(words map[int]result, lo, hi, spacing int) ([]chain.V3Tick, bool) {
+	var out []chain.V3Tick
+	for w := lo; w <= hi; w++ {
+		r, have := words[w]
+		if !have || !r.Success {
+			return nil, false
+		}
+		vals, err := v3ABI.Unpack("getPopulatedTicksInWord", r.ReturnData)
+		if err != nil || len(vals) != 1 {
+			return nil, false
+		}
+		pts, ok := abi.ConvertType(vals[0], new([]populatedTick)).(*[]populatedTick)
+		if !ok || pts == nil {
+			return nil, false
+		}
+		for _, pt := range *pts {
+			idx := int(pt.Tick.Int64())
+			if idx%spacing != 0 || floorDiv(idx/spacing, 256) != w {
+				return nil, false
+			}
+			out = append(out, chain.V3Tick{Index: idx, LiquidityNet: pt.LiquidityNet, LiquidityGross: pt.LiquidityGross})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out, true
+}

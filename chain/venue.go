@@ -66,9 +66,14 @@ type SVMVenue interface {
 
 // SVM returns the Solana venues of a chain's configuration, sorted by name, with their configuration.
 func (s VenueSet) SVM(cc ChainConfig) (venues []SVMVenue, configs []VenueConfig) {
-	names := slices.Sorted(maps.Keys(cc.Venues))
-	for _, name := range names {
-		if v, ok := s[name].(SVMVenue); ok {
+	return configuredAs[SVMVenue](s, cc)
+}
+
+// configuredAs returns the venues of a chain's configuration that are a V, sorted by name, with
+// their configuration.
+func configuredAs[V Venue](s VenueSet, cc ChainConfig) (venues []V, configs []VenueConfig) {
+	for _, name := range slices.Sorted(maps.Keys(cc.Venues)) {
+		if v, ok := s[name].(V); ok {
 			venues = append(venues, v)
 			configs = append(configs, cc.Venues[name])
 		}
@@ -150,12 +155,5 @@ type EVMVenue interface {
 
 // EVM returns the EVM venues of a chain's configuration, sorted by name, with their configuration.
 func (s VenueSet) EVM(cc ChainConfig) (venues []EVMVenue, configs []VenueConfig) {
-	names := slices.Sorted(maps.Keys(cc.Venues))
-	for _, name := range names {
-		if v, ok := s[name].(EVMVenue); ok {
-			venues = append(venues, v)
-			configs = append(configs, cc.Venues[name])
-		}
-	}
-	return venues, configs
+	return configuredAs[EVMVenue](s, cc)
 }

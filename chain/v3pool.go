@@ -43,3 +43,18 @@ type V3Tick struct {
 	LiquidityNet   *big.Int // int128: the liquidity added when the price crosses the tick upwards
 	LiquidityGross *big.Int // uint128: the liquidity referencing the tick
 }
+
+// CurrentWord is the tick bitmap word of the pool's current tick: floor(floor(Tick/TickSpacing)/256).
+func (s V3PoolState) CurrentWord() int16 {
+	compressed := floorDiv(s.Tick, s.TickSpacing)
+	return int16(floorDiv(compressed, 256))
+}
+
+// floorDiv is a/b rounded towards negative infinity, for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}

@@ -671,8 +671,8 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 			{Token: pool, Spender: farm}}}
 	for _, route := range routes {
 		for _, l := range route {
-			if !slices.Contains(read.Pairs, l.pair) {
-				read.Pairs = append(read.Pairs, l.pair)
+			if !slices.Contains(read.Pairs, l.pool.Address) {
+				read.Pairs = append(read.Pairs, l.pool.Address)
 			}
 		}
 	}
@@ -723,15 +723,15 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 			path = append(path, l.tokenOut)
 		}
 		swaps = append(swaps, step{id: fmt.Sprintf("swapToken%d", i), to: v.Router,
-			data: evm.SwapData(evm.TokensForTokens, swapIn[i], minOut, path, user, deadline, false)})
+			data: uniswapv2.SwapData(uniswapv2.TokensForTokens, swapIn[i], minOut, path, user, deadline, false)})
 		spentReward.Add(spentReward, swapIn[i])
 		for j, l := range best.legs {
 			decimals := st.Decimals[0] // the reward's; a later leg's input is the wrapped native token or a stablecoin
 			if l.tokenIn != reward {
 				decimals = c.hopDecimals(l.tokenIn)
 			}
-			fee := newFee("venue", l.tokenIn, new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.venue.FeeBps))), bigBps), decimals)
-			fee.Venue, fee.Pool, fee.FeeBps = l.venue.Name, l.pair, l.venue.FeeBps
+			fee := newFee("venue", l.tokenIn, new(big.Int).Div(new(big.Int).Mul(best.amounts[j], big.NewInt(int64(l.pool.FeeBps()))), bigBps), decimals)
+			fee.Venue, fee.Pool, fee.FeeBps = l.pool.Venue, l.pool.Address, l.pool.FeeBps()
 			venueFees = append(venueFees, fee)
 		}
 		swapMeta = append(swapMeta, map[string]any{"id": fmt.Sprintf("swapToken%d", i), "tokenIn": reward, "tokenOut": t, "amountIn": swapIn[i].String(),
@@ -807,11 +807,11 @@ func zapSwapAmount(amount, r *big.Int, feeBps int) *big.Int {
 	return s
 }
 
-// onVenue keeps the routes on the named venue (a router routes through its own factory's pairs).
+// onVenue keeps the routes wholly on the named venue (a router routes through its own factory's pairs).
 func onVenue(routes [][]leg, venue string) [][]leg {
 	var out [][]leg
 	for _, r := range routes {
-		if r[0].venue.Name == venue {
+		if !slices.ContainsFunc(r, func(l leg) bool { return l.pool.Venue != venue }) {
 			out = append(out, r)
 		}
 	}
@@ -855,7 +855,7 @@ func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int
 		pr := priced{legs: r}
 		ok := true
 		for _, l := range r {
-			p := m[l.pair]
+			p := m[l.pool.Address]
 			if p == nil {
 				ok = false
 				break
@@ -865,13 +865,13 @@ func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int
 				ok = false
 				break
 			}
-			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
+			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.pool.FeeBps()})
 		}
 		if !ok {
 			continue
 		}
 		live = true
-		if pr.amounts, err = uniswapv2.RouteAmountOut(amount, pr.hops); err != nil {
+		if pr.amounts, err = routeAmounts(amount, pr.hops); err != nil {
 			continue
 		}
 		if best == nil || last(pr.amounts).Cmp(last(best.amounts)) > 0 {
@@ -890,7 +890,7 @@ func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int
 // apply moves a priced route's amounts through the model's reserves.
 func (m reserveModel) apply(pr priced) {
 	for i, l := range pr.legs {
-		p := m[l.pair]
+		p := m[l.pool.Address]
 		in, out := p.Reserve0, p.Reserve1
 		if p.Token0 != l.tokenIn {
 			in, out = out, in

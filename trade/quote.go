@@ -10,7 +10,6 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/market"
-	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // QuoteTTL is how long a quote is good for (its expiresAt): about two blocks on the busiest chains.
@@ -63,67 +62,17 @@ type Amount struct {
 	USD    string `json:"usd,omitempty"`
 }
 
-// leg is one pool of a candidate route.
-type leg struct {
-	venue             Venue
-	pair              string
-	tokenIn, tokenOut string
-}
-
-// candidateRoutes lists, on every venue, the direct pool and every two-hop route through the wrapped
-// native token and the USD stablecoins.
-func (c *EVMChain) candidateRoutes(in, out string) ([][]leg, error) {
-	var routes [][]leg
-	legOf := func(v Venue, a, b string) (leg, error) {
-		pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, a, b)
-		return leg{venue: v, pair: pair, tokenIn: a, tokenOut: b}, err
-	}
-	mids := c.mids()
-	for _, v := range c.Venues { // a router only routes through its own factory's pairs: one venue per route
-		l, err := legOf(v, in, out)
-		if err != nil {
-			return nil, err
-		}
-		routes = append(routes, []leg{l})
-		for _, mid := range mids {
-			if mid == in || mid == out {
-				continue
-			}
-			a, err := legOf(v, in, mid)
-			if err != nil {
-				return nil, err
-			}
-			b, err := legOf(v, mid, out)
-			if err != nil {
-				return nil, err
-			}
-			routes = append(routes, []leg{a, b})
-		}
-	}
-	return routes, nil
-}
-
-// mids are the tokens two-hop routes go through: the wrapped native token and the USD stablecoins.
-func (c *EVMChain) mids() []string {
-	mids := []string{c.WrappedNative}
-	for _, s := range c.Stablecoins {
-		mids = append(mids, s.Address)
-	}
-	return mids
-}
-
-// nativePricePairs are the pools that price the native token in USD: wrapped native/stablecoin on
-// every venue.
-func (c *EVMChain) nativePricePairs() []leg {
-	var out []leg
+// nativePricePairs are the pairs that price the native token in USD: wrapped native/stablecoin on
+// every uniswap-v2 venue, with their stablecoin.
+func (c *EVMChain) nativePricePairs() (pairs, stables []string) {
 	for _, s := range c.Stablecoins {
 		for _, v := range c.Venues {
 			if pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, c.WrappedNative, s.Address); err == nil {
-				out = append(out, leg{venue: v, pair: pair, tokenIn: c.WrappedNative, tokenOut: s.Address})
+				pairs, stables = append(pairs, pair), append(stables, s.Address)
 			}
 		}
 	}
-	return out
+	return pairs, stables
 }
 
 // oriented returns a pool's reserves as (reserve of tokenIn, reserve of the other token); ok is
@@ -142,69 +91,26 @@ func oriented(p evm.PoolState, tokenIn string) (rin, rout *big.Int, ok bool) {
 // pools too (in the same round trip) and prices native by the deepest. The state's Pairs are the
 // read's own; the price is nil when no such pool is live.
 func (c *EVMChain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeState, *big.Rat, error) {
-	pricing := c.nativePricePairs()
+	pairs, stables := c.nativePricePairs()
 	n := len(read.Pairs)
-	read.Pairs = slices.Clip(read.Pairs)
-	for _, l := range pricing {
-		read.Pairs = append(read.Pairs, l.pair)
-	}
+	read.Pairs = append(slices.Clip(read.Pairs), pairs...)
 	st, err := c.Source.ReadTrade(ctx, read)
 	if err != nil {
 		return st, nil, err
 	}
 	var nativeUSD *big.Rat
 	var depth *big.Int
-	for i, l := range pricing {
-		rw, rs, live := oriented(st.Pairs[n+i], l.tokenIn)
+	for i, stable := range stables {
+		rw, rs, live := oriented(st.Pairs[n+i], c.WrappedNative)
 		if !live || (depth != nil && rs.Cmp(depth) <= 0) {
 			continue
 		}
-		dec := c.stableDecimals(l.tokenOut)
+		dec := c.stableDecimals(stable)
 		nativeUSD = new(big.Rat).SetFrac(new(big.Int).Mul(rs, pow10(nativeDecimals)), new(big.Int).Mul(rw, pow10(dec)))
 		depth = rs
 	}
 	st.Pairs = st.Pairs[:n]
 	return st, nativeUSD, nil
-}
-
-// priced is a route with its amounts: amounts[0] is what the first pool receives (the input less
-// its sell tax), delivered what the user receives (the last pool's output less its buy tax).
-type priced struct {
-	legs      []leg
-	hops      []uniswapv2.Hop
-	amounts   []*big.Int
-	delivered *big.Int
-}
-
-// bestRoute prices every route whose pools are live and returns the one delivering the most, nil
-// when none delivers anything.
-func bestRoute(routes [][]leg, reserves func(leg) (rin, rout *big.Int, ok bool), amount *big.Int, inTax, outTax Tax) *priced {
-	var best *priced
-	for _, r := range routes {
-		pr := priced{legs: r}
-		for _, l := range r {
-			rin, rout, live := reserves(l)
-			if !live {
-				pr.hops = nil
-				break
-			}
-			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.venue.FeeBps})
-		}
-		if pr.hops == nil {
-			continue
-		}
-		var err error
-		if pr.amounts, err = uniswapv2.RouteAmountOut(afterTax(amount, inTax.SellTaxBps), pr.hops); err != nil {
-			continue // too small to buy a unit, or not enough liquidity on this route
-		}
-		if pr.delivered = afterTax(last(pr.amounts), outTax.BuyTaxBps); pr.delivered.Sign() == 0 {
-			continue
-		}
-		if best == nil || pr.delivered.Cmp(best.delivered) > 0 {
-			best = &pr
-		}
-	}
-	return best
 }
 
 // quoted is a quote together with what it was computed from, for builds.
@@ -229,7 +135,7 @@ func (s *Service) QuoteSwap(ctx context.Context, consumerID int, chainName, inpu
 	return c.quoteSwap(ctx, s, consumerID, inputMint, outputMint, bigOf(amount), slippageBps)
 }
 
-// quoteSwap quotes on an EVM chain: the best route over its Uniswap V2 pools.
+// quoteSwap quotes on an EVM chain: the best route over the pools of its swap venues.
 func (c *EVMChain) quoteSwap(ctx context.Context, s *Service, _ int, inputMint, outputMint string, amount *big.Int, slippageBps int) (Quote, error) {
 	q, err := s.quote(ctx, c, inputMint, outputMint, amount, slippageBps, evm.TradeRead{})
 	if err != nil {
@@ -260,16 +166,8 @@ func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint 
 		return quoted{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	read := extra
-	read.Pairs, read.Decimals = nil, []string{in, out}
-	index := map[string]int{}
-	for _, r := range routes {
-		for _, l := range r {
-			if _, ok := index[l.pair]; !ok {
-				index[l.pair] = len(read.Pairs)
-				read.Pairs = append(read.Pairs, l.pair)
-			}
-		}
-	}
+	read.Pairs, read.V3Pools, read.Decimals = nil, nil, []string{in, out}
+	c.addPoolReads(&read, routes)
 	var probed []string
 	read.TaxProbes, probed = s.taxProbes(c, in, out)
 	st, nativeUSD, err := c.readPriced(ctx, read)
@@ -286,14 +184,14 @@ func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint 
 			return quoted{}, fmt.Errorf("%w: %s is not an ERC-20 token on %s (decimals() does not answer)", ErrInvalid, mint, c.Info.Name)
 		}
 	}
-	reserves := func(l leg) (rin, rout *big.Int, ok bool) { return oriented(st.Pairs[index[l.pair]], l.tokenIn) }
+	h := c.hopper(c.poolStates(read, st))
 	var inTax, outTax Tax
-	best := bestRoute(routes, reserves, amount, inTax, outTax)
+	best := h.bestRoute(routes, amount, inTax, outTax)
 	if best == nil {
 		return quoted{}, fmt.Errorf("%w from %s to %s on %s: no pool path gives any output for this amount", ErrNoRoute, inputMint, outputMint, c.Info.Name)
 	}
-	if inTax, err = s.taxOf(ctx, c, in, best.legs[0].pair); err == nil {
-		outTax, err = s.taxOf(ctx, c, out, best.legs[len(best.legs)-1].pair)
+	if inTax, err = s.taxOf(ctx, c, in, pairWith(routes, in)); err == nil {
+		outTax, err = s.taxOf(ctx, c, out, pairWith(routes, out))
 	}
 	if err != nil {
 		return quoted{}, fmt.Errorf("quote: %w", err)
@@ -305,7 +203,7 @@ func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint 
 		}
 	}
 	if len(taxes) > 0 {
-		if best = bestRoute(routes, reserves, amount, inTax, outTax); best == nil {
+		if best = h.bestRoute(routes, amount, inTax, outTax); best == nil {
 			return quoted{}, fmt.Errorf("%w from %s to %s on %s: after the tokens' transfer taxes no pool path gives any output", ErrNoRoute, inputMint, outputMint, c.Info.Name)
 		}
 	}
@@ -313,14 +211,14 @@ func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint 
 	q := SwapQuote{
 		Chain: c.Info.Name, InputMint: inputMint, OutputMint: outputMint,
 		InAmount: amount.String(), OutAmount: outAmount.String(), MinOutAmount: chain.MinOut(outAmount, slippageBps).String(),
-		SlippageBps: slippageBps, PriceImpactPct: chain.FormatPercent(uniswapv2.PriceImpact(amount, outAmount, best.hops), 4),
+		SlippageBps: slippageBps, PriceImpactPct: chain.FormatPercent(priceImpact(amount, outAmount, best.hops), 4),
 		FeeOnTransfer: len(taxes) > 0, Taxes: taxes,
 		Gas:   uint64(swapGasFirstHop + swapGasPerHop*(len(best.legs)-1)),
 		Block: st.Block, ExpiresAt: s.now().Add(QuoteTTL).Unix(),
 	}
 	q.NetworkFee, _ = networkFee(q.Gas, st, nativeUSD)
 	for i, l := range best.legs {
-		q.Route = append(q.Route, RouteHop{Pool: l.pair, Venue: l.venue.Name, FeeBps: l.venue.FeeBps, TokenIn: l.tokenIn, TokenOut: l.tokenOut,
+		q.Route = append(q.Route, RouteHop{Pool: l.pool.Address, Venue: l.pool.Venue, FeeBps: l.pool.FeeBps(), TokenIn: l.tokenIn, TokenOut: l.tokenOut,
 			AmountIn: best.amounts[i].String(), AmountOut: best.amounts[i+1].String()})
 	}
 	return quoted{quote: q, best: *best, state: st, nativeUSD: nativeUSD, nativeIn: nativeIn, nativeOut: nativeOut, in: in, out: out}, nil

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/evm"
-	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // ReviewThresholdPpm is the value loss above which a swap build needs a reviewed maxValueLossPpm:
@@ -40,15 +41,17 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 	return c.buildSwap(ctx, s, consumerID, r)
 }
 
-// buildSwap builds a swap on an EVM chain (BuildSwap).
+// buildSwap builds a swap on an EVM chain (BuildSwap): the call of the router that executes the
+// best route (executor).
 func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r SwapRequest) (Build, error) {
 	user := strings.ToLower(r.User)
 	in, nativeIn := c.token(r.InputMint)
 	extra := evm.TradeRead{Owner: user}
+	routers := c.routers()
 	if !nativeIn {
 		extra.Balances = []string{in}
-		for _, v := range c.Venues {
-			extra.Allowances = append(extra.Allowances, evm.Allowance{Token: in, Spender: v.Router})
+		for _, router := range routers {
+			extra.Allowances = append(extra.Allowances, evm.Allowance{Token: in, Spender: router})
 		}
 	}
 	amount := bigOf(r.Amount)
@@ -56,12 +59,22 @@ func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r 
 	if err != nil {
 		return Build{}, err
 	}
-	loss := valueLossPpm(uniswapv2.PriceImpact(amount, q.best.delivered, q.best.hops))
+	loss := valueLossPpm(priceImpact(amount, q.best.delivered, q.best.hops))
 	if loss > ReviewThresholdPpm && (r.MaxValueLossPpm == nil || *r.MaxValueLossPpm < loss) {
 		return Build{}, &ReviewError{ValueLossPpm: loss}
 	}
 	st := q.state
-	venue := q.best.legs[0].venue
+	venue, ok := c.executor(q.best.legs, q.quote.FeeOnTransfer)
+	if !ok { // the quote only takes routes a router executes
+		return Build{}, fmt.Errorf("%w: no router of %s executes the route", ErrNoRoute, c.Info.Name)
+	}
+	route := chain.EVMSwapRoute{Path: []string{q.in}, AmountIn: amount, MinOut: bigOf(q.quote.MinOutAmount), Recipient: user,
+		NativeIn: q.nativeIn, NativeOut: q.nativeOut, FeeOnTransfer: q.quote.FeeOnTransfer, Deadline: s.now().Add(RouterDeadline).Unix()}
+	for _, l := range q.best.legs {
+		route.Pools = append(route.Pools, l.pool)
+		route.Path = append(route.Path, l.tokenOut)
+	}
+	call := venue.SwapCall(venue.cfg, route)
 	var steps []step
 	if nativeIn {
 		if st.Native.Cmp(amount) < 0 {
@@ -71,38 +84,38 @@ func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r 
 		if st.Balances[0] == nil || st.Balances[0].Cmp(amount) < 0 {
 			return Build{}, insufficient(in, st.Balances[0], amount, st.Decimals[0])
 		}
-		allowance := st.Allowances[indexOfVenue(c, venue.Name)]
-		if a := approval(in, user, venue.Router, allowance, amount); a != nil {
+		allowance := st.Allowances[slices.Index(routers, call.To)]
+		if a := approval(in, user, call.To, allowance, amount); a != nil {
 			steps = append(steps, *a)
 		}
 	}
-	path := []string{q.in}
-	for _, l := range q.best.legs {
-		path = append(path, l.tokenOut)
-	}
-	kind, value := evm.TokensForTokens, (*big.Int)(nil)
-	switch {
-	case q.nativeIn:
-		kind, value = evm.NativeForTokens, amount
-	case q.nativeOut:
-		kind = evm.TokensForNative
-	}
-	minOut := bigOf(q.quote.MinOutAmount)
-	deadline := s.now().Add(RouterDeadline).Unix()
-	steps = append(steps, step{id: "swap", to: venue.Router, value: value,
-		data: evm.SwapData(kind, amount, minOut, path, user, deadline, q.quote.FeeOnTransfer)})
+	steps = append(steps, step{id: "swap", to: call.To, value: call.Value, data: call.Data})
 
 	var venueFees []Fee
-	for _, h := range q.quote.Route {
-		fee := newFee("venue", h.TokenIn, new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), big.NewInt(int64(h.FeeBps))), bigBps),
-			q.decimalsOf(c, h.TokenIn))
+	for i, h := range q.quote.Route {
+		pips := big.NewInt(int64(q.best.legs[i].pool.FeePips))
+		fee := newFee("venue", h.TokenIn, new(big.Int).Div(new(big.Int).Mul(bigOf(h.AmountIn), pips), bigPips), q.decimalsOf(c, h.TokenIn))
 		fee.Venue, fee.Pool, fee.FeeBps = h.Venue, h.Pool, h.FeeBps
 		venueFees = append(venueFees, fee)
 	}
 	quote := q.quote
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: q.nativeUSD, venueFees: venueFees, quote: &quote,
-		metadata: map[string]any{"venue": venue.Name, "router": venue.Router, "deadline": deadline, "valueLossPpm": loss,
+		metadata: map[string]any{"venue": venue.Spec().Name, "router": call.To, "deadline": route.Deadline, "valueLossPpm": loss,
 			"minOutAmount": q.quote.MinOutAmount}}, steps)
+}
+
+// bigPips is the denominator of fees in pips.
+var bigPips = big.NewInt(1_000_000)
+
+// routers are the routers of the chain's swap venues, each once.
+func (c *EVMChain) routers() []string {
+	var out []string
+	for _, v := range c.Swaps {
+		if !slices.Contains(out, v.cfg.Router) {
+			out = append(out, v.cfg.Router)
+		}
+	}
+	return out
 }
 
 // valueLossPpm is a loss fraction in parts per million, rounded up.
@@ -119,13 +132,4 @@ func valueLossPpm(loss *big.Rat) int {
 		return 1_000_000
 	}
 	return int(q.Int64())
-}
-
-func indexOfVenue(c *EVMChain, name string) int {
-	for i, v := range c.Venues {
-		if v.Name == name {
-			return i
-		}
-	}
-	panic(fmt.Sprintf("trade: venue %s not on %s", name, c.Info.Name))
 }

@@ -84,12 +84,17 @@ func (s *Service) taxProbes(c *EVMChain, tokens ...string) (probes []evm.TaxProb
 }
 
 // taxOf returns token's taxes: cached (or measured by the quote's own read), else measured now by
-// the audit simulation on pair, a pool holding it (one more round trip; it happens when the token
-// has no pool with the wrapped native token). A pool the simulation cannot trade counts as untaxed:
-// the build's own simulation still catches a token that cannot be sold.
+// the audit simulation on pair, a pair holding it (one more round trip; it happens when the token
+// has no pair with the wrapped native token). A pair the simulation cannot trade counts as
+// untaxed, and so does a token without a pair ("": it trades on concentrated pools only, which
+// revert on a token that keeps part of a transfer): the build's own simulation still catches a
+// token that cannot be sold.
 func (s *Service) taxOf(ctx context.Context, c *EVMChain, token, pair string) (Tax, error) {
 	if t, ok := s.cachedTax(c, token); ok {
 		return t, nil
+	}
+	if pair == "" {
+		return Tax{Token: token}, nil
 	}
 	facts, err := c.Source.Audit(ctx, pair, token)
 	if err != nil {
@@ -124,4 +129,16 @@ func afterTax(amount *big.Int, bps int) *big.Int {
 	}
 	tax := new(big.Int).Div(new(big.Int).Mul(amount, big.NewInt(int64(bps))), bigBps)
 	return tax.Sub(amount, tax)
+}
+
+// pairWith is the first pair of the routes that holds token, "" when none does.
+func pairWith(routes [][]leg, token string) string {
+	for _, r := range routes {
+		for _, l := range r {
+			if l.pool.Model == chain.EVMPair && (l.tokenIn == token || l.tokenOut == token) {
+				return l.pool.Address
+			}
+		}
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -82,23 +83,37 @@ type Venue struct {
 	StakingRewardsFactory string // farms; empty: none
 }
 
-// EVMChain is an EVM chain the service trades on: Uniswap V2 through Router02 (evm.go).
+// EVMChain is an EVM chain the service trades on: swaps through every venue that serves them
+// (chain.EVMSwapVenue: routes.go), liquidity on Uniswap V2 through Router02 (lp.go).
 type EVMChain struct {
 	Info          chain.Info
 	ChainID       int64 // the id the RPC answers with (a devnet's differs from the mainnet's)
 	Source        EVM
 	WrappedNative string // canonical
 	Stablecoins   []chain.Stablecoin
-	Venues        []Venue // uniswap-v2 venues with a router and an init code hash
-	Confirmations int     // finality depth
+	Venues        []Venue     // uniswap-v2 venues with a router and an init code hash: liquidity, farms, taxes
+	Swaps         []swapVenue // the venues that serve swaps, sorted by name
+	TickLens      string      // the TickLens concentrated pools are read through
+	Confirmations int         // finality depth
+
+	words sync.Map // concentrated pool address → int16 word of its tick at its last read
 }
 
-// NewEVMChain is a configured EVM chain read through src. Its uniswap-v2 venue is traded on when
-// it serves swaps (venues' Status: a router and an initCodeHash, with which pair addresses are
-// derived without a lookup).
+// NewEVMChain is a configured EVM chain read through src. It swaps on every venue that serves
+// swaps there (venues' Status), and provides liquidity on its uniswap-v2 venue when that serves
+// swaps (a router and an initCodeHash, with which pair addresses are derived without a lookup).
 func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *EVMChain {
 	c := &EVMChain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
+	swaps, configs := venues.EVMSwap(cc)
+	for i, v := range swaps {
+		if v.Status(info.Name, configs[i]).Has(chain.CapSwaps) {
+			c.Swaps = append(c.Swaps, swapVenue{EVMSwapVenue: v, cfg: canonicalConfig(configs[i])})
+			if configs[i].TickLens != "" {
+				c.TickLens = strings.ToLower(configs[i].TickLens)
+			}
+		}
+	}
 	if v, ok := cc.Venues[uniswapv2.Name]; ok && venues.Status(info.Name, uniswapv2.Name, v).Has(chain.CapSwaps) {
 		c.Venues = append(c.Venues, Venue{Name: uniswapv2.Name, Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
 			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
@@ -108,6 +123,14 @@ func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.Ve
 		c.Stablecoins[i].Address = strings.ToLower(c.Stablecoins[i].Address)
 	}
 	return c
+}
+
+// canonicalConfig is cfg with its addresses in lower case.
+func canonicalConfig(cfg chain.VenueConfig) chain.VenueConfig {
+	for _, a := range []*string{&cfg.Factory, &cfg.Router, &cfg.Quoter, &cfg.TickLens, &cfg.StakingRewardsFactory} {
+		*a = strings.ToLower(*a)
+	}
+	return cfg
 }
 
 // Service serves quotes, builds, confirms and statuses. It is safe for concurrent use.

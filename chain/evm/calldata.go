@@ -31,33 +31,6 @@ func TransferData(to string, amount *big.Int) []byte {
 	return pack(erc20ABI, "transfer", hexAddr(to), amount)
 }
 
-// SwapKind is which side of a router swap is the native coin.
-type SwapKind int
-
-// Router swap variants.
-const (
-	TokensForTokens SwapKind = iota // swapExactTokensForTokens
-	NativeForTokens                 // swapExactETHForTokens: the input is the call's value
-	TokensForNative                 // swapExactTokensForETH
-)
-
-// SwapData is the Router02 exact-input swap of kind along path (token addresses, the wrapped native
-// at a native end), paying to. feeOnTransfer selects the ...SupportingFeeOnTransferTokens variant,
-// which checks minOut against what arrives instead of what the pairs computed. For NativeForTokens
-// amountIn is not encoded: it is the call's value.
-func SwapData(kind SwapKind, amountIn, minOut *big.Int, path []string, to string, deadline int64, feeOnTransfer bool) []byte {
-	p, recipient, dl := hexAddrs(path), hexAddr(to), big.NewInt(deadline)
-	method := map[SwapKind]string{TokensForTokens: "swapExactTokensForTokens", NativeForTokens: "swapExactETHForTokens",
-		TokensForNative: "swapExactTokensForETH"}[kind]
-	if feeOnTransfer {
-		method += "SupportingFeeOnTransferTokens"
-	}
-	if kind == NativeForTokens {
-		return pack(routerABI, method, minOut, p, recipient, dl)
-	}
-	return pack(routerABI, method, amountIn, minOut, p, recipient, dl)
-}
-
 // CreatePairData is the factory's createPair(tokenA, tokenB).
 func CreatePairData(tokenA, tokenB string) []byte {
 	return pack(factoryABI, "createPair", hexAddr(tokenA), hexAddr(tokenB))

@@ -8,6 +8,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // What quotes and builds read from the chain: one ReadTrade call gathers, at one block and in ONE
@@ -28,7 +30,11 @@ type Allowance struct {
 
 // TradeRead says what ReadTrade reads. Addresses are 0x hex in any case.
 type TradeRead struct {
-	Pairs      []string    // Uniswap V2 pairs: token0, token1, reserves and LP supply
+	Pairs []string // Uniswap V2 pairs: token0, token1, reserves and LP supply
+	// V3Pools are Uniswap V3 pools read as V3Pools reads them, through TickLens, in the same
+	// aggregate3; a read whose word guess misses costs one more aggregate3 pinned to its block.
+	V3Pools    []chain.V3PoolRead
+	TickLens   string      // required with V3Pools
 	Owner      string      // optional: its native balance, pending nonce, and the rows below
 	Balances   []string    // tokens (pairs too): Owner's balanceOf
 	Allowances []Allowance // Owner's allowances
@@ -65,6 +71,7 @@ type TradeState struct {
 	NextBaseFee *big.Int
 	Tip         *big.Int // the node's suggested priority fee per gas, wei
 	Pairs       []PoolState
+	V3Pools     []chain.V3PoolState
 	Native      *big.Int // Owner's native balance, wei; nil without an owner
 	Nonce       uint64   // Owner's pending nonce
 	Balances    []*big.Int
@@ -111,6 +118,14 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	var calls []call
 	for _, p := range addrs.pairs {
 		calls = append(calls, pairCalls(p)...)
+	}
+	var v3 v3Plan
+	if len(q.V3Pools) > 0 {
+		var v3Calls []call
+		if v3, v3Calls, err = planV3(common.HexToAddress(q.TickLens), q.V3Pools); err != nil {
+			return TradeState{}, newError(op, KindInvalidInput, err)
+		}
+		calls = append(calls, v3Calls...)
 	}
 	if q.Owner != "" {
 		calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getEthBalance", owner)})
@@ -218,6 +233,11 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 		ps := decodePair(p, take(len(pairGetters)), st.Block)
 		st.Pairs = append(st.Pairs, PoolState{Address: canonical(p), Token0: canonical(ps.Token0), Token1: canonical(ps.Token1),
 			Reserve0: ps.Reserve0, Reserve1: ps.Reserve1, TotalSupply: ps.TotalSupply, OK: ps.OK()})
+	}
+	if len(q.V3Pools) > 0 {
+		if st.V3Pools, err = r.finishV3(ctx, op, v3, take(v3.calls()), st.Block); err != nil {
+			return TradeState{}, err
+		}
 	}
 	if q.Owner != "" {
 		if st.Native, ok = word(take(1)[0]); !ok {

@@ -73,28 +73,9 @@ func (r *Reader) v3Pools(ctx context.Context, lens common.Address, reads []chain
 	if len(reads) == 0 {
 		return nil, nil
 	}
-	if lens == (common.Address{}) {
-		return nil, newError(op, KindInvalidInput, fmt.Errorf("a TickLens address is required"))
-	}
-	pools := make([]common.Address, len(reads))
-	var calls []call
-	guessed := make([][2]int, len(reads)) // the words read in the first call, lo > hi for none
-	for i, rd := range reads {
-		if rd.Words < 0 {
-			return nil, newError(op, KindInvalidInput, fmt.Errorf("read %d: negative Words %d", i, rd.Words))
-		}
-		pools[i] = common.HexToAddress(rd.Pool)
-		for _, g := range v3Getters {
-			calls = append(calls, call{Target: pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
-		}
-		guessed[i] = [2]int{1, 0}
-		if rd.Word != nil {
-			lo, hi := wordRange(int(*rd.Word), rd.Words)
-			guessed[i] = [2]int{lo, hi}
-			for w := lo; w <= hi; w++ {
-				calls = append(calls, lensCall(lens, pools[i], w))
-			}
-		}
+	plan, calls, err := planV3(lens, reads)
+	if err != nil {
+		return nil, newError(op, KindInvalidInput, err)
 	}
 	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 	var pinned *uint64
@@ -113,36 +94,85 @@ func (r *Reader) v3Pools(ctx context.Context, lens common.Address, reads []chain
 	if !ok || !at.IsUint64() {
 		return nil, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
 	}
-	block := at.Uint64()
+	return r.finishV3(ctx, op, plan, res[:len(res)-1], at.Uint64())
+}
 
-	out := make([]chain.V3PoolState, len(reads))
-	words := make([]map[int]result, len(reads)) // each pool's TickLens results by word
+// v3Plan is a V3 pool read's first aggregate3 calls (planV3), for decoding their results.
+type v3Plan struct {
+	lens    common.Address
+	reads   []chain.V3PoolRead
+	pools   []common.Address
+	guessed [][2]int // the words read in the first call, lo > hi for none
+}
+
+// planV3 lists the first calls of reads: each pool's v3Getters, then TickLens for the words around
+// its guessed word.
+func planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, []call, error) {
+	if lens == (common.Address{}) {
+		return v3Plan{}, nil, fmt.Errorf("a TickLens address is required")
+	}
+	p := v3Plan{lens: lens, reads: reads, pools: make([]common.Address, len(reads)), guessed: make([][2]int, len(reads))}
+	var calls []call
+	for i, rd := range reads {
+		if rd.Words < 0 {
+			return v3Plan{}, nil, fmt.Errorf("read %d: negative Words %d", i, rd.Words)
+		}
+		if !common.IsHexAddress(rd.Pool) {
+			return v3Plan{}, nil, fmt.Errorf("pool %q is not an address", rd.Pool)
+		}
+		p.pools[i] = common.HexToAddress(rd.Pool)
+		for _, g := range v3Getters {
+			calls = append(calls, call{Target: p.pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
+		}
+		p.guessed[i] = [2]int{1, 0}
+		if rd.Word != nil {
+			lo, hi := wordRange(int(*rd.Word), rd.Words)
+			p.guessed[i] = [2]int{lo, hi}
+			for w := lo; w <= hi; w++ {
+				calls = append(calls, lensCall(lens, p.pools[i], w))
+			}
+		}
+	}
+	return p, calls, nil
+}
+
+// calls is how many calls planV3 made for the plan.
+func (p v3Plan) calls() int {
+	n := 0
+	for _, g := range p.guessed {
+		n += len(v3Getters) + max(0, g[1]-g[0]+1)
+	}
+	return n
+}
+
+// finishV3 decodes the plan's first results (read at block), reads the words the guesses missed in
+// one more aggregate3 pinned to block, and decodes every pool's ticks.
+func (r *Reader) finishV3(ctx context.Context, op string, p v3Plan, res []result, block uint64) ([]chain.V3PoolState, error) {
+	out := make([]chain.V3PoolState, len(p.reads))
+	words := make([]map[int]result, len(p.reads)) // each pool's TickLens results by word
 	var more []call
 	type missing struct{ pool, word int }
 	var wanted []missing
-	for i, rd := range reads {
-		n := len(v3Getters)
-		if guessed[i][0] <= guessed[i][1] {
-			n += guessed[i][1] - guessed[i][0] + 1
-		}
+	for i, rd := range p.reads {
+		n := len(v3Getters) + max(0, p.guessed[i][1]-p.guessed[i][0]+1)
 		rs := res[:n]
 		res = res[n:]
-		st, ok := decodeV3(pools[i], rs)
+		st, ok := decodeV3(p.pools[i], rs)
 		if !ok {
-			out[i] = chain.V3PoolState{Address: canonical(pools[i]), Block: block}
+			out[i] = chain.V3PoolState{Address: canonical(p.pools[i]), Block: block}
 			continue
 		}
 		st.Block = block
 		out[i] = st
 		words[i] = map[int]result{}
-		for j, w := 0, guessed[i][0]; w <= guessed[i][1]; j, w = j+1, w+1 {
+		for j, w := 0, p.guessed[i][0]; w <= p.guessed[i][1]; j, w = j+1, w+1 {
 			words[i][w] = rs[len(v3Getters)+j]
 		}
 		lo, hi := wordRange(floorDiv(floorDiv(st.Tick, st.TickSpacing), 256), rd.Words)
 		out[i].WordLow, out[i].WordHigh = int16(lo), int16(hi)
 		for w := lo; w <= hi; w++ {
 			if _, ok := words[i][w]; !ok {
-				more = append(more, lensCall(lens, pools[i], w))
+				more = append(more, lensCall(p.lens, p.pools[i], w))
 				wanted = append(wanted, missing{i, w})
 			}
 		}

@@ -128,6 +128,33 @@ func TestV3Pools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// ReadTrade reads the same pools beside a pair and an owner's balance in its one round trip
+	// when the guesses are right, two when they are not.
+	for _, c := range []struct {
+		reads []chain.V3PoolRead
+		trips int64
+	}{{reads, 1}, {unguessed, 2}} {
+		before = w.rt.n.Load()
+		st, err := src.ReadTrade(ctx, TradeRead{Pairs: []string{w.pair.Hex()}, V3Pools: c.reads, TickLens: v3.TickLens.Hex(),
+			Owner: w.deployer.Address.Hex(), Balances: []string{usd.Hex()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := w.rt.n.Load() - before; n != c.trips {
+			t.Errorf("ReadTrade with %d V3 pools took %d round trips, want %d", len(c.reads), n, c.trips)
+		}
+		if len(st.V3Pools) != len(got) || !st.Pairs[0].OK || st.Balances[0] == nil {
+			t.Fatalf("ReadTrade: %+v", st)
+		}
+		for i := range got {
+			if !sameV3(got[i], st.V3Pools[i]) {
+				t.Errorf("ReadTrade pool %d: %+v, V3Pools %+v", i, st.V3Pools[i], got[i])
+			}
+		}
+	}
+	if _, err := src.ReadTrade(ctx, TradeRead{V3Pools: reads}); err == nil {
+		t.Error("ReadTrade of V3 pools without a TickLens answered no error")
+	}
 	for i := range got {
 		if !sameV3(got[i], again[i]) || !sameV3(got[i], staleGot[i]) {
 			t.Errorf("read %d: with guesses %+v, without %+v, stale %+v", i, got[i], again[i], staleGot[i])

@@ -1,0 +1,43 @@
+package uniswapv3
+
+import (
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+)
+
+// Name is the venue's `amm` value.
+const Name = "uniswap-v3"
+
+// Venue is the Uniswap V3 venue.
+type Venue struct{}
+
+// Spec is the venue's entry of the contract's venues.
+func (Venue) Spec() chain.VenueSpec {
+	spec, _ := chain.LookupVenue(Name)
+	return spec
+}
+
+// Status says what a uniswap-v3 venue configured as cfg serves: swaps (quotes and SwapRouter02
+// builds) when it has a router and a tickLens, through which quotes read each pool's initialized
+// ticks. Its pools are not indexed and its positions not managed by this version yet.
+func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus {
+	out := chain.VenueStatus{Name: Name, Kind: v.Spec().Kind, Missing: map[chain.Capability]string{}}
+	at := "chains." + chainName + ".venues." + Name + "."
+	out.Missing[chain.CapPools] = Name + " pool reads (the index of its pools) are not served by this version yet"
+	out.Missing[chain.CapLiquidity] = Name + " position builds are not served by this version yet"
+	out.Missing[chain.CapFarms] = Name + " staker builds are not served by this version yet"
+	var lacks []string
+	if cfg.Router == "" {
+		lacks = append(lacks, "router ("+at+"router: the chain's SwapRouter02)")
+	}
+	if cfg.TickLens == "" {
+		lacks = append(lacks, "tickLens ("+at+"tickLens: the chain's TickLens, through which quotes read initialized ticks)")
+	}
+	if len(lacks) > 0 {
+		out.Missing[chain.CapSwaps] = "the " + Name + " venue of " + chainName + " is configured without " + strings.Join(lacks, " and ")
+		return out
+	}
+	out.Serves = []chain.Capability{chain.CapSwaps}
+	return out
+}

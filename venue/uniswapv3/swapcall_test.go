@@ -234,7 +234,7 @@ func readV3(c *chainT, v3 devnet.V3Addresses, p chain.EVMSwapPool) *chain.V3Pool
 	slot0 := call(c, addr, poolABI.PackSlot0(), poolABI.UnpackSlot0)
 	s := &chain.V3PoolState{Address: p.Address, Token0: lower(call(c, addr, poolABI.PackToken0(), poolABI.UnpackToken0)),
 		Token1: lower(call(c, addr, poolABI.PackToken1(), poolABI.UnpackToken1)), Fee: p.FeePips,
-		TickSpacing: int(call(c, addr, poolABI.PackTickSpacing(), poolABI.UnpackTickSpacing).Int64()),
+		TickSpacing:  int(call(c, addr, poolABI.PackTickSpacing(), poolABI.UnpackTickSpacing).Int64()),
 		SqrtPriceX96: slot0.SqrtPriceX96, Tick: int(slot0.Tick.Int64()), Liquidity: call(c, addr, poolABI.PackLiquidity(), poolABI.UnpackLiquidity), OK: true}
 	w := s.CurrentWord()
 	s.WordLow, s.WordHigh = w-1, w+1

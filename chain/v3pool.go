@@ -8,10 +8,10 @@ type V3PoolRead struct {
 	// Words is how many tick bitmap words to read on each side of the word w holding the current
 	// tick (w = floor(tick / tickSpacing) >> 8): 2*Words+1 words, [w-Words, w+Words]. 0 reads w only.
 	Words int
-	// Word is the caller's guess of w (from its index: the pool's last known tick and spacing).
-	// When it is right, or close enough that the words it reads cover [w-Words, w+Words], the
-	// whole read is one round trip; when it is nil or stale, the missing words are read in a second
-	// round trip pinned to the same block.
+	// Word is the caller's guess of w; nil lets the adapter guess the word of the pool's last read.
+	// When the guess is right, or close enough that the words it reads cover [w-Words, w+Words],
+	// the whole read is one round trip; when there is none (a pool never read) or it is stale, the
+	// missing words are read in a second round trip pinned to the same block.
 	Word *int16
 }
 

@@ -113,7 +113,7 @@ func (c *EVMChain) executor(r []leg, feeOnTransfer bool) (swapVenue, bool) {
 }
 
 // addPoolReads adds the routes' pools to read, each once: pairs to Pairs, concentrated pools to
-// V3Pools (through the chain's TickLens, guessing each pool's word from the last read of it).
+// V3Pools (through the chain's TickLens; the adapter guesses each pool's word from its last read).
 func (c *EVMChain) addPoolReads(read *evm.TradeRead, routes [][]leg) {
 	seen := map[string]bool{}
 	for _, r := range routes {
@@ -126,19 +126,13 @@ func (c *EVMChain) addPoolReads(read *evm.TradeRead, routes [][]leg) {
 				read.Pairs = append(read.Pairs, l.pool.Address)
 				continue
 			}
-			rd := chain.V3PoolRead{Pool: l.pool.Address, Words: quoteTickWords}
-			if w, ok := c.words.Load(l.pool.Address); ok {
-				word := w.(int16)
-				rd.Word = &word
-			}
-			read.V3Pools = append(read.V3Pools, rd)
+			read.V3Pools = append(read.V3Pools, chain.V3PoolRead{Pool: l.pool.Address, Words: quoteTickWords})
 			read.TickLens = c.TickLens
 		}
 	}
 }
 
-// poolStates are the states read of the pools of read, by address; it remembers each
-// concentrated pool's current word for the next read's guess.
+// poolStates are the states read of the pools of read, by address.
 func (c *EVMChain) poolStates(read evm.TradeRead, st evm.TradeState) map[string]chain.EVMPoolState {
 	out := make(map[string]chain.EVMPoolState, len(read.Pairs)+len(read.V3Pools))
 	for i, addr := range read.Pairs {
@@ -147,11 +141,7 @@ func (c *EVMChain) poolStates(read evm.TradeRead, st evm.TradeState) map[string]
 			Reserve0: p.Reserve0, Reserve1: p.Reserve1, TotalSupply: p.TotalSupply, LPToken: p.Address, OK: p.OK, Block: st.Block}}
 	}
 	for i, rd := range read.V3Pools {
-		p := st.V3Pools[i]
-		out[rd.Pool] = chain.EVMPoolState{V3: &p}
-		if p.OK {
-			c.words.Store(rd.Pool, p.CurrentWord())
-		}
+		out[rd.Pool] = chain.EVMPoolState{V3: &st.V3Pools[i]}
 	}
 	return out
 }

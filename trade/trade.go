@@ -14,7 +14,6 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -95,8 +94,6 @@ type EVMChain struct {
 	Swaps         []swapVenue // the venues that serve swaps, sorted by name
 	TickLens      string      // the TickLens concentrated pools are read through
 	Confirmations int         // finality depth
-
-	words sync.Map // concentrated pool address → int16 word of its tick at its last read
 }
 
 // NewEVMChain is a configured EVM chain read through src. It swaps on every venue that serves

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -61,6 +62,9 @@ type RPC interface {
 type Reader struct {
 	rpc       RPC
 	multicall common.Address
+	// words is each V3 pool's tick bitmap word at its last read (common.Address → int): the
+	// guess of a V3PoolRead without one, so that a pool read before is read in one round trip.
+	words sync.Map
 }
 
 // NewReader returns a Reader over an ethclient connection and the chain's Multicall3 address.

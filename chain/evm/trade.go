@@ -122,7 +122,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	var v3 v3Plan
 	if len(q.V3Pools) > 0 {
 		var v3Calls []call
-		if v3, v3Calls, err = planV3(common.HexToAddress(q.TickLens), q.V3Pools); err != nil {
+		if v3, v3Calls, err = r.planV3(common.HexToAddress(q.TickLens), q.V3Pools); err != nil {
 			return TradeState{}, newError(op, KindInvalidInput, err)
 		}
 		calls = append(calls, v3Calls...)

@@ -51,10 +51,11 @@ type populatedTick struct {
 // word in [w-Words, w+Words] around the word w of the pool's current tick.
 //
 // Round trips: everything goes in ONE Multicall3 aggregate3 eth_call (as PairStates: with
-// getBlockNumber inside it, so the state says its block) when each read's Word guess leads to
-// words covering [w-Words, w+Words]. The word of the current tick is only known once slot0 is
-// read, so a read with no guess, or a stale one, costs a second aggregate3 eth_call, pinned to
-// the block of the first, for the missing words only. Beyond MaxCalldataPerCall (about 40 pools
+// getBlockNumber inside it, so the state says its block) when each read's guess of w (its Word,
+// else the word the reader saw at the pool's last read) leads to words covering [w-Words,
+// w+Words]. The word of the current tick is only known once slot0 is read, so a pool read for the
+// first time, or with a stale guess, costs a second aggregate3 eth_call, pinned to the block of
+// the first, for the missing words only. Beyond MaxCalldataPerCall (about 40 pools
 // at Words 2) the block is pinned first (eth_blockNumber) and the chunks go out as one JSON-RPC
 // batch, as PairStates does. An address that is not a V3 pool answers OK false without failing
 // the others. Errors are *Error: KindInvalidInput (no TickLens, negative Words), KindUnavailable,
@@ -73,7 +74,7 @@ func (r *Reader) v3Pools(ctx context.Context, lens common.Address, reads []chain
 	if len(reads) == 0 {
 		return nil, nil
 	}
-	plan, calls, err := planV3(lens, reads)
+	plan, calls, err := r.planV3(lens, reads)
 	if err != nil {
 		return nil, newError(op, KindInvalidInput, err)
 	}
@@ -106,8 +107,8 @@ type v3Plan struct {
 }
 
 // planV3 lists the first calls of reads: each pool's v3Getters, then TickLens for the words around
-// its guessed word.
-func planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, []call, error) {
+// its guessed word: the read's own, else the word of the pool's last read.
+func (r *Reader) planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, []call, error) {
 	if lens == (common.Address{}) {
 		return v3Plan{}, nil, fmt.Errorf("a TickLens address is required")
 	}
@@ -125,8 +126,12 @@ func planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, []call, erro
 			calls = append(calls, call{Target: p.pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
 		}
 		p.guessed[i] = [2]int{1, 0}
+		guess, known := r.words.Load(p.pools[i])
 		if rd.Word != nil {
-			lo, hi := wordRange(int(*rd.Word), rd.Words)
+			guess, known = int(*rd.Word), true
+		}
+		if known {
+			lo, hi := wordRange(guess.(int), rd.Words)
 			p.guessed[i] = [2]int{lo, hi}
 			for w := lo; w <= hi; w++ {
 				calls = append(calls, lensCall(lens, p.pools[i], w))
@@ -168,7 +173,8 @@ func (r *Reader) finishV3(ctx context.Context, op string, p v3Plan, res []result
 		for j, w := 0, p.guessed[i][0]; w <= p.guessed[i][1]; j, w = j+1, w+1 {
 			words[i][w] = rs[len(v3Getters)+j]
 		}
-		lo, hi := wordRange(floorDiv(floorDiv(st.Tick, st.TickSpacing), 256), rd.Words)
+		r.words.Store(p.pools[i], int(st.CurrentWord()))
+		lo, hi := wordRange(int(st.CurrentWord()), rd.Words)
 		out[i].WordLow, out[i].WordHigh = int16(lo), int16(hi)
 		for w := lo; w <= hi; w++ {
 			if _, ok := words[i][w]; !ok {

@@ -115,25 +115,42 @@ func TestV3Pools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := w.rt.n.Load() - before; n != 2 {
-		t.Errorf("V3Pools without word guesses took %d round trips, want 2", n)
+	if n := w.rt.n.Load() - before; n != 1 {
+		t.Errorf("V3Pools without word guesses, of pools read before, took %d round trips, want 1 (the reader remembers their words)", n)
 	}
-	// A stale guess (three words off) reads the missing words in the second round trip.
+	// A stale guess (three words off) reads the missing words in a second round trip.
 	stale := slices.Clone(reads)
 	for i := range pools {
 		wd := *reads[i].Word + 3
 		stale[i].Word = &wd
 	}
+	before = w.rt.n.Load()
 	staleGot, err := src.V3Pools(ctx, v3.TickLens.Hex(), stale)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := w.rt.n.Load() - before; n != 2 {
+		t.Errorf("V3Pools with stale word guesses took %d round trips, want 2", n)
+	}
+	// A reader that never read the pools needs the second round trip without guesses.
+	freshReader, err := New(w.reader.rpc, w.addrs.Multicall3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := NewSource(freshReader, weth.Hex(), w.addrs.Factory.Hex())
+	before = w.rt.n.Load()
+	if _, err := fresh.V3Pools(ctx, v3.TickLens.Hex(), unguessed); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.rt.n.Load() - before; n != 2 {
+		t.Errorf("V3Pools of unknown pools without word guesses took %d round trips, want 2", n)
 	}
 	// ReadTrade reads the same pools beside a pair and an owner's balance in its one round trip
 	// when the guesses are right, two when they are not.
 	for _, c := range []struct {
 		reads []chain.V3PoolRead
 		trips int64
-	}{{reads, 1}, {unguessed, 2}} {
+	}{{reads, 1}, {unguessed, 1}, {stale, 2}} {
 		before = w.rt.n.Load()
 		st, err := src.ReadTrade(ctx, TradeRead{Pairs: []string{w.pair.Hex()}, V3Pools: c.reads, TickLens: v3.TickLens.Hex(),
 			Owner: w.deployer.Address.Hex(), Balances: []string{usd.Hex()}})

@@ -63,6 +63,11 @@ func (s *Server) marketServes(c chain.Info) bool {
 	return s.deps.Market != nil && s.deps.Market.Serves(c.Name)
 }
 
+// marketServesBins: pool bins, on every chain where a venue with bins is configured to be read.
+func (s *Server) marketServesBins(c chain.Info) bool {
+	return s.deps.Market != nil && len(s.deps.Market.BinsVenues(c.Name)) > 0
+}
+
 // portfolioServes: holdings and positions, on every chain the portfolio service reads (positions
 // also need a venue with pools: opSpec.Needs).
 func (s *Server) portfolioServes(c chain.Info) bool {

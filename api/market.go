@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/danielgtaylor/huma/v2"
+	"slices"
 	"strings"
 
 	"context"
@@ -227,29 +228,46 @@ func (PoolReserves) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schem
 	return described(s, "A pool's reserves read live from the chain (GET /v1/pools/{pool}/reserves), oriented by the base and quote the call named.")
 }
 
-// Bin is one liquidity bin.
+// Bin is one liquidity bin: a price range of a concentrated-liquidity pool.
 type Bin struct {
-	ID          int64  `json:"id" doc:"The bin's id in the pool." example:"8388608"`
-	Price       string `json:"price" doc:"The bin's price: quote token per base token." example:"0.9998"`
-	BaseAmount  string `json:"baseAmount" doc:"The base token in the bin, in token units." example:"15230.5"`
-	QuoteAmount string `json:"quoteAmount" doc:"The quote token in the bin, in token units." example:"5.0012"`
+	ID                int64  `json:"id" doc:"The bin's id in the pool: its lower tick." example:"-197220"`
+	Price             string `json:"price" doc:"The bin's lower price bound: quote token per base token (priceLower)." example:"2712.1"`
+	PriceLower        string `json:"priceLower" doc:"The bin's lower price bound, quote token per base token." example:"2712.1"`
+	PriceUpper        string `json:"priceUpper" doc:"The bin's upper price bound, quote token per base token." example:"2739.4"`
+	InversePriceLower string `json:"inversePriceLower" doc:"The lower price bound in the other direction: base token per quote token." example:"0.000365043"`
+	InversePriceUpper string `json:"inversePriceUpper" doc:"The upper price bound in the other direction: base token per quote token." example:"0.000368718"`
+	TickLower         int64  `json:"tickLower" doc:"The pool tick of the bin's lower bound (the pool's own orientation: token1 per token0)." example:"-197220"`
+	TickUpper         int64  `json:"tickUpper" doc:"The pool tick of the bin's upper bound." example:"-197160"`
+	Liquidity         string `json:"liquidity" doc:"The liquidity active while the price is in the bin (the pool's L, an integer)." example:"1517882343751509868544"`
+	BaseAmount        string `json:"baseAmount" doc:"The base token the bin holds at the current price, in token units." example:"15230.5"`
+	QuoteAmount       string `json:"quoteAmount" doc:"The quote token the bin holds at the current price, in token units." example:"5.0012"`
+	Current           bool   `json:"current" doc:"The pool's current price is in the bin." example:"false"`
 }
 
 // TransformSchema describes Bin in the OpenAPI document.
 func (Bin) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	return described(s, "One liquidity bin of a bin-based pool (Meteora DLMM): a price step and the liquidity in it.")
+	return described(s, "One liquidity bin of a concentrated-liquidity pool (uniswap-v3): the price range between two neighbouring initialized ticks, "+
+		"the liquidity active in it and the tokens it holds. Above the current price a bin holds base token only, below it quote token only.")
 }
 
 // PoolBinsResult lists a pool's liquidity bins.
 type PoolBinsResult struct {
-	OK   bool   `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
-	Pool string `json:"pool" doc:"The pool read." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	Bins []Bin  `json:"bins" doc:"The bins around the pool's active price."`
+	OK        bool      `json:"ok" doc:"Always true: the call succeeded (a failure answers the error envelope, with ok false)." example:"true"`
+	Pool      string    `json:"pool" doc:"The pool read." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
+	Venue     VenueName `json:"venue" doc:"The pool's venue."`
+	Kind      string    `json:"kind" enum:"ticks,active" doc:"Which bins are listed: ticks (every range between neighbouring initialized ticks near the price) or active (the one holding the current price)." example:"ticks"`
+	Base      string    `json:"base" doc:"The base token: prices are quote per base." example:"0x4200000000000000000000000000000000000006"`
+	Quote     string    `json:"quote" doc:"The quote token, the one asked for (default the pool's token1)." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
+	Price     string    `json:"price" doc:"The pool's current price, quote per base, from its sqrtPriceX96." example:"2725.3"`
+	Tick      int64     `json:"tick" doc:"The pool's current tick." example:"-197190"`
+	Liquidity string    `json:"liquidity" doc:"The liquidity in range at the current price." example:"1517882343751509868544"`
+	Block     int64     `json:"block" doc:"The block everything was read at." example:"19000000"`
+	Bins      []Bin     `json:"bins" doc:"The bins in price order (of the quote asked for), over the initialized ticks of the five tick bitmap words around the price; ranges without liquidity are left out."`
 }
 
 // TransformSchema describes PoolBinsResult in the OpenAPI document.
 func (PoolBinsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	return described(s, "A bin-based pool's liquidity bins around its active price (GET /v1/pools/{pool}/bins). No venue with bins is read yet.")
+	return described(s, "A concentrated-liquidity pool's liquidity by price range around its current price (GET /v1/pools/{pool}/bins), read live at one block.")
 }
 
 // PoolChartResponse is a pool's OHLCV candles.
@@ -326,9 +344,9 @@ type reservesInput struct {
 type binsInput struct {
 	Pool string `path:"pool" maxLength:"100" doc:"Pool address."`
 	ChainParam
-	AMM   string `query:"amm" required:"true" maxLength:"32" doc:"The pool's venue. Only meteora (DLMM) pools keep liquidity in bins; another venue answers 400 operation_not_supported."`
-	Kind  string `query:"kind" maxLength:"32" doc:"Pool kind, where a venue has several."`
-	Quote string `query:"quote" maxLength:"100" doc:"The token the bins' prices are in; default the pool's quote token."`
+	AMM   string `query:"amm" required:"true" maxLength:"32" doc:"The pool's venue. Bins are read of uniswap-v3 pools (concentrated liquidity); a constant-product venue answers 400 operation_not_supported."`
+	Kind  string `query:"kind" enum:"ticks,active" doc:"Which bins to list: ticks (the default: every range between neighbouring initialized ticks near the price) or active (the range holding the current price)."`
+	Quote string `query:"quote" maxLength:"100" doc:"The token the bins' prices are in, one of the pool's two; default the pool's token1."`
 }
 
 type chartInput struct {
@@ -357,9 +375,12 @@ func (s *Server) registerMarket() {
 	}
 	token := func(spec opSpec) opSpec { spec.Needs = ""; return spec }
 	bins := get("getPoolBins", "/v1/pools/{pool}/bins", ClassProvider, "A pool's liquidity bins",
-		"The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: "+
-			"the call answers 400 operation_not_supported.", "The pool's bins around its active price.")
-	bins.Serves = nil
+		"The liquidity of a concentrated-liquidity pool (uniswap-v3) by price range around its current price, read live in one round trip: "+
+			"slot0, the in-range liquidity and the initialized ticks of the five tick bitmap words around the price (through the chain's TickLens). "+
+			"Each bin is the range between two neighbouring initialized ticks, with its price bounds in both directions, the liquidity active in it, "+
+			"the tokens it holds at the current price and whether the price is in it. Served where a uniswap-v3 venue is configured with a tickLens; "+
+			"a constant-product pool's venue answers 400 operation_not_supported.", "The pool's bins around its current price.")
+	bins.Serves, bins.Needs = s.marketServesBins, ""
 	register(s, token(get("searchTokens", "/v1/tokens/search", ClassProvider, "Search tokens by name, symbol or address",
 		"Tokens whose name or symbol contains q, ignoring case, or whose address is q (an address the index does not hold yet is "+
 			"looked up on the chain). At most 20 per chain. chain defaults to solana; all searches every enabled chain.",
@@ -673,11 +694,30 @@ func (s *Server) poolBins(ctx context.Context, in *binsInput) (*output[PoolBinsR
 	if e := venueOn(c, in.AMM); e != nil {
 		return nil, e
 	}
-	// Of the contract's venues only Meteora's DLMM pools keep liquidity in bins.
-	if in.AMM != "meteora" {
-		return nil, Errorf(CodeOperationNotSupported, "venue %s has no liquidity bins", in.AMM)
+	served := s.deps.Market.BinsVenues(c.Name)
+	if !slices.Contains(served, in.AMM) {
+		if len(served) == 0 {
+			return nil, Errorf(CodeOperationNotSupported, "venue %s has no liquidity bins on %s, and no venue with bins is configured there", in.AMM, c.Name)
+		}
+		return nil, Errorf(CodeOperationNotSupported, "venue %s has no liquidity bins; on %s, %s pools do", in.AMM, c.Name, strings.Join(served, " and "))
 	}
-	return nil, s.notAvailable(ctx, c)
+	b, err := s.deps.Market.Bins(ctx, c.Name, in.AMM, in.Pool, in.Quote, in.Kind)
+	if err != nil {
+		return nil, readError(err)
+	}
+	kind := in.Kind
+	if kind == "" {
+		kind = market.BinsAll
+	}
+	out := PoolBinsResult{OK: true, Pool: b.Pool, Venue: VenueName(b.Venue), Kind: kind, Base: b.Base.Address, Quote: b.Quote.Address,
+		Price: market.Decimal(b.Price), Tick: int64(b.Tick), Liquidity: b.Liquidity.String(), Block: int64(b.Block), Bins: make([]Bin, len(b.Bins))}
+	for i, x := range b.Bins {
+		out.Bins[i] = Bin{ID: int64(x.TickLower), Price: market.Decimal(x.PriceLower), PriceLower: market.Decimal(x.PriceLower),
+			PriceUpper: market.Decimal(x.PriceUpper), InversePriceLower: market.Decimal(x.InversePriceLower),
+			InversePriceUpper: market.Decimal(x.InversePriceUpper), TickLower: int64(x.TickLower), TickUpper: int64(x.TickUpper),
+			Liquidity: x.Liquidity.String(), BaseAmount: x.BaseAmount, QuoteAmount: x.QuoteAmount, Current: x.Current}
+	}
+	return &output[PoolBinsResult]{Body: out}, nil
 }
 
 func (s *Server) poolChart(ctx context.Context, in *chartInput) (*output[PoolChartResponse], error) {

@@ -43,6 +43,8 @@ type Chain struct {
 	// Tokens are tokens Search matches by name and symbol besides the index's, such as a local
 	// validator's seeded mints or an operator's list of well-known ones (chains with Live only).
 	Tokens []string
+	// BinVenues are the chain's venues whose pools' liquidity bins are read (bins.go).
+	BinVenues []BinsVenue
 
 	known knownTokens
 }
@@ -58,6 +60,7 @@ type Service struct {
 	mu         sync.RWMutex
 	snapshots  map[string]*snapshot
 	windows    map[string]*dayWindow // nil until loaded, and after a refresh that failed
+	metas      sync.Map              // chain/address → Token read live (tokenMetas)
 }
 
 // New returns the service over the index for the given chains.

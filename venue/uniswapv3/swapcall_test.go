@@ -18,13 +18,18 @@ import (
 	"github.com/partner-platform/partnerd/venue/uniswapv3"
 )
 
-// TestSwapCallOnSwapRouter02 executes the venue's SwapCall on the official SwapRouter02 for every
-// kind of route it builds, each priced by the venues' Hops from the pools' state read just before:
-// a V3 hop, two V3 hops, a V2 pair then a V3 pool, a V3 pool then a V2 pair, the native coin in
-// (the call's value) and out (unwrapWETH9), and a mixed route ending in the native coin. Each must
-// pay the recipient exactly the route's priced output, and fail when minOut is one more. Executes
-// must refuse what SwapRouter02 cannot do (a route of pairs only, a 0.25 % pair, a taxed token).
-func TestSwapCallOnSwapRouter02(t *testing.T) {
+// routeWorld is a devnet with the official V2 and V3 contracts, a token X, and pools for routes:
+// V2 pairs X/WETH (1 X = 0.01 WETH) and X/USD (1 X = 30 USD); V3 pools USD/WETH at 0.05 % and
+// 0.3 % (3,000 USD), and X/USD at 1 % (30 USD), each with a narrow, a medium and a wide position.
+type routeWorld struct {
+	*chainT
+	core             devnet.Addresses
+	v3               devnet.V3Addresses
+	deployer, trader *devnet.Account
+	usd, weth, x     common.Address
+}
+
+func newRouteWorld(t *testing.T) routeWorld {
 	ctx := t.Context()
 	var keys []*ecdsa.PrivateKey
 	alloc := types.GenesisAlloc{}
@@ -71,8 +76,6 @@ func TestSwapCallOnSwapRouter02(t *testing.T) {
 			c.tx(a, tok, nil, tokenABI.PackApprove(core.Router, maxUint256))
 		}
 	}
-	// V2 pairs X/WETH (1 X = 0.01 WETH) and X/USD (1 X = 30 USD); V3 pools USD/WETH at 0.05 % and
-	// 0.3 % (3,000 USD), and X/USD at 1 % (30 USD).
 	c.tx(deployer, core.Router, nil, v2Router.PackAddLiquidity(x, weth, units(100_000, 18), units(1_000, 18), new(big.Int), new(big.Int), deployer.Address, maxUint256))
 	c.tx(deployer, core.Router, nil, v2Router.PackAddLiquidity(x, usd, units(100_000, 18), units(3_000_000, 6), new(big.Int), new(big.Int), deployer.Address, maxUint256))
 	price := map[common.Address]*big.Int{usd: units(3_000, 6), weth: units(1, 18)}
@@ -85,7 +88,19 @@ func TestSwapCallOnSwapRouter02(t *testing.T) {
 		}
 		mintPool(c, deployer, v3, p.a, p.b, p.fee, price)
 	}
+	return routeWorld{chainT: c, core: core, v3: v3, deployer: deployer, trader: trader, usd: usd, weth: weth, x: x}
+}
 
+// TestSwapCallOnSwapRouter02 executes the venue's SwapCall on the official SwapRouter02 for every
+// kind of route it builds, each priced by the venues' Hops from the pools' state read just before:
+// a V3 hop, two V3 hops, a V2 pair then a V3 pool, a V3 pool then a V2 pair, the native coin in
+// (the call's value) and out (unwrapWETH9), and a mixed route ending in the native coin. Each must
+// pay the recipient exactly the route's priced output, and fail when minOut is one more. Executes
+// must refuse what SwapRouter02 cannot do (a route of pairs only, a 0.25 % pair, a taxed token).
+func TestSwapCallOnSwapRouter02(t *testing.T) {
+	w := newRouteWorld(t)
+	c, ctx, sim, core, v3, trader := w.chainT, w.ctx, w.sim, w.core, w.v3, w.trader
+	usd, weth, x := w.usd, w.weth, w.x
 	cfg2 := chain.VenueConfig{Factory: strings.ToLower(core.Factory.Hex()), Router: strings.ToLower(core.Router.Hex()), FeeBps: 30, InitCodeHash: chain.UniswapV2InitCodeHash}
 	cfg3 := chain.VenueConfig{Factory: strings.ToLower(v3.Factory.Hex()), Router: strings.ToLower(v3.SwapRouter02.Hex()), TickLens: strings.ToLower(v3.TickLens.Hex())}
 	pool := func(venue string, a, b common.Address, fee int) chain.EVMSwapPool {
@@ -230,6 +245,11 @@ func readPair(c *chainT, p chain.EVMSwapPool) *chain.PairState {
 
 // readV3 reads a V3 pool as chain.V3PoolState: the word of its tick and one on each side.
 func readV3(c *chainT, v3 devnet.V3Addresses, p chain.EVMSwapPool) *chain.V3PoolState {
+	return readV3Words(c, v3, p, 1)
+}
+
+// readV3Words reads a V3 pool as chain.V3PoolState: the word of its tick and words on each side.
+func readV3Words(c *chainT, v3 devnet.V3Addresses, p chain.EVMSwapPool, words int16) *chain.V3PoolState {
 	addr := common.HexToAddress(p.Address)
 	slot0 := call(c, addr, poolABI.PackSlot0(), poolABI.UnpackSlot0)
 	s := &chain.V3PoolState{Address: p.Address, Token0: lower(call(c, addr, poolABI.PackToken0(), poolABI.UnpackToken0)),
@@ -237,7 +257,7 @@ func readV3(c *chainT, v3 devnet.V3Addresses, p chain.EVMSwapPool) *chain.V3Pool
 		TickSpacing:  int(call(c, addr, poolABI.PackTickSpacing(), poolABI.UnpackTickSpacing).Int64()),
 		SqrtPriceX96: slot0.SqrtPriceX96, Tick: int(slot0.Tick.Int64()), Liquidity: call(c, addr, poolABI.PackLiquidity(), poolABI.UnpackLiquidity), OK: true}
 	w := s.CurrentWord()
-	s.WordLow, s.WordHigh = w-1, w+1
+	s.WordLow, s.WordHigh = w-words, w+words
 	for wd := s.WordLow; wd <= s.WordHigh; wd++ {
 		for _, pt := range call(c, v3.TickLens, lensABI.PackGetPopulatedTicksInWord(addr, wd), lensABI.UnpackGetPopulatedTicksInWord) {
 			s.Ticks = append(s.Ticks, chain.V3Tick{Index: int(pt.Tick.Int64()), LiquidityNet: pt.LiquidityNet, LiquidityGross: pt.LiquidityGross})
@@ -257,4 +277,86 @@ func balanceOf(c *chainT, token, owner common.Address, native bool) *big.Int {
 		return b
 	}
 	return call(c, token, tokenABI.PackBalanceOf(owner), tokenABI.UnpackBalanceOf)
+}
+
+// TestBins holds Bins to the positions minted: every bin's liquidity is the sum of the positions
+// whose range covers it (positions() of every position NFT), the current bin's is the pool's
+// liquidity(), and the bins' amounts add up to what the pool holds less at most a unit per
+// position and bin (each rounds down). Then a swap moves the price across ticks and the checks run
+// again, the current bin moving with it.
+func TestBins(t *testing.T) {
+	w := newRouteWorld(t)
+	cfg3 := chain.VenueConfig{Factory: lower(w.v3.Factory), Router: lower(w.v3.SwapRouter02), TickLens: lower(w.v3.TickLens)}
+	pools, err := uniswapv3.Venue{}.SwapPools(cfg3, lower(w.usd), lower(w.weth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pools[1] // 0.05 %
+	if p.FeePips != 500 {
+		t.Fatalf("pool %+v, want the 0.05 %% tier", p)
+	}
+	var currents [2]int // the current bin's lower tick in each round
+	for round := range 2 {
+		st := readV3Words(w.chainT, w.v3, p, uniswapv3.BinWords)
+		bins, err := uniswapv3.Venue{}.Bins(*st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var positions []bindings.PositionsOutput
+		n := call(w.chainT, w.v3.PositionManager, npmABI.PackTotalSupply(), npmABI.UnpackTotalSupply)
+		for id := int64(1); id <= n.Int64(); id++ {
+			pos := call(w.chainT, w.v3.PositionManager, npmABI.PackPositions(big.NewInt(id)), npmABI.UnpackPositions)
+			if lower(pos.Token0) == st.Token0 && lower(pos.Token1) == st.Token1 && int(pos.Fee.Int64()) == st.Fee {
+				positions = append(positions, pos)
+			}
+		}
+		current := 0
+		sum0, sum1 := new(big.Int), new(big.Int)
+		for i, b := range bins {
+			want := new(big.Int)
+			for _, pos := range positions {
+				if int(pos.TickLower.Int64()) <= b.TickLower && b.TickUpper <= int(pos.TickUpper.Int64()) {
+					want.Add(want, pos.Liquidity)
+				}
+			}
+			if b.Liquidity.Cmp(want) != 0 || b.TickLower >= b.TickUpper || (i > 0 && bins[i-1].TickUpper > b.TickLower) {
+				t.Fatalf("round %d bin %d [%d, %d): liquidity %s, the positions covering it hold %s", round, i, b.TickLower, b.TickUpper, b.Liquidity, want)
+			}
+			if b.Current {
+				current++
+				currents[round] = b.TickLower
+				if b.Liquidity.Cmp(st.Liquidity) != 0 || st.Tick < b.TickLower || st.Tick >= b.TickUpper {
+					t.Fatalf("round %d: current bin %+v, pool at tick %d with liquidity %s", round, b, st.Tick, st.Liquidity)
+				}
+			} else if (b.TickUpper <= st.Tick && b.Amount0.Sign() != 0) || (b.TickLower > st.Tick && b.Amount1.Sign() != 0) {
+				t.Fatalf("round %d: bin %+v off the price holds the wrong token", round, b)
+			}
+			sum0.Add(sum0, b.Amount0)
+			sum1.Add(sum1, b.Amount1)
+		}
+		if current != 1 || len(bins) < 4 {
+			t.Fatalf("round %d: %d bins, %d current", round, len(bins), current)
+		}
+		slack := big.NewInt(int64(len(bins) + len(positions)))
+		for i, sum := range []*big.Int{sum0, sum1} {
+			token := common.HexToAddress([]string{st.Token0, st.Token1}[i])
+			held := call(w.chainT, token, tokenABI.PackBalanceOf(common.HexToAddress(p.Address)), tokenABI.UnpackBalanceOf)
+			if round == 1 { // the swap's fees stay in the pool besides the liquidity
+				continue
+			}
+			if gap := new(big.Int).Sub(held, sum); gap.Sign() < 0 || gap.Cmp(slack) > 0 {
+				t.Fatalf("round %d token%d: the bins hold %s, the pool %s", round, i, sum, held)
+			}
+		}
+		t.Logf("round %d: %d bins over %d positions at tick %d", round, len(bins), len(positions), st.Tick)
+		if round == 0 { // sell enough USD to cross the narrow position's upper or lower tick
+			in := units(1_500_000, 6)
+			w.tx(w.trader, w.v3.SwapRouter02, nil, routerABI.PackExactInputSingle(bindings.IV3SwapRouterExactInputSingleParams{
+				TokenIn: w.usd, TokenOut: w.weth, Fee: big.NewInt(500), Recipient: w.trader.Address,
+				AmountIn: in, AmountOutMinimum: new(big.Int), SqrtPriceLimitX96: new(big.Int)}))
+		}
+	}
+	if currents[0] == currents[1] {
+		t.Errorf("the swap left the price in the same bin [%d, ...)", currents[0])
+	}
 }

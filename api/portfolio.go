@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/market"
 	"github.com/partner-platform/partnerd/portfolio"
 )
 
@@ -43,30 +44,53 @@ func (HoldingsResult) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Sch
 
 // Position is one entry of an owner's liquidity positions: the LP tokens it holds in its wallet
 // (kind wallet), or those it has staked in a farm (kind staked, with farm), which are still its
-// own. A pool has at most one wallet entry and one staked entry per farm; every figure of an entry
-// describes that entry's LP tokens only, so summing the entries sums the whole position.
+// own; or one position NFT of a concentrated-liquidity pool (uniswap-v3, with positionId), in its
+// wallet or deposited in the venue's staker. A pool has at most one wallet entry and one staked
+// entry per farm, plus one entry per NFT; every figure of an entry describes that entry only, so
+// summing the entries sums the whole position.
 type Position struct {
-	Pool PoolRef `json:"pool" doc:"The pool, with its indexed reserves; the entry's amounts come from reserves read live at block."`
-	Kind string  `json:"kind" enum:"wallet,staked" doc:"Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms." example:"staked"`
-	// Liquidity is in token units of the LP token: 18 decimals on EVM chains, the LP mint's on Solana.
-	Liquidity string   `json:"liquidity" doc:"This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner)." example:"0.00001873"`
-	Amounts   []string `json:"amounts" doc:"This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it." example:"1520.25,0.49866"`
-	ValueUsd  string   `json:"valueUsd,omitempty" doc:"USD value of amounts plus, on a staked entry, of the rewards whose token is priced; absent when the pool's two tokens are not both priced." example:"3040.12"`
-	SharePct  string   `json:"sharePct" doc:"This entry's share of the pool's LP supply, in percent." example:"0.04"`
-	// PositionID is for NFT-style positions (none are served yet).
-	PositionID string        `json:"positionId,omitempty" doc:"NFT-style positions only." example:"1184502"`
-	Farm       *PositionFarm `json:"farm,omitempty" doc:"Staked entries only: the farm the LP tokens are staked in, and the rewards earned there."`
+	Pool PoolRef `json:"pool" doc:"The pool, with its reserves read live at block (for an NFT position: the tokens the pool holds)."`
+	Kind string  `json:"kind" enum:"wallet,staked" doc:"Where this entry's LP tokens or position NFT are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms." example:"staked"`
+	// Liquidity is in token units of the LP token: 18 decimals on EVM chains, the LP mint's on
+	// Solana; for an NFT position, its liquidity L.
+	Liquidity string   `json:"liquidity" doc:"This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner). For an NFT position, its liquidity L as the position manager's positions() reports it (an integer)." example:"0.00001873"`
+	Amounts   []string `json:"amounts" doc:"This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it. For an NFT position, what removing all its liquidity would pay now (decreaseLiquidity), base then quote, rounded down as the pool pays it; fees are apart, in uncollectedFees." example:"1520.25,0.49866"`
+	ValueUsd  string   `json:"valueUsd,omitempty" doc:"USD value of amounts plus, on a staked entry, of the rewards whose token is priced, and on an NFT position of its uncollectedFees; absent when the pool's two tokens are not both priced." example:"3040.12"`
+	SharePct  string   `json:"sharePct" doc:"This entry's share of the pool's LP supply, in percent. For an NFT position, its share of the pool's in-range liquidity (0 when out of range)." example:"0.04"`
+	// PositionID is set for NFT positions (uniswap-v3) only.
+	PositionID      string         `json:"positionId,omitempty" doc:"NFT positions only (uniswap-v3): the position NFT's token id on the chain's NonfungiblePositionManager, as lp builds take it in positionIds." example:"1184502"`
+	Range           *PositionRange `json:"range,omitempty" doc:"NFT positions only: the position's price range and whether the pool's price is in it."`
+	UncollectedFees []string       `json:"uncollectedFees,omitempty" doc:"NFT positions only: the fees (and liquidity removed but not collected) that collecting would pay now, base then quote, in token units: exactly what the position manager's collect pays, computed from the fee growth inside the range." example:"12.5,0.0041"`
+	Farm            *PositionFarm  `json:"farm,omitempty" doc:"Staked entries only: the farm the LP tokens are staked in (for an NFT position, the UniswapV3Staker it is deposited in), and the rewards earned there."`
 }
 
 // TransformSchema describes Position in the OpenAPI document.
 func (Position) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	return described(s, "One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own. A pool has at most one wallet entry and one staked entry per farm; each figure describes that entry's LP tokens only, so summing the entries sums the whole position.")
+	return described(s, "One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own; "+
+		"or one position NFT of a concentrated-liquidity pool (uniswap-v3: positionId, range, uncollectedFees), in its wallet or deposited in the venue's staker (kind staked). "+
+		"A pool has at most one wallet entry and one staked entry per farm, plus one entry per NFT; each figure describes that entry only, so summing the entries sums the whole position.")
+}
+
+// PositionRange is an NFT position's price range.
+type PositionRange struct {
+	TickLower         int64  `json:"tickLower" doc:"The range's lower tick (the pool's own orientation: token1 per token0)." example:"-197400"`
+	TickUpper         int64  `json:"tickUpper" doc:"The range's upper tick (exclusive)." example:"-196800"`
+	PriceLower        string `json:"priceLower" doc:"The range's lower price bound, quote token per base token." example:"2795.3"`
+	PriceUpper        string `json:"priceUpper" doc:"The range's upper price bound, quote token per base token." example:"2966.1"`
+	InversePriceLower string `json:"inversePriceLower" doc:"The lower price bound in the other direction: base token per quote token." example:"0.000337143"`
+	InversePriceUpper string `json:"inversePriceUpper" doc:"The upper price bound in the other direction: base token per quote token." example:"0.000357743"`
+	InRange           bool   `json:"inRange" doc:"The pool's current tick is in [tickLower, tickUpper): the position's liquidity is active and earns fees. Out of range it holds one token only." example:"true"`
+}
+
+// TransformSchema describes PositionRange in the OpenAPI document.
+func (PositionRange) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	return described(s, "An NFT position's price range: its ticks, its bounds in both price directions, and whether the pool's price is in it, at block.")
 }
 
 // PositionFarm is the farm a staked position entry is staked in, with what it earned there.
 type PositionFarm struct {
-	Address string         `json:"address" doc:"The farm contract (a Uniswap liquidity-staker StakingRewards)." example:"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17"`
-	Rewards []RewardAmount `json:"rewards" doc:"Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned."`
+	Address string         `json:"address" doc:"The farm contract (a Uniswap liquidity-staker StakingRewards; for an NFT position, the UniswapV3Staker)." example:"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17"`
+	Rewards []RewardAmount `json:"rewards" doc:"Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned. Always empty for an NFT position in the UniswapV3Staker: its rewards are per incentive, which the staker does not list, and are not read."`
 }
 
 // TransformSchema describes PositionFarm in the OpenAPI document.
@@ -93,8 +117,8 @@ type PositionsResult struct {
 	Chain     string         `json:"chain" doc:"The chain read." example:"base"`
 	Positions []Position     `json:"positions" doc:"By pool address; a pool's wallet entry first, then its staked entries by farm address."`
 	ValueUsd  string         `json:"valueUsd" doc:"Sum of every priced amount: the entries' underlying amounts where the pool's tokens are priced, and the rewards whose token is priced." example:"3246.49"`
-	Block     uint64         `json:"block,omitempty" doc:"The block every amount (balances, stakes, rewards earned, reserves) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading." example:"24190311"`
-	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer)."`
+	Block     uint64         `json:"block,omitempty" doc:"The block every amount (balances, stakes, rewards earned, reserves; position NFTs, their pools' state and fees) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading." example:"24190311"`
+	Sources   []SourceHealth `json:"sources" doc:"Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer), <chain>:uniswap-v3 (EVM chains whose uniswap-v3 venue has a position manager: every position NFT of the owner and every one it deposited in the staker, whatever the pool; incomplete when the owner holds more than 1000 NFTs, the staker more than 1000 deposits, or a position or its pool did not answer, which is then left out)."`
 }
 
 // TransformSchema describes PositionsResult in the OpenAPI document.
@@ -176,7 +200,9 @@ func (s *Server) registerPortfolio() {
 	const positions = "Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in " +
 		"farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, " +
 		"the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP " +
-		"is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool " +
+		"is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker " +
+		"is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. " +
+		"On Solana every token account of the owner is read, and those holding the LP mint of a followed pool " +
 		"(raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. " +
 		"sources says how complete discovery was."
 	const batched = " One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, " +
@@ -214,6 +240,12 @@ func positionsResult(p portfolio.Positions) *PositionsResult {
 	for i, x := range p.Positions {
 		pos := Position{Pool: poolSummary(x.Pool).PoolRef, Kind: "wallet", Liquidity: x.Liquidity, Amounts: []string{x.BaseAmount, x.QuoteAmount},
 			ValueUsd: x.ValueUSD, SharePct: x.SharePct}
+		if n := x.NFT; n != nil {
+			pos.PositionID, pos.UncollectedFees = n.ID, []string{n.BaseFees, n.QuoteFees}
+			pos.Range = &PositionRange{TickLower: int64(n.TickLower), TickUpper: int64(n.TickUpper), PriceLower: market.Decimal(n.PriceLower),
+				PriceUpper: market.Decimal(n.PriceUpper), InversePriceLower: market.Decimal(n.InversePriceLower),
+				InversePriceUpper: market.Decimal(n.InversePriceUpper), InRange: n.InRange}
+		}
 		if f := x.Farm; f != nil {
 			pos.Kind, pos.Farm = "staked", &PositionFarm{Address: f.Address, Rewards: make([]RewardAmount, len(f.Rewards))}
 			for j, r := range f.Rewards {

@@ -68,10 +68,10 @@ type V3Positions struct {
 
 // V3PositionReader reads position NFTs: an EVM source (chain/evm's Source) implements it.
 type V3PositionReader interface {
-	// V3Positions reads, at one block, every position NFT each owner holds in its wallet or has
-	// deposited in where.Staker, and its pool's state. Errors match ErrUpstreamUnavailable,
-	// ErrUpstreamTimeout, ErrUpstreamBadResponse or ErrCanceled.
-	V3Positions(ctx context.Context, where V3PositionsRead, owners []string) (V3Positions, error)
+	// V3Positions reads, at block (0: the latest), every position NFT each owner holds in its
+	// wallet or has deposited in where.Staker, and its pool's state. Errors match
+	// ErrUpstreamUnavailable, ErrUpstreamTimeout, ErrUpstreamBadResponse or ErrCanceled.
+	V3Positions(ctx context.Context, where V3PositionsRead, owners []string, block uint64) (V3Positions, error)
 }
 
 // V3PositionFigures is what a position holds at its pool's state.

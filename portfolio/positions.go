@@ -21,21 +21,26 @@ import (
 // read for the indexed pools the index says the owner holds, through chain.EVMPositionSource; stakes
 // are read in every farm of the chain's staking rewards factories, so a stake is found without any
 // LP left in the wallet (see chain/evm's LPPositions for the cost). Everything is read at one
-// block, in one round trip.
+// block, in one round trip; NFT positions (nftpositions.go) are read at the same block, in four
+// more.
 
-// Position is one entry of an owner's LP positions in a constant-product pool (a Uniswap V2 pair, a
-// Raydium CPMM pool): the LP tokens it holds in its wallet, or, with Farm set, those it has staked
-// in a farm.
+// Position is one entry of an owner's LP positions: in a constant-product pool (a Uniswap V2 pair, a
+// Raydium CPMM pool), the LP tokens it holds in its wallet, or, with Farm set, those it has staked
+// in a farm; in a concentrated-liquidity pool (NFT set: nftpositions.go), one position NFT, in the
+// wallet or, with Farm set, deposited in the venue's staker.
 type Position struct {
-	Pool        market.PoolSummary
-	Liquidity   string // LP tokens, token units (the LP token's decimals): in the wallet, or staked in Farm
-	BaseAmount  string // the entry's share of the base reserve, token units
+	Pool market.PoolSummary
+	// Liquidity is the LP tokens, token units (the LP token's decimals), in the wallet or staked in
+	// Farm; for an NFT position, its liquidity L (an integer).
+	Liquidity   string
+	BaseAmount  string // the entry's share of the base reserve (NFT: what removing it pays), token units
 	QuoteAmount string
-	SharePct    string // of the pool's LP supply
-	// ValueUSD is the value of the underlying amounts plus that of the priced rewards; empty when
-	// the pool's tokens are not both priced.
+	SharePct    string // of the pool's LP supply (NFT: of its in-range liquidity, 0 out of range)
+	// ValueUSD is the value of the underlying amounts plus that of the priced rewards (NFT: plus
+	// its uncollected fees); empty when the pool's tokens are not both priced.
 	ValueUSD string
-	Farm     *Farm // nil: in the wallet
+	Farm     *Farm        // nil: in the wallet
+	NFT      *NFTPosition // set on an NFT position only
 }
 
 // Farm is the farm a staked entry is staked in, and what the owner earned there.
@@ -79,6 +84,9 @@ type Positions struct {
 // balances of the indexed pools' LP tokens the index says it holds, its stakes (and rewards earned)
 // in every farm of the chain's staking rewards factories, and those pools' live reserves and supply.
 // A stake in a pool the index does not follow is left out (the index source is never complete).
+// Then, at the same block, every NFT position of the chain's NFT venues (Chain.NFTVenues) each
+// owner holds or has deposited in the venue's staker, whether the index follows its pool or not
+// (nftPositions).
 //
 // Errors: market.ErrNotFound (a chain the service does not read, or whose source reads no
 // positions), the source's (chain.ErrUpstreamUnavailable, chain.ErrUpstreamTimeout,
@@ -113,8 +121,12 @@ func (s *Service) Positions(ctx context.Context, chainName string, owners []stri
 		return nil, fmt.Errorf("portfolio: positions on %s: %w", chainName, err)
 	}
 	out := make([]Positions, len(owners))
+	totals := make([]float64, len(owners))
 	for i, o := range owners {
-		out[i] = d.owner(chainName, o, i, read, pairsOf[i])
+		out[i], totals[i] = d.owner(chainName, o, i, read, pairsOf[i])
+	}
+	if err := s.nftPositions(ctx, c, owners, out, totals, read.Block); err != nil {
+		return nil, fmt.Errorf("portfolio: positions on %s: %w", chainName, err)
 	}
 	return out, nil
 }
@@ -160,30 +172,41 @@ func (s *Service) describePositions(ctx context.Context, c *Chain, read chain.LP
 	}
 	rewards = distinct(rewards)
 	var err error
-	if info.tokens, err = s.market.TokenInfo(ctx, c.Name, rewards); err != nil {
+	if info.tokens, err = s.tokens(ctx, c, rewards); err != nil {
 		return info, err
-	}
-	var missing []string
-	for _, t := range rewards {
-		if _, ok := info.tokens[t]; !ok {
-			missing = append(missing, t)
-		}
-	}
-	if len(missing) > 0 {
-		metas, err := c.Source.TokenMetadata(ctx, missing)
-		if err != nil {
-			return info, err
-		}
-		for _, m := range metas {
-			info.tokens[m.Address] = market.Token{Chain: c.Name, Address: chain.DisplayAddress(c.Name, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
-		}
 	}
 	info.prices, err = s.market.PricesUSD(ctx, c.Name, append(priced, rewards...))
 	return info, err
 }
 
-// owner makes owners[i]'s result (o) of a positions read.
-func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, pairs []string) Positions {
+// tokens describes tokens (canonical addresses): as the index does, else, for one it does not
+// describe, from metadata read live.
+func (s *Service) tokens(ctx context.Context, c *Chain, tokens []string) (map[string]market.Token, error) {
+	out, err := s.market.TokenInfo(ctx, c.Name, tokens)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, t := range tokens {
+		if _, ok := out[t]; !ok {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	metas, err := c.Source.TokenMetadata(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range metas {
+		out[m.Address] = market.Token{Chain: c.Name, Address: chain.DisplayAddress(c.Name, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+	}
+	return out, nil
+}
+
+// owner makes owners[i]'s result (o) of a positions read, and returns the sum of its priced values.
+func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, pairs []string) (Positions, float64) {
 	out := Positions{Owner: chain.DisplayAddress(chainName, o), Chain: chainName, Positions: []Position{}, Block: read.Block, Sources: sources(chainName)}
 	if read.Farms > 0 || len(read.Unanswered[i]) > 0 {
 		out.Sources = append(out.Sources, Source{Name: chainName + ":farms", OK: true, Complete: len(read.Unanswered[i]) == 0})
@@ -241,7 +264,7 @@ func (d positionInfo) owner(chainName, o string, i int, read chain.LPPositions, 
 		}
 	}
 	out.ValueUSD = market.Decimal(total)
-	return out
+	return out, total
 }
 
 // evmLPDecimals is the decimals of a Uniswap V2 pair's LP token.

@@ -10,7 +10,8 @@
 //     plus the chain's configured wrapped native token and USD stablecoins, read for every owner:
 //     the chain source is complete for the native coin, the index source is never complete. Farm
 //     stakes are found in every farm of the chain's staking rewards factories (the farms source),
-//     through chain.EVMPositionSource.
+//     through chain.EVMPositionSource; NFT positions (uniswap-v3) are every NFT of the venue's
+//     position manager the owner holds or has deposited in its staker (nftpositions.go).
 //
 // An owner's result depends on the owner alone, never on who else is in a batch.
 package portfolio
@@ -40,6 +41,9 @@ type Chain struct {
 	// Prices prices tokens in USD (by canonical address). Nil: the service's market, when it
 	// serves the chain; else nothing is priced.
 	Prices Pricer
+	// NFTVenues are the chain's venues whose positions are NFTs (uniswap-v3), read by positions
+	// through the source's chain.V3PositionReader (nftpositions.go).
+	NFTVenues []NFTVenue
 }
 
 // Pricer prices tokens in USD by canonical address; tokens it does not price are left out of the

@@ -23,8 +23,9 @@ import (
 //  4. for every pool of a position found: slot0, liquidity, feeGrowthGlobal0X128/1X128, its
 //     balances of its two tokens, and ticks(i) of every position's two ticks.
 //
-// Rounds 2 to 4 are pinned to the block of round 1 (when round 1 itself needs more than one
-// aggregate3 chunk, the block is pinned first with eth_blockNumber: one more round trip). A round
+// Every round is at the caller's block when it gives one; otherwise rounds 2 to 4 are pinned to the
+// block of round 1 (when round 1 itself needs more than one aggregate3 chunk, the block is pinned
+// first with eth_blockNumber: one more round trip). A round
 // that is more than one chunk goes out as one JSON-RPC batch. Rounds 3 and 4 are skipped when
 // nothing was found. Discovery is bounded by MaxNFTsScanned: beyond it the owner (or, for the
 // staker, every owner) is reported incomplete.
@@ -58,7 +59,7 @@ var _ chain.V3PositionReader = (*Source)(nil)
 // KindInvalidInput (no position manager, or an address that is not one), KindUnavailable,
 // KindTimeout, KindCanceled or KindBadResponse (getBlockNumber or the position manager's balanceOf
 // failing: no Multicall3, or no position manager there).
-func (s *Source) V3Positions(ctx context.Context, where chain.V3PositionsRead, owners []string) (chain.V3Positions, error) {
+func (s *Source) V3Positions(ctx context.Context, where chain.V3PositionsRead, owners []string, block uint64) (chain.V3Positions, error) {
 	const op = "v3 positions"
 	out := chain.V3Positions{Positions: make([][]chain.V3Position, len(owners)), Unanswered: make([][]*big.Int, len(owners)),
 		Complete: make([]bool, len(owners))}
@@ -76,7 +77,8 @@ func (s *Source) V3Positions(ctx context.Context, where chain.V3PositionsRead, o
 	if len(owners) == 0 {
 		return out, nil
 	}
-	rd := v3PositionsRead{r: s.reader, op: op, where: where, npm: common.HexToAddress(where.PositionManager), owners: addresses(owners), out: &out}
+	rd := v3PositionsRead{r: s.reader, op: op, where: where, npm: common.HexToAddress(where.PositionManager), owners: addresses(owners), out: &out,
+		block: block}
 	if err := rd.enumerate(ctx); err != nil {
 		return chain.V3Positions{}, err
 	}
@@ -98,7 +100,7 @@ type v3PositionsRead struct {
 	npm    common.Address
 	owners []common.Address
 	out    *chain.V3Positions
-	block  uint64
+	block  uint64       // the block read at, 0 until round 1 when the caller gave none
 	ids    [][]*big.Int // the NFTs of each owner, then (last, with a staker) the staker's, sorted
 }
 
@@ -125,7 +127,10 @@ func (rd *v3PositionsRead) enumerate(ctx context.Context) error {
 	}
 	calls = append(calls, call{Target: rd.r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 	var pinned *uint64
-	if len(chunk(calls)) > 1 {
+	switch {
+	case rd.block != 0:
+		pinned = &rd.block
+	case len(chunk(calls)) > 1:
 		n, err := rd.r.blockNumber(ctx, rd.op)
 		if err != nil {
 			return err

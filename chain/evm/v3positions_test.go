@@ -189,7 +189,7 @@ func TestV3PositionsOnDevnet(t *testing.T) {
 		Factory: canonical(pw.v3.Factory)}
 	owners := []string{canonical(w.owners[0]), canonical(w.owners[1]), canonical(w.owners[2]), canonical(w.deployer.Address)}
 	before := w.rt.n.Load()
-	got, err := src.V3Positions(w.ctx, where, owners)
+	got, err := src.V3Positions(w.ctx, where, owners, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,10 +277,30 @@ func TestV3PositionsOnDevnet(t *testing.T) {
 		t.Errorf("%d positions with fees in both tokens (want at least 4), G crossed %d, %d out of range (want C and G)", feesSeen, crossed, outOfRange)
 	}
 
+	// A read pinned to the first one's block, after another trade, finds the same figures.
+	pw.moveTo(3000, got.Positions[0][0].State.Tick-60)
+	before = w.rt.n.Load()
+	again, err := src.V3Positions(w.ctx, where, owners, got.Block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := w.rt.n.Load() - before; n != 4 || again.Block != got.Block {
+		t.Errorf("a read at block %d took %d round trips and read block %d", got.Block, n, again.Block)
+	}
+	for i := range owners {
+		for j, p := range again.Positions[i] {
+			a, _ := venue.PositionFigures(p)
+			b, _ := venue.PositionFigures(got.Positions[i][j])
+			if a.Fees0.Cmp(b.Fees0) != 0 || a.Amount1.Cmp(b.Amount1) != 0 {
+				t.Errorf("position %s at block %d: %+v, first read %+v", p.ID, got.Block, a, b)
+			}
+		}
+	}
+
 	// Pools that do not answer (derived with another init code hash: no code there) leave every
 	// position out, each listed as unanswered for its owner.
 	where.InitCodeHash = "0x" + strings.Repeat("ab", 32)
-	broken, err := src.V3Positions(w.ctx, where, owners)
+	broken, err := src.V3Positions(w.ctx, where, owners, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

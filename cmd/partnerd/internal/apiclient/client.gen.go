@@ -641,6 +641,54 @@ func (e HoldingsBatchEntryCode) Valid() bool {
 	}
 }
 
+// Defines values for PoolBinsResultKind.
+const (
+	PoolBinsResultKindActive PoolBinsResultKind = "active"
+	PoolBinsResultKindTicks  PoolBinsResultKind = "ticks"
+)
+
+// Valid indicates whether the value is a known member of the PoolBinsResultKind enum.
+func (e PoolBinsResultKind) Valid() bool {
+	switch e {
+	case PoolBinsResultKindActive:
+		return true
+	case PoolBinsResultKindTicks:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PoolBinsResultVenue.
+const (
+	PoolBinsResultVenueMeteora   PoolBinsResultVenue = "meteora"
+	PoolBinsResultVenueOrca      PoolBinsResultVenue = "orca"
+	PoolBinsResultVenuePumpswap  PoolBinsResultVenue = "pumpswap"
+	PoolBinsResultVenueRaydium   PoolBinsResultVenue = "raydium"
+	PoolBinsResultVenueUniswapV2 PoolBinsResultVenue = "uniswap-v2"
+	PoolBinsResultVenueUniswapV3 PoolBinsResultVenue = "uniswap-v3"
+)
+
+// Valid indicates whether the value is a known member of the PoolBinsResultVenue enum.
+func (e PoolBinsResultVenue) Valid() bool {
+	switch e {
+	case PoolBinsResultVenueMeteora:
+		return true
+	case PoolBinsResultVenueOrca:
+		return true
+	case PoolBinsResultVenuePumpswap:
+		return true
+	case PoolBinsResultVenueRaydium:
+		return true
+	case PoolBinsResultVenueUniswapV2:
+		return true
+	case PoolBinsResultVenueUniswapV3:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PositionKind.
 const (
 	Staked PositionKind = "staked"
@@ -1265,6 +1313,24 @@ func (e GetPoolBinsParamsChain) Valid() bool {
 	}
 }
 
+// Defines values for GetPoolBinsParamsKind.
+const (
+	GetPoolBinsParamsKindActive GetPoolBinsParamsKind = "active"
+	GetPoolBinsParamsKindTicks  GetPoolBinsParamsKind = "ticks"
+)
+
+// Valid indicates whether the value is a known member of the GetPoolBinsParamsKind enum.
+func (e GetPoolBinsParamsKind) Valid() bool {
+	switch e {
+	case GetPoolBinsParamsKindActive:
+		return true
+	case GetPoolBinsParamsKindTicks:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPoolChartParamsChain.
 const (
 	GetPoolChartParamsChainArc       GetPoolChartParamsChain = "arc"
@@ -1777,27 +1843,67 @@ type AllowanceExpect struct {
 	Token string `json:"token"`
 }
 
-// Bin One liquidity bin of a bin-based pool (Meteora DLMM): a price step and the liquidity in it.
+// Bin One liquidity bin of a concentrated-liquidity pool (uniswap-v3): the price range between two neighbouring initialized ticks, the liquidity active in it and the tokens it holds. Above the current price a bin holds base token only, below it quote token only.
 type Bin struct {
-	// BaseAmount The base token in the bin, in token units.
+	// BaseAmount The base token the bin holds at the current price, in token units.
 	//
 	// Examples: 15230.5
 	BaseAmount string `json:"baseAmount"`
 
-	// Id The bin's id in the pool.
+	// Current The pool's current price is in the bin.
 	//
-	// Examples: 8388608
+	// Examples: false
+	Current bool `json:"current"`
+
+	// Id The bin's id in the pool: its lower tick.
+	//
+	// Examples: -197220
 	Id int64 `json:"id"`
 
-	// Price The bin's price: quote token per base token.
+	// InversePriceLower The lower price bound in the other direction: base token per quote token.
 	//
-	// Examples: 0.9998
+	// Examples: 0.000365043
+	InversePriceLower string `json:"inversePriceLower"`
+
+	// InversePriceUpper The upper price bound in the other direction: base token per quote token.
+	//
+	// Examples: 0.000368718
+	InversePriceUpper string `json:"inversePriceUpper"`
+
+	// Liquidity The liquidity active while the price is in the bin (the pool's L, an integer).
+	//
+	// Examples: 1517882343751509868544
+	Liquidity string `json:"liquidity"`
+
+	// Price The bin's lower price bound: quote token per base token (priceLower).
+	//
+	// Examples: 2712.1
 	Price string `json:"price"`
 
-	// QuoteAmount The quote token in the bin, in token units.
+	// PriceLower The bin's lower price bound, quote token per base token.
+	//
+	// Examples: 2712.1
+	PriceLower string `json:"priceLower"`
+
+	// PriceUpper The bin's upper price bound, quote token per base token.
+	//
+	// Examples: 2739.4
+	PriceUpper string `json:"priceUpper"`
+
+	// QuoteAmount The quote token the bin holds at the current price, in token units.
 	//
 	// Examples: 5.0012
 	QuoteAmount string `json:"quoteAmount"`
+
+	// TickLower The pool tick of the bin's lower bound (the pool's own orientation: token1 per token0).
+	//
+	// Examples: -197220
+	TickLower int64 `json:"tickLower"`
+
+	// TickUpper The pool tick of the bin's upper bound.
+	//
+	// Examples: -197160
+	TickUpper int64 `json:"tickUpper"`
 }
 
 // BridgeQuoteRequest A bridge to quote: amount (human token units) of inputToken from user on fromChain, delivered as outputToken to recipient on toChain.
@@ -3192,12 +3298,32 @@ type PoolAuditResponse struct {
 	Token string `json:"token"`
 }
 
-// PoolBinsResult A bin-based pool's liquidity bins around its active price (GET /v1/pools/{pool}/bins). No venue with bins is read yet.
+// PoolBinsResult A concentrated-liquidity pool's liquidity by price range around its current price (GET /v1/pools/{pool}/bins), read live at one block.
 type PoolBinsResult struct {
-	// Bins The bins around the pool's active price.
+	// Base The base token: prices are quote per base.
 	//
-	// Examples: [{"baseAmount":"15230.5","id":8388608,"price":"0.9998","quoteAmount":"5.0012"}]
+	// Examples: 0x4200000000000000000000000000000000000006
+	Base string `json:"base"`
+
+	// Bins The bins in price order (of the quote asked for), over the initialized ticks of the five tick bitmap words around the price; ranges without liquidity are left out.
+	//
+	// Examples: [{"baseAmount":"15230.5","current":false,"id":-197220,"inversePriceLower":"0.000365043","inversePriceUpper":"0.000368718","liquidity":"1517882343751509868544","price":"2712.1","priceLower":"2712.1","priceUpper":"2739.4","quoteAmount":"5.0012","tickLower":-197220,"tickUpper":-197160}]
 	Bins []Bin `json:"bins"`
+
+	// Block The block everything was read at.
+	//
+	// Examples: 19000000
+	Block int64 `json:"block"`
+
+	// Kind Which bins are listed: ticks (every range between neighbouring initialized ticks near the price) or active (the one holding the current price).
+	//
+	// Examples: ticks
+	Kind PoolBinsResultKind `json:"kind"`
+
+	// Liquidity The liquidity in range at the current price.
+	//
+	// Examples: 1517882343751509868544
+	Liquidity string `json:"liquidity"`
 
 	// Ok Always true: the call succeeded (a failure answers the error envelope, with ok false).
 	//
@@ -3208,7 +3334,37 @@ type PoolBinsResult struct {
 	//
 	// Examples: 0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C
 	Pool string `json:"pool"`
+
+	// Price The pool's current price, quote per base, from its sqrtPriceX96.
+	//
+	// Examples: 2725.3
+	Price string `json:"price"`
+
+	// Quote The quote token, the one asked for (default the pool's token1).
+	//
+	// Examples: 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+	Quote string `json:"quote"`
+
+	// Tick The pool's current tick.
+	//
+	// Examples: -197190
+	Tick int64 `json:"tick"`
+
+	// Venue The pool's venue.
+	//
+	// Examples: uniswap-v2
+	Venue PoolBinsResultVenue `json:"venue"`
 }
+
+// PoolBinsResultKind Which bins are listed: ticks (every range between neighbouring initialized ticks near the price) or active (the one holding the current price).
+//
+// Examples: ticks
+type PoolBinsResultKind string
+
+// PoolBinsResultVenue The pool's venue.
+//
+// Examples: uniswap-v2
+type PoolBinsResultVenue string
 
 // PoolChartResponse A pool's OHLCV candles (GET /v1/pools/{pool}/chart): the USD price of one of its tokens, newest last.
 type PoolChartResponse struct {
@@ -3400,65 +3556,113 @@ type PoolSummary struct {
 	VolumeUsd Windows `json:"volumeUsd"`
 }
 
-// Position One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own. A pool has at most one wallet entry and one staked entry per farm; each figure describes that entry's LP tokens only, so summing the entries sums the whole position.
+// Position One entry of an owner's liquidity positions: the LP tokens it holds in its wallet (kind wallet), or those it has staked in a farm (kind staked, with farm), still its own; or one position NFT of a concentrated-liquidity pool (uniswap-v3: positionId, range, uncollectedFees), in its wallet or deposited in the venue's staker (kind staked). A pool has at most one wallet entry and one staked entry per farm, plus one entry per NFT; each figure describes that entry only, so summing the entries sums the whole position.
 type Position struct {
-	// Amounts This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it.
+	// Amounts This entry's pro-rata share of the base then quote reserve, in token units, rounded down as removing the liquidity pays it. For an NFT position, what removing all its liquidity would pay now (decreaseLiquidity), base then quote, rounded down as the pool pays it; fees are apart, in uncollectedFees.
 	//
 	// Examples: ["1520.25","0.49866"]
 	Amounts []string `json:"amounts"`
 
-	// Farm Staked entries only: the farm the LP tokens are staked in, and the rewards earned there.
+	// Farm Staked entries only: the farm the LP tokens are staked in (for an NFT position, the UniswapV3Staker it is deposited in), and the rewards earned there.
 	//
 	// Examples: {"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]}
 	Farm *PositionFarm `json:"farm,omitempty"`
 
-	// Kind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
+	// Kind Where this entry's LP tokens or position NFT are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
 	//
 	// Examples: staked
 	Kind PositionKind `json:"kind"`
 
-	// Liquidity This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner).
+	// Liquidity This entry's LP tokens, in token units of the LP token (18 decimals on EVM chains; on Solana the LP mint's decimals): held in the wallet, or staked in the farm (the farm's balanceOf the owner). For an NFT position, its liquidity L as the position manager's positions() reports it (an integer).
 	//
 	// Examples: 0.00001873
 	Liquidity string `json:"liquidity"`
 
-	// Pool The pool, with its indexed reserves; the entry's amounts come from reserves read live at block.
+	// Pool The pool, with its reserves read live at block (for an NFT position: the tokens the pool holds).
 	//
 	// Examples: {"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"}
 	Pool PoolRef `json:"pool"`
 
-	// PositionId NFT-style positions only.
+	// PositionId NFT positions only (uniswap-v3): the position NFT's token id on the chain's NonfungiblePositionManager, as lp builds take it in positionIds.
 	//
 	// Examples: 1184502
 	PositionId *string `json:"positionId,omitempty"`
 
-	// SharePct This entry's share of the pool's LP supply, in percent.
+	// Range NFT positions only: the position's price range and whether the pool's price is in it.
+	//
+	// Examples: {"inRange":true,"inversePriceLower":"0.000337143","inversePriceUpper":"0.000357743","priceLower":"2795.3","priceUpper":"2966.1","tickLower":-197400,"tickUpper":-196800}
+	Range *PositionRange `json:"range,omitempty"`
+
+	// SharePct This entry's share of the pool's LP supply, in percent. For an NFT position, its share of the pool's in-range liquidity (0 when out of range).
 	//
 	// Examples: 0.04
 	SharePct string `json:"sharePct"`
 
-	// ValueUsd USD value of amounts plus, on a staked entry, of the rewards whose token is priced; absent when the pool's two tokens are not both priced.
+	// UncollectedFees NFT positions only: the fees (and liquidity removed but not collected) that collecting would pay now, base then quote, in token units: exactly what the position manager's collect pays, computed from the fee growth inside the range.
+	//
+	// Examples: ["12.5","0.0041"]
+	UncollectedFees *[]string `json:"uncollectedFees,omitempty"`
+
+	// ValueUsd USD value of amounts plus, on a staked entry, of the rewards whose token is priced, and on an NFT position of its uncollectedFees; absent when the pool's two tokens are not both priced.
 	//
 	// Examples: 3040.12
 	ValueUsd *string `json:"valueUsd,omitempty"`
 }
 
-// PositionKind Where this entry's LP tokens are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
+// PositionKind Where this entry's LP tokens or position NFT are: wallet, held by the owner; staked, staked by the owner in farm (still the owner's: lp/farm with action unstake withdraws them, lp/harvest claims the rewards). Always wallet on Solana, where no venue served has farms.
 //
 // Examples: staked
 type PositionKind string
 
 // PositionFarm The farm a staked entry's LP tokens are staked in, with the rewards they earned there.
 type PositionFarm struct {
-	// Address The farm contract (a Uniswap liquidity-staker StakingRewards).
+	// Address The farm contract (a Uniswap liquidity-staker StakingRewards; for an NFT position, the UniswapV3Staker).
 	//
 	// Examples: 0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17
 	Address string `json:"address"`
 
-	// Rewards Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned.
+	// Rewards Rewards earned in the farm and not claimed yet (the farm's earned), at block; empty when nothing is earned. Always empty for an NFT position in the UniswapV3Staker: its rewards are per incentive, which the staker does not list, and are not read.
 	//
 	// Examples: [{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]
 	Rewards []RewardAmount `json:"rewards"`
+}
+
+// PositionRange An NFT position's price range: its ticks, its bounds in both price directions, and whether the pool's price is in it, at block.
+type PositionRange struct {
+	// InRange The pool's current tick is in [tickLower, tickUpper): the position's liquidity is active and earns fees. Out of range it holds one token only.
+	//
+	// Examples: true
+	InRange bool `json:"inRange"`
+
+	// InversePriceLower The lower price bound in the other direction: base token per quote token.
+	//
+	// Examples: 0.000337143
+	InversePriceLower string `json:"inversePriceLower"`
+
+	// InversePriceUpper The upper price bound in the other direction: base token per quote token.
+	//
+	// Examples: 0.000357743
+	InversePriceUpper string `json:"inversePriceUpper"`
+
+	// PriceLower The range's lower price bound, quote token per base token.
+	//
+	// Examples: 2795.3
+	PriceLower string `json:"priceLower"`
+
+	// PriceUpper The range's upper price bound, quote token per base token.
+	//
+	// Examples: 2966.1
+	PriceUpper string `json:"priceUpper"`
+
+	// TickLower The range's lower tick (the pool's own orientation: token1 per token0).
+	//
+	// Examples: -197400
+	TickLower int64 `json:"tickLower"`
+
+	// TickUpper The range's upper tick (exclusive).
+	//
+	// Examples: -196800
+	TickUpper int64 `json:"tickUpper"`
 }
 
 // PositionsBatchEntry One owner's entry of a batch positions call: its positions in result, or why it could not be read in error and code (the other owners are unaffected).
@@ -3480,7 +3684,7 @@ type PositionsBatchEntry struct {
 
 	// Result The owner's positions, the same as GET /v1/portfolio/{owner}/positions answers; absent when the owner failed.
 	//
-	// Examples: {"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}
+	// Examples: {"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","range":{"inRange":true,"inversePriceLower":"0.000337143","inversePriceUpper":"0.000357743","priceLower":"2795.3","priceUpper":"2966.1","tickLower":-197400,"tickUpper":-196800},"sharePct":"0.04","uncollectedFees":["12.5","0.0041"],"valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}
 	Result *PositionsResult `json:"result,omitempty"`
 }
 
@@ -3498,13 +3702,13 @@ type PositionsBatchResponse struct {
 
 	// Results One entry per distinct owner ref, in the order given; an owner that could not be read fails in its own entry.
 	//
-	// Examples: [{"code":"chain_not_enabled","error":"chain bsc is not enabled on this service (see GET /v1/chains)","ref":"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","result":{"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}}]
+	// Examples: [{"code":"chain_not_enabled","error":"chain bsc is not enabled on this service (see GET /v1/chains)","ref":"base:0x7c3a91f4e2b85d06a1c9e3f7b2d4058e6a1c9b3d","result":{"block":24190311,"chain":"base","ok":true,"owner":"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d","positions":[{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","range":{"inRange":true,"inversePriceLower":"0.000337143","inversePriceUpper":"0.000357743","priceLower":"2795.3","priceUpper":"2966.1","tickLower":-197400,"tickUpper":-196800},"sharePct":"0.04","uncollectedFees":["12.5","0.0041"],"valueUsd":"3040.12"}],"sources":[{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}],"valueUsd":"3246.49"}}]
 	Results []PositionsBatchEntry `json:"results"`
 }
 
 // PositionsResult One owner's LP positions on one chain (GET /v1/portfolio/{owner}/positions, or one entry of a batch): in its wallet and staked in farms, the pools read at one block, with the health of each source.
 type PositionsResult struct {
-	// Block The block every amount (balances, stakes, rewards earned, reserves) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading.
+	// Block The block every amount (balances, stakes, rewards earned, reserves; position NFTs, their pools' state and fees) was read at. On Solana the slot the pools' reserves and LP supply were read at, all at once; the LP balances come from the owner's token accounts read just before, in the same call. Absent when nothing needed reading.
 	//
 	// Examples: 24190311
 	Block *int64 `json:"block,omitempty"`
@@ -3526,10 +3730,10 @@ type PositionsResult struct {
 
 	// Positions By pool address; a pool's wallet entry first, then its staked entries by farm address.
 	//
-	// Examples: [{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","sharePct":"0.04","valueUsd":"3040.12"}]
+	// Examples: [{"amounts":["1520.25","0.49866"],"farm":{"address":"0x5Ce7a3D9B2f8E41c06A9d7E3b15C4F82a6D09e17","rewards":[{"amount":"412.75","token":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"valueUsd":"206.37"}]},"kind":"staked","liquidity":"0.00001873","pool":{"address":"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C","baseToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"chain":"base","createdAt":1696456800,"feeBps":30,"quoteToken":{"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"},"reserves":["3812460.75","1250.5"],"venue":"uniswap-v2"},"positionId":"1184502","range":{"inRange":true,"inversePriceLower":"0.000337143","inversePriceUpper":"0.000357743","priceLower":"2795.3","priceUpper":"2966.1","tickLower":-197400,"tickUpper":-196800},"sharePct":"0.04","uncollectedFees":["12.5","0.0041"],"valueUsd":"3040.12"}]
 	Positions []Position `json:"positions"`
 
-	// Sources Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer).
+	// Sources Discovery per source: <chain>:rpc (the chain; on Solana every token account of the owner, complete unless part of the scan failed), <chain>:index (the pools the service follows: never complete, as an LP token of a pool it does not follow is not recognised), <chain>:farms (EVM: every farm of the chain's staking rewards factory; incomplete when a farm did not answer), <chain>:uniswap-v3 (EVM chains whose uniswap-v3 venue has a position manager: every position NFT of the owner and every one it deposited in the staker, whatever the pool; incomplete when the owner holds more than 1000 NFTs, the staker more than 1000 deposits, or a position or its pool did not answer, which is then left out).
 	//
 	// Examples: [{"complete":false,"error":"index request timed out","ok":true,"source":"base:index"}]
 	Sources []SourceHealth `json:"sources"`
@@ -4708,18 +4912,21 @@ type GetPoolBinsParams struct {
 	// Chain Chain to read; must be enabled (GET /v1/chains).
 	Chain *GetPoolBinsParamsChain `form:"chain,omitempty" json:"chain,omitempty"`
 
-	// Amm The pool's venue. Only meteora (DLMM) pools keep liquidity in bins; another venue answers 400 operation_not_supported.
+	// Amm The pool's venue. Bins are read of uniswap-v3 pools (concentrated liquidity); a constant-product venue answers 400 operation_not_supported.
 	Amm string `form:"amm" json:"amm"`
 
-	// Kind Pool kind, where a venue has several.
-	Kind *string `form:"kind,omitempty" json:"kind,omitempty"`
+	// Kind Which bins to list: ticks (the default: every range between neighbouring initialized ticks near the price) or active (the range holding the current price).
+	Kind *GetPoolBinsParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
 
-	// Quote The token the bins' prices are in; default the pool's quote token.
+	// Quote The token the bins' prices are in, one of the pool's two; default the pool's token1.
 	Quote *string `form:"quote,omitempty" json:"quote,omitempty"`
 }
 
 // GetPoolBinsParamsChain defines parameters for GetPoolBins.
 type GetPoolBinsParamsChain string
+
+// GetPoolBinsParamsKind defines parameters for GetPoolBins.
+type GetPoolBinsParamsKind string
 
 // GetPoolChartParams defines parameters for GetPoolChart.
 type GetPoolChartParams struct {
@@ -5689,7 +5896,7 @@ type ClientInterface interface {
 
 	// GetPoolBins A pool's liquidity bins
 	//
-	// The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: the call answers 400 operation_not_supported.
+	// The liquidity of a concentrated-liquidity pool (uniswap-v3) by price range around its current price, read live in one round trip: slot0, the in-range liquidity and the initialized ticks of the five tick bitmap words around the price (through the chain's TickLens). Each bin is the range between two neighbouring initialized ticks, with its price bounds in both directions, the liquidity active in it, the tokens it holds at the current price and whether the price is in it. Served where a uniswap-v3 venue is configured with a tickLens; a constant-product pool's venue answers 400 operation_not_supported.
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -5725,7 +5932,7 @@ type ClientInterface interface {
 
 	// GetPositionsBatch LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -5743,7 +5950,7 @@ type ClientInterface interface {
 
 	// GetPositions An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -6544,7 +6751,7 @@ func (c *Client) GetPoolAudit(ctx context.Context, pool string, params *GetPoolA
 
 // GetPoolBins A pool's liquidity bins
 //
-// The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: the call answers 400 operation_not_supported.
+// The liquidity of a concentrated-liquidity pool (uniswap-v3) by price range around its current price, read live in one round trip: slot0, the in-range liquidity and the initialized ticks of the five tick bitmap words around the price (through the chain's TickLens). Each bin is the range between two neighbouring initialized ticks, with its price bounds in both directions, the liquidity active in it, the tokens it holds at the current price and whether the price is in it. Served where a uniswap-v3 venue is configured with a tickLens; a constant-product pool's venue answers 400 operation_not_supported.
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -6620,7 +6827,7 @@ func (c *Client) GetHoldingsBatch(ctx context.Context, params *GetHoldingsBatchP
 
 // GetPositionsBatch LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -6658,7 +6865,7 @@ func (c *Client) GetHoldings(ctx context.Context, owner string, params *GetHoldi
 
 // GetPositions An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -9628,7 +9835,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPoolBinsWithResponse A pool's liquidity bins
 	//
-	// The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: the call answers 400 operation_not_supported.
+	// The liquidity of a concentrated-liquidity pool (uniswap-v3) by price range around its current price, read live in one round trip: slot0, the in-range liquidity and the initialized ticks of the five tick bitmap words around the price (through the chain's TickLens). Each bin is the range between two neighbouring initialized ticks, with its price bounds in both directions, the liquidity active in it, the tokens it holds at the current price and whether the price is in it. Served where a uniswap-v3 venue is configured with a tickLens; a constant-product pool's venue answers 400 operation_not_supported.
 	//
 	// Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 	//
@@ -9672,7 +9879,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsBatchWithResponse LP positions of up to 24 owners
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 	//
 	// Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -9694,7 +9901,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPositionsWithResponse An owner's LP positions
 	//
-	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
+	// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 	//
 	// Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 	//
@@ -22349,7 +22556,7 @@ func (c *ClientWithResponses) GetPoolAuditWithResponse(ctx context.Context, pool
 
 // GetPoolBinsWithResponse A pool's liquidity bins
 //
-// The liquidity bins of a bin-based pool (Meteora DLMM) around its active price. No venue with bins is read yet: the call answers 400 operation_not_supported.
+// The liquidity of a concentrated-liquidity pool (uniswap-v3) by price range around its current price, read live in one round trip: slot0, the in-range liquidity and the initialized ticks of the five tick bitmap words around the price (through the chain's TickLens). Each bin is the range between two neighbouring initialized ticks, with its price bounds in both directions, the liquidity active in it, the tokens it holds at the current price and whether the price is in it. Served where a uniswap-v3 venue is configured with a tickLens; a constant-product pool's venue answers 400 operation_not_supported.
 //
 // Requires scope `market:read`. Costs 1 rate-limit unit. Upstream class `provider`: read from the chain or a provider (10 s deadline, then 504).
 //
@@ -22417,7 +22624,7 @@ func (c *ClientWithResponses) GetHoldingsBatchWithResponse(ctx context.Context, 
 
 // GetPositionsBatchWithResponse LP positions of up to 24 owners
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was. One entry per distinct owner ref, in the order given; an owner that cannot be read fails in its own entry only, and each owner's answer is the same as alone.
 //
 // Requires scope `portfolio:read`. Costs 10 rate-limit units per distinct owner. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //
@@ -22451,7 +22658,7 @@ func (c *ClientWithResponses) GetHoldingsWithResponse(ctx context.Context, owner
 
 // GetPositionsWithResponse An owner's LP positions
 //
-// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
+// Liquidity positions in the followed pools: LP tokens held in the wallet (kind wallet) and LP tokens staked in farms (kind staked: the farm, and the rewards earned there), each with its share of the pool and of each reserve and its USD value, the pools read at one block. On EVM chains a stake is found in every farm of the chain's staking rewards factory, also when no LP is left in the wallet. Where the uniswap-v3 venue has a position manager, every position NFT the owner holds or has deposited in the UniswapV3Staker is an entry (positionId), with its range, its amounts and its uncollected fees as collect would pay them, whether the service follows its pool or not. On Solana every token account of the owner is read, and those holding the LP mint of a followed pool (raydium) are its positions, with the pool's reserves (its vaults less the fees it owes) and LP supply read at one slot. sources says how complete discovery was.
 //
 // Requires scope `portfolio:read`. Costs 1 rate-limit unit. Upstream class `enriched`: indexed data joined with live chain reads (15 s deadline, then 504).
 //

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/market"
 )
 
@@ -20,12 +19,20 @@ import (
 // swap builds (solanaswap.go) and liquidity (solanalp.go) on the chain's venues when it has a pool
 // reader. No Solana venue has farms here: farm, harvest and compound answer ErrNotSupported.
 
-// SolanaClient is what the service needs of the Solana adapter (chain/solana's *Client).
+// SolanaClient is what the service needs of the Solana adapter (chain/solana's *Client), in the
+// chain package's values: the service does not import the adapter.
 type SolanaClient interface {
-	BuildTransfer(ctx context.Context, r solana.TransferRequest) (solana.TransferBuild, error)
-	SignatureStatuses(ctx context.Context, sigs []string) ([]solana.SigStatus, error)
-	Transactions(ctx context.Context, sigs []string) ([]solana.Tx, error)
-	Build(ctx context.Context, r solana.BuildRequest) (solana.Built, error)
+	// BuildTransfer builds and simulates an unsigned transfer of SOL or of a token.
+	BuildTransfer(ctx context.Context, r chain.SVMTransferRequest) (chain.SVMTransferBuild, error)
+	// SignatureStatuses reads the statuses of signatures, one entry per signature.
+	SignatureStatuses(ctx context.Context, sigs []string) ([]chain.SVMSigStatus, error)
+	// Transactions reads the statuses and messages of sent transactions, one entry per signature.
+	Transactions(ctx context.Context, sigs []string) ([]chain.SVMSentTx, error)
+	// Build reads the accounts r names, makes the transaction from them and simulates it.
+	Build(ctx context.Context, r chain.SVMBuildRequest) (chain.SVMBuilt, error)
+	// Diff names the differences (chain.SVMDiffPayer ...) between a built transaction (its base64
+	// payload) and the sent one; it reads nothing.
+	Diff(payload string, mined chain.SVMSentTx) ([]string, error)
 }
 
 // SolanaChain is a Solana cluster the service builds transfers on, reads statuses of and confirms
@@ -35,10 +42,11 @@ type SolanaChain struct {
 	Name string
 	// Client reads and builds through the cluster's RPC.
 	Client SolanaClient
-	// Finality is the commitment a confirm waits for before confirmed true: solana.StatusFinalized
-	// (the default: rooted, cannot roll back; about 13 s on mainnet) or solana.StatusConfirmed
-	// (voted on by a supermajority; faster, and no optimistically confirmed block has ever been
-	// rolled back on mainnet, but it is not final by the protocol's definition).
+	// Finality is the commitment a confirm waits for before confirmed true:
+	// chain.SVMStatusFinalized (the default: rooted, cannot roll back; about 13 s on mainnet) or
+	// chain.SVMStatusConfirmed (voted on by a supermajority; faster, and no optimistically
+	// confirmed block has ever been rolled back on mainnet, but it is not final by the protocol's
+	// definition).
 	Finality string
 	// Accounts reads the pools a swap quote considers; nil: swaps are not quoted on the chain.
 	Accounts SolanaAccounts
@@ -53,11 +61,11 @@ type SolanaChain struct {
 	quoter *solanaQuoter
 }
 
-// NewSolanaChain is the Solana chain c: its Finality defaults to solana.StatusFinalized, and it
+// NewSolanaChain is the Solana chain c: its Finality defaults to chain.SVMStatusFinalized, and it
 // quotes and builds swaps and liquidity when it has Accounts.
 func NewSolanaChain(c SolanaChain) *SolanaChain {
 	if c.Finality == "" {
-		c.Finality = solana.StatusFinalized
+		c.Finality = chain.SVMStatusFinalized
 	}
 	if c.Accounts != nil {
 		c.quoter = newSolanaQuoter(&c)
@@ -174,7 +182,7 @@ const solanaTxID = "transfer"
 // (matching chain.ErrUpstreamUnavailable, ErrUpstreamTimeout, ErrUpstreamBadResponse and
 // ErrCanceled); and the store's.
 func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *SolanaChain, r TransferRequest) (Build, error) {
-	req := solana.TransferRequest{From: r.User, To: r.To, Amount: r.Amount}
+	req := chain.SVMTransferRequest{From: r.User, To: r.To, Amount: r.Amount}
 	if r.Token != Native {
 		req.Mint = r.Token
 	}
@@ -184,10 +192,10 @@ func (s *Service) buildSolanaTransfer(ctx context.Context, consumerID int, sc *S
 	}
 	b := Build{
 		Transactions: []Tx{{ID: solanaTxID, From: r.User, Encoding: "base64", Payload: &Payload{Transaction: tb.Transaction}}},
-		Fees:         []Fee{txFee(solanaTxID, "network", Native, tb.NetworkFee-tb.PriorityFee, solana.SOLDecimals), txFee(solanaTxID, FeePriority, Native, tb.PriorityFee, solana.SOLDecimals)},
+		Fees:         []Fee{txFee(solanaTxID, "network", Native, tb.NetworkFee-tb.PriorityFee, chain.SOLDecimals), txFee(solanaTxID, FeePriority, Native, tb.PriorityFee, chain.SOLDecimals)},
 	}
 	if tb.CreatesDestination {
-		b.Fees = append(b.Fees, txFee(solanaTxID, FeeRent, Native, tb.RentLamports, solana.SOLDecimals))
+		b.Fees = append(b.Fees, txFee(solanaTxID, FeeRent, Native, tb.RentLamports, chain.SOLDecimals))
 	}
 	received := tb.Received
 	if received == nil {
@@ -237,14 +245,14 @@ func solanaStatus(ctx context.Context, sc *SolanaChain, sig string) (TxStatus, e
 	switch {
 	case !st.Found:
 		return TxStatus{Status: StatusUnknown}, nil
-	case st.Status != solana.StatusConfirmed && st.Status != solana.StatusFinalized:
+	case st.Status != chain.SVMStatusConfirmed && st.Status != chain.SVMStatusFinalized:
 		return TxStatus{Status: StatusPending, Block: st.Slot}, nil
 	}
 	out := TxStatus{Block: st.Slot}
 	switch {
 	case st.Failed:
 		out.Status, out.Error = StatusFailed, st.Err
-	case st.Status == solana.StatusFinalized:
+	case st.Status == chain.SVMStatusFinalized:
 		out.Status = StatusFinalized
 	default:
 		out.Status, out.Confirmations = StatusConfirmed, int(st.Confirmations)+1
@@ -253,7 +261,7 @@ func solanaStatus(ctx context.Context, sc *SolanaChain, sig string) (TxStatus, e
 }
 
 // commitmentRank orders commitments, weakest first.
-var commitmentRank = map[string]int{solana.StatusProcessed: 1, solana.StatusConfirmed: 2, solana.StatusFinalized: 3}
+var commitmentRank = map[string]int{chain.SVMStatusProcessed: 1, chain.SVMStatusConfirmed: 2, chain.SVMStatusFinalized: 3}
 
 // confirmSolana confirms a Solana build: one signature per built transaction, in order (the
 // payer's signature, which is the transaction's id). One round trip reads each transaction's
@@ -280,7 +288,7 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 		if sig == nil {
 			return ConfirmResult{}, fmt.Errorf("%w: transaction %s is not optional: give its signature", ErrInvalid, txs[i].ID)
 		}
-		if _, err := solana.ParseSignature(*sig); err != nil {
+		if _, err := chain.ParseSolanaSignature(*sig); err != nil {
 			return ConfirmResult{}, solanaError("confirm", err)
 		}
 		if seen[*sig] {
@@ -307,12 +315,12 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, PendingReceipt)
 			continue
 		}
-		diff, err := solana.Diff(want.Payload, f)
+		diff, err := sc.Client.Diff(want.Payload, f)
 		if err != nil {
 			return ConfirmResult{}, fmt.Errorf("confirm %s: %w", want.ID, err)
 		}
 		// Compute Budget re-pricing and a newer blockhash do not change what the transaction does.
-		diff = slices.DeleteFunc(diff, func(d string) bool { return d == solana.DiffComputeBudget || d == solana.DiffBlockhash })
+		diff = slices.DeleteFunc(diff, func(d string) bool { return d == chain.SVMDiffComputeBudget || d == chain.SVMDiffBlockhash })
 		switch {
 		case len(diff) > 0:
 			bad[sigs[i]] = TxCheck{ID: want.ID, Result: "mismatch", Fields: diff}
@@ -320,7 +328,7 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 			bad[sigs[i]] = TxCheck{ID: want.ID, Result: "failed", Slot: f.Slot, Reason: f.Err}
 		case commitmentRank[f.Status] < commitmentRank[sc.Finality]:
 			reason := PendingFinality
-			if f.Status != solana.StatusConfirmed {
+			if f.Status != chain.SVMStatusConfirmed {
 				reason = PendingReceipt
 			}
 			res.PendingIDs, res.PendingReason = append(res.PendingIDs, want.ID), worse(res.PendingReason, reason)
@@ -335,7 +343,7 @@ func (s *Service) confirmSolana(ctx context.Context, sc *SolanaChain, tok issued
 // failed simulation to *SimulationError, and RPC errors wrapped with the operation (they match
 // chain.ErrUpstreamUnavailable and its siblings).
 func solanaError(op string, err error) error {
-	var sim *solana.SimulationError
+	var sim *chain.SVMSimulationError
 	switch {
 	case errors.As(err, &sim):
 		reasons := []string{solanaTxID + ": " + sim.Err}
@@ -345,11 +353,11 @@ func solanaError(op string, err error) error {
 		return &SimulationError{Reasons: reasons}
 	case errors.Is(err, chain.ErrInvalidAmount):
 		return both{ErrInvalidAmount, err}
-	case errors.Is(err, chain.ErrInvalidAddress), errors.Is(err, solana.ErrInvalidToken), errors.Is(err, solana.ErrInvalidSignature):
+	case errors.Is(err, chain.ErrInvalidAddress), errors.Is(err, chain.ErrInvalidSolanaToken), errors.Is(err, chain.ErrInvalidSolanaSignature):
 		return both{ErrInvalid, err}
-	case errors.Is(err, solana.ErrNotSupported):
+	case errors.Is(err, chain.ErrNotSupported):
 		return both{ErrNotSupported, err}
-	case errors.Is(err, solana.ErrPrerequisite):
+	case errors.Is(err, chain.ErrPrerequisite):
 		return both{ErrPrerequisite, err}
 	}
 	return fmt.Errorf("%s: %w", op, err)

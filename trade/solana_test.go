@@ -275,7 +275,7 @@ func TestSolanaTransfers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := TransferRequest{Chain: "solana", User: sender.Address, To: tc.to, Token: Native, Amount: tc.amount}
-			decimals, mint := solana.SOLDecimals, ""
+			decimals, mint := chain.SOLDecimals, ""
 			var m localnet.Mint
 			if tc.symbol != "" {
 				m = e.mint(t, tc.symbol)
@@ -411,10 +411,10 @@ func TestSolanaTransfers(t *testing.T) {
 // rewriting alters the transactions the adapter reads, as a wallet's edits would show on chain.
 type rewriting struct {
 	SolanaClient
-	edit func(*solana.Tx)
+	edit func(*chain.SVMSentTx)
 }
 
-func (r rewriting) Transactions(ctx context.Context, sigs []string) ([]solana.Tx, error) {
+func (r rewriting) Transactions(ctx context.Context, sigs []string) ([]chain.SVMSentTx, error) {
 	txs, err := r.SolanaClient.Transactions(ctx, sigs)
 	for i := range txs {
 		if txs[i].HasMessage {
@@ -450,7 +450,7 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 	if !errors.As(err, &v) {
 		t.Fatalf("confirm of another build's transaction: %v", err)
 	}
-	if got := v.Verification[sig]; got.Result != "mismatch" || !slices.Equal(got.Fields, []string{solana.DiffInstructions}) {
+	if got := v.Verification[sig]; got.Result != "mismatch" || !slices.Equal(got.Fields, []string{chain.SVMDiffInstructions}) {
 		t.Errorf("verification %v", v.Verification)
 	}
 
@@ -478,32 +478,32 @@ func TestSolanaConfirmVerifies(t *testing.T) {
 	// confirmed. Another payer or other instructions: a mismatch.
 	for _, tc := range []struct {
 		name     string
-		edit     func(*solana.Tx)
+		edit     func(*chain.SVMSentTx)
 		fields   []string
 		finality string
 		pending  string
 	}{
-		{"only confirmed yet", func(tx *solana.Tx) { tx.Status = solana.StatusConfirmed }, nil, "", PendingFinality},
-		{"confirmed is enough", func(tx *solana.Tx) { tx.Status = solana.StatusConfirmed }, nil, solana.StatusConfirmed, ""},
-		{"failed", func(tx *solana.Tx) { tx.Failed, tx.Err = true, `{"InstructionError":[2,{"Custom":1}]}` }, nil, "", ""},
-		{"re-priced, newer blockhash", func(tx *solana.Tx) {
+		{"only confirmed yet", func(tx *chain.SVMSentTx) { tx.Status = chain.SVMStatusConfirmed }, nil, "", PendingFinality},
+		{"confirmed is enough", func(tx *chain.SVMSentTx) { tx.Status = chain.SVMStatusConfirmed }, nil, chain.SVMStatusConfirmed, ""},
+		{"failed", func(tx *chain.SVMSentTx) { tx.Failed, tx.Err = true, `{"InstructionError":[2,{"Custom":1}]}` }, nil, "", ""},
+		{"re-priced, newer blockhash", func(tx *chain.SVMSentTx) {
 			for i, ix := range tx.Instructions {
 				if ix.Program == solana.ComputeBudgetProgram && len(ix.Data) > 0 && ix.Data[0] == 3 { // SetComputeUnitPrice
 					tx.Instructions[i].Data = append([]byte{3}, bytes.Repeat([]byte{0x42}, 8)...)
 				}
 			}
 			tx.RecentBlockhash = freshWallet("another blockhash")
-			if d, err := solana.Diff(two.Transactions[0].Payload.Transaction, *tx); err != nil ||
-				!slices.Equal(d, []string{solana.DiffComputeBudget, solana.DiffBlockhash}) {
+			if d, err := e.c.Diff(two.Transactions[0].Payload.Transaction, *tx); err != nil ||
+				!slices.Equal(d, []string{chain.SVMDiffComputeBudget, chain.SVMDiffBlockhash}) {
 				t.Errorf("the edited transaction differs by %v, %v", d, err)
 			}
 		}, nil, "", ""},
-		{"another payer", func(tx *solana.Tx) { tx.Payer = freshWallet("payer") }, []string{solana.DiffPayer}, "", ""},
-		{"another recipient account", func(tx *solana.Tx) {
+		{"another payer", func(tx *chain.SVMSentTx) { tx.Payer = freshWallet("payer") }, []string{chain.SVMDiffPayer}, "", ""},
+		{"another recipient account", func(tx *chain.SVMSentTx) {
 			last := &tx.Instructions[len(tx.Instructions)-1]
 			last.Accounts = slices.Clone(last.Accounts)
 			last.Accounts[2] = freshWallet("recipient")
-		}, []string{solana.DiffInstructions}, "", ""},
+		}, []string{chain.SVMDiffInstructions}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := New(e.db, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: rewriting{e.c, tc.edit}, Finality: tc.finality})}, e.log)
@@ -551,7 +551,7 @@ func TestSolanaBadInput(t *testing.T) {
 		{"USDC beyond 6 decimals", sender, to, usdc, "1.1234567", []error{ErrInvalidAmount, chain.ErrInvalidAmount}},
 		{"SOL beyond 9 decimals", sender, to, Native, "0.0000000001", []error{ErrInvalidAmount}},
 		{"a malformed amount", sender, to, Native, "1e9", []error{ErrInvalidAmount}},
-		{"a token that is a wallet", sender, to, to, "1", []error{ErrInvalid, solana.ErrInvalidToken}},
+		{"a token that is a wallet", sender, to, to, "1", []error{ErrInvalid, chain.ErrInvalidSolanaToken}},
 		{"more USDC than held", sender, to, usdc, "501", []error{ErrPrerequisite}},
 		{"more SOL than held", sender, to, Native, "1000000", []error{ErrPrerequisite}},
 	} {
@@ -635,28 +635,28 @@ func TestSolanaUpstream(t *testing.T) {
 // fakeStatuses answers SignatureStatuses with fixed statuses.
 type fakeStatuses struct {
 	SolanaClient
-	st solana.SigStatus
+	st chain.SVMSigStatus
 }
 
-func (f fakeStatuses) SignatureStatuses(_ context.Context, sigs []string) ([]solana.SigStatus, error) {
+func (f fakeStatuses) SignatureStatuses(_ context.Context, sigs []string) ([]chain.SVMSigStatus, error) {
 	st := f.st
 	st.Signature = sigs[0]
-	return []solana.SigStatus{st}, nil
+	return []chain.SVMSigStatus{st}, nil
 }
 
 // TestSolanaStatusMapping: the cluster's commitment levels in the status vocabulary.
 func TestSolanaStatusMapping(t *testing.T) {
 	sig := chain.EncodeBase58(bytes.Repeat([]byte{7}, 64))
 	for _, tc := range []struct {
-		in   solana.SigStatus
+		in   chain.SVMSigStatus
 		want TxStatus
 	}{
-		{solana.SigStatus{}, TxStatus{Status: StatusUnknown}},
-		{solana.SigStatus{Found: true, Status: solana.StatusProcessed, Slot: 9}, TxStatus{Status: StatusPending, Block: 9}},
-		{solana.SigStatus{Found: true, Status: solana.StatusProcessed, Slot: 9, Failed: true, Err: `{"x":1}`}, TxStatus{Status: StatusPending, Block: 9}},
-		{solana.SigStatus{Found: true, Status: solana.StatusConfirmed, Slot: 9, Confirmations: 3}, TxStatus{Status: StatusConfirmed, Block: 9, Confirmations: 4}},
-		{solana.SigStatus{Found: true, Status: solana.StatusFinalized, Slot: 9}, TxStatus{Status: StatusFinalized, Block: 9}},
-		{solana.SigStatus{Found: true, Status: solana.StatusConfirmed, Slot: 9, Failed: true, Err: `{"InstructionError":[2,{"Custom":1}]}`},
+		{chain.SVMSigStatus{}, TxStatus{Status: StatusUnknown}},
+		{chain.SVMSigStatus{Found: true, Status: chain.SVMStatusProcessed, Slot: 9}, TxStatus{Status: StatusPending, Block: 9}},
+		{chain.SVMSigStatus{Found: true, Status: chain.SVMStatusProcessed, Slot: 9, Failed: true, Err: `{"x":1}`}, TxStatus{Status: StatusPending, Block: 9}},
+		{chain.SVMSigStatus{Found: true, Status: chain.SVMStatusConfirmed, Slot: 9, Confirmations: 3}, TxStatus{Status: StatusConfirmed, Block: 9, Confirmations: 4}},
+		{chain.SVMSigStatus{Found: true, Status: chain.SVMStatusFinalized, Slot: 9}, TxStatus{Status: StatusFinalized, Block: 9}},
+		{chain.SVMSigStatus{Found: true, Status: chain.SVMStatusConfirmed, Slot: 9, Failed: true, Err: `{"InstructionError":[2,{"Custom":1}]}`},
 			TxStatus{Status: StatusFailed, Block: 9, Error: `{"InstructionError":[2,{"Custom":1}]}`}},
 	} {
 		svc := New(nil, []Chain{NewSolanaChain(SolanaChain{Name: "solana", Client: fakeStatuses{st: tc.in}})}, nil)
@@ -674,18 +674,18 @@ func TestSolanaStatusMapping(t *testing.T) {
 
 // TestSolanaErrorMapping: the adapter's errors as the service's.
 func TestSolanaErrorMapping(t *testing.T) {
-	err := solanaError("transfer", &solana.SimulationError{Err: `{"InstructionError":[2,{"Custom":1}]}`, Logs: []string{"a", "b", "c", "d"}})
+	err := solanaError("transfer", &chain.SVMSimulationError{Err: `{"InstructionError":[2,{"Custom":1}]}`, Logs: []string{"a", "b", "c", "d"}})
 	var sim *SimulationError
 	if !errors.As(err, &sim) || !slices.Equal(sim.Reasons, []string{`transfer: {"InstructionError":[2,{"Custom":1}]}`, "transfer: b", "transfer: c", "transfer: d"}) {
 		t.Errorf("simulation: %v", err)
 	}
 	for in, want := range map[error]error{
-		solana.ErrNotSupported:     ErrNotSupported,
-		solana.ErrPrerequisite:     ErrPrerequisite,
-		solana.ErrInvalidToken:     ErrInvalid,
-		chain.ErrInvalidAddress:    ErrInvalid,
-		chain.ErrInvalidAmount:     ErrInvalidAmount,
-		solana.ErrInvalidSignature: ErrInvalid,
+		chain.ErrNotSupported:           ErrNotSupported,
+		chain.ErrPrerequisite:           ErrPrerequisite,
+		chain.ErrInvalidSolanaToken:     ErrInvalid,
+		chain.ErrInvalidAddress:         ErrInvalid,
+		chain.ErrInvalidAmount:          ErrInvalidAmount,
+		chain.ErrInvalidSolanaSignature: ErrInvalid,
 	} {
 		got := solanaError("x", errors.Join(in))
 		if !errors.Is(got, want) || !errors.Is(got, in) || got.Error() != in.Error() {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 )
 
@@ -68,7 +67,7 @@ func (s *Service) buildSolanaLP(ctx context.Context, consumerID int, sc *SolanaC
 	txID := solanaLPTxIDs[op]
 	var lb chain.SVMLiquidityBuild
 	var buildErr error
-	built, err := sc.Client.Build(ctx, solana.BuildRequest{Op: "build lp " + op, Payer: r.User, Reads: plan.Reads(), Writable: plan.Writable(), Observe: plan.Observe(),
+	built, err := sc.Client.Build(ctx, chain.SVMBuildRequest{Op: "build lp " + op, Payer: r.User, Reads: plan.Reads(), Writable: plan.Writable(), Observe: plan.Observe(),
 		Make: func(state map[string]chain.SVMAccount, slot uint64) ([]chain.SVMCall, error) {
 			b, err := plan.Build(state, slot)
 			if err != nil {
@@ -92,11 +91,11 @@ func (s *Service) buildSolanaLP(ctx context.Context, consumerID int, sc *SolanaC
 	}
 	b := Build{
 		Transactions: []Tx{{ID: txID, From: r.User, Encoding: "base64", Payload: &Payload{Transaction: built.Transaction}}},
-		Fees: []Fee{txFee(txID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals),
-			txFee(txID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
+		Fees: []Fee{txFee(txID, "network", Native, built.NetworkFee-built.PriorityFee, chain.SOLDecimals),
+			txFee(txID, FeePriority, Native, built.PriorityFee, chain.SOLDecimals)},
 	}
 	for _, a := range lb.Creates {
-		b.Fees = append(b.Fees, txFee(txID, FeeRent, Native, built.After[a], solana.SOLDecimals))
+		b.Fees = append(b.Fees, txFee(txID, FeeRent, Native, built.After[a], chain.SOLDecimals))
 	}
 	for _, f := range lb.Fees {
 		row := txFee(txID, f.Kind, f.Token, f.Amount, f.Decimals)
@@ -160,7 +159,7 @@ func solanaLPMint(token string) string {
 
 // isSolanaAddress reports whether s is a Solana address.
 func isSolanaAddress(s string) bool {
-	_, err := solana.ParseAddress(s)
+	_, err := chain.ParseSolanaAddress("address", s)
 	return err == nil
 }
 

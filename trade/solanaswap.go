@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/solana"
 	"github.com/partner-platform/partnerd/chain/svm"
 	"github.com/partner-platform/partnerd/market"
 )
@@ -108,7 +107,7 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 		}
 		if q.InputMint == chain.WrappedSOL && state[user].Lamports < amountIn {
 			return nil, fmt.Errorf("%w: the user holds %s SOL, less than the %s SOL the swap sells", ErrPrerequisite,
-				market.Units(new(big.Int).SetUint64(state[user].Lamports), solana.SOLDecimals), market.Units(new(big.Int).SetUint64(amountIn), solana.SOLDecimals))
+				market.Units(new(big.Int).SetUint64(state[user].Lamports), chain.SOLDecimals), market.Units(new(big.Int).SetUint64(amountIn), chain.SOLDecimals))
 		}
 		return calls, nil
 	}
@@ -116,9 +115,20 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 	for _, st := range q.RoutePlan {
 		writable = append(writable, st.SwapInfo.AmmKey)
 	}
-	built, err := sc.Client.Build(ctx, solana.BuildRequest{Op: "build swap", Payer: user, Reads: reads, Writable: writable, Observe: wallet, Make: build})
+	var buildErr error
+	built, err := sc.Client.Build(ctx, chain.SVMBuildRequest{Op: "build swap", Payer: user, Reads: reads, Writable: writable, Observe: wallet,
+		Make: func(state map[string]chain.SVMAccount, slot uint64) ([]chain.SVMCall, error) {
+			calls, err := build(state, slot)
+			buildErr = err
+			return calls, err
+		}})
 	if review, ok := errors.AsType[*QuoteReviewError](err); ok {
 		return Build{}, review
+	}
+	// The venue's and the service's own errors are not the adapter's: they keep the operation's
+	// prefix (only amount and address errors are classified by solanaError).
+	if buildErr != nil && !errors.Is(buildErr, chain.ErrInvalidAmount) && !errors.Is(buildErr, chain.ErrInvalidAddress) {
+		return Build{}, fmt.Errorf("swap: %w", buildErr)
 	}
 	if err != nil {
 		return Build{}, solanaError("swap", err)
@@ -126,13 +136,13 @@ func (s *Service) buildSolanaSwap(ctx context.Context, consumerID int, sc *Solan
 
 	b := Build{
 		Transactions: []Tx{{ID: solanaSwapTxID, From: user, Encoding: "base64", Payload: &Payload{Transaction: built.Transaction}}},
-		Fees:         []Fee{txFee(solanaSwapTxID, "network", Native, built.NetworkFee-built.PriorityFee, solana.SOLDecimals), txFee(solanaSwapTxID, FeePriority, Native, built.PriorityFee, solana.SOLDecimals)},
+		Fees:         []Fee{txFee(solanaSwapTxID, "network", Native, built.NetworkFee-built.PriorityFee, chain.SOLDecimals), txFee(solanaSwapTxID, FeePriority, Native, built.PriorityFee, chain.SOLDecimals)},
 		SolanaQuote:  &q,
 	}
 	wsol := svm.EncodeAddress(svm.AssociatedTokenAccount(payer, svm.NativeMint, svm.TokenProgram))
 	for _, a := range creates {
 		if a != wsol { // the wrapped SOL account is closed at the end: its deposit comes back
-			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeRent, Native, built.After[a], solana.SOLDecimals))
+			b.Fees = append(b.Fees, txFee(solanaSwapTxID, FeeRent, Native, built.After[a], chain.SOLDecimals))
 		}
 	}
 	for _, h := range route.Hops {

@@ -12,42 +12,6 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// BuildRequest is a transaction to build from the chain's state: Reads are the accounts Make needs,
-// read in the first round trip with the blockhash and the recent priority fees; Make turns them
-// into the transaction's instructions (after the Compute Budget ones, which the build adds).
-type BuildRequest struct {
-	Op    string // names the build in errors ("build swap")
-	Payer string // pays the fees and signs
-	Reads []string
-	// Writable are the accounts the transaction will write, whose recent priority fees price it.
-	Writable []string
-	// Observe are accounts whose lamports after the simulation the build reports (Built.After):
-	// what an account the transaction creates holds is its rent-exempt deposit.
-	Observe []string
-	// Make returns the instructions from the accounts read (by address; Exists false for none) at
-	// slot. Its error is the build's.
-	Make func(accounts map[string]chain.SVMAccount, slot uint64) ([]chain.SVMCall, error)
-}
-
-// Built is a built, simulated, unsigned v0 transaction (no address lookup table) with the payer's
-// signature slot empty.
-type Built struct {
-	Transaction          string // base64 of the wire transaction
-	Blockhash            string
-	LastValidBlockHeight uint64
-	// Slot is the slot the state was read at; SimulatedSlot the one the simulation ran at.
-	Slot, SimulatedSlot uint64
-	UnitsConsumed       uint64
-	ComputeUnitLimit    uint32
-	ComputeUnitPrice    uint64 // micro-lamports per compute unit
-	PriorityFee         uint64 // lamports
-	NetworkFee          uint64 // lamports: the signature fee plus the priority fee
-	// Logs are the simulation's program logs.
-	Logs []string
-	// After are the lamports of the Observe accounts after the simulation (0: no account).
-	After map[string]uint64
-}
-
 // Build builds a transaction in two round trips: one JSON-RPC batch of getMultipleAccounts of
 // Reads, getLatestBlockhash and getRecentPrioritizationFees; then, with Make's instructions, one of
 // simulateTransaction (unit limit at the maximum, price zero; signatures not verified) and
@@ -56,18 +20,18 @@ type Built struct {
 // client's options).
 //
 // Errors: chain.ErrInvalidAddress (an address that is not base58 of 32 bytes), Make's,
-// *SimulationError (the transaction fails), ErrPrerequisite (the payer cannot pay the fee), and the
-// RPC's.
-func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
+// *chain.SVMSimulationError (the transaction fails), chain.ErrPrerequisite (the payer cannot pay
+// the fee), and the RPC's.
+func (c *Client) Build(ctx context.Context, r chain.SVMBuildRequest) (chain.SVMBuilt, error) {
 	op := r.Op
 	payer, err := pubkey("payer", r.Payer)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	keys := make([]sol.PublicKey, len(r.Reads))
 	for i, a := range r.Reads {
 		if keys[i], err = pubkey("account", a); err != nil {
-			return Built{}, err
+			return chain.SVMBuilt{}, err
 		}
 	}
 	ctx, cancel := c.bound(ctx)
@@ -81,18 +45,18 @@ func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
 	prioCall := newCall("getRecentPrioritizationFees", &prio, r.Writable)
 	calls := append(append([]*call{}, accRead.calls...), bhCall, prioCall)
 	if err := c.batch(ctx, op, calls); err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	if err := firstErr(calls...); err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	accs, slot, err := accRead.result(op)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	blockhash, err := sol.HashFromBase58(latest.Value.Blockhash)
 	if err != nil {
-		return Built{}, badResponse(op, "getLatestBlockhash: blockhash %q", latest.Value.Blockhash)
+		return chain.SVMBuilt{}, badResponse(op, "getLatestBlockhash: blockhash %q", latest.Value.Blockhash)
 	}
 	state := make(map[string]chain.SVMAccount, len(keys))
 	for _, k := range keys {
@@ -100,7 +64,7 @@ func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
 		if acc := accs[k]; acc != nil {
 			data, err := acc.bytes()
 			if err != nil {
-				return Built{}, badResponse(op, "getMultipleAccounts: %s: %v", k, err)
+				return chain.SVMBuilt{}, badResponse(op, "getMultipleAccounts: %s: %v", k, err)
 			}
 			a.Exists, a.Owner, a.Lamports, a.Data = true, acc.Owner, acc.Lamports, data
 		}
@@ -108,27 +72,27 @@ func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
 	}
 	calls2, err := r.Make(state, slot)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	body, err := instructions(calls2)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
-	b := Built{Blockhash: blockhash.String(), LastValidBlockHeight: latest.Value.LastValidBlockHeight, Slot: slot,
+	b := chain.SVMBuilt{Blockhash: blockhash.String(), LastValidBlockHeight: latest.Value.LastValidBlockHeight, Slot: slot,
 		ComputeUnitPrice: max(unitPrice(prio, c.opts.MaxUnitPrice), c.opts.MinUnitPrice)}
 
 	// Round trip 2: simulate and price the signature.
 	simTx, err := transactionV0(blockhash, payer, maxComputeUnits, 0, body)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	simBytes, err := simTx.MarshalBinary()
 	if err != nil {
-		return Built{}, fmt.Errorf("%s: encode: %w", op, err)
+		return chain.SVMBuilt{}, fmt.Errorf("%s: encode: %w", op, err)
 	}
 	msgBytes, err := simTx.Message.MarshalBinary()
 	if err != nil {
-		return Built{}, fmt.Errorf("%s: encode: %w", op, err)
+		return chain.SVMBuilt{}, fmt.Errorf("%s: encode: %w", op, err)
 	}
 	var sim rpc.SimulateTransactionResponse
 	var fee feeForMessage
@@ -139,27 +103,27 @@ func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
 	simCall := newCall("simulateTransaction", &sim, base64.StdEncoding.EncodeToString(simBytes), simCfg)
 	feeCall := newCall("getFeeForMessage", &fee, base64.StdEncoding.EncodeToString(msgBytes), c.config())
 	if err := c.batch(ctx, op, []*call{simCall, feeCall}); err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	if err := firstErr(simCall, feeCall); err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	if sim.Value == nil {
-		return Built{}, badResponse(op, "simulateTransaction: no value")
+		return chain.SVMBuilt{}, badResponse(op, "simulateTransaction: no value")
 	}
 	if sim.Value.Err != nil {
-		return Built{}, simulationError(op, sim.Value.Err, sim.Value.Logs)
+		return chain.SVMBuilt{}, simulationError(op, sim.Value.Err, sim.Value.Logs)
 	}
 	if fee.Value == nil { // the blockhash is unknown to the node: it lags the one that gave it
-		return Built{}, newError(op, KindUnavailable, errors.New("getFeeForMessage: blockhash not found"))
+		return chain.SVMBuilt{}, newError(op, KindUnavailable, errors.New("getFeeForMessage: blockhash not found"))
 	}
 	if sim.Value.UnitsConsumed == nil || *sim.Value.UnitsConsumed == 0 {
-		return Built{}, badResponse(op, "simulateTransaction: no unitsConsumed")
+		return chain.SVMBuilt{}, badResponse(op, "simulateTransaction: no unitsConsumed")
 	}
 	b.SimulatedSlot, b.Logs = sim.Context.Slot, sim.Value.Logs
 	if len(r.Observe) > 0 {
 		if len(sim.Value.Accounts) != len(r.Observe) {
-			return Built{}, badResponse(op, "simulateTransaction: %d accounts for %d addresses", len(sim.Value.Accounts), len(r.Observe))
+			return chain.SVMBuilt{}, badResponse(op, "simulateTransaction: %d accounts for %d addresses", len(sim.Value.Accounts), len(r.Observe))
 		}
 		b.After = make(map[string]uint64, len(r.Observe))
 		for i, a := range sim.Value.Accounts {
@@ -174,11 +138,11 @@ func (c *Client) Build(ctx context.Context, r BuildRequest) (Built, error) {
 	b.NetworkFee = *fee.Value + b.PriorityFee
 	tx, err := transactionV0(blockhash, payer, b.ComputeUnitLimit, b.ComputeUnitPrice, body)
 	if err != nil {
-		return Built{}, err
+		return chain.SVMBuilt{}, err
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {
-		return Built{}, fmt.Errorf("%s: encode: %w", op, err)
+		return chain.SVMBuilt{}, fmt.Errorf("%s: encode: %w", op, err)
 	}
 	b.Transaction = base64.StdEncoding.EncodeToString(raw)
 	return b, nil

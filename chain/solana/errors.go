@@ -29,44 +29,22 @@ const (
 // Error is the error type of every RPC failure the adapter returns: a chain.UpstreamError of
 // family "solana".
 //
-// Errors about the caller's input are not *Error: they wrap chain.ErrInvalidAddress,
-// chain.ErrInvalidAmount, ErrInvalidSignature, ErrInvalidToken, ErrNotSupported or
-// ErrPrerequisite, or are a *SimulationError (see their docs for the API codes).
+// Errors about the caller's input and the chain's state are not *Error: they wrap
+// chain.ErrInvalidAddress (400 invalid_address), chain.ErrInvalidAmount (400 invalid_amount),
+// chain.ErrInvalidSolanaSignature or chain.ErrInvalidSolanaToken (400 invalid_request),
+// chain.ErrNotSupported (400 operation_not_supported: an operation the adapter does not build, such
+// as a transfer of a non-transferable token or of a token with a transfer hook) or
+// chain.ErrPrerequisite (422 prerequisite_failed: the chain's state does not allow the build, such
+// as a balance short of the amount and fees or a frozen token account), with a message that is
+// safe to show, or are a *chain.SVMSimulationError (422 simulation_failed).
 type Error = chain.UpstreamError
 
 // KindOf returns the kind of an *Error in err's chain, and "" for any other error.
 func KindOf(err error) ErrorKind { return chain.UpstreamKindOf(err) }
 
-// Errors about the caller's input and the chain's state, besides chain.ErrInvalidAddress (400
-// invalid_address) and chain.ErrInvalidAmount (400 invalid_amount). Each is wrapped with a message
-// that is safe to show.
-var (
-	// ErrInvalidSignature: a transaction signature that is not the base58 encoding of 64 bytes
-	// (400 invalid_request).
-	ErrInvalidSignature = errors.New("invalid transaction signature")
-	// ErrInvalidToken: the named mint is not an initialized SPL Token or Token-2022 mint, or the
-	// recipient of a token transfer is itself a token account or a mint (400 invalid_request).
-	ErrInvalidToken = errors.New("invalid token")
-	// ErrNotSupported: an operation the adapter does not build, such as a transfer of a
-	// non-transferable token or of a token with a transfer hook (400 operation_not_supported).
-	ErrNotSupported = errors.New("operation not supported")
-	// ErrPrerequisite: the chain's state does not allow the build, such as a balance short of the
-	// amount and fees or a frozen token account (422 prerequisite_failed).
-	ErrPrerequisite = errors.New("prerequisite failed")
-	// ErrResponseTooLarge is wrapped (as the cause of a KindBadResponse *Error) when an RPC's answer
-	// exceeds Options.MaxResponseBytes.
-	ErrResponseTooLarge = errors.New("RPC response too large")
-)
-
-// SimulationError is a build whose simulation failed (422 simulation_failed). Err is the
-// transaction error as the RPC reported it (compact JSON such as {"InstructionError":[2,{"Custom":1}]});
-// Logs are the program logs, for the caller's diagnosis.
-type SimulationError struct {
-	Err  string
-	Logs []string
-}
-
-func (e *SimulationError) Error() string { return "simulation failed: " + e.Err }
+// ErrResponseTooLarge is wrapped (as the cause of a KindBadResponse *Error) when an RPC's answer
+// exceeds Options.MaxResponseBytes.
+var ErrResponseTooLarge = errors.New("RPC response too large")
 
 func newError(op string, kind ErrorKind, cause error) *Error {
 	return chain.NewUpstreamError("solana", op, kind, cause)

@@ -2,10 +2,8 @@ package solana
 
 import (
 	"fmt"
-	"strings"
 
 	sol "github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/base58"
 
 	"github.com/partner-platform/partnerd/chain"
 )
@@ -22,29 +20,14 @@ const (
 	NativeMint = "So11111111111111111111111111111111111111112"
 )
 
-// Lamports per SOL: SOL has 9 decimals.
-const (
-	SOLDecimals    = 9
-	LamportsPerSOL = 1_000_000_000
-	maxSigChars    = 88 // base58 of 64 bytes
-)
+// LamportsPerSOL: SOL has 9 decimals (chain.SOLDecimals).
+const LamportsPerSOL = 1_000_000_000
 
 var (
 	tokenProgramID    = sol.TokenProgramID
 	token2022ID       = sol.Token2022ProgramID
 	metadataProgramID = sol.TokenMetadataProgramID
 )
-
-// ParseAddress checks that s is a Solana address (the base58 encoding of a 32-byte public key,
-// on or off the ed25519 curve) and returns it. Errors wrap chain.ErrInvalidAddress (400
-// invalid_address) and say what s is instead: an EVM address, not base58, or base58 of another
-// length.
-func ParseAddress(s string) (string, error) {
-	if _, err := pubkey("address", s); err != nil {
-		return "", err
-	}
-	return s, nil
-}
 
 // pubkey parses a Solana address named what (for the error message), as chain.ParseSolanaAddress.
 func pubkey(what, s string) (sol.PublicKey, error) {
@@ -55,43 +38,14 @@ func pubkey(what, s string) (sol.PublicKey, error) {
 	return sol.PublicKey(k), nil
 }
 
-// ParseSignature checks that s is a Solana transaction signature (the base58 encoding of 64
-// bytes) and returns it. Errors wrap ErrInvalidSignature (400 invalid_request).
-func ParseSignature(s string) (string, error) {
-	if _, err := signature(s); err != nil {
-		return "", err
-	}
-	return s, nil
-}
-
+// signature parses a Solana transaction signature, as chain.ParseSolanaSignature. Errors wrap
+// chain.ErrInvalidSolanaSignature (400 invalid_request).
 func signature(s string) (sol.Signature, error) {
-	switch {
-	case s == "":
-		return sol.Signature{}, fmt.Errorf("%w: empty", ErrInvalidSignature)
-	case chain.IsTxID(chain.Info{Kind: chain.KindEVM}, strings.ToLower(s)):
-		return sol.Signature{}, fmt.Errorf("%w: %q is an EVM transaction hash; want a Solana base58 signature", ErrInvalidSignature, s)
-	case len(s) > maxSigChars:
-		return sol.Signature{}, fmt.Errorf("%w: %d characters; a Solana signature has at most 88", ErrInvalidSignature, len(s))
-	}
-	if i := strings.IndexFunc(s, notBase58); i >= 0 {
-		return sol.Signature{}, fmt.Errorf("%w: not base58 (character %q at %d)", ErrInvalidSignature, s[i], i)
-	}
-	b, err := base58.Decode(s)
+	b, err := chain.ParseSolanaSignature(s)
 	if err != nil {
-		return sol.Signature{}, fmt.Errorf("%w: not base58", ErrInvalidSignature)
+		return sol.Signature{}, err
 	}
-	if len(b) != sol.SignatureLength {
-		return sol.Signature{}, fmt.Errorf("%w: decodes to %d bytes; a Solana signature is 64", ErrInvalidSignature, len(b))
-	}
-	sig := sol.SignatureFromBytes(b)
-	if sig.String() != s {
-		return sol.Signature{}, fmt.Errorf("%w: not in canonical base58 form", ErrInvalidSignature)
-	}
-	return sig, nil
-}
-
-func notBase58(r rune) bool {
-	return !strings.ContainsRune("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", r)
+	return sol.Signature(b), nil
 }
 
 // AssociatedTokenAddress returns the associated token account of owner for mint under the token

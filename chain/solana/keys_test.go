@@ -11,6 +11,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
+// TestParseAddress: chain.ParseSolanaAddress, against solana-go's encoding.
 func TestParseAddress(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -33,23 +34,24 @@ func TestParseAddress(t *testing.T) {
 		{in: base58.Encode(make([]byte, 64)), want: "characters"},                        // a signature's length
 		{in: "1" + base58.Encode(append([]byte{1}, make([]byte, 31)...)), want: "bytes"}, // 33 bytes
 	} {
-		got, err := ParseAddress(tc.in)
+		k, err := chain.ParseSolanaAddress("address", tc.in)
 		if tc.ok {
-			if err != nil || got != tc.in {
-				t.Errorf("ParseAddress(%q) = %q, %v", tc.in, got, err)
+			if got := sol.PublicKey(k).String(); err != nil || got != tc.in {
+				t.Errorf("ParseSolanaAddress(%q) = %q, %v", tc.in, got, err)
 			}
 			continue
 		}
 		if err == nil {
-			t.Errorf("ParseAddress(%q) accepted", tc.in)
+			t.Errorf("ParseSolanaAddress(%q) accepted", tc.in)
 			continue
 		}
 		if !errors.Is(err, chain.ErrInvalidAddress) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseAddress(%q) = %v, want chain.ErrInvalidAddress saying %q", tc.in, err, tc.want)
+			t.Errorf("ParseSolanaAddress(%q) = %v, want chain.ErrInvalidAddress saying %q", tc.in, err, tc.want)
 		}
 	}
 }
 
+// TestParseSignature: chain.ParseSolanaSignature, against solana-go's encoding.
 func TestParseSignature(t *testing.T) {
 	good := sigFinal.String()
 	for _, tc := range []struct {
@@ -66,19 +68,19 @@ func TestParseSignature(t *testing.T) {
 		{in: good[:10] + "0" + good[11:], want: "not base58"},
 		{in: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", want: "bytes"}, // an address
 	} {
-		got, err := ParseSignature(tc.in)
+		b, err := chain.ParseSolanaSignature(tc.in)
 		if tc.ok {
-			if err != nil || got != tc.in {
-				t.Errorf("ParseSignature(%q) = %q, %v", tc.in, got, err)
+			if got := sol.SignatureFromBytes(b[:]).String(); err != nil || got != tc.in {
+				t.Errorf("ParseSolanaSignature(%q) = %q, %v", tc.in, got, err)
 			}
 			continue
 		}
 		if err == nil {
-			t.Errorf("ParseSignature(%q) accepted", tc.in)
+			t.Errorf("ParseSolanaSignature(%q) accepted", tc.in)
 			continue
 		}
-		if !errors.Is(err, ErrInvalidSignature) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseSignature(%q) = %v, want ErrInvalidSignature saying %q", tc.in, err, tc.want)
+		if !errors.Is(err, chain.ErrInvalidSolanaSignature) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseSolanaSignature(%q) = %v, want chain.ErrInvalidSolanaSignature saying %q", tc.in, err, tc.want)
 		}
 	}
 }
@@ -115,15 +117,15 @@ func FuzzParseAddress(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := ParseAddress(s)
+		k, err := chain.ParseSolanaAddress("address", s)
 		if err != nil {
 			if !errors.Is(err, chain.ErrInvalidAddress) {
 				t.Fatalf("error %v does not wrap chain.ErrInvalidAddress", err)
 			}
 			return
 		}
-		b, derr := base58.Decode(got)
-		if derr != nil || len(b) != 32 || base58.Encode(b) != s {
+		b, derr := base58.Decode(s)
+		if derr != nil || len(b) != 32 || base58.Encode(b) != s || sol.PublicKey(k).String() != s {
 			t.Fatalf("accepted %q: %d bytes, %v", s, len(b), derr)
 		}
 		if !chain.IsSolanaAddress(s) {
@@ -138,15 +140,15 @@ func FuzzParseSignature(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := ParseSignature(s)
+		sig, err := chain.ParseSolanaSignature(s)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidSignature) {
-				t.Fatalf("error %v does not wrap ErrInvalidSignature", err)
+			if !errors.Is(err, chain.ErrInvalidSolanaSignature) {
+				t.Fatalf("error %v does not wrap chain.ErrInvalidSolanaSignature", err)
 			}
 			return
 		}
-		b, derr := base58.Decode(got)
-		if derr != nil || len(b) != 64 || base58.Encode(b) != s {
+		b, derr := base58.Decode(s)
+		if derr != nil || len(b) != 64 || base58.Encode(b) != s || sol.SignatureFromBytes(sig[:]).String() != s {
 			t.Fatalf("accepted %q: %d bytes, %v", s, len(b), derr)
 		}
 		if !chain.IsTxID(chain.Info{Kind: chain.KindSolana}, s) {

@@ -95,7 +95,7 @@ func balancesOf(t *testing.T, c *Client, wallets ...sol.PublicKey) []balances {
 }
 
 // signAndSend signs a build with key, sends it, and waits until the adapter reads it confirmed.
-func signAndSend(t *testing.T, n *localnet.Node, c *Client, b TransferBuild, key sol.PrivateKey) string {
+func signAndSend(t *testing.T, n *localnet.Node, c *Client, b chain.SVMTransferBuild, key sol.PrivateKey) string {
 	t.Helper()
 	tx, err := sol.TransactionFromBase64(b.Transaction)
 	if err != nil {
@@ -113,14 +113,14 @@ func signAndSend(t *testing.T, n *localnet.Node, c *Client, b TransferBuild, key
 	if err != nil {
 		t.Fatalf("send: %v\n%s", err, n.Log())
 	}
-	waitStatus(t, c, sig.String(), StatusConfirmed)
+	waitStatus(t, c, sig.String(), chain.SVMStatusConfirmed)
 	return sig.String()
 }
 
 // waitStatus polls the signature's status until it reaches at least want.
-func waitStatus(t *testing.T, c *Client, sig, want string) SigStatus {
+func waitStatus(t *testing.T, c *Client, sig, want string) chain.SVMSigStatus {
 	t.Helper()
-	rank := map[string]int{"": 0, StatusProcessed: 1, StatusConfirmed: 2, StatusFinalized: 3}
+	rank := map[string]int{"": 0, chain.SVMStatusProcessed: 1, chain.SVMStatusConfirmed: 2, chain.SVMStatusFinalized: 3}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	for {
@@ -166,7 +166,7 @@ func TestLocalnetTransfers(t *testing.T) {
 			if tc.to == sender || tc.to.IsZero() {
 				tc.to = sol.MustPublicKeyFromBase58(mustKeypair(t, n, "holder-7").Address)
 			}
-			req := TransferRequest{From: sender.String(), To: tc.to.String(), Amount: tc.amount}
+			req := chain.SVMTransferRequest{From: sender.String(), To: tc.to.String(), Amount: tc.amount}
 			mint := ""
 			if tc.symbol != "" {
 				mint = seededMint(t, n, tc.symbol).Address
@@ -225,7 +225,7 @@ func TestLocalnetTransfers(t *testing.T) {
 			if !mined.HasMessage || mined.Failed || mined.Payer != sender.String() || mined.Fee != b.NetworkFee {
 				t.Errorf("mined %+v", mined)
 			}
-			if d, err := Diff(b.Transaction, mined); err != nil || len(d) != 0 {
+			if d, err := c.Diff(b.Transaction, mined); err != nil || len(d) != 0 {
 				t.Errorf("Diff = %v, %v", d, err)
 			}
 			if mined.ComputeUnits > uint64(b.ComputeUnitLimit) || mined.ComputeUnits == 0 {
@@ -277,12 +277,12 @@ func mustKeypair(t *testing.T, n *localnet.Node, name string) localnet.Keypair {
 func TestLocalnetStatusFinalizes(t *testing.T) {
 	n, c := localClient(t)
 	from := keypair(t, n, "holder-3")
-	b, err := c.BuildTransfer(t.Context(), TransferRequest{From: from.PublicKey().String(), To: testKey("status").String(), Amount: "0.01"})
+	b, err := c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: from.PublicKey().String(), To: testKey("status").String(), Amount: "0.01"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sig := signAndSend(t, n, c, b, from)
-	st := waitStatus(t, c, sig, StatusFinalized)
+	st := waitStatus(t, c, sig, chain.SVMStatusFinalized)
 	if !st.Found || st.Failed || st.Confirmations != 0 || st.Slot == 0 {
 		t.Errorf("finalized status %+v", st)
 	}

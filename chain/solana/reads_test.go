@@ -287,11 +287,11 @@ func TestSignatureStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []SigStatus{
-		{Signature: sigFinal.String(), Found: true, Status: StatusFinalized, Slot: 312_457_001},
-		{Signature: sigConfirmed.String(), Found: true, Status: StatusConfirmed, Slot: 312_457_880, Confirmations: 11},
-		{Signature: sigProcessed.String(), Found: true, Status: StatusProcessed, Slot: 312_457_890},
-		{Signature: sigFailed.String(), Found: true, Status: StatusFinalized, Slot: 312_456_000, Failed: true, Err: `{"InstructionError":[0,{"Custom":1}]}`},
+	want := []chain.SVMSigStatus{
+		{Signature: sigFinal.String(), Found: true, Status: chain.SVMStatusFinalized, Slot: 312_457_001},
+		{Signature: sigConfirmed.String(), Found: true, Status: chain.SVMStatusConfirmed, Slot: 312_457_880, Confirmations: 11},
+		{Signature: sigProcessed.String(), Found: true, Status: chain.SVMStatusProcessed, Slot: 312_457_890},
+		{Signature: sigFailed.String(), Found: true, Status: chain.SVMStatusFinalized, Slot: 312_456_000, Failed: true, Err: `{"InstructionError":[0,{"Custom":1}]}`},
 		{Signature: sigUnknown.String()},
 	}
 	if !slices.Equal(got, want) {
@@ -300,7 +300,7 @@ func TestSignatureStatuses(t *testing.T) {
 	if f.roundTrips.Load() != 1 {
 		t.Errorf("%d round trips", f.roundTrips.Load())
 	}
-	if _, err := c.SignatureStatuses(t.Context(), []string{"0x" + sigFinal.String()[:64]}); !errors.Is(err, ErrInvalidSignature) {
+	if _, err := c.SignatureStatuses(t.Context(), []string{"0x" + sigFinal.String()[:64]}); !errors.Is(err, chain.ErrInvalidSolanaSignature) {
 		t.Errorf("bad signature: %v", err)
 	}
 }
@@ -318,7 +318,7 @@ func TestTransactions(t *testing.T) {
 	v0 := txs[0]
 	src, dst := ata(sender, usdcMint, tokenProgramID).String(), ata(recipient, usdcMint, tokenProgramID).String()
 	if !v0.HasMessage || v0.Version != "0" || v0.Payer != sender.String() || !slices.Equal(v0.Signers, []string{sender.String()}) ||
-		v0.Status != StatusFinalized || v0.Failed || v0.Fee != 6_000 || v0.ComputeUnits != 6_500 || v0.BlockTime != 1_735_171_234 ||
+		v0.Status != chain.SVMStatusFinalized || v0.Failed || v0.Fee != 6_000 || v0.ComputeUnits != 6_500 || v0.BlockTime != 1_735_171_234 ||
 		v0.RecentBlockhash != fixtureBlockhash || len(v0.Logs) != 8 {
 		t.Errorf("v0 = %+v", v0)
 	}
@@ -339,7 +339,7 @@ func TestTransactions(t *testing.T) {
 	if !failed.HasMessage || !failed.Failed || failed.Err != `{"InstructionError":[0,{"Custom":1}]}` || failed.Version != "legacy" || failed.Payer != poor.String() {
 		t.Errorf("failed = %+v", failed)
 	}
-	if p := txs[2]; !p.Found || p.HasMessage || p.Status != StatusProcessed {
+	if p := txs[2]; !p.Found || p.HasMessage || p.Status != chain.SVMStatusProcessed {
 		t.Errorf("processed = %+v", p)
 	}
 	if u := txs[3]; u.Found || u.HasMessage {
@@ -348,7 +348,7 @@ func TestTransactions(t *testing.T) {
 
 	// Diff: the recorded transaction against itself, and against changed builds.
 	payload := txBase64(t, v0Transfer(t))
-	if d, err := Diff(payload, v0); err == nil {
+	if d, err := c.Diff(payload, v0); err == nil {
 		t.Errorf("a v0 build with lookups compared: %v", d)
 	}
 	legacy := func(amount uint64, price uint64, payer sol.PublicKey) string {
@@ -367,19 +367,19 @@ func TestTransactions(t *testing.T) {
 		want    []string
 	}{
 		{legacy(12_500_000, 25_000, sender), nil},
-		{legacy(12_500_000, 99_000, sender), []string{DiffComputeBudget}},
-		{legacy(12_500_001, 25_000, sender), []string{DiffInstructions}},
-		{legacy(12_500_000, 25_000, recipient), []string{DiffPayer}},
+		{legacy(12_500_000, 99_000, sender), []string{chain.SVMDiffComputeBudget}},
+		{legacy(12_500_001, 25_000, sender), []string{chain.SVMDiffInstructions}},
+		{legacy(12_500_000, 25_000, recipient), []string{chain.SVMDiffPayer}},
 	} {
-		d, err := Diff(tc.payload, v0)
+		d, err := c.Diff(tc.payload, v0)
 		if err != nil || !slices.Equal(d, tc.want) {
 			t.Errorf("Diff = %v, %v; want %v", d, err, tc.want)
 		}
 	}
-	if _, err := Diff("not base64!", v0); err == nil {
+	if _, err := c.Diff("not base64!", v0); err == nil {
 		t.Error("Diff of a bad payload")
 	}
-	if _, err := Diff(legacy(1, 1, sender), txs[2]); err == nil {
+	if _, err := c.Diff(legacy(1, 1, sender), txs[2]); err == nil {
 		t.Error("Diff without the mined message")
 	}
 }

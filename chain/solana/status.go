@@ -11,32 +11,9 @@ import (
 	bin "github.com/gagliardetto/binary"
 	sol "github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-)
 
-// Commitment levels a signature's status reports, weakest first.
-const (
-	StatusProcessed = "processed" // in a block the node has seen; may still be dropped with a fork
-	StatusConfirmed = "confirmed" // voted on by a supermajority: optimistically confirmed
-	StatusFinalized = "finalized" // rooted: final
+	"github.com/partner-platform/partnerd/chain"
 )
-
-// SigStatus is what the cluster says about one transaction signature.
-type SigStatus struct {
-	Signature string
-	// Found reports whether the node knows the signature. When false every other field but
-	// Signature is zero: not sent, dropped, expired, or not propagated yet.
-	Found bool
-	// Status is StatusProcessed, StatusConfirmed or StatusFinalized.
-	Status string
-	Slot   uint64
-	// Confirmations is the number of confirmed blocks since Slot; 0 once finalized.
-	Confirmations uint64
-	// Failed reports that the transaction executed and failed (its fee was still charged).
-	Failed bool
-	// Err is the transaction error as the RPC reported it, compact JSON such as
-	// {"InstructionError":[2,{"Custom":1}]}; empty unless Failed.
-	Err string
-}
 
 // maxStatusesPerCall is the most signatures one getSignatureStatuses takes.
 const maxStatusesPerCall = 256
@@ -74,29 +51,29 @@ func newStatusRead(sigs []sol.Signature) *statusRead {
 	return sr
 }
 
-func (sr *statusRead) result(op string) ([]SigStatus, error) {
+func (sr *statusRead) result(op string) ([]chain.SVMSigStatus, error) {
 	if err := firstErr(sr.calls...); err != nil {
 		return nil, err
 	}
-	out := make([]SigStatus, 0, len(sr.sigs))
+	out := make([]chain.SVMSigStatus, 0, len(sr.sigs))
 	for i, o := range sr.outs {
 		part := sr.sigs[i*maxStatusesPerCall : min((i+1)*maxStatusesPerCall, len(sr.sigs))]
 		if len(o.Value) != len(part) {
 			return nil, badResponse(op, "getSignatureStatuses answered %d statuses for %d signatures", len(o.Value), len(part))
 		}
 		for j, v := range o.Value {
-			s := SigStatus{Signature: part[j].String()}
+			s := chain.SVMSigStatus{Signature: part[j].String()}
 			if v != nil {
 				s.Found, s.Slot, s.Status = true, v.Slot, v.ConfirmationStatus
 				switch {
 				case v.Confirmations == nil: // rooted
-					s.Status = StatusFinalized
+					s.Status = chain.SVMStatusFinalized
 				case s.Status == "":
-					s.Status = StatusConfirmed // nodes from before confirmationStatus
+					s.Status = chain.SVMStatusConfirmed // nodes from before confirmationStatus
 				default:
 					s.Confirmations = *v.Confirmations
 				}
-				if !slices.Contains([]string{StatusProcessed, StatusConfirmed, StatusFinalized}, s.Status) {
+				if !slices.Contains([]string{chain.SVMStatusProcessed, chain.SVMStatusConfirmed, chain.SVMStatusFinalized}, s.Status) {
 					return nil, badResponse(op, "getSignatureStatuses: confirmation status %q", s.Status)
 				}
 				if e := bytes.TrimSpace(v.Err); len(e) > 0 && !bytes.Equal(e, []byte("null")) {
@@ -131,8 +108,9 @@ func parseSignatures(sigs []string) ([]sol.Signature, error) {
 
 // SignatureStatuses reads the status of transaction signatures: one round trip (getSignatureStatuses
 // with searchTransactionHistory, 256 signatures per call, in one batch). An unknown signature gives
-// an entry with Found false. Errors: ErrInvalidSignature for a malformed signature, else *Error.
-func (c *Client) SignatureStatuses(ctx context.Context, sigs []string) ([]SigStatus, error) {
+// an entry with Found false. Errors: chain.ErrInvalidSolanaSignature for a malformed signature,
+// else *Error.
+func (c *Client) SignatureStatuses(ctx context.Context, sigs []string) ([]chain.SVMSigStatus, error) {
 	const op = "signature statuses"
 	parsed, err := parseSignatures(sigs)
 	if err != nil {
@@ -150,45 +128,12 @@ func (c *Client) SignatureStatuses(ctx context.Context, sigs []string) ([]SigSta
 	return sr.result(op)
 }
 
-// Instruction is one instruction of a transaction's message, its accounts resolved.
-type Instruction struct {
-	Program  string
-	Accounts []string
-	Data     []byte
-}
-
-// Tx is a transaction as the cluster has it: its status and, once the node serves it at the
-// client's commitment, its message, so that a confirm can compare it with what was built (see
-// Diff).
-type Tx struct {
-	SigStatus
-	// HasMessage reports that getTransaction answered: the fields below are set. A signature
-	// found only at "processed" has a status but no message yet.
-	HasMessage bool
-	// Version is "legacy" or "0".
-	Version string
-	// Payer is the fee payer: the first account key.
-	Payer string
-	// Signers are the accounts that signed, the payer first.
-	Signers []string
-	// AccountKeys are the message's static keys, then the keys loaded from address lookup
-	// tables (writable, then read-only), as instruction account indexes count them.
-	AccountKeys     []string
-	Instructions    []Instruction
-	RecentBlockhash string
-	// Message is the serialized message the signatures sign.
-	Message      []byte
-	Fee          uint64 // lamports charged
-	ComputeUnits uint64 // consumed; 0 when the node does not report it
-	BlockTime    int64  // unix seconds; 0 when unknown
-	Logs         []string
-}
-
 // Transactions reads transactions by signature for confirmation: statuses and messages in one
 // round trip (one JSON-RPC batch of getSignatureStatuses and a getTransaction per signature, with
 // maxSupportedTransactionVersion 0 and base64 encoding; lookup-table accounts come from the
-// transaction's loadedAddresses). Entries follow sigs. Errors: ErrInvalidSignature, else *Error.
-func (c *Client) Transactions(ctx context.Context, sigs []string) ([]Tx, error) {
+// transaction's loadedAddresses). Entries follow sigs. Errors: chain.ErrInvalidSolanaSignature,
+// else *Error.
+func (c *Client) Transactions(ctx context.Context, sigs []string) ([]chain.SVMSentTx, error) {
 	const op = "transactions"
 	parsed, err := parseSignatures(sigs)
 	if err != nil {
@@ -215,16 +160,16 @@ func (c *Client) Transactions(ctx context.Context, sigs []string) ([]Tx, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Tx, len(parsed))
+	out := make([]chain.SVMSentTx, len(parsed))
 	for i, st := range statuses {
-		out[i] = Tx{SigStatus: st}
+		out[i] = chain.SVMSentTx{SVMSigStatus: st}
 		if txCalls[i].err != nil {
 			return nil, txCalls[i].err
 		}
 		if txs[i] == nil {
 			continue
 		}
-		if err := out[i].fill(parsed[i], txs[i]); err != nil {
+		if err := fillTx(&out[i], parsed[i], txs[i]); err != nil {
 			return nil, badResponse(op, "getTransaction(%s): %v", parsed[i], err)
 		}
 	}
@@ -239,8 +184,8 @@ func (c *Client) txCommitment() string {
 	return c.opts.Commitment
 }
 
-// fill sets the message fields from a getTransaction answer about sig.
-func (t *Tx) fill(sig sol.Signature, r *rpc.GetTransactionResult) error {
+// fillTx sets t's message fields from a getTransaction answer about sig.
+func fillTx(t *chain.SVMSentTx, sig sol.Signature, r *rpc.GetTransactionResult) error {
 	if r.Transaction == nil {
 		return fmt.Errorf("no transaction")
 	}
@@ -288,7 +233,7 @@ func (t *Tx) fill(sig sol.Signature, r *rpc.GetTransactionResult) error {
 		}
 		// The status may lag the transaction on a load-balanced RPC: the meta says the outcome too.
 		if !t.Found {
-			t.Found, t.Status, t.Slot = true, StatusConfirmed, r.Slot
+			t.Found, t.Status, t.Slot = true, chain.SVMStatusConfirmed, r.Slot
 		}
 		if m.Err != nil && !t.Failed {
 			if b, err := json.Marshal(m.Err); err == nil {
@@ -323,13 +268,13 @@ func decodeTx(b []byte) (tx *sol.Transaction, err error) {
 }
 
 // resolveInstructions resolves compiled instructions' indexes against keys.
-func resolveInstructions(compiled []sol.CompiledInstruction, keys sol.PublicKeySlice) ([]Instruction, error) {
-	out := make([]Instruction, len(compiled))
+func resolveInstructions(compiled []sol.CompiledInstruction, keys sol.PublicKeySlice) ([]chain.SVMInstruction, error) {
+	out := make([]chain.SVMInstruction, len(compiled))
 	for i, ci := range compiled {
 		if int(ci.ProgramIDIndex) >= len(keys) {
 			return nil, fmt.Errorf("instruction %d: program index %d of %d keys", i, ci.ProgramIDIndex, len(keys))
 		}
-		in := Instruction{Program: keys[ci.ProgramIDIndex].String(), Data: slices.Clone([]byte(ci.Data))}
+		in := chain.SVMInstruction{Program: keys[ci.ProgramIDIndex].String(), Data: slices.Clone([]byte(ci.Data)), Outer: i, Depth: 1}
 		for _, a := range ci.Accounts {
 			if int(a) >= len(keys) {
 				return nil, fmt.Errorf("instruction %d: account index %d of %d keys", i, a, len(keys))
@@ -349,20 +294,17 @@ func keyStrings(keys []sol.PublicKey) []string {
 	return out
 }
 
-// Differences Diff reports.
-const (
-	DiffPayer         = "payer"         // another fee payer
-	DiffInstructions  = "instructions"  // the instructions other than Compute Budget ones differ (program, accounts or data)
-	DiffComputeBudget = "computeBudget" // the Compute Budget instructions differ (a wallet may re-price the priority fee)
-	DiffBlockhash     = "blockhash"     // another recent blockhash: the transaction was rebuilt
-)
-
 // Diff compares a mined transaction's message with a built one (the base64 payload a build
 // returned): the names of the differences, empty when the mined transaction is exactly the built
 // one. A confirm should accept only a transaction whose payer and instructions are the built
 // ones; Compute Budget and blockhash differences are reported for the caller to judge. Errors:
 // mined has no message, or payload is not a transaction.
-func Diff(payload string, mined Tx) ([]string, error) {
+func (c *Client) Diff(payload string, mined chain.SVMSentTx) ([]string, error) {
+	return diff(payload, mined)
+}
+
+// diff is Client.Diff, which reads nothing.
+func diff(payload string, mined chain.SVMSentTx) ([]string, error) {
 	if !mined.HasMessage {
 		return nil, fmt.Errorf("diff: the mined transaction's message is not known yet")
 	}
@@ -384,9 +326,9 @@ func Diff(payload string, mined Tx) ([]string, error) {
 	}
 	var diff []string
 	if keys[0].String() != mined.Payer {
-		diff = append(diff, DiffPayer)
+		diff = append(diff, chain.SVMDiffPayer)
 	}
-	split := func(in []Instruction) (budget, rest []Instruction) {
+	split := func(in []chain.SVMInstruction) (budget, rest []chain.SVMInstruction) {
 		for _, x := range in {
 			if x.Program == ComputeBudgetProgram {
 				budget = append(budget, x)
@@ -399,17 +341,17 @@ func Diff(payload string, mined Tx) ([]string, error) {
 	wb, wr := split(want)
 	gb, gr := split(mined.Instructions)
 	if !slices.EqualFunc(wr, gr, sameInstruction) {
-		diff = append(diff, DiffInstructions)
+		diff = append(diff, chain.SVMDiffInstructions)
 	}
 	if !slices.EqualFunc(wb, gb, sameInstruction) {
-		diff = append(diff, DiffComputeBudget)
+		diff = append(diff, chain.SVMDiffComputeBudget)
 	}
 	if built.Message.RecentBlockhash.String() != mined.RecentBlockhash {
-		diff = append(diff, DiffBlockhash)
+		diff = append(diff, chain.SVMDiffBlockhash)
 	}
 	return diff, nil
 }
 
-func sameInstruction(a, b Instruction) bool {
+func sameInstruction(a, b chain.SVMInstruction) bool {
 	return a.Program == b.Program && slices.Equal(a.Accounts, b.Accounts) && bytes.Equal(a.Data, b.Data)
 }

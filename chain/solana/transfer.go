@@ -20,55 +20,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/svm"
 )
-
-// TransferRequest is an unsigned transfer to build: Amount (human units, such as "12.5") of SOL
-// (Mint empty) or of the token Mint, from the wallet From (which signs and pays the fees) to the
-// wallet To (a token transfer credits To's associated token account, created when missing).
-type TransferRequest struct {
-	From, To string
-	Mint     string
-	Amount   string
-}
-
-// TransferBuild is a built, simulated, unsigned transfer.
-type TransferBuild struct {
-	// Transaction is the unsigned legacy transaction, base64: one signature slot (From's), zero
-	// until signed, and a recent blockhash valid until LastValidBlockHeight.
-	Transaction          string
-	Blockhash            string
-	LastValidBlockHeight uint64
-	// Amount is debited from the sender, base units; Decimals are the token's (9 for SOL).
-	Amount   *big.Int
-	Decimals int
-	// Received is credited to the recipient: Amount less TransferFee.
-	Received *big.Int
-	// TransferFee is the Token-2022 transfer fee withheld from Amount in the recipient's account,
-	// base units, at the schedule Fee states; 0 and nil otherwise.
-	TransferFee uint64
-	Fee         *svm.FeeSchedule
-	// Mint is the token as read for the build; nil for SOL.
-	Mint *chain.SVMMint
-	// Source and Destination are the token accounts (the wallets for SOL).
-	Source, Destination string
-	// CreatesDestination reports that the transaction creates the recipient's associated token
-	// account (idempotently), paying RentLamports from the sender into it.
-	CreatesDestination bool
-	RentLamports       uint64
-	// ComputeUnitLimit is the simulation's use plus a margin; ComputeUnitPrice the priority fee,
-	// micro-lamports per unit (the 75th percentile of recent fees on the written accounts,
-	// within Options.MinUnitPrice and MaxUnitPrice).
-	ComputeUnitLimit uint32
-	ComputeUnitPrice uint64
-	UnitsConsumed    uint64
-	// NetworkFee is what the sender pays the cluster, lamports: the signature fee and the
-	// priority fee (ComputeUnitLimit × ComputeUnitPrice / 10^6, rounded up).
-	NetworkFee  uint64
-	PriorityFee uint64
-	// Slot is the slot the state was read at.
-	Slot uint64
-}
 
 // maxComputeUnits is the most compute units a transaction may request.
 const maxComputeUnits = 1_400_000
@@ -113,33 +65,33 @@ type feeForMessage struct {
 // getFeeForMessage.
 //
 // Errors: chain.ErrInvalidAddress, chain.ErrInvalidAmount (malformed, more decimals than the
-// token has, or beyond a u64), ErrInvalidToken (not a mint; a recipient that is a token account or
-// a mint), ErrNotSupported (a non-transferable token, a token with a transfer hook),
-// ErrPrerequisite (balances short of the amount and fees, a frozen or paused account, a new
-// account below the rent-exempt minimum), *SimulationError, and *Error.
-func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (TransferBuild, error) {
+// token has, or beyond a u64), chain.ErrInvalidSolanaToken (not a mint; a recipient that is a
+// token account or a mint), chain.ErrNotSupported (a non-transferable token, a token with a
+// transfer hook), chain.ErrPrerequisite (balances short of the amount and fees, a frozen or paused
+// account, a new account below the rent-exempt minimum), *chain.SVMSimulationError, and *Error.
+func (c *Client) BuildTransfer(ctx context.Context, r chain.SVMTransferRequest) (chain.SVMTransferBuild, error) {
 	const op = "build transfer"
 	from, err := pubkey("from", r.From)
 	if err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	to, err := pubkey("to", r.To)
 	if err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	native := r.Mint == ""
 	var mint sol.PublicKey
 	if !native {
 		if mint, err = pubkey("mint", r.Mint); err != nil {
-			return TransferBuild{}, err
+			return chain.SVMTransferBuild{}, err
 		}
 	}
 	if native {
-		if _, err := baseUnits(r.Amount, SOLDecimals); err != nil {
-			return TransferBuild{}, err
+		if _, err := baseUnits(r.Amount, chain.SOLDecimals); err != nil {
+			return chain.SVMTransferBuild{}, err
 		}
 	} else if _, err := chain.ParseHumanAmount(r.Amount, 255); err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
@@ -170,48 +122,48 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 		calls = append(calls, epochCall)
 	}
 	if err := c.batch(ctx, op, calls); err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	if err := firstErr(calls...); err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	accs, slot, err := accRead.result(op)
 	if err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	blockhash, err := sol.HashFromBase58(latest.Value.Blockhash)
 	if err != nil {
-		return TransferBuild{}, badResponse(op, "getLatestBlockhash: blockhash %q", latest.Value.Blockhash)
+		return chain.SVMTransferBuild{}, badResponse(op, "getLatestBlockhash: blockhash %q", latest.Value.Blockhash)
 	}
-	b := TransferBuild{Blockhash: blockhash.String(), LastValidBlockHeight: latest.Value.LastValidBlockHeight, Slot: slot,
+	b := chain.SVMTransferBuild{Blockhash: blockhash.String(), LastValidBlockHeight: latest.Value.LastValidBlockHeight, Slot: slot,
 		ComputeUnitPrice: max(unitPrice(prio, c.opts.MaxUnitPrice), c.opts.MinUnitPrice), Source: from.String(), Destination: to.String()}
 
 	fromAcc, toAcc := accs[from], accs[to]
 	if fromAcc == nil || fromAcc.Lamports == 0 {
-		return TransferBuild{}, fmt.Errorf("%w: the sender %s has no SOL to pay the network fee", ErrPrerequisite, from)
+		return chain.SVMTransferBuild{}, fmt.Errorf("%w: the sender %s has no SOL to pay the network fee", chain.ErrPrerequisite, from)
 	}
 	if toAcc != nil && (toAcc.Owner == TokenProgram || toAcc.Owner == Token2022Program) {
-		return TransferBuild{}, fmt.Errorf("%w: the recipient %s is a token account or a mint, not a wallet: give the wallet that owns it", ErrInvalidToken, to)
+		return chain.SVMTransferBuild{}, fmt.Errorf("%w: the recipient %s is a token account or a mint, not a wallet: give the wallet that owns it", chain.ErrInvalidSolanaToken, to)
 	}
 
 	var body []sol.Instruction
 	if native {
-		amount, _ := baseUnits(r.Amount, SOLDecimals)
+		amount, _ := baseUnits(r.Amount, chain.SOLDecimals)
 		if fromAcc.Lamports < amount {
-			return TransferBuild{}, fmt.Errorf("%w: the sender holds %s SOL, less than %s SOL plus the network fee", ErrPrerequisite,
-				units(fromAcc.Lamports, SOLDecimals), r.Amount)
+			return chain.SVMTransferBuild{}, fmt.Errorf("%w: the sender holds %s SOL, less than %s SOL plus the network fee", chain.ErrPrerequisite,
+				units(fromAcc.Lamports, chain.SOLDecimals), r.Amount)
 		}
 		if toAcc == nil && amount < rent0 {
-			return TransferBuild{}, fmt.Errorf("%w: the recipient has no account yet, and a new account must receive at least %s SOL (the rent-exempt minimum)",
-				ErrPrerequisite, units(rent0, SOLDecimals))
+			return chain.SVMTransferBuild{}, fmt.Errorf("%w: the recipient has no account yet, and a new account must receive at least %s SOL (the rent-exempt minimum)",
+				chain.ErrPrerequisite, units(rent0, chain.SOLDecimals))
 		}
-		b.Amount, b.Received, b.Decimals = new(big.Int).SetUint64(amount), new(big.Int).SetUint64(amount), SOLDecimals
+		b.Amount, b.Received, b.Decimals = new(big.Int).SetUint64(amount), new(big.Int).SetUint64(amount), chain.SOLDecimals
 		body = append(body, system.NewTransferInstruction(amount, from, to).Build())
 	} else {
 		m := mintFrom(mint, accs[mint], accs[metadataPDA(mint)], epoch.Epoch, slot)
 		instrs, err := c.tokenTransfer(&b, m, r, from, to, accs, atas, rent0)
 		if err != nil {
-			return TransferBuild{}, err
+			return chain.SVMTransferBuild{}, err
 		}
 		body = instrs
 	}
@@ -219,15 +171,15 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 	// Round trip 2: simulate (unit limit at the maximum, unit price zero) and price the signature.
 	simTx, err := transaction(blockhash, from, maxComputeUnits, 0, body)
 	if err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	simBytes, err := simTx.MarshalBinary()
 	if err != nil {
-		return TransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
+		return chain.SVMTransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
 	}
 	msgBytes, err := simTx.Message.MarshalBinary()
 	if err != nil {
-		return TransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
+		return chain.SVMTransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
 	}
 	var sim rpc.SimulateTransactionResponse
 	var fee feeForMessage
@@ -236,22 +188,22 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 		"accounts", map[string]any{"encoding": "base64", "addresses": []string{from.String()}}))
 	feeCall := newCall("getFeeForMessage", &fee, base64.StdEncoding.EncodeToString(msgBytes), c.config())
 	if err := c.batch(ctx, op, []*call{simCall, feeCall}); err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	if err := firstErr(simCall, feeCall); err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	if sim.Value == nil {
-		return TransferBuild{}, badResponse(op, "simulateTransaction: no value")
+		return chain.SVMTransferBuild{}, badResponse(op, "simulateTransaction: no value")
 	}
 	if sim.Value.Err != nil {
-		return TransferBuild{}, simulationError(op, sim.Value.Err, sim.Value.Logs)
+		return chain.SVMTransferBuild{}, simulationError(op, sim.Value.Err, sim.Value.Logs)
 	}
 	if fee.Value == nil { // the blockhash is unknown to the node: it lags the one that gave it
-		return TransferBuild{}, newError(op, KindUnavailable, errors.New("getFeeForMessage: blockhash not found"))
+		return chain.SVMTransferBuild{}, newError(op, KindUnavailable, errors.New("getFeeForMessage: blockhash not found"))
 	}
 	if sim.Value.UnitsConsumed == nil || *sim.Value.UnitsConsumed == 0 {
-		return TransferBuild{}, badResponse(op, "simulateTransaction: no unitsConsumed")
+		return chain.SVMTransferBuild{}, badResponse(op, "simulateTransaction: no unitsConsumed")
 	}
 	b.UnitsConsumed = *sim.Value.UnitsConsumed
 	b.ComputeUnitLimit = UnitLimit(b.UnitsConsumed)
@@ -260,28 +212,28 @@ func (c *Client) BuildTransfer(ctx context.Context, r TransferRequest) (Transfer
 	if len(sim.Value.Accounts) == 1 && sim.Value.Accounts[0] != nil { // the sender after the simulation
 		left := sim.Value.Accounts[0].Lamports
 		if left < b.PriorityFee || (left-b.PriorityFee > 0 && left-b.PriorityFee < rent0) {
-			return TransferBuild{}, fmt.Errorf("%w: the sender's %s SOL left after the transfer do not cover the priority fee of %s SOL and the rent-exempt minimum",
-				ErrPrerequisite, units(left, SOLDecimals), units(b.PriorityFee, SOLDecimals))
+			return chain.SVMTransferBuild{}, fmt.Errorf("%w: the sender's %s SOL left after the transfer do not cover the priority fee of %s SOL and the rent-exempt minimum",
+				chain.ErrPrerequisite, units(left, chain.SOLDecimals), units(b.PriorityFee, chain.SOLDecimals))
 		}
 	}
 
 	tx, err := transaction(blockhash, from, b.ComputeUnitLimit, b.ComputeUnitPrice, body)
 	if err != nil {
-		return TransferBuild{}, err
+		return chain.SVMTransferBuild{}, err
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {
-		return TransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
+		return chain.SVMTransferBuild{}, fmt.Errorf("build transfer: encode: %w", err)
 	}
 	b.Transaction = base64.StdEncoding.EncodeToString(raw)
 	return b, nil
 }
 
 // tokenTransfer checks a token transfer against the state read and returns its instructions.
-func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequest, from, to sol.PublicKey,
+func (c *Client) tokenTransfer(b *chain.SVMTransferBuild, m chain.SVMMint, r chain.SVMTransferRequest, from, to sol.PublicKey,
 	accs map[sol.PublicKey]*rpcAccount, atas [2][2]sol.PublicKey, rent0 uint64) ([]sol.Instruction, error) {
 	if !m.Found {
-		return nil, fmt.Errorf("%w: %s is not an SPL Token or Token-2022 mint", ErrInvalidToken, m.Address)
+		return nil, fmt.Errorf("%w: %s is not an SPL Token or Token-2022 mint", chain.ErrInvalidSolanaToken, m.Address)
 	}
 	mint := sol.MustPublicKeyFromBase58(m.Address)
 	program, j := tokenProgramID, 0
@@ -291,12 +243,12 @@ func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequ
 	ext := m.Extensions
 	switch {
 	case ext.NonTransferable:
-		return nil, fmt.Errorf("%w: %s is non-transferable", ErrNotSupported, symbolOf(m))
+		return nil, fmt.Errorf("%w: %s is non-transferable", chain.ErrNotSupported, symbolOf(m))
 	case ext.TransferHook != nil && ext.TransferHook.Program != "":
 		return nil, fmt.Errorf("%w: %s calls the transfer hook program %s on every transfer; transfers through hooks are not built",
-			ErrNotSupported, symbolOf(m), ext.TransferHook.Program)
+			chain.ErrNotSupported, symbolOf(m), ext.TransferHook.Program)
 	case ext.Pausable != nil && ext.Pausable.Paused:
-		return nil, fmt.Errorf("%w: %s is paused by its authority", ErrPrerequisite, symbolOf(m))
+		return nil, fmt.Errorf("%w: %s is paused by its authority", chain.ErrPrerequisite, symbolOf(m))
 	}
 	amount, err := baseUnits(r.Amount, m.Decimals)
 	if err != nil {
@@ -306,7 +258,7 @@ func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequ
 	b.Source, b.Destination, b.Decimals, b.Mint = src.String(), dst.String(), m.Decimals, &m
 	srcAcc := accs[src]
 	if srcAcc == nil {
-		return nil, fmt.Errorf("%w: the sender holds no %s (it has no associated token account for it)", ErrPrerequisite, symbolOf(m))
+		return nil, fmt.Errorf("%w: the sender holds no %s (it has no associated token account for it)", chain.ErrPrerequisite, symbolOf(m))
 	}
 	sa, err := tokenAccountAt(program, srcAcc)
 	if err != nil {
@@ -316,9 +268,9 @@ func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequ
 	case sa.mint != mint || sa.owner != from:
 		return nil, newError("build transfer", KindBadResponse, fmt.Errorf("token account %s is not the sender's for the mint", src))
 	case sa.frozen:
-		return nil, fmt.Errorf("%w: the sender's %s account is frozen", ErrPrerequisite, symbolOf(m))
+		return nil, fmt.Errorf("%w: the sender's %s account is frozen", chain.ErrPrerequisite, symbolOf(m))
 	case sa.amount < amount:
-		return nil, fmt.Errorf("%w: the sender holds %s %s, less than %s", ErrPrerequisite, units(sa.amount, m.Decimals), symbolOf(m), r.Amount)
+		return nil, fmt.Errorf("%w: the sender holds %s %s, less than %s", chain.ErrPrerequisite, units(sa.amount, m.Decimals), symbolOf(m), r.Amount)
 	}
 	var instrs []sol.Instruction
 	if dstAcc := accs[dst]; dstAcc != nil {
@@ -327,12 +279,12 @@ func (c *Client) tokenTransfer(b *TransferBuild, m chain.SVMMint, r TransferRequ
 			return nil, newError("build transfer", KindBadResponse, fmt.Errorf("recipient's token account %s: %w", dst, err))
 		}
 		if da.frozen {
-			return nil, fmt.Errorf("%w: the recipient's %s account is frozen", ErrPrerequisite, symbolOf(m))
+			return nil, fmt.Errorf("%w: the recipient's %s account is frozen", chain.ErrPrerequisite, symbolOf(m))
 		}
 	} else {
 		if ext.DefaultAccountState == "frozen" {
 			return nil, fmt.Errorf("%w: new %s accounts start frozen: the recipient needs an account thawed by the freeze authority first",
-				ErrPrerequisite, symbolOf(m))
+				chain.ErrPrerequisite, symbolOf(m))
 		}
 		b.CreatesDestination = true
 		b.RentLamports = rent0 * uint64(128+ataSize(m)) / 128
@@ -482,7 +434,7 @@ func symbolOf(m chain.SVMMint) string {
 }
 
 // simulationError maps a failed simulation: the sender short of lamports is a prerequisite, a
-// blockhash the node does not know is the node lagging, anything else a *SimulationError.
+// blockhash the node does not know is the node lagging, anything else a *chain.SVMSimulationError.
 func simulationError(op string, txErr any, logs []string) error {
 	b, err := json.Marshal(txErr)
 	if err != nil {
@@ -491,11 +443,11 @@ func simulationError(op string, txErr any, logs []string) error {
 	s := string(b)
 	switch {
 	case strings.Contains(s, "InsufficientFundsForFee"), strings.Contains(s, `"AccountNotFound"`):
-		return fmt.Errorf("%w: the sender cannot pay the network fee", ErrPrerequisite)
+		return fmt.Errorf("%w: the sender cannot pay the network fee", chain.ErrPrerequisite)
 	case strings.Contains(s, "InsufficientFundsForRent"):
-		return fmt.Errorf("%w: the transfer would leave an account below the rent-exempt minimum", ErrPrerequisite)
+		return fmt.Errorf("%w: the transfer would leave an account below the rent-exempt minimum", chain.ErrPrerequisite)
 	case strings.Contains(s, "BlockhashNotFound"):
 		return newError(op, KindUnavailable, fmt.Errorf("simulateTransaction: %s", s))
 	}
-	return &SimulationError{Err: s, Logs: logs}
+	return &chain.SVMSimulationError{Err: s, Logs: logs}
 }

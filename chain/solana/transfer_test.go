@@ -22,7 +22,7 @@ import (
 // one zero signature slot for the sender, who pays; the fresh blockhash; the Compute Budget
 // instructions first, with the documented layouts (SetComputeUnitLimit = [2, u32 LE],
 // SetComputeUnitPrice = [3, u64 LE]).
-func builtTx(t *testing.T, b TransferBuild, from sol.PublicKey) (*sol.Transaction, []Instruction) {
+func builtTx(t *testing.T, b chain.SVMTransferBuild, from sol.PublicKey) (*sol.Transaction, []chain.SVMInstruction) {
 	t.Helper()
 	tx, err := sol.TransactionFromBase64(b.Transaction)
 	if err != nil {
@@ -73,7 +73,7 @@ func sameJSON(a, b any) bool {
 // checkSimulated checks the one simulation of a build: the same body, the unit limit at the
 // maximum and the price at zero, sigVerify and replaceRecentBlockhash false, the sender's account
 // asked for.
-func checkSimulated(t *testing.T, f *fakeRPC, built []Instruction, from sol.PublicKey) {
+func checkSimulated(t *testing.T, f *fakeRPC, built []chain.SVMInstruction, from sol.PublicKey) {
 	t.Helper()
 	if len(f.simulated) != 1 {
 		t.Fatalf("%d simulations", len(f.simulated))
@@ -101,7 +101,7 @@ func checkSimulated(t *testing.T, f *fakeRPC, built []Instruction, from sol.Publ
 func TestBuildSOLTransfer(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	b, err := c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Amount: "1.25"})
+	b, err := c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Amount: "1.25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestBuildSPLTransfer(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
 	// The recipient has a USDC account: no creation.
-	b, err := c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "12.5"})
+	b, err := c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "12.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestBuildToken2022Transfers(t *testing.T) {
 	c := f.client(Options{})
 
 	// FEET: a 1.5 % fee capped at 5 tokens, the recipient's account created.
-	b, err := c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "100.000001"})
+	b, err := c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "100.000001"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,14 +212,14 @@ func TestBuildToken2022Transfers(t *testing.T) {
 	// A large FEET transfer pays the maximum fee.
 	f.reset()
 	f.simulated, f.simParams = nil, nil
-	b, err = c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "1000"})
+	b, err = c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "1000"})
 	if err != nil || b.TransferFee != 5_000_000 || b.Received.Uint64() != 995_000_000 {
 		t.Errorf("FEET 1000: fee %d, received %v, %v", b.TransferFee, b.Received, err)
 	}
 
 	// PYUSD: the extension at 0 bps still transfers with the fee checked (0).
 	f.simulated, f.simParams = nil, nil
-	b, err = c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: pyusdMint.String(), Amount: "7"})
+	b, err = c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: pyusdMint.String(), Amount: "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestBuildToken2022Transfers(t *testing.T) {
 	f.simulated, f.simParams = nil, nil
 	f.setAccount(ata(recipient, frozenDefMint, token2022ID).String(), tokenAccountFixture(t, frozenDefMint, recipient, 0, false))
 	f.setAccount(ata(sender, frozenDefMint, token2022ID).String(), tokenAccountFixture(t, frozenDefMint, sender, 5_00, false))
-	b, err = c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: frozenDefMint.String(), Amount: "2.5"})
+	b, err = c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: frozenDefMint.String(), Amount: "2.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,8 +258,8 @@ func tokenAccountFixture(t *testing.T, mint, owner sol.PublicKey, amount uint64,
 func TestBuildTransferRefusals(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	req := func(from, to, mint sol.PublicKey, amount string) TransferRequest {
-		r := TransferRequest{From: from.String(), To: to.String(), Amount: amount}
+	req := func(from, to, mint sol.PublicKey, amount string) chain.SVMTransferRequest {
+		r := chain.SVMTransferRequest{From: from.String(), To: to.String(), Amount: amount}
 		if !mint.IsZero() {
 			r.Mint = mint.String()
 		}
@@ -269,30 +269,30 @@ func TestBuildTransferRefusals(t *testing.T) {
 	f.setAccount(ata(sender, frozenDefMint, token2022ID).String(), tokenAccountFixture(t, frozenDefMint, sender, 5_00, false))
 	for _, tc := range []struct {
 		name string
-		r    TransferRequest
+		r    chain.SVMTransferRequest
 		want error
 		says string
 		rts  int64 // round trips spent
 	}{
-		{"EVM recipient", TransferRequest{From: sender.String(), To: "0x6B175474E89094C44Da98b954EedeAC495271d0F", Amount: "1"}, chain.ErrInvalidAddress, "EVM", 0},
-		{"short address", TransferRequest{From: sender.String(), To: "abc", Amount: "1"}, chain.ErrInvalidAddress, "bytes", 0},
+		{"EVM recipient", chain.SVMTransferRequest{From: sender.String(), To: "0x6B175474E89094C44Da98b954EedeAC495271d0F", Amount: "1"}, chain.ErrInvalidAddress, "EVM", 0},
+		{"short address", chain.SVMTransferRequest{From: sender.String(), To: "abc", Amount: "1"}, chain.ErrInvalidAddress, "bytes", 0},
 		{"bad amount", req(sender, recipient, none, "1e9"), chain.ErrInvalidAmount, "plain decimal", 0},
 		{"too many SOL decimals", req(sender, recipient, none, "0.0000000001"), chain.ErrInvalidAmount, "at most 9 decimals", 0},
 		{"too many USDC decimals", req(sender, recipient, usdcMint, "1.0000001"), chain.ErrInvalidAmount, "at most 6 decimals", 1},
 		{"beyond u64", req(sender, recipient, usdcMint, "18446744073709.551616"), chain.ErrInvalidAmount, "largest", 1},
 		{"zero", req(sender, recipient, usdcMint, "0"), chain.ErrInvalidAmount, "greater than zero", 0},
-		{"not a mint", req(sender, recipient, recipient, "1"), ErrInvalidToken, "not an SPL Token", 1},
-		{"to a token account", req(sender, ata(recipient, usdcMint, tokenProgramID), usdcMint, "1"), ErrInvalidToken, "token account", 1},
-		{"SOL short", req(sender, recipient, none, "3"), ErrPrerequisite, "holds 2.5 SOL", 1},
-		{"USDC short", req(sender, recipient, usdcMint, "1500.250001"), ErrPrerequisite, "holds 1500.25 USDC", 1},
-		{"no account", req(recipient, sender, pyusdMint, "1"), ErrPrerequisite, "holds no PYUSD", 1},
-		{"frozen source", req(owners[5], recipient, usdcMint, "1"), ErrPrerequisite, "frozen", 1},
-		{"no SOL", req(testKey("nobody"), recipient, none, "1"), ErrPrerequisite, "no SOL", 1},
-		{"new account below rent", req(sender, testKey("new wallet"), none, "0.0001"), ErrPrerequisite, "rent-exempt", 1},
-		{"non-transferable", req(sender, recipient, soulboundMint, "1"), ErrNotSupported, "non-transferable", 1},
-		{"transfer hook", req(sender, recipient, hookMint, "1"), ErrNotSupported, "hook", 1},
-		{"paused", req(sender, recipient, pausedMint, "1"), ErrPrerequisite, "paused", 1},
-		{"new account frozen", req(sender, recipient, frozenDefMint, "1"), ErrPrerequisite, "start frozen", 1},
+		{"not a mint", req(sender, recipient, recipient, "1"), chain.ErrInvalidSolanaToken, "not an SPL Token", 1},
+		{"to a token account", req(sender, ata(recipient, usdcMint, tokenProgramID), usdcMint, "1"), chain.ErrInvalidSolanaToken, "token account", 1},
+		{"SOL short", req(sender, recipient, none, "3"), chain.ErrPrerequisite, "holds 2.5 SOL", 1},
+		{"USDC short", req(sender, recipient, usdcMint, "1500.250001"), chain.ErrPrerequisite, "holds 1500.25 USDC", 1},
+		{"no account", req(recipient, sender, pyusdMint, "1"), chain.ErrPrerequisite, "holds no PYUSD", 1},
+		{"frozen source", req(owners[5], recipient, usdcMint, "1"), chain.ErrPrerequisite, "frozen", 1},
+		{"no SOL", req(testKey("nobody"), recipient, none, "1"), chain.ErrPrerequisite, "no SOL", 1},
+		{"new account below rent", req(sender, testKey("new wallet"), none, "0.0001"), chain.ErrPrerequisite, "rent-exempt", 1},
+		{"non-transferable", req(sender, recipient, soulboundMint, "1"), chain.ErrNotSupported, "non-transferable", 1},
+		{"transfer hook", req(sender, recipient, hookMint, "1"), chain.ErrNotSupported, "hook", 1},
+		{"paused", req(sender, recipient, pausedMint, "1"), chain.ErrPrerequisite, "paused", 1},
+		{"new account frozen", req(sender, recipient, frozenDefMint, "1"), chain.ErrPrerequisite, "start frozen", 1},
 	} {
 		f.reset()
 		_, err := c.BuildTransfer(t.Context(), tc.r)
@@ -308,7 +308,7 @@ func TestBuildTransferRefusals(t *testing.T) {
 func TestBuildTransferSimulation(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	r := TransferRequest{From: sender.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "1"}
+	r := chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "1"}
 	answer := func(simErr any) {
 		f.setOverride(func(method string, _ []json.RawMessage) (any, *rpcErr, bool) {
 			if method != "simulateTransaction" {
@@ -319,16 +319,16 @@ func TestBuildTransferSimulation(t *testing.T) {
 	}
 	answer(map[string]any{"InstructionError": []any{2, map[string]any{"Custom": 1}}})
 	_, err := c.BuildTransfer(t.Context(), r)
-	var se *SimulationError
+	var se *chain.SVMSimulationError
 	if !errors.As(err, &se) || se.Err != `{"InstructionError":[2,{"Custom":1}]}` || len(se.Logs) != 1 {
 		t.Errorf("failed simulation: %v", err)
 	}
 	answer("InsufficientFundsForFee")
-	if _, err := c.BuildTransfer(t.Context(), r); !errors.Is(err, ErrPrerequisite) {
+	if _, err := c.BuildTransfer(t.Context(), r); !errors.Is(err, chain.ErrPrerequisite) {
 		t.Errorf("fee: %v", err)
 	}
 	answer(map[string]any{"InsufficientFundsForRent": map[string]any{"account_index": 0}})
-	if _, err := c.BuildTransfer(t.Context(), r); !errors.Is(err, ErrPrerequisite) {
+	if _, err := c.BuildTransfer(t.Context(), r); !errors.Is(err, chain.ErrPrerequisite) {
 		t.Errorf("rent: %v", err)
 	}
 	answer("BlockhashNotFound")
@@ -339,8 +339,8 @@ func TestBuildTransferSimulation(t *testing.T) {
 
 	// The sender can pay the base fee but not the priority fee on top.
 	f.setAccount(poor.String(), fixtureAccount{Lamports: 5_000 + 1_000, Owner: SystemProgram})
-	_, err = c.BuildTransfer(t.Context(), TransferRequest{From: poor.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "1"})
-	if !errors.Is(err, ErrPrerequisite) || !strings.Contains(err.Error(), "priority fee") {
+	_, err = c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: poor.String(), To: recipient.String(), Mint: usdcMint.String(), Amount: "1"})
+	if !errors.Is(err, chain.ErrPrerequisite) || !strings.Contains(err.Error(), "priority fee") {
 		t.Errorf("priority fee not covered: %v", err)
 	}
 }
@@ -349,7 +349,7 @@ func TestBuildTransferSimulation(t *testing.T) {
 func TestBuildThenConfirm(t *testing.T) {
 	f := newFakeRPC(t)
 	c := f.client(Options{})
-	b, err := c.BuildTransfer(t.Context(), TransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "3"})
+	b, err := c.BuildTransfer(t.Context(), chain.SVMTransferRequest{From: sender.String(), To: recipient.String(), Mint: feeMint.String(), Amount: "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,11 +372,11 @@ func TestBuildThenConfirm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := Diff(b.Transaction, txs[0]); err != nil || len(d) != 0 {
+	if d, err := c.Diff(b.Transaction, txs[0]); err != nil || len(d) != 0 {
 		t.Errorf("Diff of the mined build = %v, %v", d, err)
 	}
-	if txs[0].Status != StatusConfirmed || txs[0].Confirmations != 3 || txs[0].Payer != sender.String() {
-		t.Errorf("mined = %+v", txs[0].SigStatus)
+	if txs[0].Status != chain.SVMStatusConfirmed || txs[0].Confirmations != 3 || txs[0].Payer != sender.String() {
+		t.Errorf("mined = %+v", txs[0].SVMSigStatus)
 	}
 }
 

@@ -103,7 +103,7 @@ func TestJSONParsedInstructions(t *testing.T) {
 		holder := mustKeypair(t, n, "holder-0")
 		emb := mint(t, n, "EMB")
 		to := solana.NewWallet().PublicKey()
-		tb, err := client.BuildTransfer(ctx, partnersol.TransferRequest{From: holder.Address, To: to.String(), Mint: emb.Address, Amount: "12.5"})
+		tb, err := client.BuildTransfer(ctx, chain.SVMTransferRequest{From: holder.Address, To: to.String(), Mint: emb.Address, Amount: "12.5"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,8 @@ type IndexedPool struct {
 
 // PoolEvent is one Swap, Mint, Burn or Sync log of an indexed pool. Amounts not carried by the
 // kind are nil: a Swap sets the four In/Out amounts, a Mint the two In, a Burn the two Out, a
-// Sync the reserves.
+// Sync the reserves. An event of a concentrated-liquidity pool carries Concentrated instead of
+// reserves: the index derives the pool's reserves from its state (ConcentratedState.Reserves).
 type PoolEvent struct {
 	Pool     string
 	Kind     EventKind
@@ -67,6 +68,54 @@ type PoolEvent struct {
 
 	Amount0In, Amount1In, Amount0Out, Amount1Out *big.Int
 	Reserve0, Reserve1                           *big.Int
+	Concentrated                                 *ConcentratedChange
+}
+
+// ConcentratedChange is what an event of a concentrated-liquidity pool (Uniswap V3) says of the
+// pool's state: the whole state after it (Initialize, Swap), or the liquidity a Mint adds or a
+// Burn removes in a tick range, which changes the in-range liquidity when the range holds the
+// pool's current tick (TickLower <= tick < TickUpper, as the pool decides).
+type ConcentratedChange struct {
+	State                *ConcentratedState // after the event; nil for a Mint or Burn
+	LiquidityDelta       *big.Int           // Mint: positive, Burn: negative
+	TickLower, TickUpper int
+}
+
+// ConcentratedState is a concentrated-liquidity pool's price and in-range liquidity.
+type ConcentratedState struct {
+	SqrtPriceX96 *big.Int // sqrt(token1 per token0) in Q64.96
+	Liquidity    *big.Int
+	Tick         int
+}
+
+// Apply is the state after change: its State when it has one, else s with the liquidity of a range
+// holding the tick changed by LiquidityDelta.
+func (s ConcentratedState) Apply(change ConcentratedChange) ConcentratedState {
+	if change.State != nil {
+		return *change.State
+	}
+	if change.LiquidityDelta != nil && s.Liquidity != nil && change.TickLower <= s.Tick && s.Tick < change.TickUpper {
+		s.Liquidity = new(big.Int).Add(s.Liquidity, change.LiquidityDelta)
+	}
+	return s
+}
+
+// q96 is 2^96, the scale of sqrt prices.
+var q96 = new(big.Int).Lsh(big.NewInt(1), 96)
+
+// Reserves are the pool's virtual reserves: what a constant-product pool with the same depth at the
+// current price would hold, L/sqrt(P) of token0 and L*sqrt(P) of token1 (rounded down). Their ratio
+// is the pool's price, and their value its in-range liquidity at that price: the market prices and
+// ranks a concentrated pool by them as by a pair's reserves. Zero without liquidity in range.
+func (s ConcentratedState) Reserves() (r0, r1 *big.Int) {
+	if s.SqrtPriceX96 == nil || s.SqrtPriceX96.Sign() == 0 || s.Liquidity == nil || s.Liquidity.Sign() <= 0 {
+		return new(big.Int), new(big.Int)
+	}
+	r0 = new(big.Int).Lsh(s.Liquidity, 96)
+	r0.Quo(r0, s.SqrtPriceX96)
+	r1 = new(big.Int).Mul(s.Liquidity, s.SqrtPriceX96)
+	r1.Quo(r1, q96)
+	return r0, r1
 }
 
 // Transfer is one ERC-20 Transfer of an indexed token, or a balance change the token reports with

@@ -41,7 +41,13 @@ type MarketPool struct {
 	// block of the reserves; never below created_block
 	StateBlock int64 `json:"state_block,omitempty"`
 	// the pool's LP token when it is not the pool itself (a Solana LP mint); empty: the pool's own address
-	LpToken      string `json:"lp_token,omitempty"`
+	LpToken string `json:"lp_token,omitempty"`
+	// concentrated-liquidity pools (Uniswap V3): sqrt price, Q64.96, decimal; the reserves are its virtual reserves
+	SqrtPriceX96 string `json:"sqrt_price_x96,omitempty"`
+	// concentrated-liquidity pools: in-range liquidity, decimal
+	Liquidity string `json:"liquidity,omitempty"`
+	// concentrated-liquidity pools: current tick
+	Tick         *int `json:"tick,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -52,9 +58,9 @@ func (*MarketPool) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case marketpool.FieldBaseIsToken0:
 			values[i] = new(sql.NullBool)
-		case marketpool.FieldID, marketpool.FieldFeeBps, marketpool.FieldCreatedBlock, marketpool.FieldCreatedAt, marketpool.FieldStateBlock:
+		case marketpool.FieldID, marketpool.FieldFeeBps, marketpool.FieldCreatedBlock, marketpool.FieldCreatedAt, marketpool.FieldStateBlock, marketpool.FieldTick:
 			values[i] = new(sql.NullInt64)
-		case marketpool.FieldChain, marketpool.FieldAddress, marketpool.FieldVenue, marketpool.FieldToken0, marketpool.FieldToken1, marketpool.FieldReserve0, marketpool.FieldReserve1, marketpool.FieldLpToken:
+		case marketpool.FieldChain, marketpool.FieldAddress, marketpool.FieldVenue, marketpool.FieldToken0, marketpool.FieldToken1, marketpool.FieldReserve0, marketpool.FieldReserve1, marketpool.FieldLpToken, marketpool.FieldSqrtPriceX96, marketpool.FieldLiquidity:
 			values[i] = new(sql.NullString)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -155,6 +161,25 @@ func (_m *MarketPool) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.LpToken = value.String
 			}
+		case marketpool.FieldSqrtPriceX96:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field sqrt_price_x96", values[i])
+			} else if value.Valid {
+				_m.SqrtPriceX96 = value.String
+			}
+		case marketpool.FieldLiquidity:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field liquidity", values[i])
+			} else if value.Valid {
+				_m.Liquidity = value.String
+			}
+		case marketpool.FieldTick:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field tick", values[i])
+			} else if value.Valid {
+				_m.Tick = new(int)
+				*_m.Tick = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -229,6 +254,17 @@ func (_m *MarketPool) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("lp_token=")
 	builder.WriteString(_m.LpToken)
+	builder.WriteString(", ")
+	builder.WriteString("sqrt_price_x96=")
+	builder.WriteString(_m.SqrtPriceX96)
+	builder.WriteString(", ")
+	builder.WriteString("liquidity=")
+	builder.WriteString(_m.Liquidity)
+	builder.WriteString(", ")
+	if v := _m.Tick; v != nil {
+		builder.WriteString("tick=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -107,6 +107,48 @@ func (_c *MarketPoolCreate) SetNillableLpToken(v *string) *MarketPoolCreate {
 	return _c
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_c *MarketPoolCreate) SetSqrtPriceX96(v string) *MarketPoolCreate {
+	_c.mutation.SetSqrtPriceX96(v)
+	return _c
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_c *MarketPoolCreate) SetNillableSqrtPriceX96(v *string) *MarketPoolCreate {
+	if v != nil {
+		_c.SetSqrtPriceX96(*v)
+	}
+	return _c
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_c *MarketPoolCreate) SetLiquidity(v string) *MarketPoolCreate {
+	_c.mutation.SetLiquidity(v)
+	return _c
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_c *MarketPoolCreate) SetNillableLiquidity(v *string) *MarketPoolCreate {
+	if v != nil {
+		_c.SetLiquidity(*v)
+	}
+	return _c
+}
+
+// SetTick sets the "tick" field.
+func (_c *MarketPoolCreate) SetTick(v int) *MarketPoolCreate {
+	_c.mutation.SetTick(v)
+	return _c
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_c *MarketPoolCreate) SetNillableTick(v *int) *MarketPoolCreate {
+	if v != nil {
+		_c.SetTick(*v)
+	}
+	return _c
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_c *MarketPoolCreate) Mutation() *MarketPoolMutation {
 	return _c.mutation
@@ -217,6 +259,16 @@ func (_c *MarketPoolCreate) check() error {
 			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.SqrtPriceX96(); ok {
+		if err := marketpool.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "MarketPool.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.Liquidity(); ok {
+		if err := marketpool.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "MarketPool.liquidity": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -295,6 +347,18 @@ func (_c *MarketPoolCreate) createSpec() (*MarketPool, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LpToken(); ok {
 		_spec.SetField(marketpool.FieldLpToken, field.TypeString, value)
 		_node.LpToken = value
+	}
+	if value, ok := _c.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(marketpool.FieldSqrtPriceX96, field.TypeString, value)
+		_node.SqrtPriceX96 = value
+	}
+	if value, ok := _c.mutation.Liquidity(); ok {
+		_spec.SetField(marketpool.FieldLiquidity, field.TypeString, value)
+		_node.Liquidity = value
+	}
+	if value, ok := _c.mutation.Tick(); ok {
+		_spec.SetField(marketpool.FieldTick, field.TypeInt, value)
+		_node.Tick = &value
 	}
 	return _node, _spec
 }
@@ -531,6 +595,66 @@ func (u *MarketPoolUpsert) UpdateLpToken() *MarketPoolUpsert {
 // ClearLpToken clears the value of the "lp_token" field.
 func (u *MarketPoolUpsert) ClearLpToken() *MarketPoolUpsert {
 	u.SetNull(marketpool.FieldLpToken)
+	return u
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *MarketPoolUpsert) SetSqrtPriceX96(v string) *MarketPoolUpsert {
+	u.Set(marketpool.FieldSqrtPriceX96, v)
+	return u
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *MarketPoolUpsert) UpdateSqrtPriceX96() *MarketPoolUpsert {
+	u.SetExcluded(marketpool.FieldSqrtPriceX96)
+	return u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *MarketPoolUpsert) ClearSqrtPriceX96() *MarketPoolUpsert {
+	u.SetNull(marketpool.FieldSqrtPriceX96)
+	return u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *MarketPoolUpsert) SetLiquidity(v string) *MarketPoolUpsert {
+	u.Set(marketpool.FieldLiquidity, v)
+	return u
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *MarketPoolUpsert) UpdateLiquidity() *MarketPoolUpsert {
+	u.SetExcluded(marketpool.FieldLiquidity)
+	return u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *MarketPoolUpsert) ClearLiquidity() *MarketPoolUpsert {
+	u.SetNull(marketpool.FieldLiquidity)
+	return u
+}
+
+// SetTick sets the "tick" field.
+func (u *MarketPoolUpsert) SetTick(v int) *MarketPoolUpsert {
+	u.Set(marketpool.FieldTick, v)
+	return u
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *MarketPoolUpsert) UpdateTick() *MarketPoolUpsert {
+	u.SetExcluded(marketpool.FieldTick)
+	return u
+}
+
+// AddTick adds v to the "tick" field.
+func (u *MarketPoolUpsert) AddTick(v int) *MarketPoolUpsert {
+	u.Add(marketpool.FieldTick, v)
+	return u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *MarketPoolUpsert) ClearTick() *MarketPoolUpsert {
+	u.SetNull(marketpool.FieldTick)
 	return u
 }
 
@@ -788,6 +912,76 @@ func (u *MarketPoolUpsertOne) UpdateLpToken() *MarketPoolUpsertOne {
 func (u *MarketPoolUpsertOne) ClearLpToken() *MarketPoolUpsertOne {
 	return u.Update(func(s *MarketPoolUpsert) {
 		s.ClearLpToken()
+	})
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *MarketPoolUpsertOne) SetSqrtPriceX96(v string) *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetSqrtPriceX96(v)
+	})
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *MarketPoolUpsertOne) UpdateSqrtPriceX96() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateSqrtPriceX96()
+	})
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *MarketPoolUpsertOne) ClearSqrtPriceX96() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearSqrtPriceX96()
+	})
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *MarketPoolUpsertOne) SetLiquidity(v string) *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetLiquidity(v)
+	})
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *MarketPoolUpsertOne) UpdateLiquidity() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateLiquidity()
+	})
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *MarketPoolUpsertOne) ClearLiquidity() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearLiquidity()
+	})
+}
+
+// SetTick sets the "tick" field.
+func (u *MarketPoolUpsertOne) SetTick(v int) *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetTick(v)
+	})
+}
+
+// AddTick adds v to the "tick" field.
+func (u *MarketPoolUpsertOne) AddTick(v int) *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.AddTick(v)
+	})
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *MarketPoolUpsertOne) UpdateTick() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateTick()
+	})
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *MarketPoolUpsertOne) ClearTick() *MarketPoolUpsertOne {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearTick()
 	})
 }
 
@@ -1208,6 +1402,76 @@ func (u *MarketPoolUpsertBulk) UpdateLpToken() *MarketPoolUpsertBulk {
 func (u *MarketPoolUpsertBulk) ClearLpToken() *MarketPoolUpsertBulk {
 	return u.Update(func(s *MarketPoolUpsert) {
 		s.ClearLpToken()
+	})
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *MarketPoolUpsertBulk) SetSqrtPriceX96(v string) *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetSqrtPriceX96(v)
+	})
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *MarketPoolUpsertBulk) UpdateSqrtPriceX96() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateSqrtPriceX96()
+	})
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *MarketPoolUpsertBulk) ClearSqrtPriceX96() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearSqrtPriceX96()
+	})
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *MarketPoolUpsertBulk) SetLiquidity(v string) *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetLiquidity(v)
+	})
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *MarketPoolUpsertBulk) UpdateLiquidity() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateLiquidity()
+	})
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *MarketPoolUpsertBulk) ClearLiquidity() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearLiquidity()
+	})
+}
+
+// SetTick sets the "tick" field.
+func (u *MarketPoolUpsertBulk) SetTick(v int) *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.SetTick(v)
+	})
+}
+
+// AddTick adds v to the "tick" field.
+func (u *MarketPoolUpsertBulk) AddTick(v int) *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.AddTick(v)
+	})
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *MarketPoolUpsertBulk) UpdateTick() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.UpdateTick()
+	})
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *MarketPoolUpsertBulk) ClearTick() *MarketPoolUpsertBulk {
+	return u.Update(func(s *MarketPoolUpsert) {
+		s.ClearTick()
 	})
 }
 

@@ -243,6 +243,73 @@ func (_u *MarketPoolUpdate) ClearLpToken() *MarketPoolUpdate {
 	return _u
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_u *MarketPoolUpdate) SetSqrtPriceX96(v string) *MarketPoolUpdate {
+	_u.mutation.SetSqrtPriceX96(v)
+	return _u
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_u *MarketPoolUpdate) SetNillableSqrtPriceX96(v *string) *MarketPoolUpdate {
+	if v != nil {
+		_u.SetSqrtPriceX96(*v)
+	}
+	return _u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (_u *MarketPoolUpdate) ClearSqrtPriceX96() *MarketPoolUpdate {
+	_u.mutation.ClearSqrtPriceX96()
+	return _u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_u *MarketPoolUpdate) SetLiquidity(v string) *MarketPoolUpdate {
+	_u.mutation.SetLiquidity(v)
+	return _u
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_u *MarketPoolUpdate) SetNillableLiquidity(v *string) *MarketPoolUpdate {
+	if v != nil {
+		_u.SetLiquidity(*v)
+	}
+	return _u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (_u *MarketPoolUpdate) ClearLiquidity() *MarketPoolUpdate {
+	_u.mutation.ClearLiquidity()
+	return _u
+}
+
+// SetTick sets the "tick" field.
+func (_u *MarketPoolUpdate) SetTick(v int) *MarketPoolUpdate {
+	_u.mutation.ResetTick()
+	_u.mutation.SetTick(v)
+	return _u
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_u *MarketPoolUpdate) SetNillableTick(v *int) *MarketPoolUpdate {
+	if v != nil {
+		_u.SetTick(*v)
+	}
+	return _u
+}
+
+// AddTick adds value to the "tick" field.
+func (_u *MarketPoolUpdate) AddTick(v int) *MarketPoolUpdate {
+	_u.mutation.AddTick(v)
+	return _u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (_u *MarketPoolUpdate) ClearTick() *MarketPoolUpdate {
+	_u.mutation.ClearTick()
+	return _u
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_u *MarketPoolUpdate) Mutation() *MarketPoolMutation {
 	return _u.mutation
@@ -317,6 +384,16 @@ func (_u *MarketPoolUpdate) check() error {
 			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SqrtPriceX96(); ok {
+		if err := marketpool.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "MarketPool.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Liquidity(); ok {
+		if err := marketpool.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "MarketPool.liquidity": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -385,6 +462,27 @@ func (_u *MarketPoolUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if _u.mutation.LpTokenCleared() {
 		_spec.ClearField(marketpool.FieldLpToken, field.TypeString)
+	}
+	if value, ok := _u.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(marketpool.FieldSqrtPriceX96, field.TypeString, value)
+	}
+	if _u.mutation.SqrtPriceX96Cleared() {
+		_spec.ClearField(marketpool.FieldSqrtPriceX96, field.TypeString)
+	}
+	if value, ok := _u.mutation.Liquidity(); ok {
+		_spec.SetField(marketpool.FieldLiquidity, field.TypeString, value)
+	}
+	if _u.mutation.LiquidityCleared() {
+		_spec.ClearField(marketpool.FieldLiquidity, field.TypeString)
+	}
+	if value, ok := _u.mutation.Tick(); ok {
+		_spec.SetField(marketpool.FieldTick, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTick(); ok {
+		_spec.AddField(marketpool.FieldTick, field.TypeInt, value)
+	}
+	if _u.mutation.TickCleared() {
+		_spec.ClearField(marketpool.FieldTick, field.TypeInt)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -622,6 +720,73 @@ func (_u *MarketPoolUpdateOne) ClearLpToken() *MarketPoolUpdateOne {
 	return _u
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_u *MarketPoolUpdateOne) SetSqrtPriceX96(v string) *MarketPoolUpdateOne {
+	_u.mutation.SetSqrtPriceX96(v)
+	return _u
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_u *MarketPoolUpdateOne) SetNillableSqrtPriceX96(v *string) *MarketPoolUpdateOne {
+	if v != nil {
+		_u.SetSqrtPriceX96(*v)
+	}
+	return _u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (_u *MarketPoolUpdateOne) ClearSqrtPriceX96() *MarketPoolUpdateOne {
+	_u.mutation.ClearSqrtPriceX96()
+	return _u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_u *MarketPoolUpdateOne) SetLiquidity(v string) *MarketPoolUpdateOne {
+	_u.mutation.SetLiquidity(v)
+	return _u
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_u *MarketPoolUpdateOne) SetNillableLiquidity(v *string) *MarketPoolUpdateOne {
+	if v != nil {
+		_u.SetLiquidity(*v)
+	}
+	return _u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (_u *MarketPoolUpdateOne) ClearLiquidity() *MarketPoolUpdateOne {
+	_u.mutation.ClearLiquidity()
+	return _u
+}
+
+// SetTick sets the "tick" field.
+func (_u *MarketPoolUpdateOne) SetTick(v int) *MarketPoolUpdateOne {
+	_u.mutation.ResetTick()
+	_u.mutation.SetTick(v)
+	return _u
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_u *MarketPoolUpdateOne) SetNillableTick(v *int) *MarketPoolUpdateOne {
+	if v != nil {
+		_u.SetTick(*v)
+	}
+	return _u
+}
+
+// AddTick adds value to the "tick" field.
+func (_u *MarketPoolUpdateOne) AddTick(v int) *MarketPoolUpdateOne {
+	_u.mutation.AddTick(v)
+	return _u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (_u *MarketPoolUpdateOne) ClearTick() *MarketPoolUpdateOne {
+	_u.mutation.ClearTick()
+	return _u
+}
+
 // Mutation returns the MarketPoolMutation object of the builder.
 func (_u *MarketPoolUpdateOne) Mutation() *MarketPoolMutation {
 	return _u.mutation
@@ -709,6 +874,16 @@ func (_u *MarketPoolUpdateOne) check() error {
 			return &ValidationError{Name: "lp_token", err: fmt.Errorf(`ent: validator failed for field "MarketPool.lp_token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SqrtPriceX96(); ok {
+		if err := marketpool.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "MarketPool.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Liquidity(); ok {
+		if err := marketpool.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "MarketPool.liquidity": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -794,6 +969,27 @@ func (_u *MarketPoolUpdateOne) sqlSave(ctx context.Context) (_node *MarketPool, 
 	}
 	if _u.mutation.LpTokenCleared() {
 		_spec.ClearField(marketpool.FieldLpToken, field.TypeString)
+	}
+	if value, ok := _u.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(marketpool.FieldSqrtPriceX96, field.TypeString, value)
+	}
+	if _u.mutation.SqrtPriceX96Cleared() {
+		_spec.ClearField(marketpool.FieldSqrtPriceX96, field.TypeString)
+	}
+	if value, ok := _u.mutation.Liquidity(); ok {
+		_spec.SetField(marketpool.FieldLiquidity, field.TypeString, value)
+	}
+	if _u.mutation.LiquidityCleared() {
+		_spec.ClearField(marketpool.FieldLiquidity, field.TypeString)
+	}
+	if value, ok := _u.mutation.Tick(); ok {
+		_spec.SetField(marketpool.FieldTick, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTick(); ok {
+		_spec.AddField(marketpool.FieldTick, field.TypeInt, value)
+	}
+	if _u.mutation.TickCleared() {
+		_spec.ClearField(marketpool.FieldTick, field.TypeInt)
 	}
 	_node = &MarketPool{config: _u.config}
 	_spec.Assign = _node.assignValues

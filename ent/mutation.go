@@ -8480,6 +8480,10 @@ type MarketPoolMutation struct {
 	state_block      *int64
 	addstate_block   *int64
 	lp_token         *string
+	sqrt_price_x96   *string
+	liquidity        *string
+	tick             *int
+	addtick          *int
 	clearedFields    map[string]struct{}
 	done             bool
 	oldValue         func(context.Context) (*MarketPool, error)
@@ -9145,6 +9149,174 @@ func (m *MarketPoolMutation) ResetLpToken() {
 	delete(m.clearedFields, marketpool.FieldLpToken)
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (m *MarketPoolMutation) SetSqrtPriceX96(s string) {
+	m.sqrt_price_x96 = &s
+}
+
+// SqrtPriceX96 returns the value of the "sqrt_price_x96" field in the mutation.
+func (m *MarketPoolMutation) SqrtPriceX96() (r string, exists bool) {
+	v := m.sqrt_price_x96
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSqrtPriceX96 returns the old "sqrt_price_x96" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldSqrtPriceX96(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSqrtPriceX96 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSqrtPriceX96 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSqrtPriceX96: %w", err)
+	}
+	return oldValue.SqrtPriceX96, nil
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (m *MarketPoolMutation) ClearSqrtPriceX96() {
+	m.sqrt_price_x96 = nil
+	m.clearedFields[marketpool.FieldSqrtPriceX96] = struct{}{}
+}
+
+// SqrtPriceX96Cleared returns if the "sqrt_price_x96" field was cleared in this mutation.
+func (m *MarketPoolMutation) SqrtPriceX96Cleared() bool {
+	_, ok := m.clearedFields[marketpool.FieldSqrtPriceX96]
+	return ok
+}
+
+// ResetSqrtPriceX96 resets all changes to the "sqrt_price_x96" field.
+func (m *MarketPoolMutation) ResetSqrtPriceX96() {
+	m.sqrt_price_x96 = nil
+	delete(m.clearedFields, marketpool.FieldSqrtPriceX96)
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (m *MarketPoolMutation) SetLiquidity(s string) {
+	m.liquidity = &s
+}
+
+// Liquidity returns the value of the "liquidity" field in the mutation.
+func (m *MarketPoolMutation) Liquidity() (r string, exists bool) {
+	v := m.liquidity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLiquidity returns the old "liquidity" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldLiquidity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLiquidity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLiquidity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLiquidity: %w", err)
+	}
+	return oldValue.Liquidity, nil
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (m *MarketPoolMutation) ClearLiquidity() {
+	m.liquidity = nil
+	m.clearedFields[marketpool.FieldLiquidity] = struct{}{}
+}
+
+// LiquidityCleared returns if the "liquidity" field was cleared in this mutation.
+func (m *MarketPoolMutation) LiquidityCleared() bool {
+	_, ok := m.clearedFields[marketpool.FieldLiquidity]
+	return ok
+}
+
+// ResetLiquidity resets all changes to the "liquidity" field.
+func (m *MarketPoolMutation) ResetLiquidity() {
+	m.liquidity = nil
+	delete(m.clearedFields, marketpool.FieldLiquidity)
+}
+
+// SetTick sets the "tick" field.
+func (m *MarketPoolMutation) SetTick(i int) {
+	m.tick = &i
+	m.addtick = nil
+}
+
+// Tick returns the value of the "tick" field in the mutation.
+func (m *MarketPoolMutation) Tick() (r int, exists bool) {
+	v := m.tick
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTick returns the old "tick" field's value of the MarketPool entity.
+// If the MarketPool object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MarketPoolMutation) OldTick(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTick is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTick requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTick: %w", err)
+	}
+	return oldValue.Tick, nil
+}
+
+// AddTick adds i to the "tick" field.
+func (m *MarketPoolMutation) AddTick(i int) {
+	if m.addtick != nil {
+		*m.addtick += i
+	} else {
+		m.addtick = &i
+	}
+}
+
+// AddedTick returns the value that was added to the "tick" field in this mutation.
+func (m *MarketPoolMutation) AddedTick() (r int, exists bool) {
+	v := m.addtick
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTick clears the value of the "tick" field.
+func (m *MarketPoolMutation) ClearTick() {
+	m.tick = nil
+	m.addtick = nil
+	m.clearedFields[marketpool.FieldTick] = struct{}{}
+}
+
+// TickCleared returns if the "tick" field was cleared in this mutation.
+func (m *MarketPoolMutation) TickCleared() bool {
+	_, ok := m.clearedFields[marketpool.FieldTick]
+	return ok
+}
+
+// ResetTick resets all changes to the "tick" field.
+func (m *MarketPoolMutation) ResetTick() {
+	m.tick = nil
+	m.addtick = nil
+	delete(m.clearedFields, marketpool.FieldTick)
+}
+
 // Where appends a list predicates to the MarketPoolMutation builder.
 func (m *MarketPoolMutation) Where(ps ...predicate.MarketPool) {
 	m.predicates = append(m.predicates, ps...)
@@ -9179,7 +9351,7 @@ func (m *MarketPoolMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MarketPoolMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 16)
 	if m.chain != nil {
 		fields = append(fields, marketpool.FieldChain)
 	}
@@ -9219,6 +9391,15 @@ func (m *MarketPoolMutation) Fields() []string {
 	if m.lp_token != nil {
 		fields = append(fields, marketpool.FieldLpToken)
 	}
+	if m.sqrt_price_x96 != nil {
+		fields = append(fields, marketpool.FieldSqrtPriceX96)
+	}
+	if m.liquidity != nil {
+		fields = append(fields, marketpool.FieldLiquidity)
+	}
+	if m.tick != nil {
+		fields = append(fields, marketpool.FieldTick)
+	}
 	return fields
 }
 
@@ -9253,6 +9434,12 @@ func (m *MarketPoolMutation) Field(name string) (ent.Value, bool) {
 		return m.StateBlock()
 	case marketpool.FieldLpToken:
 		return m.LpToken()
+	case marketpool.FieldSqrtPriceX96:
+		return m.SqrtPriceX96()
+	case marketpool.FieldLiquidity:
+		return m.Liquidity()
+	case marketpool.FieldTick:
+		return m.Tick()
 	}
 	return nil, false
 }
@@ -9288,6 +9475,12 @@ func (m *MarketPoolMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldStateBlock(ctx)
 	case marketpool.FieldLpToken:
 		return m.OldLpToken(ctx)
+	case marketpool.FieldSqrtPriceX96:
+		return m.OldSqrtPriceX96(ctx)
+	case marketpool.FieldLiquidity:
+		return m.OldLiquidity(ctx)
+	case marketpool.FieldTick:
+		return m.OldTick(ctx)
 	}
 	return nil, fmt.Errorf("unknown MarketPool field %s", name)
 }
@@ -9388,6 +9581,27 @@ func (m *MarketPoolMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLpToken(v)
 		return nil
+	case marketpool.FieldSqrtPriceX96:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSqrtPriceX96(v)
+		return nil
+	case marketpool.FieldLiquidity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLiquidity(v)
+		return nil
+	case marketpool.FieldTick:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTick(v)
+		return nil
 	}
 	return fmt.Errorf("unknown MarketPool field %s", name)
 }
@@ -9408,6 +9622,9 @@ func (m *MarketPoolMutation) AddedFields() []string {
 	if m.addstate_block != nil {
 		fields = append(fields, marketpool.FieldStateBlock)
 	}
+	if m.addtick != nil {
+		fields = append(fields, marketpool.FieldTick)
+	}
 	return fields
 }
 
@@ -9424,6 +9641,8 @@ func (m *MarketPoolMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCreatedAt()
 	case marketpool.FieldStateBlock:
 		return m.AddedStateBlock()
+	case marketpool.FieldTick:
+		return m.AddedTick()
 	}
 	return nil, false
 }
@@ -9461,6 +9680,13 @@ func (m *MarketPoolMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddStateBlock(v)
 		return nil
+	case marketpool.FieldTick:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTick(v)
+		return nil
 	}
 	return fmt.Errorf("unknown MarketPool numeric field %s", name)
 }
@@ -9471,6 +9697,15 @@ func (m *MarketPoolMutation) ClearedFields() []string {
 	var fields []string
 	if m.FieldCleared(marketpool.FieldLpToken) {
 		fields = append(fields, marketpool.FieldLpToken)
+	}
+	if m.FieldCleared(marketpool.FieldSqrtPriceX96) {
+		fields = append(fields, marketpool.FieldSqrtPriceX96)
+	}
+	if m.FieldCleared(marketpool.FieldLiquidity) {
+		fields = append(fields, marketpool.FieldLiquidity)
+	}
+	if m.FieldCleared(marketpool.FieldTick) {
+		fields = append(fields, marketpool.FieldTick)
 	}
 	return fields
 }
@@ -9488,6 +9723,15 @@ func (m *MarketPoolMutation) ClearField(name string) error {
 	switch name {
 	case marketpool.FieldLpToken:
 		m.ClearLpToken()
+		return nil
+	case marketpool.FieldSqrtPriceX96:
+		m.ClearSqrtPriceX96()
+		return nil
+	case marketpool.FieldLiquidity:
+		m.ClearLiquidity()
+		return nil
+	case marketpool.FieldTick:
+		m.ClearTick()
 		return nil
 	}
 	return fmt.Errorf("unknown MarketPool nullable field %s", name)
@@ -9535,6 +9779,15 @@ func (m *MarketPoolMutation) ResetField(name string) error {
 		return nil
 	case marketpool.FieldLpToken:
 		m.ResetLpToken()
+		return nil
+	case marketpool.FieldSqrtPriceX96:
+		m.ResetSqrtPriceX96()
+		return nil
+	case marketpool.FieldLiquidity:
+		m.ResetLiquidity()
+		return nil
+	case marketpool.FieldTick:
+		m.ResetTick()
 		return nil
 	}
 	return fmt.Errorf("unknown MarketPool field %s", name)
@@ -10935,6 +11188,10 @@ type PoolEventMutation struct {
 	addvolume_usd   *float64
 	time            *int64
 	addtime         *int64
+	sqrt_price_x96  *string
+	liquidity       *string
+	tick            *int
+	addtick         *int
 	clearedFields   map[string]struct{}
 	done            bool
 	oldValue        func(context.Context) (*PoolEvent, error)
@@ -11735,6 +11992,174 @@ func (m *PoolEventMutation) ResetTime() {
 	m.addtime = nil
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (m *PoolEventMutation) SetSqrtPriceX96(s string) {
+	m.sqrt_price_x96 = &s
+}
+
+// SqrtPriceX96 returns the value of the "sqrt_price_x96" field in the mutation.
+func (m *PoolEventMutation) SqrtPriceX96() (r string, exists bool) {
+	v := m.sqrt_price_x96
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSqrtPriceX96 returns the old "sqrt_price_x96" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldSqrtPriceX96(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSqrtPriceX96 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSqrtPriceX96 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSqrtPriceX96: %w", err)
+	}
+	return oldValue.SqrtPriceX96, nil
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (m *PoolEventMutation) ClearSqrtPriceX96() {
+	m.sqrt_price_x96 = nil
+	m.clearedFields[poolevent.FieldSqrtPriceX96] = struct{}{}
+}
+
+// SqrtPriceX96Cleared returns if the "sqrt_price_x96" field was cleared in this mutation.
+func (m *PoolEventMutation) SqrtPriceX96Cleared() bool {
+	_, ok := m.clearedFields[poolevent.FieldSqrtPriceX96]
+	return ok
+}
+
+// ResetSqrtPriceX96 resets all changes to the "sqrt_price_x96" field.
+func (m *PoolEventMutation) ResetSqrtPriceX96() {
+	m.sqrt_price_x96 = nil
+	delete(m.clearedFields, poolevent.FieldSqrtPriceX96)
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (m *PoolEventMutation) SetLiquidity(s string) {
+	m.liquidity = &s
+}
+
+// Liquidity returns the value of the "liquidity" field in the mutation.
+func (m *PoolEventMutation) Liquidity() (r string, exists bool) {
+	v := m.liquidity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLiquidity returns the old "liquidity" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldLiquidity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLiquidity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLiquidity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLiquidity: %w", err)
+	}
+	return oldValue.Liquidity, nil
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (m *PoolEventMutation) ClearLiquidity() {
+	m.liquidity = nil
+	m.clearedFields[poolevent.FieldLiquidity] = struct{}{}
+}
+
+// LiquidityCleared returns if the "liquidity" field was cleared in this mutation.
+func (m *PoolEventMutation) LiquidityCleared() bool {
+	_, ok := m.clearedFields[poolevent.FieldLiquidity]
+	return ok
+}
+
+// ResetLiquidity resets all changes to the "liquidity" field.
+func (m *PoolEventMutation) ResetLiquidity() {
+	m.liquidity = nil
+	delete(m.clearedFields, poolevent.FieldLiquidity)
+}
+
+// SetTick sets the "tick" field.
+func (m *PoolEventMutation) SetTick(i int) {
+	m.tick = &i
+	m.addtick = nil
+}
+
+// Tick returns the value of the "tick" field in the mutation.
+func (m *PoolEventMutation) Tick() (r int, exists bool) {
+	v := m.tick
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTick returns the old "tick" field's value of the PoolEvent entity.
+// If the PoolEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PoolEventMutation) OldTick(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTick is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTick requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTick: %w", err)
+	}
+	return oldValue.Tick, nil
+}
+
+// AddTick adds i to the "tick" field.
+func (m *PoolEventMutation) AddTick(i int) {
+	if m.addtick != nil {
+		*m.addtick += i
+	} else {
+		m.addtick = &i
+	}
+}
+
+// AddedTick returns the value that was added to the "tick" field in this mutation.
+func (m *PoolEventMutation) AddedTick() (r int, exists bool) {
+	v := m.addtick
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTick clears the value of the "tick" field.
+func (m *PoolEventMutation) ClearTick() {
+	m.tick = nil
+	m.addtick = nil
+	m.clearedFields[poolevent.FieldTick] = struct{}{}
+}
+
+// TickCleared returns if the "tick" field was cleared in this mutation.
+func (m *PoolEventMutation) TickCleared() bool {
+	_, ok := m.clearedFields[poolevent.FieldTick]
+	return ok
+}
+
+// ResetTick resets all changes to the "tick" field.
+func (m *PoolEventMutation) ResetTick() {
+	m.tick = nil
+	m.addtick = nil
+	delete(m.clearedFields, poolevent.FieldTick)
+}
+
 // Where appends a list predicates to the PoolEventMutation builder.
 func (m *PoolEventMutation) Where(ps ...predicate.PoolEvent) {
 	m.predicates = append(m.predicates, ps...)
@@ -11769,7 +12194,7 @@ func (m *PoolEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PoolEventMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 19)
 	if m.chain != nil {
 		fields = append(fields, poolevent.FieldChain)
 	}
@@ -11818,6 +12243,15 @@ func (m *PoolEventMutation) Fields() []string {
 	if m.time != nil {
 		fields = append(fields, poolevent.FieldTime)
 	}
+	if m.sqrt_price_x96 != nil {
+		fields = append(fields, poolevent.FieldSqrtPriceX96)
+	}
+	if m.liquidity != nil {
+		fields = append(fields, poolevent.FieldLiquidity)
+	}
+	if m.tick != nil {
+		fields = append(fields, poolevent.FieldTick)
+	}
 	return fields
 }
 
@@ -11858,6 +12292,12 @@ func (m *PoolEventMutation) Field(name string) (ent.Value, bool) {
 		return m.VolumeUsd()
 	case poolevent.FieldTime:
 		return m.Time()
+	case poolevent.FieldSqrtPriceX96:
+		return m.SqrtPriceX96()
+	case poolevent.FieldLiquidity:
+		return m.Liquidity()
+	case poolevent.FieldTick:
+		return m.Tick()
 	}
 	return nil, false
 }
@@ -11899,6 +12339,12 @@ func (m *PoolEventMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldVolumeUsd(ctx)
 	case poolevent.FieldTime:
 		return m.OldTime(ctx)
+	case poolevent.FieldSqrtPriceX96:
+		return m.OldSqrtPriceX96(ctx)
+	case poolevent.FieldLiquidity:
+		return m.OldLiquidity(ctx)
+	case poolevent.FieldTick:
+		return m.OldTick(ctx)
 	}
 	return nil, fmt.Errorf("unknown PoolEvent field %s", name)
 }
@@ -12020,6 +12466,27 @@ func (m *PoolEventMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetTime(v)
 		return nil
+	case poolevent.FieldSqrtPriceX96:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSqrtPriceX96(v)
+		return nil
+	case poolevent.FieldLiquidity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLiquidity(v)
+		return nil
+	case poolevent.FieldTick:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTick(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PoolEvent field %s", name)
 }
@@ -12046,6 +12513,9 @@ func (m *PoolEventMutation) AddedFields() []string {
 	if m.addtime != nil {
 		fields = append(fields, poolevent.FieldTime)
 	}
+	if m.addtick != nil {
+		fields = append(fields, poolevent.FieldTick)
+	}
 	return fields
 }
 
@@ -12066,6 +12536,8 @@ func (m *PoolEventMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedVolumeUsd()
 	case poolevent.FieldTime:
 		return m.AddedTime()
+	case poolevent.FieldTick:
+		return m.AddedTick()
 	}
 	return nil, false
 }
@@ -12117,6 +12589,13 @@ func (m *PoolEventMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddTime(v)
 		return nil
+	case poolevent.FieldTick:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTick(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PoolEvent numeric field %s", name)
 }
@@ -12124,7 +12603,17 @@ func (m *PoolEventMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *PoolEventMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(poolevent.FieldSqrtPriceX96) {
+		fields = append(fields, poolevent.FieldSqrtPriceX96)
+	}
+	if m.FieldCleared(poolevent.FieldLiquidity) {
+		fields = append(fields, poolevent.FieldLiquidity)
+	}
+	if m.FieldCleared(poolevent.FieldTick) {
+		fields = append(fields, poolevent.FieldTick)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -12137,6 +12626,17 @@ func (m *PoolEventMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *PoolEventMutation) ClearField(name string) error {
+	switch name {
+	case poolevent.FieldSqrtPriceX96:
+		m.ClearSqrtPriceX96()
+		return nil
+	case poolevent.FieldLiquidity:
+		m.ClearLiquidity()
+		return nil
+	case poolevent.FieldTick:
+		m.ClearTick()
+		return nil
+	}
 	return fmt.Errorf("unknown PoolEvent nullable field %s", name)
 }
 
@@ -12191,6 +12691,15 @@ func (m *PoolEventMutation) ResetField(name string) error {
 		return nil
 	case poolevent.FieldTime:
 		m.ResetTime()
+		return nil
+	case poolevent.FieldSqrtPriceX96:
+		m.ResetSqrtPriceX96()
+		return nil
+	case poolevent.FieldLiquidity:
+		m.ResetLiquidity()
+		return nil
+	case poolevent.FieldTick:
+		m.ResetTick()
 		return nil
 	}
 	return fmt.Errorf("unknown PoolEvent field %s", name)

@@ -47,7 +47,13 @@ type PoolEvent struct {
 	// VolumeUsd holds the value of the "volume_usd" field.
 	VolumeUsd float64 `json:"volume_usd,omitempty"`
 	// block time, unix seconds
-	Time         int64 `json:"time,omitempty"`
+	Time int64 `json:"time,omitempty"`
+	// concentrated-liquidity pools (Uniswap V3): sqrt price, Q64.96, decimal; the reserves are its virtual reserves
+	SqrtPriceX96 string `json:"sqrt_price_x96,omitempty"`
+	// concentrated-liquidity pools: in-range liquidity, decimal
+	Liquidity string `json:"liquidity,omitempty"`
+	// concentrated-liquidity pools: current tick
+	Tick         *int `json:"tick,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -58,9 +64,9 @@ func (*PoolEvent) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case poolevent.FieldPriceUsd, poolevent.FieldPriceNative, poolevent.FieldVolumeUsd:
 			values[i] = new(sql.NullFloat64)
-		case poolevent.FieldID, poolevent.FieldBlock, poolevent.FieldLogIndex, poolevent.FieldTime:
+		case poolevent.FieldID, poolevent.FieldBlock, poolevent.FieldLogIndex, poolevent.FieldTime, poolevent.FieldTick:
 			values[i] = new(sql.NullInt64)
-		case poolevent.FieldChain, poolevent.FieldPool, poolevent.FieldTxHash, poolevent.FieldKind, poolevent.FieldSide, poolevent.FieldTrader, poolevent.FieldBaseAmount, poolevent.FieldQuoteAmount, poolevent.FieldReserve0, poolevent.FieldReserve1:
+		case poolevent.FieldChain, poolevent.FieldPool, poolevent.FieldTxHash, poolevent.FieldKind, poolevent.FieldSide, poolevent.FieldTrader, poolevent.FieldBaseAmount, poolevent.FieldQuoteAmount, poolevent.FieldReserve0, poolevent.FieldReserve1, poolevent.FieldSqrtPriceX96, poolevent.FieldLiquidity:
 			values[i] = new(sql.NullString)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -179,6 +185,25 @@ func (_m *PoolEvent) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Time = value.Int64
 			}
+		case poolevent.FieldSqrtPriceX96:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field sqrt_price_x96", values[i])
+			} else if value.Valid {
+				_m.SqrtPriceX96 = value.String
+			}
+		case poolevent.FieldLiquidity:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field liquidity", values[i])
+			} else if value.Valid {
+				_m.Liquidity = value.String
+			}
+		case poolevent.FieldTick:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field tick", values[i])
+			} else if value.Valid {
+				_m.Tick = new(int)
+				*_m.Tick = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -262,6 +287,17 @@ func (_m *PoolEvent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("time=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Time))
+	builder.WriteString(", ")
+	builder.WriteString("sqrt_price_x96=")
+	builder.WriteString(_m.SqrtPriceX96)
+	builder.WriteString(", ")
+	builder.WriteString("liquidity=")
+	builder.WriteString(_m.Liquidity)
+	builder.WriteString(", ")
+	if v := _m.Tick; v != nil {
+		builder.WriteString("tick=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -117,6 +117,48 @@ func (_c *PoolEventCreate) SetTime(v int64) *PoolEventCreate {
 	return _c
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_c *PoolEventCreate) SetSqrtPriceX96(v string) *PoolEventCreate {
+	_c.mutation.SetSqrtPriceX96(v)
+	return _c
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_c *PoolEventCreate) SetNillableSqrtPriceX96(v *string) *PoolEventCreate {
+	if v != nil {
+		_c.SetSqrtPriceX96(*v)
+	}
+	return _c
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_c *PoolEventCreate) SetLiquidity(v string) *PoolEventCreate {
+	_c.mutation.SetLiquidity(v)
+	return _c
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_c *PoolEventCreate) SetNillableLiquidity(v *string) *PoolEventCreate {
+	if v != nil {
+		_c.SetLiquidity(*v)
+	}
+	return _c
+}
+
+// SetTick sets the "tick" field.
+func (_c *PoolEventCreate) SetTick(v int) *PoolEventCreate {
+	_c.mutation.SetTick(v)
+	return _c
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_c *PoolEventCreate) SetNillableTick(v *int) *PoolEventCreate {
+	if v != nil {
+		_c.SetTick(*v)
+	}
+	return _c
+}
+
 // Mutation returns the PoolEventMutation object of the builder.
 func (_c *PoolEventCreate) Mutation() *PoolEventMutation {
 	return _c.mutation
@@ -249,6 +291,16 @@ func (_c *PoolEventCreate) check() error {
 	if _, ok := _c.mutation.Time(); !ok {
 		return &ValidationError{Name: "time", err: errors.New(`ent: missing required field "PoolEvent.time"`)}
 	}
+	if v, ok := _c.mutation.SqrtPriceX96(); ok {
+		if err := poolevent.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.Liquidity(); ok {
+		if err := poolevent.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.liquidity": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -339,6 +391,18 @@ func (_c *PoolEventCreate) createSpec() (*PoolEvent, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Time(); ok {
 		_spec.SetField(poolevent.FieldTime, field.TypeInt64, value)
 		_node.Time = value
+	}
+	if value, ok := _c.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(poolevent.FieldSqrtPriceX96, field.TypeString, value)
+		_node.SqrtPriceX96 = value
+	}
+	if value, ok := _c.mutation.Liquidity(); ok {
+		_spec.SetField(poolevent.FieldLiquidity, field.TypeString, value)
+		_node.Liquidity = value
+	}
+	if value, ok := _c.mutation.Tick(); ok {
+		_spec.SetField(poolevent.FieldTick, field.TypeInt, value)
+		_node.Tick = &value
 	}
 	return _node, _spec
 }
@@ -617,6 +681,66 @@ func (u *PoolEventUpsert) UpdateTime() *PoolEventUpsert {
 // AddTime adds v to the "time" field.
 func (u *PoolEventUpsert) AddTime(v int64) *PoolEventUpsert {
 	u.Add(poolevent.FieldTime, v)
+	return u
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *PoolEventUpsert) SetSqrtPriceX96(v string) *PoolEventUpsert {
+	u.Set(poolevent.FieldSqrtPriceX96, v)
+	return u
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *PoolEventUpsert) UpdateSqrtPriceX96() *PoolEventUpsert {
+	u.SetExcluded(poolevent.FieldSqrtPriceX96)
+	return u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *PoolEventUpsert) ClearSqrtPriceX96() *PoolEventUpsert {
+	u.SetNull(poolevent.FieldSqrtPriceX96)
+	return u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *PoolEventUpsert) SetLiquidity(v string) *PoolEventUpsert {
+	u.Set(poolevent.FieldLiquidity, v)
+	return u
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *PoolEventUpsert) UpdateLiquidity() *PoolEventUpsert {
+	u.SetExcluded(poolevent.FieldLiquidity)
+	return u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *PoolEventUpsert) ClearLiquidity() *PoolEventUpsert {
+	u.SetNull(poolevent.FieldLiquidity)
+	return u
+}
+
+// SetTick sets the "tick" field.
+func (u *PoolEventUpsert) SetTick(v int) *PoolEventUpsert {
+	u.Set(poolevent.FieldTick, v)
+	return u
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *PoolEventUpsert) UpdateTick() *PoolEventUpsert {
+	u.SetExcluded(poolevent.FieldTick)
+	return u
+}
+
+// AddTick adds v to the "tick" field.
+func (u *PoolEventUpsert) AddTick(v int) *PoolEventUpsert {
+	u.Add(poolevent.FieldTick, v)
+	return u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *PoolEventUpsert) ClearTick() *PoolEventUpsert {
+	u.SetNull(poolevent.FieldTick)
 	return u
 }
 
@@ -923,6 +1047,76 @@ func (u *PoolEventUpsertOne) AddTime(v int64) *PoolEventUpsertOne {
 func (u *PoolEventUpsertOne) UpdateTime() *PoolEventUpsertOne {
 	return u.Update(func(s *PoolEventUpsert) {
 		s.UpdateTime()
+	})
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *PoolEventUpsertOne) SetSqrtPriceX96(v string) *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetSqrtPriceX96(v)
+	})
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *PoolEventUpsertOne) UpdateSqrtPriceX96() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateSqrtPriceX96()
+	})
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *PoolEventUpsertOne) ClearSqrtPriceX96() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearSqrtPriceX96()
+	})
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *PoolEventUpsertOne) SetLiquidity(v string) *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetLiquidity(v)
+	})
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *PoolEventUpsertOne) UpdateLiquidity() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateLiquidity()
+	})
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *PoolEventUpsertOne) ClearLiquidity() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearLiquidity()
+	})
+}
+
+// SetTick sets the "tick" field.
+func (u *PoolEventUpsertOne) SetTick(v int) *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetTick(v)
+	})
+}
+
+// AddTick adds v to the "tick" field.
+func (u *PoolEventUpsertOne) AddTick(v int) *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.AddTick(v)
+	})
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *PoolEventUpsertOne) UpdateTick() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateTick()
+	})
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *PoolEventUpsertOne) ClearTick() *PoolEventUpsertOne {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearTick()
 	})
 }
 
@@ -1392,6 +1586,76 @@ func (u *PoolEventUpsertBulk) AddTime(v int64) *PoolEventUpsertBulk {
 func (u *PoolEventUpsertBulk) UpdateTime() *PoolEventUpsertBulk {
 	return u.Update(func(s *PoolEventUpsert) {
 		s.UpdateTime()
+	})
+}
+
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (u *PoolEventUpsertBulk) SetSqrtPriceX96(v string) *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetSqrtPriceX96(v)
+	})
+}
+
+// UpdateSqrtPriceX96 sets the "sqrt_price_x96" field to the value that was provided on create.
+func (u *PoolEventUpsertBulk) UpdateSqrtPriceX96() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateSqrtPriceX96()
+	})
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (u *PoolEventUpsertBulk) ClearSqrtPriceX96() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearSqrtPriceX96()
+	})
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (u *PoolEventUpsertBulk) SetLiquidity(v string) *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetLiquidity(v)
+	})
+}
+
+// UpdateLiquidity sets the "liquidity" field to the value that was provided on create.
+func (u *PoolEventUpsertBulk) UpdateLiquidity() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateLiquidity()
+	})
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (u *PoolEventUpsertBulk) ClearLiquidity() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearLiquidity()
+	})
+}
+
+// SetTick sets the "tick" field.
+func (u *PoolEventUpsertBulk) SetTick(v int) *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.SetTick(v)
+	})
+}
+
+// AddTick adds v to the "tick" field.
+func (u *PoolEventUpsertBulk) AddTick(v int) *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.AddTick(v)
+	})
+}
+
+// UpdateTick sets the "tick" field to the value that was provided on create.
+func (u *PoolEventUpsertBulk) UpdateTick() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.UpdateTick()
+	})
+}
+
+// ClearTick clears the value of the "tick" field.
+func (u *PoolEventUpsertBulk) ClearTick() *PoolEventUpsertBulk {
+	return u.Update(func(s *PoolEventUpsert) {
+		s.ClearTick()
 	})
 }
 

@@ -293,6 +293,73 @@ func (_u *PoolEventUpdate) AddTime(v int64) *PoolEventUpdate {
 	return _u
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_u *PoolEventUpdate) SetSqrtPriceX96(v string) *PoolEventUpdate {
+	_u.mutation.SetSqrtPriceX96(v)
+	return _u
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_u *PoolEventUpdate) SetNillableSqrtPriceX96(v *string) *PoolEventUpdate {
+	if v != nil {
+		_u.SetSqrtPriceX96(*v)
+	}
+	return _u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (_u *PoolEventUpdate) ClearSqrtPriceX96() *PoolEventUpdate {
+	_u.mutation.ClearSqrtPriceX96()
+	return _u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_u *PoolEventUpdate) SetLiquidity(v string) *PoolEventUpdate {
+	_u.mutation.SetLiquidity(v)
+	return _u
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_u *PoolEventUpdate) SetNillableLiquidity(v *string) *PoolEventUpdate {
+	if v != nil {
+		_u.SetLiquidity(*v)
+	}
+	return _u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (_u *PoolEventUpdate) ClearLiquidity() *PoolEventUpdate {
+	_u.mutation.ClearLiquidity()
+	return _u
+}
+
+// SetTick sets the "tick" field.
+func (_u *PoolEventUpdate) SetTick(v int) *PoolEventUpdate {
+	_u.mutation.ResetTick()
+	_u.mutation.SetTick(v)
+	return _u
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_u *PoolEventUpdate) SetNillableTick(v *int) *PoolEventUpdate {
+	if v != nil {
+		_u.SetTick(*v)
+	}
+	return _u
+}
+
+// AddTick adds value to the "tick" field.
+func (_u *PoolEventUpdate) AddTick(v int) *PoolEventUpdate {
+	_u.mutation.AddTick(v)
+	return _u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (_u *PoolEventUpdate) ClearTick() *PoolEventUpdate {
+	_u.mutation.ClearTick()
+	return _u
+}
+
 // Mutation returns the PoolEventMutation object of the builder.
 func (_u *PoolEventUpdate) Mutation() *PoolEventMutation {
 	return _u.mutation
@@ -377,6 +444,16 @@ func (_u *PoolEventUpdate) check() error {
 			return &ValidationError{Name: "reserve1", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.reserve1": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SqrtPriceX96(); ok {
+		if err := poolevent.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Liquidity(); ok {
+		if err := poolevent.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.liquidity": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -457,6 +534,27 @@ func (_u *PoolEventUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedTime(); ok {
 		_spec.AddField(poolevent.FieldTime, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(poolevent.FieldSqrtPriceX96, field.TypeString, value)
+	}
+	if _u.mutation.SqrtPriceX96Cleared() {
+		_spec.ClearField(poolevent.FieldSqrtPriceX96, field.TypeString)
+	}
+	if value, ok := _u.mutation.Liquidity(); ok {
+		_spec.SetField(poolevent.FieldLiquidity, field.TypeString, value)
+	}
+	if _u.mutation.LiquidityCleared() {
+		_spec.ClearField(poolevent.FieldLiquidity, field.TypeString)
+	}
+	if value, ok := _u.mutation.Tick(); ok {
+		_spec.SetField(poolevent.FieldTick, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTick(); ok {
+		_spec.AddField(poolevent.FieldTick, field.TypeInt, value)
+	}
+	if _u.mutation.TickCleared() {
+		_spec.ClearField(poolevent.FieldTick, field.TypeInt)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -744,6 +842,73 @@ func (_u *PoolEventUpdateOne) AddTime(v int64) *PoolEventUpdateOne {
 	return _u
 }
 
+// SetSqrtPriceX96 sets the "sqrt_price_x96" field.
+func (_u *PoolEventUpdateOne) SetSqrtPriceX96(v string) *PoolEventUpdateOne {
+	_u.mutation.SetSqrtPriceX96(v)
+	return _u
+}
+
+// SetNillableSqrtPriceX96 sets the "sqrt_price_x96" field if the given value is not nil.
+func (_u *PoolEventUpdateOne) SetNillableSqrtPriceX96(v *string) *PoolEventUpdateOne {
+	if v != nil {
+		_u.SetSqrtPriceX96(*v)
+	}
+	return _u
+}
+
+// ClearSqrtPriceX96 clears the value of the "sqrt_price_x96" field.
+func (_u *PoolEventUpdateOne) ClearSqrtPriceX96() *PoolEventUpdateOne {
+	_u.mutation.ClearSqrtPriceX96()
+	return _u
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (_u *PoolEventUpdateOne) SetLiquidity(v string) *PoolEventUpdateOne {
+	_u.mutation.SetLiquidity(v)
+	return _u
+}
+
+// SetNillableLiquidity sets the "liquidity" field if the given value is not nil.
+func (_u *PoolEventUpdateOne) SetNillableLiquidity(v *string) *PoolEventUpdateOne {
+	if v != nil {
+		_u.SetLiquidity(*v)
+	}
+	return _u
+}
+
+// ClearLiquidity clears the value of the "liquidity" field.
+func (_u *PoolEventUpdateOne) ClearLiquidity() *PoolEventUpdateOne {
+	_u.mutation.ClearLiquidity()
+	return _u
+}
+
+// SetTick sets the "tick" field.
+func (_u *PoolEventUpdateOne) SetTick(v int) *PoolEventUpdateOne {
+	_u.mutation.ResetTick()
+	_u.mutation.SetTick(v)
+	return _u
+}
+
+// SetNillableTick sets the "tick" field if the given value is not nil.
+func (_u *PoolEventUpdateOne) SetNillableTick(v *int) *PoolEventUpdateOne {
+	if v != nil {
+		_u.SetTick(*v)
+	}
+	return _u
+}
+
+// AddTick adds value to the "tick" field.
+func (_u *PoolEventUpdateOne) AddTick(v int) *PoolEventUpdateOne {
+	_u.mutation.AddTick(v)
+	return _u
+}
+
+// ClearTick clears the value of the "tick" field.
+func (_u *PoolEventUpdateOne) ClearTick() *PoolEventUpdateOne {
+	_u.mutation.ClearTick()
+	return _u
+}
+
 // Mutation returns the PoolEventMutation object of the builder.
 func (_u *PoolEventUpdateOne) Mutation() *PoolEventMutation {
 	return _u.mutation
@@ -839,6 +1004,16 @@ func (_u *PoolEventUpdateOne) check() error {
 	if v, ok := _u.mutation.Reserve1(); ok {
 		if err := poolevent.Reserve1Validator(v); err != nil {
 			return &ValidationError{Name: "reserve1", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.reserve1": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.SqrtPriceX96(); ok {
+		if err := poolevent.SqrtPriceX96Validator(v); err != nil {
+			return &ValidationError{Name: "sqrt_price_x96", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.sqrt_price_x96": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Liquidity(); ok {
+		if err := poolevent.LiquidityValidator(v); err != nil {
+			return &ValidationError{Name: "liquidity", err: fmt.Errorf(`ent: validator failed for field "PoolEvent.liquidity": %w`, err)}
 		}
 	}
 	return nil
@@ -938,6 +1113,27 @@ func (_u *PoolEventUpdateOne) sqlSave(ctx context.Context) (_node *PoolEvent, er
 	}
 	if value, ok := _u.mutation.AddedTime(); ok {
 		_spec.AddField(poolevent.FieldTime, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.SqrtPriceX96(); ok {
+		_spec.SetField(poolevent.FieldSqrtPriceX96, field.TypeString, value)
+	}
+	if _u.mutation.SqrtPriceX96Cleared() {
+		_spec.ClearField(poolevent.FieldSqrtPriceX96, field.TypeString)
+	}
+	if value, ok := _u.mutation.Liquidity(); ok {
+		_spec.SetField(poolevent.FieldLiquidity, field.TypeString, value)
+	}
+	if _u.mutation.LiquidityCleared() {
+		_spec.ClearField(poolevent.FieldLiquidity, field.TypeString)
+	}
+	if value, ok := _u.mutation.Tick(); ok {
+		_spec.SetField(poolevent.FieldTick, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTick(); ok {
+		_spec.AddField(poolevent.FieldTick, field.TypeInt, value)
+	}
+	if _u.mutation.TickCleared() {
+		_spec.ClearField(poolevent.FieldTick, field.TypeInt)
 	}
 	_node = &PoolEvent{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -440,6 +440,14 @@ func init() {
 	marketpoolDescLpToken := marketpoolFields[12].Descriptor()
 	// marketpool.LpTokenValidator is a validator for the "lp_token" field. It is called by the builders before save.
 	marketpool.LpTokenValidator = marketpoolDescLpToken.Validators[0].(func(string) error)
+	// marketpoolDescSqrtPriceX96 is the schema descriptor for sqrt_price_x96 field.
+	marketpoolDescSqrtPriceX96 := marketpoolFields[13].Descriptor()
+	// marketpool.SqrtPriceX96Validator is a validator for the "sqrt_price_x96" field. It is called by the builders before save.
+	marketpool.SqrtPriceX96Validator = marketpoolDescSqrtPriceX96.Validators[0].(func(string) error)
+	// marketpoolDescLiquidity is the schema descriptor for liquidity field.
+	marketpoolDescLiquidity := marketpoolFields[14].Descriptor()
+	// marketpool.LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	marketpool.LiquidityValidator = marketpoolDescLiquidity.Validators[0].(func(string) error)
 	markettokenFields := schema.MarketToken{}.Fields()
 	_ = markettokenFields
 	// markettokenDescChain is the schema descriptor for chain field.
@@ -520,6 +528,14 @@ func init() {
 	pooleventDescReserve1 := pooleventFields[11].Descriptor()
 	// poolevent.Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
 	poolevent.Reserve1Validator = pooleventDescReserve1.Validators[0].(func(string) error)
+	// pooleventDescSqrtPriceX96 is the schema descriptor for sqrt_price_x96 field.
+	pooleventDescSqrtPriceX96 := pooleventFields[16].Descriptor()
+	// poolevent.SqrtPriceX96Validator is a validator for the "sqrt_price_x96" field. It is called by the builders before save.
+	poolevent.SqrtPriceX96Validator = pooleventDescSqrtPriceX96.Validators[0].(func(string) error)
+	// pooleventDescLiquidity is the schema descriptor for liquidity field.
+	pooleventDescLiquidity := pooleventFields[17].Descriptor()
+	// poolevent.LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	poolevent.LiquidityValidator = pooleventDescLiquidity.Validators[0].(func(string) error)
 	recoverycodeFields := schema.RecoveryCode{}.Fields()
 	_ = recoverycodeFields
 	// recoverycodeDescCodeHash is the schema descriptor for code_hash field.

@@ -111,7 +111,8 @@ func (s *Store) addPools(ctx context.Context, tx *ent.Tx, m *Market, chainName s
 var eventColumns = []string{poolevent.FieldChain, poolevent.FieldPool, poolevent.FieldBlock, poolevent.FieldLogIndex,
 	poolevent.FieldTxHash, poolevent.FieldKind, poolevent.FieldSide, poolevent.FieldTrader, poolevent.FieldBaseAmount,
 	poolevent.FieldQuoteAmount, poolevent.FieldReserve0, poolevent.FieldReserve1, poolevent.FieldPriceUsd,
-	poolevent.FieldPriceNative, poolevent.FieldVolumeUsd, poolevent.FieldTime}
+	poolevent.FieldPriceNative, poolevent.FieldVolumeUsd, poolevent.FieldTime, poolevent.FieldSqrtPriceX96, poolevent.FieldLiquidity,
+	poolevent.FieldTick}
 
 // addEvents stores pool events in chain order. A Sync is folded into the Swap, Mint or Burn that
 // follows it in the same transaction (the pair emits it just before them), so each row carries the
@@ -129,6 +130,12 @@ func (s *Store) addEvents(ctx context.Context, tx *ent.Tx, m *Market, chainName 
 		p, ok := m.Pool(e.Pool)
 		if !ok {
 			return fmt.Errorf("event of unknown pool %s at block %d", e.Pool, e.Block)
+		}
+		if e.Concentrated != nil {
+			concentrate(p, e)
+		}
+		if e.Concentrated != nil && e.Kind != chain.EventSync {
+			touched[e.Pool] = e.Block
 		}
 		if e.Kind == chain.EventSync {
 			if prev := pending[e.Pool]; prev != nil {
@@ -154,13 +161,34 @@ func (s *Store) addEvents(ctx context.Context, tx *ent.Tx, m *Market, chainName 
 	}
 	for _, pool := range slices.Sorted(maps.Keys(touched)) {
 		p, _ := m.Pool(pool)
-		err := tx.MarketPool.Update().Where(marketpool.Chain(chainName), marketpool.Address(pool)).
-			SetReserve0(p.Reserve0.String()).SetReserve1(p.Reserve1.String()).SetStateBlock(int64(touched[pool])).Exec(ctx)
-		if err != nil {
+		u := tx.MarketPool.Update().Where(marketpool.Chain(chainName), marketpool.Address(pool)).
+			SetReserve0(p.Reserve0.String()).SetReserve1(p.Reserve1.String()).SetStateBlock(int64(touched[pool]))
+		if c := p.Concentrated; c != nil {
+			u.SetSqrtPriceX96(c.SqrtPriceX96.String()).SetLiquidity(c.Liquidity.String()).SetTick(c.Tick)
+		}
+		if err := u.Exec(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// concentrate applies an event of a concentrated-liquidity pool to the pool's state and sets the
+// event's reserves to the virtual reserves it leaves (a Mint or Burn before the pool's first
+// Initialize changes nothing).
+func concentrate(p *PoolState, e *chain.PoolEvent) {
+	change := *e.Concentrated
+	if p.Concentrated == nil && change.State == nil {
+		return
+	}
+	var now chain.ConcentratedState
+	if p.Concentrated != nil {
+		now = *p.Concentrated
+	}
+	now = now.Apply(change)
+	p.Concentrated = &now
+	p.Reserve0, p.Reserve1 = now.Reserves()
+	e.Reserve0, e.Reserve1 = p.Reserve0, p.Reserve1
 }
 
 // eventRow is a pool_events row (without the chain) for an event of pool p, whose reserves already
@@ -204,8 +232,12 @@ func eventRow(m *Market, p *PoolState, e *chain.PoolEvent) []any {
 			volume = m.Human(p.Base(), base) * baseUSD
 		}
 	}
+	var sqrtPrice, liquidity, tick any // NULL for a pair
+	if c := p.Concentrated; c != nil {
+		sqrtPrice, liquidity, tick = c.SqrtPriceX96.String(), c.Liquidity.String(), c.Tick
+	}
 	return []any{e.Pool, int64(e.Block), int(e.LogIndex), e.TxHash, string(e.Kind), side, e.Trader, base.String(), quote.String(),
-		p.Reserve0.String(), p.Reserve1.String(), priceUSD, m.PoolPrice(p), volume, e.Time}
+		p.Reserve0.String(), p.Reserve1.String(), priceUSD, m.PoolPrice(p), volume, e.Time, sqrtPrice, liquidity, tick}
 }
 
 func orZero(n *big.Int) *big.Int {

@@ -51,6 +51,7 @@ type chainWorld struct {
 	st       *store.Store
 	ix       *index.Store
 	follower *evm.Follower
+	reader   *evm.Reader     // the follower's
 	rpc      *rpcproxy.Proxy // between the follower and the chain
 }
 
@@ -118,6 +119,7 @@ func newChainWorld(t *testing.T, st *store.Store, confirmations uint64, early ..
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.reader = reader
 	w.ix = index.New(st.Client, st.Dialect, map[string]index.Pricing{"base": {
 		Stablecoins: map[string]bool{lowerHex(w.addrs.USD): true}, WrappedNative: lowerHex(w.addrs.WrappedNative)}})
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: reader, Sink: w.ix, Confirmations: confirmations,

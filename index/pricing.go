@@ -32,6 +32,10 @@ type PoolState struct {
 	BaseIsToken0   bool
 	Reserve0       *big.Int
 	Reserve1       *big.Int
+	// Concentrated is a concentrated-liquidity pool's state, from which its reserves are derived
+	// (chain.ConcentratedState.Reserves); nil for a pair, and for a concentrated pool not
+	// initialized yet.
+	Concentrated *chain.ConcentratedState
 }
 
 // Base returns the pool's base token, Quote its quote token.

@@ -42,6 +42,9 @@ type Pool struct {
 	Reserve0     string
 	Reserve1     string
 	StateBlock   int64
+	// Concentrated is a concentrated-liquidity pool's state (its reserves are virtual: see
+	// chain.ConcentratedState.Reserves); nil for a pair.
+	Concentrated *chain.ConcentratedState
 	// LPToken is the pool's LP token: a token of its own (a Solana venue's LP mint), or, when the
 	// indexer recorded none, the pool's own address (a Uniswap V2 pair is its LP token; a pool
 	// without fungible LP tokens, such as a Uniswap V3 pool, has no holder of that address).
@@ -97,13 +100,21 @@ func token(t *ent.MarketToken) Token {
 // State is the pool as the market prices it.
 func (p Pool) State() *PoolState {
 	return &PoolState{Address: p.Address, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
-		Reserve0: parseInt(p.Reserve0), Reserve1: parseInt(p.Reserve1)}
+		Reserve0: parseInt(p.Reserve0), Reserve1: parseInt(p.Reserve1), Concentrated: p.Concentrated}
 }
 
 func pool(p *ent.MarketPool) Pool {
 	return Pool{Address: p.Address, Venue: p.Venue, Token0: p.Token0, Token1: p.Token1, BaseIsToken0: p.BaseIsToken0,
 		FeeBps: p.FeeBps, CreatedAt: p.CreatedAt, Reserve0: p.Reserve0, Reserve1: p.Reserve1, StateBlock: p.StateBlock,
-		LPToken: cmp.Or(p.LpToken, p.Address)}
+		Concentrated: concentratedState(p.SqrtPriceX96, p.Liquidity, p.Tick), LPToken: cmp.Or(p.LpToken, p.Address)}
+}
+
+// concentratedState is a concentrated-liquidity pool's state as stored; nil for a pair (no tick).
+func concentratedState(sqrtPrice, liquidity string, tick *int) *chain.ConcentratedState {
+	if tick == nil {
+		return nil
+	}
+	return &chain.ConcentratedState{SqrtPriceX96: parseInt(sqrtPrice), Liquidity: parseInt(liquidity), Tick: *tick}
 }
 
 func event(e *ent.PoolEvent) Event {

@@ -74,24 +74,28 @@ func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, kee
 	return nil
 }
 
-// restoreReserves sets the reserves of every pool last updated above block `above` to those of its
-// latest remaining event (zero when none is left).
+// restoreReserves sets the reserves (and a concentrated pool's state) of every pool last updated
+// above block `above` to those of its latest remaining event (zero, and no state, when none is left).
 func restoreReserves(ctx context.Context, tx *ent.Tx, chainName string, above int64) error {
 	stale, err := tx.MarketPool.Query().Where(marketpool.Chain(chainName), marketpool.StateBlockGT(above)).All(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range stale {
-		r0, r1, at := "0", "0", p.CreatedBlock
+		u := tx.MarketPool.UpdateOne(p).SetReserve0("0").SetReserve1("0").SetStateBlock(p.CreatedBlock).
+			ClearSqrtPriceX96().ClearLiquidity().ClearTick()
 		last, err := tx.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.Pool(p.Address)).
 			Order(ent.Desc(poolevent.FieldBlock), ent.Desc(poolevent.FieldLogIndex)).First(ctx)
 		switch {
 		case err == nil:
-			r0, r1, at = last.Reserve0, last.Reserve1, last.Block
+			u.SetReserve0(last.Reserve0).SetReserve1(last.Reserve1).SetStateBlock(last.Block)
+			if last.Tick != nil {
+				u.SetSqrtPriceX96(last.SqrtPriceX96).SetLiquidity(last.Liquidity).SetTick(*last.Tick)
+			}
 		case !ent.IsNotFound(err):
 			return err
 		}
-		if err := tx.MarketPool.UpdateOne(p).SetReserve0(r0).SetReserve1(r1).SetStateBlock(at).Exec(ctx); err != nil {
+		if err := u.Exec(ctx); err != nil {
 			return err
 		}
 	}

@@ -37,6 +37,12 @@ const (
 	FieldStateBlock = "state_block"
 	// FieldLpToken holds the string denoting the lp_token field in the database.
 	FieldLpToken = "lp_token"
+	// FieldSqrtPriceX96 holds the string denoting the sqrt_price_x96 field in the database.
+	FieldSqrtPriceX96 = "sqrt_price_x96"
+	// FieldLiquidity holds the string denoting the liquidity field in the database.
+	FieldLiquidity = "liquidity"
+	// FieldTick holds the string denoting the tick field in the database.
+	FieldTick = "tick"
 	// Table holds the table name of the marketpool in the database.
 	Table = "market_pools"
 )
@@ -57,6 +63,9 @@ var Columns = []string{
 	FieldReserve1,
 	FieldStateBlock,
 	FieldLpToken,
+	FieldSqrtPriceX96,
+	FieldLiquidity,
+	FieldTick,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -86,6 +95,10 @@ var (
 	Reserve1Validator func(string) error
 	// LpTokenValidator is a validator for the "lp_token" field. It is called by the builders before save.
 	LpTokenValidator func(string) error
+	// SqrtPriceX96Validator is a validator for the "sqrt_price_x96" field. It is called by the builders before save.
+	SqrtPriceX96Validator func(string) error
+	// LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	LiquidityValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the MarketPool queries.
@@ -159,4 +172,19 @@ func ByStateBlock(opts ...sql.OrderTermOption) OrderOption {
 // ByLpToken orders the results by the lp_token field.
 func ByLpToken(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLpToken, opts...).ToFunc()
+}
+
+// BySqrtPriceX96 orders the results by the sqrt_price_x96 field.
+func BySqrtPriceX96(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSqrtPriceX96, opts...).ToFunc()
+}
+
+// ByLiquidity orders the results by the liquidity field.
+func ByLiquidity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLiquidity, opts...).ToFunc()
+}
+
+// ByTick orders the results by the tick field.
+func ByTick(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTick, opts...).ToFunc()
 }

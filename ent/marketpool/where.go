@@ -117,6 +117,21 @@ func LpToken(v string) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldEQ(FieldLpToken, v))
 }
 
+// SqrtPriceX96 applies equality check predicate on the "sqrt_price_x96" field. It's identical to SqrtPriceX96EQ.
+func SqrtPriceX96(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldSqrtPriceX96, v))
+}
+
+// Liquidity applies equality check predicate on the "liquidity" field. It's identical to LiquidityEQ.
+func Liquidity(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldLiquidity, v))
+}
+
+// Tick applies equality check predicate on the "tick" field. It's identical to TickEQ.
+func Tick(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldTick, v))
+}
+
 // ChainEQ applies the EQ predicate on the "chain" field.
 func ChainEQ(v string) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldEQ(FieldChain, v))
@@ -815,6 +830,206 @@ func LpTokenEqualFold(v string) predicate.MarketPool {
 // LpTokenContainsFold applies the ContainsFold predicate on the "lp_token" field.
 func LpTokenContainsFold(v string) predicate.MarketPool {
 	return predicate.MarketPool(sql.FieldContainsFold(FieldLpToken, v))
+}
+
+// SqrtPriceX96EQ applies the EQ predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96EQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96NEQ applies the NEQ predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NEQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNEQ(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96In applies the In predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96In(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIn(FieldSqrtPriceX96, vs...))
+}
+
+// SqrtPriceX96NotIn applies the NotIn predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NotIn(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotIn(FieldSqrtPriceX96, vs...))
+}
+
+// SqrtPriceX96GT applies the GT predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96GT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGT(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96GTE applies the GTE predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96GTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGTE(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96LT applies the LT predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96LT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLT(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96LTE applies the LTE predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96LTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLTE(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96Contains applies the Contains predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96Contains(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContains(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96HasPrefix applies the HasPrefix predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96HasPrefix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasPrefix(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96HasSuffix applies the HasSuffix predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96HasSuffix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasSuffix(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96IsNil applies the IsNil predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96IsNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIsNull(FieldSqrtPriceX96))
+}
+
+// SqrtPriceX96NotNil applies the NotNil predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NotNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotNull(FieldSqrtPriceX96))
+}
+
+// SqrtPriceX96EqualFold applies the EqualFold predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96EqualFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEqualFold(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96ContainsFold applies the ContainsFold predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96ContainsFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContainsFold(FieldSqrtPriceX96, v))
+}
+
+// LiquidityEQ applies the EQ predicate on the "liquidity" field.
+func LiquidityEQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldLiquidity, v))
+}
+
+// LiquidityNEQ applies the NEQ predicate on the "liquidity" field.
+func LiquidityNEQ(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNEQ(FieldLiquidity, v))
+}
+
+// LiquidityIn applies the In predicate on the "liquidity" field.
+func LiquidityIn(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIn(FieldLiquidity, vs...))
+}
+
+// LiquidityNotIn applies the NotIn predicate on the "liquidity" field.
+func LiquidityNotIn(vs ...string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotIn(FieldLiquidity, vs...))
+}
+
+// LiquidityGT applies the GT predicate on the "liquidity" field.
+func LiquidityGT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGT(FieldLiquidity, v))
+}
+
+// LiquidityGTE applies the GTE predicate on the "liquidity" field.
+func LiquidityGTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGTE(FieldLiquidity, v))
+}
+
+// LiquidityLT applies the LT predicate on the "liquidity" field.
+func LiquidityLT(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLT(FieldLiquidity, v))
+}
+
+// LiquidityLTE applies the LTE predicate on the "liquidity" field.
+func LiquidityLTE(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLTE(FieldLiquidity, v))
+}
+
+// LiquidityContains applies the Contains predicate on the "liquidity" field.
+func LiquidityContains(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContains(FieldLiquidity, v))
+}
+
+// LiquidityHasPrefix applies the HasPrefix predicate on the "liquidity" field.
+func LiquidityHasPrefix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasPrefix(FieldLiquidity, v))
+}
+
+// LiquidityHasSuffix applies the HasSuffix predicate on the "liquidity" field.
+func LiquidityHasSuffix(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldHasSuffix(FieldLiquidity, v))
+}
+
+// LiquidityIsNil applies the IsNil predicate on the "liquidity" field.
+func LiquidityIsNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIsNull(FieldLiquidity))
+}
+
+// LiquidityNotNil applies the NotNil predicate on the "liquidity" field.
+func LiquidityNotNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotNull(FieldLiquidity))
+}
+
+// LiquidityEqualFold applies the EqualFold predicate on the "liquidity" field.
+func LiquidityEqualFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEqualFold(FieldLiquidity, v))
+}
+
+// LiquidityContainsFold applies the ContainsFold predicate on the "liquidity" field.
+func LiquidityContainsFold(v string) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldContainsFold(FieldLiquidity, v))
+}
+
+// TickEQ applies the EQ predicate on the "tick" field.
+func TickEQ(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldEQ(FieldTick, v))
+}
+
+// TickNEQ applies the NEQ predicate on the "tick" field.
+func TickNEQ(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNEQ(FieldTick, v))
+}
+
+// TickIn applies the In predicate on the "tick" field.
+func TickIn(vs ...int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIn(FieldTick, vs...))
+}
+
+// TickNotIn applies the NotIn predicate on the "tick" field.
+func TickNotIn(vs ...int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotIn(FieldTick, vs...))
+}
+
+// TickGT applies the GT predicate on the "tick" field.
+func TickGT(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGT(FieldTick, v))
+}
+
+// TickGTE applies the GTE predicate on the "tick" field.
+func TickGTE(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldGTE(FieldTick, v))
+}
+
+// TickLT applies the LT predicate on the "tick" field.
+func TickLT(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLT(FieldTick, v))
+}
+
+// TickLTE applies the LTE predicate on the "tick" field.
+func TickLTE(v int) predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldLTE(FieldTick, v))
+}
+
+// TickIsNil applies the IsNil predicate on the "tick" field.
+func TickIsNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldIsNull(FieldTick))
+}
+
+// TickNotNil applies the NotNil predicate on the "tick" field.
+func TickNotNil() predicate.MarketPool {
+	return predicate.MarketPool(sql.FieldNotNull(FieldTick))
 }
 
 // And groups predicates with the AND operator between them.

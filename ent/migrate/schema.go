@@ -303,6 +303,9 @@ var (
 		{Name: "reserve1", Type: field.TypeString, Size: 80},
 		{Name: "state_block", Type: field.TypeInt64},
 		{Name: "lp_token", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "sqrt_price_x96", Type: field.TypeString, Nullable: true, Size: 80},
+		{Name: "liquidity", Type: field.TypeString, Nullable: true, Size: 80},
+		{Name: "tick", Type: field.TypeInt, Nullable: true},
 	}
 	// MarketPoolsTable holds the schema information for the "market_pools" table.
 	MarketPoolsTable = &schema.Table{
@@ -417,6 +420,9 @@ var (
 		{Name: "price_native", Type: field.TypeFloat64},
 		{Name: "volume_usd", Type: field.TypeFloat64},
 		{Name: "time", Type: field.TypeInt64},
+		{Name: "sqrt_price_x96", Type: field.TypeString, Nullable: true, Size: 80},
+		{Name: "liquidity", Type: field.TypeString, Nullable: true, Size: 80},
+		{Name: "tick", Type: field.TypeInt, Nullable: true},
 	}
 	// PoolEventsTable holds the schema information for the "pool_events" table.
 	PoolEventsTable = &schema.Table{

@@ -45,6 +45,12 @@ const (
 	FieldVolumeUsd = "volume_usd"
 	// FieldTime holds the string denoting the time field in the database.
 	FieldTime = "time"
+	// FieldSqrtPriceX96 holds the string denoting the sqrt_price_x96 field in the database.
+	FieldSqrtPriceX96 = "sqrt_price_x96"
+	// FieldLiquidity holds the string denoting the liquidity field in the database.
+	FieldLiquidity = "liquidity"
+	// FieldTick holds the string denoting the tick field in the database.
+	FieldTick = "tick"
 	// Table holds the table name of the poolevent in the database.
 	Table = "pool_events"
 )
@@ -68,6 +74,9 @@ var Columns = []string{
 	FieldPriceNative,
 	FieldVolumeUsd,
 	FieldTime,
+	FieldSqrtPriceX96,
+	FieldLiquidity,
+	FieldTick,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -97,6 +106,10 @@ var (
 	Reserve0Validator func(string) error
 	// Reserve1Validator is a validator for the "reserve1" field. It is called by the builders before save.
 	Reserve1Validator func(string) error
+	// SqrtPriceX96Validator is a validator for the "sqrt_price_x96" field. It is called by the builders before save.
+	SqrtPriceX96Validator func(string) error
+	// LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	LiquidityValidator func(string) error
 )
 
 // Kind defines the type for the "kind" enum field.
@@ -234,4 +247,19 @@ func ByVolumeUsd(opts ...sql.OrderTermOption) OrderOption {
 // ByTime orders the results by the time field.
 func ByTime(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTime, opts...).ToFunc()
+}
+
+// BySqrtPriceX96 orders the results by the sqrt_price_x96 field.
+func BySqrtPriceX96(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSqrtPriceX96, opts...).ToFunc()
+}
+
+// ByLiquidity orders the results by the liquidity field.
+func ByLiquidity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLiquidity, opts...).ToFunc()
+}
+
+// ByTick orders the results by the tick field.
+func ByTick(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTick, opts...).ToFunc()
 }

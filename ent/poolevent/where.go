@@ -122,6 +122,21 @@ func Time(v int64) predicate.PoolEvent {
 	return predicate.PoolEvent(sql.FieldEQ(FieldTime, v))
 }
 
+// SqrtPriceX96 applies equality check predicate on the "sqrt_price_x96" field. It's identical to SqrtPriceX96EQ.
+func SqrtPriceX96(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldSqrtPriceX96, v))
+}
+
+// Liquidity applies equality check predicate on the "liquidity" field. It's identical to LiquidityEQ.
+func Liquidity(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldLiquidity, v))
+}
+
+// Tick applies equality check predicate on the "tick" field. It's identical to TickEQ.
+func Tick(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldTick, v))
+}
+
 // ChainEQ applies the EQ predicate on the "chain" field.
 func ChainEQ(v string) predicate.PoolEvent {
 	return predicate.PoolEvent(sql.FieldEQ(FieldChain, v))
@@ -920,6 +935,206 @@ func TimeLT(v int64) predicate.PoolEvent {
 // TimeLTE applies the LTE predicate on the "time" field.
 func TimeLTE(v int64) predicate.PoolEvent {
 	return predicate.PoolEvent(sql.FieldLTE(FieldTime, v))
+}
+
+// SqrtPriceX96EQ applies the EQ predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96EQ(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96NEQ applies the NEQ predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NEQ(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNEQ(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96In applies the In predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96In(vs ...string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIn(FieldSqrtPriceX96, vs...))
+}
+
+// SqrtPriceX96NotIn applies the NotIn predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NotIn(vs ...string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotIn(FieldSqrtPriceX96, vs...))
+}
+
+// SqrtPriceX96GT applies the GT predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96GT(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGT(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96GTE applies the GTE predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96GTE(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGTE(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96LT applies the LT predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96LT(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLT(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96LTE applies the LTE predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96LTE(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLTE(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96Contains applies the Contains predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96Contains(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldContains(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96HasPrefix applies the HasPrefix predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96HasPrefix(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldHasPrefix(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96HasSuffix applies the HasSuffix predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96HasSuffix(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldHasSuffix(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96IsNil applies the IsNil predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96IsNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIsNull(FieldSqrtPriceX96))
+}
+
+// SqrtPriceX96NotNil applies the NotNil predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96NotNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotNull(FieldSqrtPriceX96))
+}
+
+// SqrtPriceX96EqualFold applies the EqualFold predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96EqualFold(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEqualFold(FieldSqrtPriceX96, v))
+}
+
+// SqrtPriceX96ContainsFold applies the ContainsFold predicate on the "sqrt_price_x96" field.
+func SqrtPriceX96ContainsFold(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldContainsFold(FieldSqrtPriceX96, v))
+}
+
+// LiquidityEQ applies the EQ predicate on the "liquidity" field.
+func LiquidityEQ(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldLiquidity, v))
+}
+
+// LiquidityNEQ applies the NEQ predicate on the "liquidity" field.
+func LiquidityNEQ(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNEQ(FieldLiquidity, v))
+}
+
+// LiquidityIn applies the In predicate on the "liquidity" field.
+func LiquidityIn(vs ...string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIn(FieldLiquidity, vs...))
+}
+
+// LiquidityNotIn applies the NotIn predicate on the "liquidity" field.
+func LiquidityNotIn(vs ...string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotIn(FieldLiquidity, vs...))
+}
+
+// LiquidityGT applies the GT predicate on the "liquidity" field.
+func LiquidityGT(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGT(FieldLiquidity, v))
+}
+
+// LiquidityGTE applies the GTE predicate on the "liquidity" field.
+func LiquidityGTE(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGTE(FieldLiquidity, v))
+}
+
+// LiquidityLT applies the LT predicate on the "liquidity" field.
+func LiquidityLT(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLT(FieldLiquidity, v))
+}
+
+// LiquidityLTE applies the LTE predicate on the "liquidity" field.
+func LiquidityLTE(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLTE(FieldLiquidity, v))
+}
+
+// LiquidityContains applies the Contains predicate on the "liquidity" field.
+func LiquidityContains(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldContains(FieldLiquidity, v))
+}
+
+// LiquidityHasPrefix applies the HasPrefix predicate on the "liquidity" field.
+func LiquidityHasPrefix(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldHasPrefix(FieldLiquidity, v))
+}
+
+// LiquidityHasSuffix applies the HasSuffix predicate on the "liquidity" field.
+func LiquidityHasSuffix(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldHasSuffix(FieldLiquidity, v))
+}
+
+// LiquidityIsNil applies the IsNil predicate on the "liquidity" field.
+func LiquidityIsNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIsNull(FieldLiquidity))
+}
+
+// LiquidityNotNil applies the NotNil predicate on the "liquidity" field.
+func LiquidityNotNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotNull(FieldLiquidity))
+}
+
+// LiquidityEqualFold applies the EqualFold predicate on the "liquidity" field.
+func LiquidityEqualFold(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEqualFold(FieldLiquidity, v))
+}
+
+// LiquidityContainsFold applies the ContainsFold predicate on the "liquidity" field.
+func LiquidityContainsFold(v string) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldContainsFold(FieldLiquidity, v))
+}
+
+// TickEQ applies the EQ predicate on the "tick" field.
+func TickEQ(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldEQ(FieldTick, v))
+}
+
+// TickNEQ applies the NEQ predicate on the "tick" field.
+func TickNEQ(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNEQ(FieldTick, v))
+}
+
+// TickIn applies the In predicate on the "tick" field.
+func TickIn(vs ...int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIn(FieldTick, vs...))
+}
+
+// TickNotIn applies the NotIn predicate on the "tick" field.
+func TickNotIn(vs ...int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotIn(FieldTick, vs...))
+}
+
+// TickGT applies the GT predicate on the "tick" field.
+func TickGT(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGT(FieldTick, v))
+}
+
+// TickGTE applies the GTE predicate on the "tick" field.
+func TickGTE(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldGTE(FieldTick, v))
+}
+
+// TickLT applies the LT predicate on the "tick" field.
+func TickLT(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLT(FieldTick, v))
+}
+
+// TickLTE applies the LTE predicate on the "tick" field.
+func TickLTE(v int) predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldLTE(FieldTick, v))
+}
+
+// TickIsNil applies the IsNil predicate on the "tick" field.
+func TickIsNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldIsNull(FieldTick))
+}
+
+// TickNotNil applies the NotNil predicate on the "tick" field.
+func TickNotNil() predicate.PoolEvent {
+	return predicate.PoolEvent(sql.FieldNotNull(FieldTick))
 }
 
 // And groups predicates with the AND operator between them.

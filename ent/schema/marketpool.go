@@ -34,6 +34,10 @@ func (MarketPool) Fields() []ent.Field {
 		field.Int64("state_block").Comment("block of the reserves; never below created_block"),
 		field.String("lp_token").MaxLen(100).Optional().
 			Comment("the pool's LP token when it is not the pool itself (a Solana LP mint); empty: the pool's own address"),
+		field.String("sqrt_price_x96").MaxLen(80).Optional().
+			Comment("concentrated-liquidity pools (Uniswap V3): sqrt price, Q64.96, decimal; the reserves are its virtual reserves"),
+		field.String("liquidity").MaxLen(80).Optional().Comment("concentrated-liquidity pools: in-range liquidity, decimal"),
+		field.Int("tick").Optional().Nillable().Comment("concentrated-liquidity pools: current tick"),
 	}
 }
 

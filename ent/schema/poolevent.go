@@ -31,6 +31,10 @@ func (PoolEvent) Fields() []ent.Field {
 		field.Float("price_native").Comment("base token in the quote token after the event"),
 		field.Float("volume_usd"),
 		field.Int64("time").Comment("block time, unix seconds"),
+		field.String("sqrt_price_x96").MaxLen(80).Optional().
+			Comment("concentrated-liquidity pools (Uniswap V3): sqrt price, Q64.96, decimal; the reserves are its virtual reserves"),
+		field.String("liquidity").MaxLen(80).Optional().Comment("concentrated-liquidity pools: in-range liquidity, decimal"),
+		field.Int("tick").Optional().Nillable().Comment("concentrated-liquidity pools: current tick"),
 	}
 }
 

@@ -18,13 +18,13 @@ func (Venue) Spec() chain.VenueSpec {
 	return spec
 }
 
-// Status says what a uniswap-v3 venue configured as cfg serves: swaps (quotes and SwapRouter02
-// builds) when it has a router and a tickLens, through which quotes read each pool's initialized
-// ticks. Its pools are not indexed and its positions not managed by this version yet.
+// Status says what a uniswap-v3 venue configured as cfg serves: its pools are indexed from its
+// factory (index.go); swaps (quotes and SwapRouter02 builds) when it also has a router and a
+// tickLens, through which quotes read each pool's initialized ticks. Its positions are not managed
+// by this version yet.
 func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus {
-	out := chain.VenueStatus{Name: Name, Kind: v.Spec().Kind, Missing: map[chain.Capability]string{}}
+	out := chain.VenueStatus{Name: Name, Kind: v.Spec().Kind, Serves: []chain.Capability{chain.CapPools}, Missing: map[chain.Capability]string{}}
 	at := "chains." + chainName + ".venues." + Name + "."
-	out.Missing[chain.CapPools] = Name + " pool reads (the index of its pools) are not served by this version yet"
 	out.Missing[chain.CapLiquidity] = Name + " position builds are not served by this version yet"
 	out.Missing[chain.CapFarms] = Name + " staker builds are not served by this version yet"
 	var lacks []string
@@ -38,6 +38,6 @@ func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus
 		out.Missing[chain.CapSwaps] = "the " + Name + " venue of " + chainName + " is configured without " + strings.Join(lacks, " and ")
 		return out
 	}
-	out.Serves = []chain.Capability{chain.CapSwaps}
+	out.Serves = append(out.Serves, chain.CapSwaps)
 	return out
 }

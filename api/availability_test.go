@@ -158,13 +158,15 @@ func checkAnswer(t testing.TB, s *Server, spec *opSpec, r response) {
 	}
 }
 
-// TestVenuesInChains: GET /v1/chains lists each enabled chain's venues with what each serves; a
-// uniswap-v2 venue configured without initCodeHash serves its pools only, its trading operations
-// are off the chain's list, and calling one is 400 operation_not_supported naming the missing
-// setting (not 404 no_route, which reads like thin liquidity).
+// TestVenuesInChains: GET /v1/chains lists each enabled chain's venues with what each serves (the
+// devnet's: uniswap-v2 and uniswap-v3); a uniswap-v2 venue configured without initCodeHash serves
+// its pools only, its trading operations are off the chain's list, and calling one is 400
+// operation_not_supported naming the missing setting (not 404 no_route, which reads like thin
+// liquidity).
 func TestVenuesInChains(t *testing.T) {
 	t.Parallel()
-	venueOf := func(e *env) (ops []string, venue map[string]any) {
+	// venueOf is base's operations and its venues by name, uniswap-v2's apart.
+	venueOf := func(e *env) (ops []string, venue map[string]any, venues map[string]map[string]any) {
 		r := e.do(request{path: "/v1/chains"})
 		checkAnswer(t, e.server, e.server.specs[1], r)
 		for _, c := range r.body["chains"].([]any) {
@@ -178,22 +180,28 @@ func TestVenuesInChains(t *testing.T) {
 			for _, op := range c["operations"].([]any) {
 				ops = append(ops, op.(string))
 			}
-			venues := c["venues"].([]any)
-			if len(venues) != 1 {
-				t.Fatalf("base's venues: %v", venues)
+			venues = map[string]map[string]any{}
+			for _, v := range c["venues"].([]any) {
+				venues[v.(map[string]any)["name"].(string)] = v.(map[string]any)
 			}
-			venue = venues[0].(map[string]any)
+			if venues["uniswap-v2"] == nil {
+				t.Fatalf("base's venues: %v, want uniswap-v2", c["venues"])
+			}
+			venue = venues["uniswap-v2"]
 		}
-		return ops, venue
+		return ops, venue, venues
 	}
 	trading := []string{"getSwapQuote", "buildSwap", "buildLPCreate", "buildLPAdd", "buildLPRemove", "buildLPHarvest", "buildLPCompound", "buildLPFarm"}
 
 	t.Run("complete", func(t *testing.T) {
 		var d devnetChain
 		e := newEnv(t, withDevnet(&d))
-		ops, v := venueOf(e)
+		ops, v, venues := venueOf(e)
 		if v["name"] != "uniswap-v2" || v["kind"] != "constant-product" || fmt.Sprint(v["serves"]) != "[pools swaps liquidity farms]" || v["notes"] != nil {
 			t.Errorf("the devnet's venue: %v", v)
+		}
+		if v3 := venues["uniswap-v3"]; len(venues) != 2 || v3["kind"] != "concentrated" {
+			t.Errorf("the devnet's venues: %v, want uniswap-v2 and uniswap-v3 (concentrated): the devnet seeds both", venues)
 		}
 		for _, op := range append(trading, "getPool", "getTokenPrice") {
 			if !slices.Contains(ops, op) || !strings.Contains(fmt.Sprint(v["operations"]), op) {
@@ -206,14 +214,14 @@ func TestVenuesInChains(t *testing.T) {
 	})
 
 	t.Run("without initCodeHash", func(t *testing.T) {
-		d := devnetChain{edit: func(cc *chain.ChainConfig) {
+		d := devnetChain{edit: func(cc *chain.ChainConfig) { // uniswap-v2 alone, without initCodeHash
 			v := cc.Venues["uniswap-v2"]
 			v.InitCodeHash = ""
-			cc.Venues["uniswap-v2"] = v
+			cc.Venues = map[string]chain.VenueConfig{"uniswap-v2": v}
 		}}
 		e := newEnv(t, withDevnet(&d))
 		_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(100_000), Burst: ptr(10_000)})
-		ops, v := venueOf(e)
+		ops, v, _ := venueOf(e)
 		if fmt.Sprint(v["serves"]) != "[pools]" || !strings.Contains(fmt.Sprint(v["notes"]), "initCodeHash") {
 			t.Errorf("a venue without initCodeHash: %v", v)
 		}

@@ -23,6 +23,7 @@ const (
 	exQRTZ      = "0x71889ACda55F58e2296B6A744978DC7D8006Bbc2"
 	exWETH      = "0x3AF85aeca993356830e23664463d9e669D6cfcd8"
 	exWETHAUR   = "0x043ddFeFFaE4FDEefF0AdfC0230849EC1Ef4DF34" // the WETH/AUR pair, farmed
+	exWETHUSDD5 = "0x1A224B51fa6644545743482680D5121f37d963Bd" // the WETH/USDD uniswap-v3 pool, 0.05 %
 	exTxHash    = "0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"
 	exHolder0   = "58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3" // the validator's holder-0: SOL, USDC, AUR, QRTZ, EMB
 	exHolder1   = "2ruo7F7X9SmPoi5vrWPwRNYoJ3txVwuugnRCEW5zNK87" // holder-1
@@ -105,8 +106,8 @@ var requestExamples = map[string][]requestExample{
 		{"solana", "The AUR/USDC pool's reserves on solana: its vaults less the fees it owes.", map[string]string{"pool": exAURUSDC, "amm": "raydium", "base": exSolAUR, "quote": exUSDC}, nil, 200},
 	},
 	"getPoolBins": {
-		{"evm", "Bins of a constant-product pool: no venue with bins is served yet." + unsupported,
-			map[string]string{"pool": exWETHAUR, "chain": "base", "amm": "uniswap-v2"}, nil, 400},
+		{"evm", "Bins of the WETH/USDD 0.05 % uniswap-v3 pool on base around its price, priced in USDD (its token1).",
+			map[string]string{"pool": exWETHUSDD5, "chain": "base", "amm": "uniswap-v3"}, nil, 200},
 		{"solana", "Bins of a raydium (constant-product) pool: no venue with bins is served yet." + unsupported,
 			map[string]string{"pool": exAURUSDC, "amm": "raydium"}, nil, 400},
 	},

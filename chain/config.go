@@ -52,8 +52,11 @@ type ChainConfig struct {
 //     venue's LP tokens.
 //   - uniswap-v3: factory and quoter required, router optional; feeBps must be 0 because the fee is
 //     per pool; initCodeHash optional as for V2; tickLens (optional) is the chain's TickLens, through
-//     which pool reads (quotes, bins) read initialized ticks; stakingRewardsFactory does not apply and
-//     must be empty. tickLens applies to uniswap-v3 only.
+//     which pool reads (quotes, bins) read initialized ticks; positionManager (optional) is the
+//     NonfungiblePositionManager whose NFTs are the venue's positions; staker (optional) is the
+//     UniswapV3Staker that farms those positions; migrator (optional) is the V3Migrator that moves
+//     uniswap-v2 LP into positions; stakingRewardsFactory does not apply and must be empty.
+//     tickLens, positionManager, staker and migrator apply to uniswap-v3 only.
 //   - Solana venues (raydium, orca, meteora, pumpswap): factory is the venue's program id and is
 //     required; router, quoter, feeBps, initCodeHash and stakingRewardsFactory do not apply and must
 //     be empty.
@@ -62,6 +65,9 @@ type VenueConfig struct {
 	Router                string `json:"router,omitempty"`
 	Quoter                string `json:"quoter,omitempty"`
 	TickLens              string `json:"tickLens,omitempty"`
+	PositionManager       string `json:"positionManager,omitempty"`
+	Staker                string `json:"staker,omitempty"`
+	Migrator              string `json:"migrator,omitempty"`
 	FeeBps                int    `json:"feeBps"`
 	InitCodeHash          string `json:"initCodeHash,omitempty"`
 	StakingRewardsFactory string `json:"stakingRewardsFactory,omitempty"`
@@ -166,6 +172,9 @@ type (
 		Router                string `json:"router"`
 		Quoter                string `json:"quoter"`
 		TickLens              string `json:"tickLens"`
+		PositionManager       string `json:"positionManager"`
+		Staker                string `json:"staker"`
+		Migrator              string `json:"migrator"`
 		FeeBps                *int   `json:"feeBps"`
 		InitCodeHash          string `json:"initCodeHash"`
 		StakingRewardsFactory string `json:"stakingRewardsFactory"`
@@ -231,7 +240,8 @@ func ParseConfig(data []byte) (Config, error) {
 			c.Venues = make(map[string]VenueConfig, len(fc.Venues))
 		}
 		for venue, fv := range fc.Venues {
-			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, TickLens: fv.TickLens, InitCodeHash: fv.InitCodeHash,
+			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, TickLens: fv.TickLens,
+				PositionManager: fv.PositionManager, Staker: fv.Staker, Migrator: fv.Migrator, InitCodeHash: fv.InitCodeHash,
 				StakingRewardsFactory: fv.StakingRewardsFactory}
 			known, isKnown := knownUniswapV2(name, fv.Factory)
 			isKnown = isKnown && venue == "uniswap-v2"
@@ -454,7 +464,7 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".factory", v.Factory, true)
 		checkAddr(vp+".router", v.Router, true)
 		notUsed("quoter", v.Quoter)
-		notUsed("tickLens", v.TickLens)
+		v.notUsedOutsideV3(notUsed)
 		if v.FeeBps < 0 || v.FeeBps > maxFeeBps {
 			add(vp+".feeBps", "want 0 to %d", maxFeeBps)
 		}
@@ -465,6 +475,9 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".router", v.Router, false)
 		checkAddr(vp+".quoter", v.Quoter, true)
 		checkAddr(vp+".tickLens", v.TickLens, false)
+		checkAddr(vp+".positionManager", v.PositionManager, false)
+		checkAddr(vp+".staker", v.Staker, false)
+		checkAddr(vp+".migrator", v.Migrator, false)
 		if v.FeeBps != 0 {
 			add(vp+".feeBps", "not used by uniswap-v3, whose fee is per pool")
 		}
@@ -474,13 +487,21 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".factory", v.Factory, true)
 		notUsed("router", v.Router)
 		notUsed("quoter", v.Quoter)
-		notUsed("tickLens", v.TickLens)
+		v.notUsedOutsideV3(notUsed)
 		notUsed("initCodeHash", v.InitCodeHash)
 		notUsed("stakingRewardsFactory", v.StakingRewardsFactory)
 		if v.FeeBps != 0 {
 			add(vp+".feeBps", "not used by %s, whose fee is per pool", venue)
 		}
 	}
+}
+
+// notUsedOutsideV3 reports, through notUsed, each uniswap-v3-only setting that is set.
+func (v VenueConfig) notUsedOutsideV3(notUsed func(field, value string)) {
+	notUsed("tickLens", v.TickLens)
+	notUsed("positionManager", v.PositionManager)
+	notUsed("staker", v.Staker)
+	notUsed("migrator", v.Migrator)
 }
 
 // Redacted returns a deep copy of c safe to log: RPC URLs lose their credentials (see RedactURL).

@@ -69,7 +69,8 @@ func TestLoadConfigExample(t *testing.T) {
 	if base.Network != Mainnet || base.ChainID != 8453 || base.Confirmations != 10 || len(base.RPCURLs) != 2 {
 		t.Errorf("base = %+v", base)
 	}
-	if v := base.Venues["uniswap-v3"]; v.Quoter != "0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a" || v.FeeBps != 0 || len(v.InitCodeHash) != 66 {
+	if v := base.Venues["uniswap-v3"]; v.Quoter != "0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a" || v.FeeBps != 0 || len(v.InitCodeHash) != 66 ||
+		v.PositionManager != basePositionManager || v.Staker != baseV3Staker || v.Migrator != baseV3Migrator {
 		t.Errorf("base uniswap-v3 = %+v", v)
 	}
 	dev := cfg.Chains["ethereum"]
@@ -202,6 +203,50 @@ func TestParseConfigTickLens(t *testing.T) {
 	}
 }
 
+// Base's official Uniswap V3 position manager, staker and migrator.
+const (
+	basePositionManager = "0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1"
+	baseV3Staker        = "0x42bE4D6527829FeFA1493e1fb9F3676d2425C3C1"
+	baseV3Migrator      = "0x23cF10b1ee3AdfCA73B0eF17C07F7577e7ACd2d7"
+)
+
+// TestParseConfigV3Contracts: uniswap-v3's optional positionManager, staker and migrator are read
+// from the file, kept as written, absent by default, and survive a JSON round trip.
+func TestParseConfigV3Contracts(t *testing.T) {
+	cfg, err := ParseConfig([]byte(validDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := cfg.Chains["base"].Venues["uniswap-v3"]; v.PositionManager != "" || v.Staker != "" || v.Migrator != "" {
+		t.Errorf("uniswap-v3 = %+v without them in the file", v)
+	}
+	m := doc(t)
+	v3 := at(m, "chains.base.venues.uniswap-v3")
+	v3["positionManager"], v3["staker"], v3["migrator"] = basePositionManager, baseV3Staker, baseV3Migrator
+	data, _ := json.Marshal(m)
+	if cfg, err = ParseConfig(data); err != nil {
+		t.Fatal(err)
+	}
+	if v := cfg.Chains["base"].Venues["uniswap-v3"]; v.PositionManager != basePositionManager || v.Staker != baseV3Staker || v.Migrator != baseV3Migrator {
+		t.Fatalf("uniswap-v3 = %+v", v)
+	}
+	if data, err = json.Marshal(cfg); err != nil {
+		t.Fatal(err)
+	}
+	for field, addr := range map[string]string{"positionManager": basePositionManager, "staker": baseV3Staker, "migrator": baseV3Migrator} {
+		if !strings.Contains(string(data), `"`+field+`":"`+addr+`"`) || strings.Count(string(data), `"`+field+`"`) != 1 {
+			t.Fatalf("marshalled config lacks %s once: %s", field, data)
+		}
+	}
+	again, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again, cfg) {
+		t.Fatalf("round trip changed the config:\n%+v\n%+v", again, cfg)
+	}
+}
+
 func TestParseConfigErrors(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -308,6 +353,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"v2 router missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v2"), "router") }, "chains.base.venues.uniswap-v2.router: required"},
 		{"v2 quoter", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["quoter"] = evmA }, "chains.base.venues.uniswap-v2.quoter: not used by uniswap-v2"},
 		{"v2 tick lens", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["tickLens"] = evmA }, "chains.base.venues.uniswap-v2.tickLens: not used by uniswap-v2"},
+		{"v2 position manager", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["positionManager"] = evmA },
+			"chains.base.venues.uniswap-v2.positionManager: not used by uniswap-v2"},
+		{"v2 staker", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["staker"] = evmA }, "chains.base.venues.uniswap-v2.staker: not used by uniswap-v2"},
+		{"v2 migrator", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["migrator"] = evmA }, "chains.base.venues.uniswap-v2.migrator: not used by uniswap-v2"},
 		{"v2 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["feeBps"] = 10000 }, "chains.base.venues.uniswap-v2.feeBps: want 0 to 9999"},
 		{"v2 init code hash", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["initCodeHash"] = "0x96e8" },
 			"chains.base.venues.uniswap-v2.initCodeHash: want 0x followed by 64 hex digits"},
@@ -320,6 +369,14 @@ func TestParseConfigErrors(t *testing.T) {
 		{"v3 quoter missing", func(m map[string]any) { delete(at(m, "chains.base.venues.uniswap-v3"), "quoter") }, "chains.base.venues.uniswap-v3.quoter: required"},
 		{"v3 router", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["router"] = "0x1" }, "chains.base.venues.uniswap-v3.router: not an EVM address (want 0x followed by 40 hex digits)"},
 		{"v3 tick lens", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["tickLens"] = "0x1" }, "chains.base.venues.uniswap-v3.tickLens: not an EVM address (want 0x followed by 40 hex digits)"},
+		{"v3 position manager", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["positionManager"] = "0x1" },
+			"chains.base.venues.uniswap-v3.positionManager: not an EVM address (want 0x followed by 40 hex digits)"},
+		{"v3 staker checksum", func(m map[string]any) {
+			at(m, "chains.base.venues.uniswap-v3")["staker"] = "0x42be4D6527829FeFA1493e1fb9F3676d2425C3C1"
+		}, "chains.base.venues.uniswap-v3.staker: checksum mismatch: " + ChecksumAdvice},
+		{"v3 migrator zero", func(m map[string]any) {
+			at(m, "chains.base.venues.uniswap-v3")["migrator"] = "0x" + strings.Repeat("0", 40)
+		}, "chains.base.venues.uniswap-v3.migrator: the zero address"},
 		{"v3 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["feeBps"] = 5 }, "chains.base.venues.uniswap-v3.feeBps: not used by uniswap-v3, whose fee is per pool"},
 		{"v3 staking rewards factory", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["stakingRewardsFactory"] = evmA },
 			"chains.base.venues.uniswap-v3.stakingRewardsFactory: not used by uniswap-v3"},
@@ -333,6 +390,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"solana venue router", func(m map[string]any) { at(m, "chains.solana.venues.orca")["router"] = solA }, "chains.solana.venues.orca.router: not used by orca"},
 		{"solana venue quoter", func(m map[string]any) { at(m, "chains.solana.venues.orca")["quoter"] = solA }, "chains.solana.venues.orca.quoter: not used by orca"},
 		{"solana venue tick lens", func(m map[string]any) { at(m, "chains.solana.venues.orca")["tickLens"] = solA }, "chains.solana.venues.orca.tickLens: not used by orca"},
+		{"solana venue position manager", func(m map[string]any) { at(m, "chains.solana.venues.orca")["positionManager"] = solA },
+			"chains.solana.venues.orca.positionManager: not used by orca"},
+		{"solana venue staker", func(m map[string]any) { at(m, "chains.solana.venues.orca")["staker"] = solA }, "chains.solana.venues.orca.staker: not used by orca"},
+		{"solana venue migrator", func(m map[string]any) { at(m, "chains.solana.venues.orca")["migrator"] = solA }, "chains.solana.venues.orca.migrator: not used by orca"},
 		{"solana venue hash", func(m map[string]any) { at(m, "chains.solana.venues.orca")["initCodeHash"] = "x" }, "chains.solana.venues.orca.initCodeHash: not used by orca"},
 		{"solana venue staking rewards factory", func(m map[string]any) { at(m, "chains.solana.venues.orca")["stakingRewardsFactory"] = solA },
 			"chains.solana.venues.orca.stakingRewardsFactory: not used by orca"},

@@ -10,6 +10,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -194,6 +195,10 @@ func (l *Local) Market() Market {
 	m.Tokens = slices.Clone(m.Tokens)
 	m.Pools = slices.Clone(m.Pools)
 	m.Farms = slices.Clone(m.Farms)
+	m.V3Pools = slices.Clone(m.V3Pools)
+	for i := range m.V3Pools {
+		m.V3Pools[i].Positions = slices.Clone(m.V3Pools[i].Positions)
+	}
 	return m
 }
 
@@ -421,6 +426,21 @@ func (l *Local) logBanner(took, tradeEvery time.Duration) {
 			"rewardPerSecond", new(big.Rat).SetFrac(f.RewardRate, wholeUnits(1, 18)).FloatString(2))
 	}
 	m := l.market
+	v3 := m.V3
+	lg.Warn("devnet Uniswap V3 contracts", "factory", v3.Factory.Hex(), "swapRouter02", v3.SwapRouter02.Hex(), "quoterV2", v3.QuoterV2.Hex(),
+		"tickLens", v3.TickLens.Hex(), "positionManager", v3.PositionManager.Hex(), "staker", v3.Staker.Hex(), "migrator", v3.V3Migrator.Hex())
+	for _, p := range m.V3Pools {
+		ids := make([]string, len(p.Positions))
+		for i, pos := range p.Positions {
+			ids[i] = pos.TokenID.String()
+		}
+		lg.Warn("devnet V3 pool", "pair", m.v3PoolName(p), "address", p.Address.Hex(), "tick", p.Tick, "positionIds", strings.Join(ids, ","))
+	}
+	if inc := m.V3Incentive; inc.Reward != nil {
+		lg.Warn("devnet V3 incentive (UniswapV3Staker)", "id", inc.ID.Hex(), "pool", inc.Pool.Hex(), "reward", m.symbol(inc.RewardToken),
+			"amount", new(big.Rat).SetFrac(inc.Reward, wholeUnits(1, 18)).FloatString(0), "start", inc.StartTime, "end", inc.EndTime,
+			"stakedPositionId", inc.StakedTokenID)
+	}
 	lg.Warn("devnet stake", "account", m.Staker.Hex(), "pool", m.pairName(m.Pools[stakerPool]), "lpInWallet", new(big.Rat).SetFrac(m.StakerLP, wholeUnits(1, 18)).FloatString(0),
 		"lpStaked", new(big.Rat).SetFrac(m.StakerStaked, wholeUnits(1, 18)).FloatString(0), "farm", m.Farms[stakerPool].Address.Hex())
 }

@@ -33,6 +33,14 @@ type Market struct {
 	// documented LP examples (remove, unstake, harvest, compound) have a position to act on.
 	Staker                 common.Address
 	StakerLP, StakerStaked *big.Int
+
+	// V3 is the official Uniswap V3 set, deployed after everything above (whose addresses are
+	// the same as without it); V3Pools its pools, the first three on pairs that V2 pools also
+	// have, at the V2 pools' seeded prices; V3Incentive the staker's incentive, with one deployer
+	// position staked in it.
+	V3          V3Addresses
+	V3Pools     []SeededV3Pool
+	V3Incentive V3Incentive
 }
 
 // The seeded stake: user 7 gets 10 LP of AUR/WETH from the deployer and stakes 6 of them.
@@ -168,14 +176,19 @@ type seedToken struct {
 // the farms' factory, and needs about 1,500 ETH for the wrapped native side of the pools), 1..4
 // traders (hold USD and approve the router), 5..9 users (some hold tokens; none trades; user 7 alone
 // stakes: Market.Staker). It takes five rounds of transactions: deployments; mints and approvals;
-// pools and farms; the farms' start with the staker's LP and approval; the staker's stake. Every transaction of a round is independent of the others in it, so gas is
-// estimated for each against the chain before the round; on a chain that seals blocks on Commit, a
-// round is one block.
+// pools and farms; the farms' start with the staker's LP and approval; the staker's stake. Then
+// three more for Uniswap V3, after all of the V2 market so that its addresses stay as they were:
+// the V3 contracts with the deployer's wrapped ETH and approvals (the traders approve SwapRouter02);
+// the staker's incentive and the V3 pools with their positions; the stake of one position in the
+// incentive. Every transaction of a round is independent of the others in it, so gas is estimated
+// for each against the chain before the round; on a chain that seals blocks on Commit, a round is
+// one block, and a few empty blocks may precede the last one (it waits for the incentive's start).
 //
-// The contracts are the official Uniswap V2 factory, pair and Router02, WETH9 and the liquidity
-// staker's StakingRewardsFactory; the tokens and Multicall3 are ours. Pool addresses are computed
-// offline from the pair's init code hash (chain.UniswapV2PairAddress), as on mainnet, and checked
-// against the factory's getPair.
+// The contracts are the official Uniswap V2 factory, pair and Router02, WETH9, the liquidity
+// staker's StakingRewardsFactory and the official Uniswap V3 set (DeployV3's); the tokens and
+// Multicall3 are ours. Pool addresses are computed offline from the init code hashes
+// (chain.UniswapV2PairAddress, chain.UniswapV3PoolAddress), as on mainnet, and checked against the
+// factories' getPair and getPool.
 func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 	var m Market
 	wrap := func(step string, err error) error { return fmt.Errorf("devnet: seed: %s: %w", step, err) }
@@ -377,6 +390,15 @@ func Seed(ctx context.Context, b Backend, accounts []*Account) (Market, error) {
 			return m, wrap("farms", fmt.Errorf("farm %s pays %s a second, want %s", f.Address, rate, f.RewardRate))
 		}
 	}
+
+	// Blocks 6 to 8 and on: Uniswap V3.
+	symbols := []string{usdSymbol, wethSymbol}
+	for _, ts := range seedTokens {
+		symbols = append(symbols, ts.symbol)
+	}
+	if err := seedV3(ctx, b, accounts, &m, tokens, symbols); err != nil {
+		return m, err
+	}
 	return m, nil
 }
 
@@ -419,14 +441,35 @@ func waitFarmGenesis(ctx context.Context, client ethereum.GasEstimator, from, fa
 const Confirmations = 12
 
 // ChainConfig is the seeded market as a chain entry of the deployment's configuration, served at
-// rpcURL: network devnet, chain id ChainID, the seeded stablecoin, wrapped native, Multicall3 and
-// Uniswap V2 venue (with its init code hash and StakingRewardsFactory), Confirmations and start
-// block 0. Addresses are EIP-55 checksummed.
+// rpcURL: network devnet, chain id ChainID, the seeded stablecoin, wrapped native, Multicall3,
+// Uniswap V2 venue (with its init code hash and StakingRewardsFactory) and, when V3 was seeded, the
+// Uniswap V3 venue (factory, SwapRouter02, QuoterV2, TickLens, the canonical pool init code hash,
+// position manager, staker and migrator), Confirmations and start block 0. Addresses are EIP-55
+// checksummed.
 func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 	c := m.Core
 	var farms string
 	if c.StakingRewardsFactory != (common.Address{}) {
 		farms = c.StakingRewardsFactory.Hex()
+	}
+	venues := map[string]chain.VenueConfig{"uniswap-v2": {
+		Factory:               c.Factory.Hex(),
+		Router:                c.Router.Hex(),
+		FeeBps:                chain.DefaultUniswapV2FeeBps,
+		InitCodeHash:          m.InitCodeHash.Hex(),
+		StakingRewardsFactory: farms,
+	}}
+	if v3 := m.V3; v3.Factory != (common.Address{}) {
+		venues["uniswap-v3"] = chain.VenueConfig{
+			Factory:         v3.Factory.Hex(),
+			Router:          v3.SwapRouter02.Hex(),
+			Quoter:          v3.QuoterV2.Hex(),
+			TickLens:        v3.TickLens.Hex(),
+			InitCodeHash:    chain.UniswapV3InitCodeHash,
+			PositionManager: v3.PositionManager.Hex(),
+			Staker:          v3.Staker.Hex(),
+			Migrator:        v3.V3Migrator.Hex(),
+		}
 	}
 	return chain.ChainConfig{
 		RPCURLs:        []string{rpcURL},
@@ -437,13 +480,7 @@ func (m Market) ChainConfig(rpcURL string) chain.ChainConfig {
 		Confirmations:  Confirmations,
 		StartBlock:     0,
 		Multicall3:     c.Multicall3.Hex(),
-		Venues: map[string]chain.VenueConfig{"uniswap-v2": {
-			Factory:               c.Factory.Hex(),
-			Router:                c.Router.Hex(),
-			FeeBps:                chain.DefaultUniswapV2FeeBps,
-			InitCodeHash:          m.InitCodeHash.Hex(),
-			StakingRewardsFactory: farms,
-		}},
+		Venues:         venues,
 	}
 }
 

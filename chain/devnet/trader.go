@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
 
 // Sizes of the trader's moves, in parts per 100,000 of the pool's reserve on the paying side:
@@ -18,6 +20,16 @@ const (
 	swapMinPPM, swapMaxPPM = 50, 800   // 0.05% to 0.8% per swap
 	liqMinPPM, liqMaxPPM   = 200, 1000 // 0.2% to 1% per liquidity add
 	ppmScale               = 100_000
+)
+
+// Sizes of the trader's moves on V3 pools, in parts per 100,000 of the in-range liquidity's virtual
+// reserve on the paying side: about half the price move they make while the price stays within the
+// in-range positions (0.05 % to 1.5 %), so that the narrow positions' ticks (about ±1 %) are
+// crossed now and then. A swap stops at v3SwapLimitPPM of the square root price (a 3 % move):
+// one that leaves a range for thinner liquidity beyond would otherwise move the price far.
+const (
+	v3SwapMinPPM, v3SwapMaxPPM = 25, 750
+	v3SwapLimitPPM             = 1500
 )
 
 // ethGasReserve is native balance a trader keeps for gas when paying a swap in ETH.
@@ -33,7 +45,10 @@ type trader struct {
 	everyone []common.Address
 	tokens   []common.Address // every ERC-20 of the market, core ones included
 	pools    []traderPool
+	v3Pools  []traderV3Pool
 	router   common.Address
+	router02 common.Address // SwapRouter02, for the V3 pools
+	quoter   common.Address // QuoterV2
 	weth     common.Address
 }
 
@@ -45,16 +60,44 @@ type traderPool struct {
 	p0          float64        // quote per base, raw units, after seeding
 }
 
+// traderV3Pool is a seeded V3 pool seen as base/quote (as traderPool), with its price at seeding.
+type traderV3Pool struct {
+	SeededV3Pool
+	name        string
+	base, quote common.Address
+	p0          float64 // quote per base, raw units, at seeding
+}
+
+// price is the pool's quote per base (raw units) at sqrtPriceX96.
+func (p traderV3Pool) price(sqrtPriceX96 *big.Int) float64 {
+	s := ratio(sqrtPriceX96, q96)
+	if p.base == p.Token0 {
+		return s * s
+	}
+	return 1 / (s * s)
+}
+
+// baseQuote orders a pool's tokens as the trader sees them: the quote is the USD stablecoin when in
+// the pool, else the wrapped native.
+func (m Market) baseQuote(token0, token1 common.Address) (base, quote common.Address) {
+	if token0 == m.Core.USD || (token0 == m.Core.WrappedNative && token1 != m.Core.USD) {
+		return token1, token0
+	}
+	return token0, token1
+}
+
 func newTrader(ctx context.Context, l *Local, accts []*Account) (*trader, error) {
 	m := l.market
 	t := &trader{
-		l:      l,
-		log:    l.log,
-		rng:    rand.New(rand.NewPCG(ChainID, 8545)),
-		accts:  accts,
-		tokens: []common.Address{m.Core.USD, m.Core.WrappedNative},
-		router: m.Core.Router,
-		weth:   m.Core.WrappedNative,
+		l:        l,
+		log:      l.log,
+		rng:      rand.New(rand.NewPCG(ChainID, 8545)),
+		accts:    accts,
+		tokens:   []common.Address{m.Core.USD, m.Core.WrappedNative},
+		router:   m.Core.Router,
+		router02: m.V3.SwapRouter02,
+		quoter:   m.V3.QuoterV2,
+		weth:     m.Core.WrappedNative,
 	}
 	for _, a := range l.accounts {
 		t.everyone = append(t.everyone, a.Address)
@@ -63,16 +106,20 @@ func newTrader(ctx context.Context, l *Local, accts []*Account) (*trader, error)
 		t.tokens = append(t.tokens, tok.Address)
 	}
 	for _, p := range m.Pools {
-		tp := traderPool{SeededPool: p, name: m.pairName(p), base: p.Token0, quote: p.Token1}
-		if p.Token0 == m.Core.USD || (p.Token0 == m.Core.WrappedNative && p.Token1 != m.Core.USD) {
-			tp.base, tp.quote = p.Token1, p.Token0
-		}
+		tp := traderPool{SeededPool: p, name: m.pairName(p)}
+		tp.base, tp.quote = m.baseQuote(p.Token0, p.Token1)
 		rBase, rQuote, err := t.sides(ctx, tp)
 		if err != nil {
 			return nil, fmt.Errorf("devnet: trader: %w", err)
 		}
 		tp.p0 = ratio(rQuote, rBase)
 		t.pools = append(t.pools, tp)
+	}
+	for _, p := range m.V3Pools {
+		tp := traderV3Pool{SeededV3Pool: p, name: m.v3PoolName(p)}
+		tp.base, tp.quote = m.baseQuote(p.Token0, p.Token1)
+		tp.p0 = tp.price(p.SqrtPriceX96)
+		t.v3Pools = append(t.v3Pools, tp)
 	}
 	return t, nil
 }
@@ -106,32 +153,25 @@ func (t *trader) step(ctx context.Context) error {
 	}
 }
 
-// swap trades a random small amount on a random pool, in a direction biased back towards the
-// pool's seeded price: the further the price drifted up, the likelier a sale.
+// swap trades a random small amount on a random pool (V2 or V3), in a direction biased back
+// towards the pool's seeded price: the further the price drifted up, the likelier a sale.
 func (t *trader) swap(ctx context.Context) error {
-	p := t.pools[t.rng.IntN(len(t.pools))]
+	i := t.rng.IntN(len(t.pools) + len(t.v3Pools))
+	if i >= len(t.pools) {
+		return t.swapV3(ctx, t.v3Pools[i-len(t.pools)])
+	}
+	p := t.pools[i]
 	rBase, rQuote, err := t.sides(ctx, p)
 	if err != nil {
 		return err
 	}
-	drift := math.Log(ratio(rQuote, rBase) / p.p0)
-	buy := t.rng.Float64() < min(max(0.5-2*drift, 0.15), 0.85)
 	ppm := int64(swapMinPPM + t.rng.IntN(swapMaxPPM-swapMinPPM))
-	var a *Account
-	var in, out common.Address
-	var amount *big.Int
-	for range 2 { // the chosen direction, then the other if no trader can pay
-		in, out = p.base, p.quote
-		rIn := rBase
-		if buy {
-			in, out, rIn = p.quote, p.base, rQuote
+	a, in, out, amount, err := t.side(ctx, ratio(rQuote, rBase)/p.p0, v2Pull, p.base, p.quote, func(in common.Address) *big.Int {
+		if in == p.quote {
+			return fraction(rQuote, ppm)
 		}
-		amount = fraction(rIn, ppm)
-		if a, err = t.payer(ctx, in, amount); err != nil || a != nil {
-			break
-		}
-		buy = !buy
-	}
+		return fraction(rBase, ppm)
+	})
 	if err != nil {
 		return err
 	}
@@ -157,6 +197,92 @@ func (t *trader) swap(ctx context.Context) error {
 		data = bRouter.PackSwapExactTokensForTokens(amount, minOut, path, a.Address, farDeadline)
 	}
 	return t.send(ctx, a, t.router, value, data, "swap on "+p.name)
+}
+
+// How strongly a swap's direction pulls the price back to its seeded value: the chance of a buy is
+// 0.5 - pull·ln(price now / price at seeding), kept within [0.15, 0.85]. V3 moves pull harder:
+// beyond its positions' ranges a pool's liquidity thins out, and its price would wander off.
+const v2Pull, v3Pull = 2, 20
+
+// side picks a swap's direction, biased back towards the seeded price by how far the price has
+// moved (moved: price now over price at seeding), and a trader able to pay amount(in): the chosen
+// direction, else the other; a nil account when no trader can pay either.
+func (t *trader) side(ctx context.Context, moved, pull float64, base, quote common.Address, amount func(in common.Address) *big.Int) (*Account, common.Address, common.Address, *big.Int, error) {
+	buy := t.rng.Float64() < min(max(0.5-pull*math.Log(moved), 0.15), 0.85)
+	for range 2 {
+		in, out := base, quote
+		if buy {
+			in, out = quote, base
+		}
+		amt := amount(in)
+		a, err := t.payer(ctx, in, amt)
+		if err != nil || a != nil {
+			return a, in, out, amt, err
+		}
+		buy = !buy
+	}
+	return nil, common.Address{}, common.Address{}, nil, nil
+}
+
+// swapV3 trades on a V3 pool through SwapRouter02's exactInputSingle, sized on the in-range
+// liquidity and stopped at a price limit (see v3SwapMinPPM); the wrapped native side is paid in
+// ETH, which the router wraps, refunding what the swap did not take.
+func (t *trader) swapV3(ctx context.Context, p traderV3Pool) error {
+	client := t.l.Client()
+	slot0, err := callContract(ctx, client, p.Address, bV3Pool.PackSlot0(), bV3Pool.UnpackSlot0)
+	if err != nil {
+		return fmt.Errorf("devnet: trader: slot0 of %s: %w", p.name, err)
+	}
+	liquidity, err := callContract(ctx, client, p.Address, bV3Pool.PackLiquidity(), bV3Pool.UnpackLiquidity)
+	if err != nil {
+		return fmt.Errorf("devnet: trader: liquidity of %s: %w", p.name, err)
+	}
+	if liquidity.Sign() == 0 {
+		t.log.Debug("devnet: trader: no liquidity in range", "pool", p.name)
+		return nil
+	}
+	ppm := int64(v3SwapMinPPM + t.rng.IntN(v3SwapMaxPPM-v3SwapMinPPM))
+	a, in, out, amount, err := t.side(ctx, p.price(slot0.SqrtPriceX96)/p.p0, v3Pull, p.base, p.quote, func(in common.Address) *big.Int {
+		return fraction(v3Reserve(liquidity, slot0.SqrtPriceX96, in == p.Token1), ppm)
+	})
+	if err != nil {
+		return err
+	}
+	if a == nil {
+		t.log.Debug("devnet: trader: no trader can pay a swap", "pool", p.name)
+		return nil
+	}
+	fee := big.NewInt(int64(p.Fee))
+	limit := fraction(slot0.SqrtPriceX96, ppmScale-v3SwapLimitPPM)
+	if in == p.Token1 {
+		limit = fraction(slot0.SqrtPriceX96, ppmScale+v3SwapLimitPPM)
+	}
+	quote, err := callContract(ctx, client, t.quoter, bQuoter.PackQuoteExactInputSingle(bindings.IQuoterV2QuoteExactInputSingleParams{
+		TokenIn: in, TokenOut: out, AmountIn: amount, Fee: fee, SqrtPriceLimitX96: limit,
+	}), bQuoter.UnpackQuoteExactInputSingle)
+	if err != nil {
+		return fmt.Errorf("devnet: trader: quote on %s: %w", p.name, err)
+	}
+	data := bRouter02.PackExactInputSingle(bindings.IV3SwapRouterExactInputSingleParams{
+		TokenIn: in, TokenOut: out, Fee: fee, Recipient: a.Address, AmountIn: amount,
+		AmountOutMinimum: fraction(quote.AmountOut, ppmScale*99/100), SqrtPriceLimitX96: limit,
+	})
+	var value *big.Int
+	if in == t.weth { // the router wraps what the swap takes; refundETH returns the rest
+		value, data = amount, bRouter02.PackMulticall1([][]byte{data, bRouter02.PackRefundETH()})
+	}
+	return t.send(ctx, a, t.router02, value, data, "swap on "+p.name)
+}
+
+// v3Reserve is the virtual reserve of in-range liquidity at sqrtPriceX96 on one side: token1
+// (L·√P) or token0 (L/√P), raw units.
+func v3Reserve(liquidity, sqrtPriceX96 *big.Int, token1 bool) *big.Int {
+	if token1 {
+		v := new(big.Int).Mul(liquidity, sqrtPriceX96)
+		return v.Rsh(v, 96)
+	}
+	v := new(big.Int).Lsh(liquidity, 96)
+	return v.Quo(v, sqrtPriceX96)
 }
 
 // transfer moves 1–10% of a trader's balance of one of its tokens to another account.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
 )
@@ -39,7 +40,7 @@ type V3Addresses struct {
 }
 
 // DeployV3 deploys the official Uniswap V3 contracts from the deployer key beside the core contracts
-// Deploy (or Seed) deployed: see Account.DeployV3.
+// Deploy deployed: see Account.DeployV3. (Seed deploys its own set: Market.V3.)
 func DeployV3(ctx context.Context, b Backend, deployer *ecdsa.PrivateKey, core Addresses) (V3Addresses, error) {
 	acct, err := NewAccount(ctx, b.Client(), deployer)
 	if err != nil {
@@ -53,62 +54,72 @@ func DeployV3(ctx context.Context, b Backend, deployer *ecdsa.PrivateKey, core A
 // native token and V2 factory, one block per transaction as Deploy does: the factory; the
 // NFTDescriptor library, then the position descriptor with the library's address linked into its
 // bytecode; the position manager; SwapRouter02 (which routes through core.Factory's V2 pairs too);
-// QuoterV2; TickLens; V3Migrator; the staker. No pools.
-//
-// Local mode does not call it (yet): the devnet's seeded addresses stay as they are.
+// QuoterV2; TickLens; V3Migrator; the staker. No pools. (Seed deploys the same set, in one block.)
 func (a *Account) DeployV3(ctx context.Context, b Backend, core Addresses) (V3Addresses, error) {
-	if core.WrappedNative == (common.Address{}) || core.Factory == (common.Address{}) {
-		return V3Addresses{}, errors.New("devnet: deploy V3: core has no wrapped native token or V2 factory")
+	plan, out, err := planV3(a.Address, a.nonce, core)
+	if err != nil {
+		return V3Addresses{}, err
 	}
-	var out V3Addresses
-	var err error
-	step := func(dst *common.Address, name string, meta *bind.MetaData, input []byte) {
+	for _, d := range plan {
+		at, err := a.Deploy(ctx, b, d.meta, d.input)
 		if err != nil {
-			return
+			return V3Addresses{}, fmt.Errorf("devnet: deploy %s: %w", d.name, err)
 		}
-		if *dst, err = a.Deploy(ctx, b, meta, input); err != nil {
-			err = fmt.Errorf("devnet: deploy %s: %w", name, err)
+		if at != d.at {
+			return V3Addresses{}, fmt.Errorf("devnet: deploy %s: at %s, planned at %s", d.name, at, d.at)
 		}
+	}
+	return out, nil
+}
+
+// v3Deployment is one contract creation of the V3 set, at the address its deployer's nonce gives.
+type v3Deployment struct {
+	name  string
+	meta  *bind.MetaData // library placeholders already linked
+	input []byte         // packed constructor arguments
+	at    common.Address
+}
+
+// planV3 lists the V3 set's creations in order, the first sent by deployer with the given nonce and
+// each later one with the next: every constructor only stores addresses, so all of them are known
+// in advance (the position descriptor's NFTDescriptor library included) and the creations need not
+// wait for one another.
+func planV3(deployer common.Address, nonce uint64, core Addresses) ([]v3Deployment, V3Addresses, error) {
+	var out V3Addresses
+	if core.WrappedNative == (common.Address{}) || core.Factory == (common.Address{}) {
+		return nil, out, errors.New("devnet: deploy V3: core has no wrapped native token or V2 factory")
+	}
+	var plan []v3Deployment
+	add := func(dst *common.Address, name string, meta *bind.MetaData, input []byte) {
+		*dst = crypto.CreateAddress(deployer, nonce+uint64(len(plan)))
+		plan = append(plan, v3Deployment{name: name, meta: meta, input: input, at: *dst})
 	}
 	weth := core.WrappedNative
 	var label [32]byte
 	copy(label[:], V3NativeCurrencyLabel)
 
-	step(&out.Factory, "UniswapV3Factory", &bindings.UniswapV3FactoryMetaData, nil)
-	step(&out.NFTDescriptor, "NFTDescriptor", &bindings.NFTDescriptorMetaData, nil)
-	if err == nil {
-		var linked *bind.MetaData
-		linked, err = link(&bindings.NonfungibleTokenPositionDescriptorMetaData, map[string]common.Address{
-			bindings.NFTDescriptorMetaData.ID: out.NFTDescriptor,
-		})
-		step(&out.PositionDescriptor, "NonfungibleTokenPositionDescriptor", linked,
-			bindings.NewNonfungibleTokenPositionDescriptor().PackConstructor(weth, label))
-	}
-	if err == nil {
-		step(&out.PositionManager, "NonfungiblePositionManager", &bindings.NonfungiblePositionManagerMetaData,
-			bindings.NewNonfungiblePositionManager().PackConstructor(out.Factory, weth, out.PositionDescriptor))
-	}
-	if err == nil {
-		step(&out.SwapRouter02, "SwapRouter02", &bindings.SwapRouter02MetaData,
-			bindings.NewSwapRouter02().PackConstructor(core.Factory, out.Factory, out.PositionManager, weth))
-	}
-	if err == nil {
-		step(&out.QuoterV2, "QuoterV2", &bindings.QuoterV2MetaData, bindings.NewQuoterV2().PackConstructor(out.Factory, weth))
-	}
-	step(&out.TickLens, "TickLens", &bindings.TickLensMetaData, nil)
-	if err == nil {
-		step(&out.V3Migrator, "V3Migrator", &bindings.V3MigratorMetaData,
-			bindings.NewV3Migrator().PackConstructor(out.Factory, weth, out.PositionManager))
-	}
-	if err == nil {
-		step(&out.Staker, "UniswapV3Staker", &bindings.UniswapV3StakerMetaData,
-			bindings.NewUniswapV3Staker().PackConstructor(out.Factory, out.PositionManager,
-				big.NewInt(V3StakerMaxIncentiveStartLeadTime), big.NewInt(V3StakerMaxIncentiveDuration)))
-	}
+	add(&out.Factory, "UniswapV3Factory", &bindings.UniswapV3FactoryMetaData, nil)
+	add(&out.NFTDescriptor, "NFTDescriptor", &bindings.NFTDescriptorMetaData, nil)
+	linked, err := link(&bindings.NonfungibleTokenPositionDescriptorMetaData, map[string]common.Address{
+		bindings.NFTDescriptorMetaData.ID: out.NFTDescriptor,
+	})
 	if err != nil {
-		return V3Addresses{}, err
+		return nil, out, err
 	}
-	return out, nil
+	add(&out.PositionDescriptor, "NonfungibleTokenPositionDescriptor", linked,
+		bindings.NewNonfungibleTokenPositionDescriptor().PackConstructor(weth, label))
+	add(&out.PositionManager, "NonfungiblePositionManager", &bindings.NonfungiblePositionManagerMetaData,
+		bindings.NewNonfungiblePositionManager().PackConstructor(out.Factory, weth, out.PositionDescriptor))
+	add(&out.SwapRouter02, "SwapRouter02", &bindings.SwapRouter02MetaData,
+		bindings.NewSwapRouter02().PackConstructor(core.Factory, out.Factory, out.PositionManager, weth))
+	add(&out.QuoterV2, "QuoterV2", &bindings.QuoterV2MetaData, bindings.NewQuoterV2().PackConstructor(out.Factory, weth))
+	add(&out.TickLens, "TickLens", &bindings.TickLensMetaData, nil)
+	add(&out.V3Migrator, "V3Migrator", &bindings.V3MigratorMetaData,
+		bindings.NewV3Migrator().PackConstructor(out.Factory, weth, out.PositionManager))
+	add(&out.Staker, "UniswapV3Staker", &bindings.UniswapV3StakerMetaData,
+		bindings.NewUniswapV3Staker().PackConstructor(out.Factory, out.PositionManager,
+			big.NewInt(V3StakerMaxIncentiveStartLeadTime), big.NewInt(V3StakerMaxIncentiveDuration)))
+	return plan, out, nil
 }
 
 // link returns meta with every library placeholder in its bytecode (`__$<ID>$__`, ID being the

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
@@ -27,15 +29,6 @@ func v3PoolAddress(factory, tokenA, tokenB common.Address, fee int64) common.Add
 	salt := crypto.Keccak256(common.LeftPadBytes(tokenA[:], 32), common.LeftPadBytes(tokenB[:], 32),
 		common.LeftPadBytes(big.NewInt(fee).Bytes(), 32))
 	return crypto.CreateAddress2(factory, [32]byte(salt), common.FromHex(chain.UniswapV3InitCodeHash))
-}
-
-// floorTo is the largest multiple of spacing not above tick.
-func floorTo(tick, spacing int64) int64 {
-	q := tick / spacing
-	if tick%spacing != 0 && tick < 0 {
-		q--
-	}
-	return q * spacing
 }
 
 // TestV3 deploys the official Uniswap V3 set on a fresh devnet beside the core contracts and runs it
@@ -269,4 +262,229 @@ func TestV3(t *testing.T) {
 	}
 	t.Logf("pool %s (tick %d): position %s [%d, %d] liquidity %s; 1,000 USD in: %s WETH out, %d ticks crossed",
 		pool, tick, id, lower, upper, liquidity, quote.AmountOut, quote.InitializedTicksCrossed)
+}
+
+// TestLocalV3: the local devnet seeds Uniswap V3 after the V2 market: pools at the three fee
+// tiers, those on V2 pairs at the V2 pools' seeded prices and one pair on V3 only, each with
+// positions of several widths (initialized ticks on both sides of the price) and one position out
+// of range, as Market says (slot0, liquidity, fee, positions()); the staker's incentive holds its
+// reward and one staked deposit; the chain entry names the V3 contracts. Then the background trader
+// swaps on V3 pools through SwapRouter02, and prices move.
+func TestLocalV3(t *testing.T) {
+	ctx := t.Context()
+	l := startLocal(t, ctx, LocalOptions{Addr: "127.0.0.1:0", TradeInterval: 50 * time.Millisecond, Logger: quietLogger})
+	client, err := ethclient.DialContext(ctx, l.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	m, deployer := l.Market(), l.Accounts()[0].Address
+	seeded := new(big.Int).SetUint64(l.seededBlock)
+	v3 := m.V3
+	at := func(to common.Address, data []byte) []byte {
+		t.Helper()
+		out, err := client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, seeded)
+		if err != nil {
+			t.Fatalf("call %s: %v", to, err)
+		}
+		return out
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The V3 set was deployed after the V2 market: every V3 contract is the deployer's, created
+	// after block v2SeedBlocks, and wired to the V2 market's factory and WETH9.
+	for _, addr := range []common.Address{v3.Factory, v3.NFTDescriptor, v3.PositionDescriptor, v3.PositionManager, v3.SwapRouter02, v3.QuoterV2, v3.TickLens, v3.V3Migrator, v3.Staker} {
+		if code, err := client.CodeAt(ctx, addr, big.NewInt(v2SeedBlocks)); err != nil || len(code) != 0 {
+			t.Fatalf("%s has code at block %d (%v): V3 must come after the V2 market", addr, v2SeedBlocks, err)
+		}
+		if code, err := client.CodeAt(ctx, addr, seeded); err != nil || len(code) == 0 {
+			t.Fatalf("no code at %s after seeding (%v)", addr, err)
+		}
+	}
+	if got, err := bRouter02.UnpackFactoryV2(at(v3.SwapRouter02, bRouter02.PackFactoryV2())); err != nil || got != m.Core.Factory {
+		t.Fatalf("SwapRouter02's V2 factory = %s, %v", got, err)
+	}
+
+	// Pools and positions, as seeded.
+	v2Price := map[[2]common.Address]*big.Int{} // V2 pools' seeded prices as sqrtPriceX96
+	for _, p := range m.Pools {
+		r, err := bPair.UnpackGetReserves(at(p.Address, bPair.PackGetReserves()))
+		must(err)
+		v2Price[[2]common.Address{p.Token0, p.Token1}] = sqrtPriceX96(r.Reserve0, r.Reserve1)
+	}
+	if len(m.V3Pools) != len(seedV3Pools) {
+		t.Fatalf("%d V3 pools, want %d", len(m.V3Pools), len(seedV3Pools))
+	}
+	fees := map[uint32]bool{}
+	var onV2, v3Only, outOfRange int
+	for _, p := range m.V3Pools {
+		name := m.v3PoolName(p)
+		fees[p.Fee] = true
+		if bytes.Compare(p.Token0[:], p.Token1[:]) >= 0 {
+			t.Fatalf("%s: token0 %s is not below token1 %s", name, p.Token0, p.Token1)
+		}
+		want, err := chain.UniswapV3PoolAddress(v3.Factory.Hex(), chain.UniswapV3InitCodeHash, p.Token1.Hex(), p.Token0.Hex(), int(p.Fee))
+		must(err)
+		if common.HexToAddress(want) != p.Address {
+			t.Fatalf("%s at %s, CREATE2 gives %s", name, p.Address, want)
+		}
+		fee, err := bV3Pool.UnpackFee(at(p.Address, bV3Pool.PackFee()))
+		must(err)
+		spacing, err := bV3Pool.UnpackTickSpacing(at(p.Address, bV3Pool.PackTickSpacing()))
+		must(err)
+		slot0, err := bV3Pool.UnpackSlot0(at(p.Address, bV3Pool.PackSlot0()))
+		must(err)
+		liquidity, err := bV3Pool.UnpackLiquidity(at(p.Address, bV3Pool.PackLiquidity()))
+		must(err)
+		if fee.Int64() != int64(p.Fee) || spacing.Int64() != int64(p.TickSpacing) || slot0.SqrtPriceX96.Cmp(p.SqrtPriceX96) != 0 || slot0.Tick.Int64() != int64(p.Tick) {
+			t.Fatalf("%s: fee %s, spacing %s, slot0 %+v; Market says %+v", name, fee, spacing, slot0, p)
+		}
+		if price, ok := v2Price[[2]common.Address{p.Token0, p.Token1}]; ok {
+			onV2++
+			if price.Cmp(p.SqrtPriceX96) != 0 {
+				t.Fatalf("%s: sqrtPriceX96 %s, the V2 pool's seeded price is %s", name, p.SqrtPriceX96, price)
+			}
+		} else {
+			v3Only++
+		}
+
+		inRange, below, above := new(big.Int), 0, 0
+		full := false
+		for _, pos := range p.Positions {
+			got, err := bNPM.UnpackPositions(at(v3.PositionManager, bNPM.PackPositions(pos.TokenID)))
+			must(err)
+			if got.Token0 != p.Token0 || got.Token1 != p.Token1 || got.Fee.Int64() != int64(p.Fee) || got.TickLower.Int64() != int64(pos.TickLower) ||
+				got.TickUpper.Int64() != int64(pos.TickUpper) || got.Liquidity.Cmp(pos.Liquidity) != 0 || pos.Liquidity.Sign() <= 0 {
+				t.Fatalf("%s: positions(%s) = %+v, Market says %+v", name, pos.TokenID, got, pos)
+			}
+			owner, err := bNPM.UnpackOwnerOf(at(v3.PositionManager, bNPM.PackOwnerOf(pos.TokenID)))
+			must(err)
+			if owner != deployer && (owner != v3.Staker || pos.TokenID.Cmp(m.V3Incentive.StakedTokenID) != 0) {
+				t.Fatalf("%s: position %s owned by %s", name, pos.TokenID, owner)
+			}
+			switch {
+			case pos.InRange(p.Tick):
+				inRange.Add(inRange, pos.Liquidity)
+				below, above = below+1, above+1
+				full = full || (pos.TickLower <= -v3MaxTick+p.TickSpacing && pos.TickUpper >= v3MaxTick-p.TickSpacing)
+			default:
+				outOfRange++
+				if pos.Amount0.Sign() != 0 && pos.Amount1.Sign() != 0 {
+					t.Fatalf("%s: position %s out of range holds both tokens", name, pos.TokenID)
+				}
+			}
+		}
+		if liquidity.Cmp(inRange) != 0 {
+			t.Fatalf("%s: liquidity %s, the in-range positions' %s", name, liquidity, inRange)
+		}
+		if below < 3 || above < 3 || !full {
+			t.Fatalf("%s: %d initialized ticks below the price and %d above (full range: %v), want 3 each", name, below, above, full)
+		}
+		t.Logf("%s %s: tick %d, %d positions, liquidity %s", name, p.Address, p.Tick, len(p.Positions), liquidity)
+	}
+	if len(fees) != 3 || onV2 < 2 || v3Only < 1 || outOfRange != 1 {
+		t.Fatalf("fee tiers %v, %d pools on V2 pairs, %d on V3 only, %d positions out of range", fees, onV2, v3Only, outOfRange)
+	}
+
+	// The incentive: created before its start for the market's reward token, holding its reward,
+	// with the deployer's position deposited and staked.
+	inc := m.V3Incentive
+	calldata := bStaker.PackCreateIncentive(inc.Key(), inc.Reward)
+	if id := crypto.Keccak256Hash(calldata[4 : 4+5*32]); id != inc.ID { // abi.encode(key), as the staker's IncentiveId
+		t.Fatalf("incentive id %s, keccak256(abi.encode(key)) = %s", inc.ID, id)
+	}
+	if inc.RewardToken != m.Tokens[len(m.Tokens)-1].Address || inc.Refundee != deployer || inc.Pool != m.V3Pools[v3IncentivePool].Address ||
+		inc.EndTime <= inc.StartTime || inc.EndTime-inc.StartTime > V3StakerMaxIncentiveDuration {
+		t.Fatalf("incentive = %+v", inc)
+	}
+	created, err := client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(v2SeedBlocks + 1), ToBlock: seeded,
+		Addresses: []common.Address{v3.Staker}, Topics: [][]common.Hash{{bStaker.GetABI().Events["IncentiveCreated"].ID}}})
+	must(err)
+	if len(created) != 1 {
+		t.Fatalf("%d IncentiveCreated logs", len(created))
+	}
+	ev, err := bStaker.UnpackIncentiveCreatedEvent(&created[0])
+	must(err)
+	createdAt, err := client.HeaderByNumber(ctx, new(big.Int).SetUint64(created[0].BlockNumber))
+	must(err)
+	stakedAt, err := client.HeaderByNumber(ctx, seeded)
+	must(err)
+	if ev.RewardToken != inc.RewardToken || ev.Pool != inc.Pool || ev.StartTime.Uint64() != inc.StartTime || ev.EndTime.Uint64() != inc.EndTime ||
+		ev.Refundee != inc.Refundee || ev.Reward.Cmp(inc.Reward) != 0 || createdAt.Time > inc.StartTime || stakedAt.Time < inc.StartTime ||
+		inc.StartTime-createdAt.Time > V3StakerMaxIncentiveStartLeadTime {
+		t.Fatalf("IncentiveCreated %+v in a block at %d, staked at %d; Market says %+v", *ev, createdAt.Time, stakedAt.Time, inc)
+	}
+	got, err := bStaker.UnpackIncentives(at(v3.Staker, bStaker.PackIncentives(inc.ID)))
+	must(err)
+	if got.TotalRewardUnclaimed.Cmp(inc.Reward) != 0 || got.NumberOfStakes.Int64() != 1 {
+		t.Fatalf("incentives(%s) = %+v", inc.ID, got)
+	}
+	var staked SeededV3Position
+	for _, pos := range m.V3Pools[v3IncentivePool].Positions {
+		if pos.TokenID.Cmp(inc.StakedTokenID) == 0 {
+			staked = pos
+		}
+	}
+	dep, err := bStaker.UnpackDeposits(at(v3.Staker, bStaker.PackDeposits(inc.StakedTokenID)))
+	must(err)
+	stake, err := bStaker.UnpackStakes(at(v3.Staker, bStaker.PackStakes(inc.StakedTokenID, inc.ID)))
+	must(err)
+	if staked.Liquidity == nil || dep.Owner != deployer || dep.NumberOfStakes.Int64() != 1 || dep.TickLower.Int64() != int64(staked.TickLower) ||
+		dep.TickUpper.Int64() != int64(staked.TickUpper) || stake.Liquidity.Cmp(staked.Liquidity) != 0 {
+		t.Fatalf("deposit %+v, stake %+v of position %+v", dep, stake, staked)
+	}
+
+	// The chain entry names the V3 contracts.
+	v := l.ChainConfig().Venues["uniswap-v3"]
+	if v.Factory != v3.Factory.Hex() || v.Router != v3.SwapRouter02.Hex() || v.Quoter != v3.QuoterV2.Hex() || v.TickLens != v3.TickLens.Hex() ||
+		v.InitCodeHash != chain.UniswapV3InitCodeHash || v.PositionManager != v3.PositionManager.Hex() || v.Staker != v3.Staker.Hex() ||
+		v.Migrator != v3.V3Migrator.Hex() || v.FeeBps != 0 {
+		t.Fatalf("uniswap-v3 venue = %+v", v)
+	}
+
+	// The trader swaps on V3 pools through SwapRouter02, for trader accounts, and prices move.
+	pools := make([]common.Address, len(m.V3Pools))
+	for i, p := range m.V3Pools {
+		pools[i] = p.Address
+	}
+	var swaps []types.Log
+	for began := time.Now(); len(swaps) < 4; time.Sleep(100 * time.Millisecond) {
+		if time.Since(began) > 30*time.Second {
+			t.Fatalf("%d V3 Swap logs after 30s", len(swaps))
+		}
+		if n, err := client.BlockNumber(ctx); err != nil || n <= l.seededBlock {
+			continue
+		}
+		swaps, err = client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: new(big.Int).Add(seeded, big.NewInt(1)), Addresses: pools,
+			Topics: [][]common.Hash{{bV3Pool.GetABI().Events["Swap"].ID}}})
+		must(err)
+	}
+	traders := map[common.Address]bool{}
+	for _, a := range l.Accounts() {
+		traders[a.Address] = a.Role == RoleTrader
+	}
+	for _, lg := range swaps {
+		ev, err := bV3Pool.UnpackSwapEvent(&lg)
+		must(err)
+		if ev.Sender != v3.SwapRouter02 || !traders[ev.Recipient] {
+			t.Fatalf("V3 Swap from %s to %s, want SwapRouter02 paying a trader", ev.Sender, ev.Recipient)
+		}
+	}
+	moved := 0
+	for _, p := range m.V3Pools {
+		slot0 := callAt(t, client, p.Address, nil, bV3Pool.PackSlot0(), bV3Pool.UnpackSlot0)
+		if slot0.SqrtPriceX96.Cmp(p.SqrtPriceX96) != 0 {
+			moved++
+		}
+		t.Logf("%s: tick %d -> %d", m.v3PoolName(p), p.Tick, slot0.Tick)
+	}
+	if moved == 0 {
+		t.Fatal("no V3 pool's price moved")
+	}
+	t.Logf("%d V3 Swap logs, %d of %d pools moved", len(swaps), moved, len(m.V3Pools))
 }

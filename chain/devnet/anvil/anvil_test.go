@@ -24,6 +24,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
 	"github.com/partner-platform/partnerd/chain/devnet/bindings"
+	"github.com/partner-platform/partnerd/chain/devnet/bindings/v3pool"
 	"github.com/partner-platform/partnerd/chain/evm"
 )
 
@@ -393,7 +394,8 @@ func TestStartCleanup(t *testing.T) {
 
 // TestSeedOnAnvil runs devnet.Seed on anvil: the official Uniswap V2 contracts put every pool at
 // its CREATE2 address under mainnet's init code hash, and every farm starts (Seed waits for anvil's
-// wall clock to reach the farms' genesis) paying HRV; the chain entry validates.
+// wall clock to reach the farms' genesis) paying HRV; the V3 pools, positions and incentive are as
+// seeded (Seed waits for the incentive's start to stake); the chain entry validates.
 func TestSeedOnAnvil(t *testing.T) {
 	ctx := t.Context()
 	node := Start(t)
@@ -438,6 +440,31 @@ func TestSeedOnAnvil(t *testing.T) {
 		if got := callAt(t, b, f.RewardToken, tokenB.PackBalanceOf(f.Address), tokenB.UnpackBalanceOf); got.Sign() == 0 {
 			t.Fatalf("farm %d holds no reward", i)
 		}
+	}
+
+	// Uniswap V3: every pool at its CREATE2 address under the canonical init code hash, at its
+	// seeded price with its positions; the incentive holds its reward and one stake.
+	v3Factory, v3Pool, npm, staker := bindings.NewUniswapV3Factory(), v3pool.NewUniswapV3Pool(), bindings.NewNonfungiblePositionManager(), bindings.NewUniswapV3Staker()
+	if len(m.V3Pools) == 0 {
+		t.Fatal("no V3 pools seeded")
+	}
+	for _, p := range m.V3Pools {
+		fee := big.NewInt(int64(p.Fee))
+		if got := callAt(t, b, m.V3.Factory, v3Factory.PackGetPool(p.Token1, p.Token0, fee), v3Factory.UnpackGetPool); got != p.Address {
+			t.Fatalf("getPool = %s, seeded %s", got, p.Address)
+		}
+		if got := callAt(t, b, p.Address, v3Pool.PackSlot0(), v3Pool.UnpackSlot0); got.SqrtPriceX96.Cmp(p.SqrtPriceX96) != 0 || got.Tick.Int64() != int64(p.Tick) {
+			t.Fatalf("pool %s slot0 = %+v, seeded %s (tick %d)", p.Address, got, p.SqrtPriceX96, p.Tick)
+		}
+		for _, pos := range p.Positions {
+			if got := callAt(t, b, m.V3.PositionManager, npm.PackPositions(pos.TokenID), npm.UnpackPositions); got.Liquidity.Cmp(pos.Liquidity) != 0 {
+				t.Fatalf("position %s liquidity = %s, seeded %s", pos.TokenID, got.Liquidity, pos.Liquidity)
+			}
+		}
+	}
+	inc := m.V3Incentive
+	if got := callAt(t, b, m.V3.Staker, staker.PackIncentives(inc.ID), staker.UnpackIncentives); got.TotalRewardUnclaimed.Cmp(inc.Reward) != 0 || got.NumberOfStakes.Int64() != 1 {
+		t.Fatalf("incentive %s = %+v, want %s unclaimed and 1 stake", inc.ID, got, inc.Reward)
 	}
 	if err := (chain.Config{Chains: map[string]chain.ChainConfig{"base": m.ChainConfig(node.URL)}}).Validate(); err != nil {
 		t.Fatal(err)

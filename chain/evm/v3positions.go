@@ -34,6 +34,9 @@ import (
 // the staker's deposits it scans at most (their positions and deposits are read with them).
 const MaxNFTsScanned = 1000
 
+// nftScanLimit is MaxNFTsScanned, lowered by tests that reach it.
+var nftScanLimit = MaxNFTsScanned
+
 // v3PositionsABI holds the position manager's, the staker's and the pool's getters V3Positions
 // reads beyond v3ABI's. positions, deposits and ticks are decoded by hand, word by word.
 var v3PositionsABI = func() abi.ABI {
@@ -152,8 +155,8 @@ func (rd *v3PositionsRead) enumerate(ctx context.Context) error {
 		if !ok {
 			return badResponse(rd.op, "balanceOf failed at %s: is it a position manager?", rd.npm)
 		}
-		counts[i] = MaxNFTsScanned
-		if n.IsInt64() && n.Int64() <= MaxNFTsScanned {
+		counts[i] = nftScanLimit
+		if n.IsInt64() && n.Int64() <= int64(nftScanLimit) {
 			counts[i] = int(n.Int64())
 		} else {
 			rd.incomplete(i)

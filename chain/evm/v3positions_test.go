@@ -180,7 +180,9 @@ func (pw *v3PosWorld) staticCall(from common.Address, data []byte, block uint64)
 // position and a staked one) in four round trips, and holds every figure to the contracts: each
 // position's fees equal what the position manager's collect pays in a static call from the NFT's
 // holder (the owner, or the staker for the staked one) at the read's block, its amounts what
-// decreaseLiquidity of all its liquidity pays, its fields positions()'s.
+// decreaseLiquidity of all its liquidity pays, its fields positions()'s. A read pinned to that block
+// after another trade reads the same; past the scan bound owners are reported incomplete; pools
+// that do not answer leave their positions listed as unanswered.
 func TestV3PositionsOnDevnet(t *testing.T) {
 	pw := newV3PosWorld(t)
 	w := pw.world
@@ -296,6 +298,24 @@ func TestV3PositionsOnDevnet(t *testing.T) {
 			}
 		}
 	}
+
+	// Past the scan bound an owner is incomplete (owners[1] holds three NFTs), and past it for the
+	// staker every owner is: nothing is dropped silently.
+	defer func(limit int) { nftScanLimit = limit }(nftScanLimit)
+	for _, tc := range []struct {
+		limit    int
+		complete []bool
+	}{{2, []bool{true, false, true, true}}, {0, []bool{false, false, false, false}}} {
+		nftScanLimit = tc.limit
+		cut, err := src.V3Positions(w.ctx, where, owners, got.Block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(cut.Complete, tc.complete) || len(cut.Positions[1]) != min(tc.limit, 3) {
+			t.Errorf("scan bound %d: complete %v (want %v), owners[1] has %d positions", tc.limit, cut.Complete, tc.complete, len(cut.Positions[1]))
+		}
+	}
+	nftScanLimit = MaxNFTsScanned
 
 	// Pools that do not answer (derived with another init code hash: no code there) leave every
 	// position out, each listed as unanswered for its owner.

@@ -76,6 +76,11 @@ func withDevnet(d *devnetChain) envOption {
 			t.Fatal(err)
 		}
 		t.Cleanup(reads.Close)
+		ticks, err := ix.ConcentratedTicks(ctx, info.Name) // as the service does at start: V3 pools' words from the index
+		if err != nil {
+			t.Fatal(err)
+		}
+		reads.Source.RememberTicks(ticks)
 		mkt := market.New(ix, []*market.Chain{{Name: info.Name, Source: reads.Source, Pricing: pricing}}, log)
 		refreshing := make(chan struct{})
 		go func() { defer close(refreshing); mkt.Run(ctx) }()

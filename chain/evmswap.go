@@ -27,6 +27,8 @@ type EVMSwapPool struct {
 	// FeePips is the pool's swap fee in pips (hundredths of a basis point): a pair's configured
 	// fee, a concentrated pool's fee tier (its address is derived with it).
 	FeePips int
+	// TickSpacing is a concentrated pool's tick spacing (its fee tier's); 0 for a pair.
+	TickSpacing int
 }
 
 // FeeBps is the pool's fee in basis points, rounded down (a 0.01 % tier is 1).

@@ -8,11 +8,15 @@ type V3PoolRead struct {
 	// Words is how many tick bitmap words to read on each side of the word w holding the current
 	// tick (w = floor(tick / tickSpacing) >> 8): 2*Words+1 words, [w-Words, w+Words]. 0 reads w only.
 	Words int
-	// Word is the caller's guess of w; nil lets the adapter guess the word of the pool's last read.
-	// When the guess is right, or close enough that the words it reads cover [w-Words, w+Words],
-	// the whole read is one round trip; when there is none (a pool never read) or it is stale, the
-	// missing words are read in a second round trip pinned to the same block.
+	// Word is the caller's guess of w; nil lets the adapter guess it from the pool's last known tick
+	// (its last read, its last indexed event). When the guess is right, or close enough that the
+	// words it reads cover [w-Words, w+Words], the whole read is one round trip; when there is none
+	// (a pool never seen) or it is stale, the missing words are read in a second round trip pinned
+	// to the same block.
 	Word *int16
+	// TickSpacing is the pool's tick spacing when the caller knows it (a fee tier's): with it a
+	// tick known from the index gives the word before the pool was ever read. 0: unknown.
+	TickSpacing int
 }
 
 // V3PoolState is a Uniswap V3 pool read at one block: its immutables, slot0's price and tick, the

@@ -360,3 +360,18 @@ func (s *Store) HeldBy(ctx context.Context, chainName string, holders []string) 
 	}
 	return out, nil
 }
+
+// ConcentratedTicks is the current tick of every indexed concentrated-liquidity pool of the chain
+// (address → tick): the EVM adapter's first guess of the tick words a pool's read needs.
+func (s *Store) ConcentratedTicks(ctx context.Context, chainName string) (map[string]int, error) {
+	rows, err := s.db.MarketPool.Query().Where(marketpool.Chain(chainName), marketpool.TickNotNil()).
+		Select(marketpool.FieldAddress, marketpool.FieldTick).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("concentrated pools of %s: %w", chainName, err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, p := range rows {
+		out[p.Address] = *p.Tick
+	}
+	return out, nil
+}

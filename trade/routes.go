@@ -126,7 +126,7 @@ func (c *EVMChain) addPoolReads(read *evm.TradeRead, routes [][]leg) {
 				read.Pairs = append(read.Pairs, l.pool.Address)
 				continue
 			}
-			read.V3Pools = append(read.V3Pools, chain.V3PoolRead{Pool: l.pool.Address, Words: quoteTickWords})
+			read.V3Pools = append(read.V3Pools, chain.V3PoolRead{Pool: l.pool.Address, Words: quoteTickWords, TickSpacing: l.pool.TickSpacing})
 			read.TickLens = c.TickLens
 		}
 	}

@@ -369,6 +369,9 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 			}
 		case pools[l.Address]:
 			if e, ok := f.decodeEvent(l); ok {
+				if c := e.Concentrated; c != nil && c.State != nil {
+					f.cfg.Reader.rememberTick(l.Address, c.State.Tick) // the next read of the pool guesses its word
+				}
 				e.Time = int64(headers[l.BlockNumber].Time)
 				b.Events = append(b.Events, e)
 				if e.Kind != chain.EventSync {

@@ -62,9 +62,10 @@ type RPC interface {
 type Reader struct {
 	rpc       RPC
 	multicall common.Address
-	// words is each V3 pool's tick bitmap word at its last read (common.Address → int): the
-	// guess of a V3PoolRead without one, so that a pool read before is read in one round trip.
-	words sync.Map
+	// ticks is each V3 pool's last known tick and tick spacing (common.Address → knownTick), from
+	// its last read, the follower's events and the index (RememberTicks): the guess of a V3PoolRead
+	// without one, so that a known pool is read in one round trip.
+	ticks sync.Map
 }
 
 // NewReader returns a Reader over an ethclient connection and the chain's Multicall3 address.

@@ -51,11 +51,12 @@ type populatedTick struct {
 // word in [w-Words, w+Words] around the word w of the pool's current tick.
 //
 // Round trips: everything goes in ONE Multicall3 aggregate3 eth_call (as PairStates: with
-// getBlockNumber inside it, so the state says its block) when each read's guess of w (its Word,
-// else the word the reader saw at the pool's last read) leads to words covering [w-Words,
-// w+Words]. The word of the current tick is only known once slot0 is read, so a pool read for the
-// first time, or with a stale guess, costs a second aggregate3 eth_call, pinned to the block of
-// the first, for the missing words only. Beyond MaxCalldataPerCall (about 40 pools
+// getBlockNumber inside it, so the state says its block) when each read's guess of w leads to
+// words covering [w-Words, w+Words]: its Word, else the word of the pool's last known tick (from
+// its last read, the follower's last event of it, or the index's, RememberTicks) at its
+// TickSpacing (or the spacing last read). The word of the current tick is only known once slot0 is
+// read, so a pool never seen, or a stale guess, costs a second aggregate3 eth_call, pinned to the
+// block of the first, for the missing words only. Beyond MaxCalldataPerCall (about 40 pools
 // at Words 2) the block is pinned first (eth_blockNumber) and the chunks go out as one JSON-RPC
 // batch, as PairStates does. An address that is not a V3 pool answers OK false without failing
 // the others. Errors are *Error: KindInvalidInput (no TickLens, negative Words), KindUnavailable,
@@ -126,12 +127,12 @@ func (r *Reader) planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, 
 			calls = append(calls, call{Target: p.pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
 		}
 		p.guessed[i] = [2]int{1, 0}
-		guess, known := r.words.Load(p.pools[i])
+		guess, known := r.word(p.pools[i], rd.TickSpacing)
 		if rd.Word != nil {
 			guess, known = int(*rd.Word), true
 		}
 		if known {
-			lo, hi := wordRange(guess.(int), rd.Words)
+			lo, hi := wordRange(guess, rd.Words)
 			p.guessed[i] = [2]int{lo, hi}
 			for w := lo; w <= hi; w++ {
 				calls = append(calls, lensCall(lens, p.pools[i], w))
@@ -139,6 +140,43 @@ func (r *Reader) planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, 
 		}
 	}
 	return p, calls, nil
+}
+
+// knownTick is a V3 pool's last known tick, and its tick spacing when known (0: not yet).
+type knownTick struct{ tick, spacing int }
+
+// word is the guess of the word of pool's current tick: from its last known tick and its spacing
+// (spacing, else the one last read); ok is false when either is unknown.
+func (r *Reader) word(pool common.Address, spacing int) (int, bool) {
+	v, ok := r.ticks.Load(pool)
+	if !ok {
+		return 0, false
+	}
+	k := v.(knownTick)
+	if spacing <= 0 {
+		spacing = k.spacing
+	}
+	if spacing <= 0 {
+		return 0, false
+	}
+	return floorDiv(floorDiv(k.tick, spacing), 256), true
+}
+
+// rememberTick records pool's tick (from an event or the index), keeping its spacing.
+func (r *Reader) rememberTick(pool common.Address, tick int) {
+	k := knownTick{tick: tick}
+	if v, ok := r.ticks.Load(pool); ok {
+		k.spacing = v.(knownTick).spacing
+	}
+	r.ticks.Store(pool, k)
+}
+
+// RememberTicks records the current ticks of V3 pools (address → tick) as the index holds them,
+// so that a pool's first read guesses its words right (see V3Pools).
+func (s *Source) RememberTicks(ticks map[string]int) {
+	for pool, tick := range ticks {
+		s.reader.rememberTick(common.HexToAddress(pool), tick)
+	}
 }
 
 // calls is how many calls planV3 made for the plan.
@@ -173,7 +211,7 @@ func (r *Reader) finishV3(ctx context.Context, op string, p v3Plan, res []result
 		for j, w := 0, p.guessed[i][0]; w <= p.guessed[i][1]; j, w = j+1, w+1 {
 			words[i][w] = rs[len(v3Getters)+j]
 		}
-		r.words.Store(p.pools[i], int(st.CurrentWord()))
+		r.ticks.Store(p.pools[i], knownTick{tick: st.Tick, spacing: st.TickSpacing})
 		lo, hi := wordRange(int(st.CurrentWord()), rd.Words)
 		out[i].WordLow, out[i].WordHigh = int16(lo), int16(hi)
 		for w := lo; w <= hi; w++ {

@@ -145,6 +145,26 @@ func TestV3Pools(t *testing.T) {
 	if n := w.rt.n.Load() - before; n != 2 {
 		t.Errorf("V3Pools of unknown pools without word guesses took %d round trips, want 2", n)
 	}
+	// A reader told the pools' ticks (as the index holds them) reads them in one round trip when the
+	// read says each pool's tick spacing.
+	warm, err := New(w.reader.rpc, w.addrs.Multicall3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks := map[string]int{}
+	spaced := slices.Clone(unguessed)
+	for i := range pools {
+		ticks[got[i].Address] = got[i].Tick
+		spaced[i].TickSpacing = got[i].TickSpacing
+	}
+	NewSource(warm, weth.Hex(), w.addrs.Factory.Hex()).RememberTicks(ticks)
+	before = w.rt.n.Load()
+	if _, err := NewSource(warm, weth.Hex(), w.addrs.Factory.Hex()).V3Pools(ctx, v3.TickLens.Hex(), spaced); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.rt.n.Load() - before; n != 1 {
+		t.Errorf("V3Pools of pools whose ticks and spacings are known took %d round trips, want 1", n)
+	}
 	// ReadTrade reads the same pools beside a pair and an owner's balance in its one round trip
 	// when the guesses are right, two when they are not.
 	for _, c := range []struct {

@@ -127,6 +127,11 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 			continue
 		}
 		out.adapters = append(out.adapters, a)
+		if ticks, err := out.index.ConcentratedTicks(ctx, info.Name); err == nil {
+			a.Source.RememberTicks(ticks) // quotes guess V3 pools' tick words from the index
+		} else {
+			m.Log.Warn("V3 pools' ticks not read from the index: their first quotes take a second round trip", "chain", info.Name, "err", err)
+		}
 		out.indexers = append(out.indexers, indexer{chain: info.Name, follower: a.Follower, sink: sink})
 		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID, Venues: venues.Configured(info.Name, cc)}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name],

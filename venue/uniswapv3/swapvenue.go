@@ -32,7 +32,7 @@ func (Venue) SwapPools(cfg chain.VenueConfig, a, b string) ([]chain.EVMSwapPool,
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, chain.EVMSwapPool{Venue: Name, Address: pool, Model: chain.EVMConcentrated, FeePips: t.Fee})
+		out = append(out, chain.EVMSwapPool{Venue: Name, Address: pool, Model: chain.EVMConcentrated, FeePips: t.Fee, TickSpacing: t.TickSpacing})
 	}
 	return out, nil
 }

@@ -30,7 +30,10 @@ var (
 	wethABI    = bindings.NewWETH9()
 	routerABI  = bindings.NewUniswapV2Router02()
 	factoryABI = bindings.NewUniswapV2Factory()
-	noDeadline = big.NewInt(math.MaxInt64)
+	// the official Uniswap V3 contracts the devnet runs
+	v3FactoryABI = bindings.NewUniswapV3Factory()
+	quoterABI    = bindings.NewQuoterV2()
+	noDeadline   = big.NewInt(math.MaxInt64)
 )
 
 // marketWorld is the service, a consumer key, and a token ZETA freshly deployed on a seeded EVM

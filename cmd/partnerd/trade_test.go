@@ -183,7 +183,8 @@ func (w *tradeWorld) ok(method, path string, body, out any) answer {
 }
 
 type hopAnswer struct {
-	Pool, TokenIn, TokenOut, AmountIn, AmountOut string
+	Pool, Venue, TokenIn, TokenOut, AmountIn, AmountOut string
+	FeeBps                                              int
 }
 
 type quoteAnswer struct {
@@ -341,6 +342,55 @@ func (w *tradeWorld) amountsOut(amount *big.Int, path []common.Address, block ui
 	return amounts
 }
 
+// pool is the venue's pool of a and b (fee: the V3 tier, pips), as its official factory answers.
+func (w *tradeWorld) pool(venue string, a, b common.Address, fee int) common.Address {
+	w.t.Helper()
+	if venue == "uniswap-v2" {
+		return readCall(w, w.market.Core.Factory, factoryABI.PackGetPair(a, b), factoryABI.UnpackGetPair)
+	}
+	return readCall(w, w.market.V3.Factory, v3FactoryABI.PackGetPool(a, b, big.NewInt(int64(fee))), v3FactoryABI.UnpackGetPool)
+}
+
+// hopOut is what selling amount of a for b on the venue's pool (fee: the V3 tier, pips) gives at
+// block, by the official Router02's getAmountsOut or QuoterV2's quoteExactInputSingle; ok is false
+// when the pool does not exist or cannot fill it.
+func (w *tradeWorld) hopOut(venue string, a, b common.Address, fee int, amount *big.Int, block uint64) (*big.Int, bool) {
+	if venue == "uniswap-v2" {
+		amounts := w.amountsOut(amount, []common.Address{a, b}, block)
+		if amounts == nil {
+			return nil, false
+		}
+		return amounts[1], true
+	}
+	if w.pool(venue, a, b, fee) == (common.Address{}) {
+		return nil, false
+	}
+	out, err := w.read(w.market.V3.QuoterV2, quoterABI.PackQuoteExactInputSingle(bindings.IQuoterV2QuoteExactInputSingleParams{
+		TokenIn: a, TokenOut: b, AmountIn: amount, Fee: big.NewInt(int64(fee)), SqrtPriceLimitX96: new(big.Int)}), new(big.Int).SetUint64(block))
+	if err != nil {
+		return nil, false
+	}
+	q, err := quoterABI.UnpackQuoteExactInputSingle(out)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return q.AmountOut, true
+}
+
+// readCall makes a read-only call at the latest block and unpacks it.
+func readCall[T any](w *tradeWorld, to common.Address, data []byte, unpack func([]byte) (T, error)) T {
+	w.t.Helper()
+	out, err := w.read(to, data, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	v, err := unpack(out)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return v
+}
+
 // gasPaid is the native coin the receipts' transactions paid for gas.
 func gasPaid(receipts []*types.Receipt) *big.Int {
 	sum := new(big.Int)
@@ -364,8 +414,8 @@ type swapCase struct {
 	name    string
 	in, out string // symbols, or native
 	amount  string
-	approve bool // the user's allowance of the router falls short
-	hops    int
+	approve bool     // the user's allowance of the router falls short
+	venues  []string // the venue of each hop of the best route
 	// approveFirst: send the build's approve alone, build the same swap again (it needs no
 	// approve now) and carry on with that build.
 	approveFirst bool
@@ -373,14 +423,18 @@ type swapCase struct {
 
 // checkTrade is the scenario, on a world where nothing has traded since seeding:
 //
-//   - swap quotes (token to token, two hops through WETH, native in, native out): the route is a
-//     chain of existing pools from the input to the output token, its amounts are what the official
-//     router's getAmountsOut gives at the quote's block, no other candidate route gives more,
-//     minOutAmount is outAmount less slippageBps rounded down, and raw is the quote;
-//   - each swap built for account 5 (requoted to the same figures, nothing having traded), signed
-//     and sent by a test wallet: the user receives exactly quote.outAmount and spends exactly
-//     amount (gas accounted for on the native side); the approve is exact, and absent when the
-//     allowance already suffices (the same swap built again after its approve was sent);
+//   - swap quotes (token to token, two hops, native in, native out, V3 only), whose best routes
+//     mix the venues: each hop's pool is its venue's official factory's (getPair, getPool at the hop's
+//     fee tier) and its amounts are what the official Router02's getAmountsOut or QuoterV2's
+//     quoteExactInputSingle give at the quote's block, each hop is on the venue the case expects, no
+//     other candidate route (direct, or through WETH or USDD, each hop on the V2 pair or a V3 pool of
+//     any tier) gives more, minOutAmount is outAmount less slippageBps rounded down, and raw is the
+//     quote;
+//   - each swap built for account 5 (requoted to the same figures, nothing having traded) calls
+//     Router02 for a route of pairs only, SwapRouter02 for one with a V3 pool, and is signed and
+//     sent by a test wallet: the user receives exactly quote.outAmount and spends exactly amount
+//     (gas accounted for on the native side); the approve is exact, to that router, and absent when
+//     the allowance already suffices (the same swap built again after its approve was sent);
 //   - confirm answers 200 confirmed false with finality_pending until the configured depth, exactly
 //     (one block short is still pending), then confirmed and updated, then updated false; another
 //     consumer's key is 404; status goes unknown, confirmed, finalized;
@@ -391,7 +445,7 @@ type swapCase struct {
 //   - lp/add, lp/farm (stake and unstake), lp/harvest and lp/remove (see liquidity).
 func checkTrade(t *testing.T, w *tradeWorld) {
 	user := w.wallet(5)
-	router := w.market.Core.Router
+	v2, v3 := []string{"uniswap-v2"}, []string{"uniswap-v3"}
 
 	never := crypto.Keccak256Hash([]byte("a transaction nobody sent"))
 	var st struct{ Status string }
@@ -400,14 +454,22 @@ func checkTrade(t *testing.T, w *tradeWorld) {
 	}
 
 	cases := []swapCase{
-		{"token to token", "USDD", "AUR", "100000000", true, 1, true},              // 100 USDD
-		{"two hops through WETH", "QRTZ", "USDD", "1000000000000", true, 2, false}, // 1,000 QRTZ (9 decimals)
-		{"native in", "native", "AUR", "10000000000000000", false, 1, false},       // 0.01 ETH
-		{"native out", "AUR", "native", "5000000000000000000", true, 1, false},     // 5 AUR
+		{"token to token", "USDD", "AUR", "100000000", true, v2, true}, // 100 USDD
+		// 1,000 QRTZ (9 decimals): its V2 pair with WETH, then WETH/USDD's 0.05 % V3 pool (SwapRouter02)
+		{"two hops through WETH", "QRTZ", "USDD", "1000000000000", true, []string{"uniswap-v2", "uniswap-v3"}, false},
+		{"native in", "native", "AUR", "10000000000000000", false, v2, false}, // 0.01 ETH
+		// 5 AUR: its V2 pair with USDD, then USDD/WETH's 0.05 % V3 pool, unwrapped by SwapRouter02
+		{"native out", "AUR", "native", "5000000000000000000", true, []string{"uniswap-v2", "uniswap-v3"}, false},
+		{"V3 only", "USDD", "WETH", "2500000000", true, v3, false},                      // 2,500 USDD on the 0.05 % pool
+		{"native in, V3 only", "native", "NIM", "200000000000000000", false, v3, false}, // 0.2 ETH on NIM/WETH, a pool V2 lacks
 	}
 	for _, tc := range cases {
 		in, out := w.token(tc.in), w.token(tc.out)
 		q := w.quote(tc, in, out, 50)
+		router := w.market.Core.Router // Router02 for pairs only, SwapRouter02 for a route with a V3 pool
+		if slices.Contains(tc.venues, "uniswap-v3") {
+			router = w.market.V3.SwapRouter02
+		}
 
 		balIn, balOut := w.balance(in, user.Address), w.balance(out, user.Address)
 		body := map[string]any{"chain": "base", "user": user.Address.Hex(), "inputMint": mintOf(in), "outputMint": mintOf(out),
@@ -505,8 +567,8 @@ func (w *tradeWorld) quote(tc swapCase, in, out common.Address, slippageBps int)
 		return a
 	}
 	from, to := routed(in), routed(out)
-	if q.InAmount != tc.amount || q.SlippageBps != slippageBps || len(q.Route) != tc.hops {
-		t.Fatalf("%s: quote %+v, want %s in and %d hops", tc.name, q, tc.amount, tc.hops)
+	if q.InAmount != tc.amount || q.SlippageBps != slippageBps || len(q.Route) != len(tc.venues) {
+		t.Fatalf("%s: quote %+v, want %s in and %d hops", tc.name, q, tc.amount, len(tc.venues))
 	}
 	path := []common.Address{from}
 	for i, h := range q.Route {
@@ -516,40 +578,56 @@ func (w *tradeWorld) quote(tc swapCase, in, out common.Address, slippageBps int)
 		if i > 0 && h.AmountIn != q.Route[i-1].AmountOut {
 			t.Errorf("%s: hop %d sells %s, the hop before bought %s", tc.name, i, h.AmountIn, q.Route[i-1].AmountOut)
 		}
-		path = append(path, common.HexToAddress(h.TokenOut))
-		raw, err := w.read(w.market.Core.Factory, factoryABI.PackGetPair(common.HexToAddress(h.TokenIn), common.HexToAddress(h.TokenOut)), nil)
-		if err != nil {
-			t.Fatal(err)
+		if h.Venue != tc.venues[i] {
+			t.Errorf("%s: hop %d is on %s, want %s (route %+v)", tc.name, i, h.Venue, tc.venues[i], q.Route)
 		}
-		if pair, err := factoryABI.UnpackGetPair(raw); err != nil || !strings.EqualFold(pair.Hex(), h.Pool) {
-			t.Errorf("%s: hop %d trades on %s, the factory's pair is %s (%v)", tc.name, i, h.Pool, pair, err)
+		tokenIn, tokenOut := common.HexToAddress(h.TokenIn), common.HexToAddress(h.TokenOut)
+		path = append(path, tokenOut)
+		if pool := w.pool(h.Venue, tokenIn, tokenOut, h.FeeBps*100); !strings.EqualFold(pool.Hex(), h.Pool) {
+			t.Errorf("%s: hop %d trades on %s, the %s factory's pool is %s", tc.name, i, h.Pool, h.Venue, pool)
+		}
+		if out, ok := w.hopOut(h.Venue, tokenIn, tokenOut, h.FeeBps*100, decimal(t, h.AmountIn), q.Block); !ok || out.String() != h.AmountOut {
+			t.Errorf("%s: hop %d buys %s, the official %s contracts say %s at block %d", tc.name, i, h.AmountOut, h.Venue, out, q.Block)
 		}
 	}
 	last := q.Route[len(q.Route)-1]
 	if q.Route[0].AmountIn != tc.amount || path[len(path)-1] != to || last.AmountOut != q.OutAmount {
 		t.Errorf("%s: route %+v does not take %s of %s to %s out of %s", tc.name, q.Route, tc.amount, from, q.OutAmount, to)
 	}
+	// No other candidate route (direct, through WETH, through USDD; each hop on the V2 pair or a V3
+	// pool of any tier) gives more, by the official router's getAmountsOut and QuoterV2.
 	amount := decimal(t, tc.amount)
-	amounts := w.amountsOut(amount, path, q.Block)
-	if amounts == nil {
-		t.Fatalf("%s: the router's getAmountsOut reverts along %v at block %d", tc.name, path, q.Block)
+	type hop struct {
+		venue string
+		fee   int
 	}
-	for i, h := range q.Route {
-		if h.AmountOut != amounts[i+1].String() {
-			t.Errorf("%s: hop %d buys %s, the router's getAmountsOut says %s at block %d", tc.name, i, h.AmountOut, amounts[i+1], q.Block)
-		}
-	}
-	// No other candidate route (direct, through WETH, through USDD) gives more.
-	for _, mid := range []common.Address{{}, weth, w.market.Core.USD} {
-		p := []common.Address{from, to}
-		if mid != (common.Address{}) {
-			if mid == from || mid == to {
-				continue
+	hops := []hop{{"uniswap-v2", 0}, {"uniswap-v3", 500}, {"uniswap-v3", 3000}, {"uniswap-v3", 10000}}
+	better := func(p []common.Address, choice []hop) {
+		in := amount
+		for i, h := range choice {
+			var ok bool
+			if in, ok = w.hopOut(h.venue, p[i], p[i+1], h.fee, in, q.Block); !ok {
+				return
 			}
-			p = []common.Address{from, mid, to}
 		}
-		if a := w.amountsOut(amount, p, q.Block); a != nil && a[len(a)-1].Cmp(decimal(t, q.OutAmount)) > 0 {
-			t.Errorf("%s: route %v gives %s, more than the quoted %s", tc.name, p, a[len(a)-1], q.OutAmount)
+		if in.Cmp(decimal(t, q.OutAmount)) > 0 {
+			t.Errorf("%s: route %v on %v gives %s, more than the quoted %s", tc.name, p, choice, in, q.OutAmount)
+		}
+	}
+	for _, mid := range []common.Address{{}, weth, w.market.Core.USD} {
+		if mid == (common.Address{}) {
+			for _, h := range hops {
+				better([]common.Address{from, to}, []hop{h})
+			}
+			continue
+		}
+		if mid == from || mid == to {
+			continue
+		}
+		for _, h1 := range hops {
+			for _, h2 := range hops {
+				better([]common.Address{from, mid, to}, []hop{h1, h2})
+			}
 		}
 	}
 	minOut := new(big.Int).Div(new(big.Int).Mul(decimal(t, q.OutAmount), big.NewInt(int64(10_000-slippageBps))), big.NewInt(10_000))

@@ -23,6 +23,17 @@ type NFTVenue struct {
 	Where chain.V3PositionsRead
 }
 
+// NFTVenuesOf are the venues of set, configured in cc, whose positions are NFTs on the chain (a
+// uniswap-v3 venue with a position manager).
+func NFTVenuesOf(set chain.VenueSet, cc chain.ChainConfig) []NFTVenue {
+	var out []NFTVenue
+	venues, where := set.V3Positions(cc)
+	for i, v := range venues {
+		out = append(out, NFTVenue{V3PositionsVenue: v, Where: where[i]})
+	}
+	return out
+}
+
 // NFTPosition is what an entry of an NFT position has beyond an LP entry's.
 type NFTPosition struct {
 	ID                   string // the NFT's token id, decimal

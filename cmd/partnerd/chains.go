@@ -137,7 +137,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name],
 			BinVenues: binVenues(venues, cc)})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
-			Pricing: pricing[info.Name]})
+			Pricing: pricing[info.Name], NFTVenues: portfolio.NFTVenuesOf(venues, cc)})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
 	}
 	if sc := out.solana; sc != nil {

@@ -7,6 +7,20 @@ import (
 // The venue's positions (chain.V3PositionsVenue): NFTs of the chain's NonfungiblePositionManager,
 // in owners' wallets or deposited in its UniswapV3Staker, whose figures are the contracts' own.
 
+var _ chain.V3PositionsVenue = Venue{}
+
+// PositionsRead locates the positions of a chain whose venue is configured as cfg: its
+// positionManager and staker, and its factory and initCodeHash (the official pool's by default) to
+// derive their pools; none without a positionManager.
+func (Venue) PositionsRead(cfg chain.VenueConfig) (chain.V3PositionsRead, bool) {
+	hash := cfg.InitCodeHash
+	if hash == "" {
+		hash = chain.UniswapV3InitCodeHash
+	}
+	return chain.V3PositionsRead{PositionManager: cfg.PositionManager, Staker: cfg.Staker, Factory: cfg.Factory, InitCodeHash: hash},
+		cfg.PositionManager != ""
+}
+
 // PositionFigures is what p holds at p.State: its range's sqrt prices, whether the pool's tick is
 // in it, the amounts burning all its liquidity pays (PositionAmounts) and the fees collect pays
 // (TokensOwed over FeeGrowthInside), exactly as the contracts compute them.

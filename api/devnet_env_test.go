@@ -81,7 +81,7 @@ func withDevnet(d *devnetChain) envOption {
 			t.Fatal(err)
 		}
 		reads.Source.RememberTicks(ticks)
-		mkt := market.New(ix, []*market.Chain{{Name: info.Name, Source: reads.Source, Pricing: pricing}}, log)
+		mkt := market.New(ix, []*market.Chain{{Name: info.Name, Source: reads.Source, Pricing: pricing, BinVenues: market.BinVenuesOf(venue.All(), cc)}}, log)
 		refreshing := make(chan struct{})
 		go func() { defer close(refreshing); mkt.Run(ctx) }()
 		t.Cleanup(func() { <-refreshing }) // ctx ends before cleanups run

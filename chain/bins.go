@@ -22,9 +22,10 @@ type LiquidityBin struct {
 // a pool's state (V3Reader) and the venue groups it into bins.
 type BinsVenue interface {
 	Venue
-	// BinsRead is what to read of pool on a chain configured as cfg: the TickLens to read through
-	// and the read; ok is false when cfg does not serve pool reads of the venue.
-	BinsRead(cfg VenueConfig, pool string) (tickLens string, read V3PoolRead, ok bool)
+	// BinsRead is what to read of pool on a chain configured as cfg, its fee feeBps as indexed (0:
+	// unknown): the TickLens to read through and the read; ok is false when cfg does not serve
+	// pool reads of the venue.
+	BinsRead(cfg VenueConfig, pool string, feeBps int) (tickLens string, read V3PoolRead, ok bool)
 	// Bins is the liquidity of a pool read as st, by range between neighbouring initialized ticks
 	// within the ticks read, in price order; ranges without liquidity are left out.
 	Bins(st V3PoolState) ([]LiquidityBin, error)

@@ -47,6 +47,19 @@ type Bin struct {
 	Current                              bool
 }
 
+// BinVenuesOf are the venues of a chain's configuration whose pools' bins the configuration lets
+// the service read.
+func BinVenuesOf(venues chain.VenueSet, cc chain.ChainConfig) []BinsVenue {
+	var out []BinsVenue
+	vs, configs := venues.Bins(cc)
+	for i, v := range vs {
+		if _, _, ok := v.BinsRead(configs[i], "", 0); ok {
+			out = append(out, BinsVenue{BinsVenue: v, Config: configs[i]})
+		}
+	}
+	return out
+}
+
 // BinsVenues are the venues whose pools' bins the service reads on the named chain.
 func (s *Service) BinsVenues(chainName string) []string {
 	var out []string
@@ -76,7 +89,11 @@ func (s *Service) Bins(ctx context.Context, chainName, venue, pool, quote, kind 
 	}
 	v := c.BinVenues[i]
 	pool = canonical(chainName, pool)
-	lens, read, _ := v.BinsRead(v.Config, pool)
+	feeBps := 0 // the tier, when indexed, tells the pool's tick spacing: its words are then guessed from its indexed tick
+	if p, err := s.index.Pool(ctx, chainName, pool); err == nil {
+		feeBps = p.FeeBps
+	}
+	lens, read, _ := v.BinsRead(v.Config, pool, feeBps)
 	states, err := reader.V3Pools(ctx, lens, []chain.V3PoolRead{read})
 	if err != nil {
 		return PoolBins{}, err
@@ -133,36 +150,34 @@ func (s *Service) Bins(ctx context.Context, chainName, venue, pool, quote, kind 
 	return out, nil
 }
 
-// tokenMetas is the tokens' metadata as response tokens, from the service's memory of tokens read
-// before (decimals, symbol and name do not change), else read live.
+// tokenMetas is the tokens as response tokens: from the index when it holds them (decimals,
+// symbol and name do not change), else read live.
 func (s *Service) tokenMetas(ctx context.Context, c *Chain, tokens ...string) ([]Token, error) {
+	indexed, err := s.index.Tokens(ctx, c.Name, tokens)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Token, len(tokens))
-	var missing []int
+	var missing []string
 	for i, t := range tokens {
-		if m, ok := s.metas.Load(c.Name + "/" + t); ok {
-			out[i] = m.(Token)
+		if it, ok := indexed[t]; ok {
+			out[i] = s.token(c.Name, it)
 		} else {
-			missing = append(missing, i)
+			missing = append(missing, t)
 		}
 	}
 	if len(missing) == 0 {
 		return out, nil
 	}
-	addrs := make([]string, len(missing))
-	for j, i := range missing {
-		addrs[j] = tokens[i]
-	}
-	metas, err := c.Source.TokenMetadata(ctx, addrs)
+	metas, err := c.Source.TokenMetadata(ctx, missing)
 	if err != nil {
 		return nil, err
 	}
-	for j, i := range missing {
-		m := metas[j]
+	for j, m := range metas {
 		if !m.OK {
-			return nil, fmt.Errorf("%w: %s does not answer as an ERC-20 token", chain.ErrUpstreamBadResponse, tokens[i])
+			return nil, fmt.Errorf("%w: %s does not answer as an ERC-20 token", chain.ErrUpstreamBadResponse, missing[j])
 		}
-		out[i] = Token{Chain: c.Name, Address: display(c.Name, m.Address), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
-		s.metas.Store(c.Name+"/"+tokens[i], out[i])
+		out[slices.Index(tokens, missing[j])] = Token{Chain: c.Name, Address: display(c.Name, missing[j]), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
 	}
 	return out, nil
 }

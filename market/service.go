@@ -60,7 +60,6 @@ type Service struct {
 	mu         sync.RWMutex
 	snapshots  map[string]*snapshot
 	windows    map[string]*dayWindow // nil until loaded, and after a refresh that failed
-	metas      sync.Map              // chain/address → Token read live (tokenMetas)
 }
 
 // New returns the service over the index for the given chains.

@@ -408,8 +408,8 @@ func checkGas(t *testing.T, g *gasChain) {
 	swap("swap two-hop", u, "USDD", "QRTZ", "500000000", 2)
 	swap("swap direct", u, "USDD", "EMB", "200000000", 1)
 	swap("swap direct, native in", u, trade.Native, "USDD", "500000000000000000", 1)
-	swap("swap two-hop, native in", u, trade.Native, "NIM", "200000000000000000", 2) // through USDD
-	swap("swap two-hop, native out", u, "NIM", trade.Native, "1000000000000000000000", 2)
+	swap("swap V3, native in", u, trade.Native, "NIM", "200000000000000000", 1) // NIM/WETH's V3 pool, through SwapRouter02
+	swap("swap V3, native out", u, "NIM", trade.Native, "1000000000000000000000", 1)
 	swap("swap direct, native out", u, "QRTZ", trade.Native, "1000000000000", 1)
 
 	transfer := func(kind, token, amount string) {

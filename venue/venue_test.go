@@ -7,6 +7,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/venue/raydium"
 	"github.com/partner-platform/partnerd/venue/uniswapv2"
+	"github.com/partner-platform/partnerd/venue/uniswapv3"
 )
 
 // TestSVM: the Solana venues of a configuration are the configured venues that implement
@@ -65,7 +66,8 @@ func TestEVM(t *testing.T) {
 		{"solana venue", map[string]chain.VenueConfig{raydium.VenueName: {Factory: raydium.ProgramID.String()}}, nil, 0},
 		{"both", map[string]chain.VenueConfig{raydium.VenueName: {Factory: raydium.ProgramID.String()}, uniswapv2.Name: {Factory: factory}},
 			[]string{uniswapv2.Name}, 1},
-		{"not implemented", map[string]chain.VenueConfig{"uniswap-v3": {Factory: factory}}, nil, 0},
+		{"uniswap-v3", map[string]chain.VenueConfig{uniswapv3.Name: {Factory: factory}}, []string{uniswapv3.Name}, 1},
+		{"not implemented", map[string]chain.VenueConfig{"orca": {Factory: raydium.ProgramID.String()}}, nil, 0},
 		{"none", nil, nil, 0},
 	} {
 		venues, configs := All().EVM(chain.ChainConfig{Venues: tc.venues})

@@ -135,7 +135,7 @@ func (m *Main) openChains(ctx context.Context) (*chains, error) {
 		out.indexers = append(out.indexers, indexer{chain: info.Name, follower: a.Follower, sink: sink})
 		enabled[info.Name] = chain.Served{Network: cc.Network, ChainID: cc.ChainID, Venues: venues.Configured(info.Name, cc)}
 		marketChains = append(marketChains, &market.Chain{Name: info.Name, Source: a.Source, Pricing: pricing[info.Name],
-			BinVenues: binVenues(venues, cc)})
+			BinVenues: market.BinVenuesOf(venues, cc)})
 		portfolioChains = append(portfolioChains, &portfolio.Chain{Name: info.Name, Source: a.Source, NativeSymbol: info.NativeToken,
 			Pricing: pricing[info.Name], NFTVenues: portfolio.NFTVenuesOf(venues, cc)})
 		tradeChains = append(tradeChains, m.tradeChain(info, cc, a.Source, venues))
@@ -255,17 +255,4 @@ func (c *chains) close() error {
 		cancel()
 	}
 	return errors.Join(errs...)
-}
-
-// binVenues are the venues of a chain's configuration whose pools' bins its configuration lets
-// the market read.
-func binVenues(venues chain.VenueSet, cc chain.ChainConfig) []market.BinsVenue {
-	var out []market.BinsVenue
-	vs, configs := venues.Bins(cc)
-	for i, v := range vs {
-		if _, _, ok := v.BinsRead(configs[i], ""); ok {
-			out = append(out, market.BinsVenue{BinsVenue: v, Config: configs[i]})
-		}
-	}
-	return out
 }

@@ -13,10 +13,16 @@ const BinWords = 2
 
 var _ chain.BinsVenue = Venue{}
 
-// BinsRead reads pool through cfg's TickLens, BinWords words on each side of its price; the
-// venue serves it when cfg has a tickLens.
-func (Venue) BinsRead(cfg chain.VenueConfig, pool string) (string, chain.V3PoolRead, bool) {
-	return cfg.TickLens, chain.V3PoolRead{Pool: pool, Words: BinWords}, cfg.TickLens != ""
+// BinsRead reads pool through cfg's TickLens, BinWords words on each side of its price, with the
+// tick spacing of its fee tier when feeBps names one; the venue serves it when cfg has a tickLens.
+func (Venue) BinsRead(cfg chain.VenueConfig, pool string, feeBps int) (string, chain.V3PoolRead, bool) {
+	read := chain.V3PoolRead{Pool: pool, Words: BinWords}
+	for _, t := range FeeTiers {
+		if t.Fee == feeBps*100 {
+			read.TickSpacing = t.TickSpacing
+		}
+	}
+	return cfg.TickLens, read, cfg.TickLens != ""
 }
 
 // Bins groups a pool read as st into the ranges between neighbouring initialized ticks of the

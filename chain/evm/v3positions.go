@@ -25,10 +25,10 @@ import (
 //
 // Every round is at the caller's block when it gives one; otherwise rounds 2 to 4 are pinned to the
 // block of round 1 (when round 1 itself needs more than one aggregate3 chunk, the block is pinned
-// first with eth_blockNumber: one more round trip). A round
-// that is more than one chunk goes out as one JSON-RPC batch. Rounds 3 and 4 are skipped when
-// nothing was found. Discovery is bounded by MaxNFTsScanned: beyond it the owner (or, for the
-// staker, every owner) is reported incomplete.
+// first with eth_blockNumber: one more round trip). A round that is more than one chunk goes out as
+// one JSON-RPC batch; a round with nothing to read (no NFT held, no position found) costs nothing.
+// Discovery is bounded by MaxNFTsScanned: beyond it the owner (or, for the staker, every owner) is
+// reported incomplete.
 
 // MaxNFTsScanned is how many NFTs a V3Positions read enumerates at most per owner, and how many of
 // the staker's deposits it scans at most (their positions and deposits are read with them).

@@ -64,7 +64,7 @@ type PoolRef struct {
 	QuoteToken TokenRef `json:"quoteToken" doc:"The token the pool's prices are in: the stablecoin or wrapped native token of the pair when it has one."`
 	CreatedAt  int64    `json:"createdAt,omitempty" doc:"When the pool was created, unix seconds; absent when the service has not seen its creation." example:"1696456800"`
 	FeeBps     int      `json:"feeBps" doc:"The swap fee the pool charges on the input amount, basis points (30 is 0.3 %)." example:"30"`
-	Reserves   []string `json:"reserves" doc:"Base then quote reserve, in token units." example:"3812460.75,1250.5"`
+	Reserves   []string `json:"reserves" doc:"Base then quote reserve, in token units. A uniswap-v3 (concentrated-liquidity) pool's are its virtual reserves at the current price, L/sqrt(P) and L*sqrt(P) of its in-range liquidity L: what a constant-product pool of the same depth would hold, not the tokens it holds; they price it, and liquidityUsd is their value." example:"3812460.75,1250.5"`
 }
 
 // TransformSchema describes PoolRef in the OpenAPI document.

@@ -98,14 +98,16 @@ migrate-diff:
 
 ## bench: policy decision, key verification, a cached price read through the full pipeline against the bare handler; then the
 ## console's 30-day usage page for a consumer with 1,000,000 recorded calls (seeding takes ~20 s); then
-## the market index's ingest rate of swap logs on SQLite and PostgreSQL; then the market snapshot's refresh
-## (from scratch, idle, after a block) at up to 10,000 pools
+## the market index's ingest rate of Uniswap V2 and V3 swap logs on SQLite and PostgreSQL; then the market snapshot's
+## refresh (from scratch, idle, after a block) at up to 10,000 pools; then an EVM swap quote against the cached price read,
+## and the quote's latency at 25, 45 and 85 candidate pools
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDecide$$|BenchmarkVerifyWarm$$|BenchmarkPipeline$$' -benchmem -benchtime 2s ./policy/ ./access/ ./api/
 	$(GO) test -run '^$$' -bench 'BenchmarkUsagePage1M$$' -benchtime 20x ./console/
 	$(GO) test -run '^$$' -bench 'BenchmarkIngest' -benchtime 50x ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkRefresh' -benchmem -benchtime 5x ./market/
 	$(GO) test -run '^$$' -bench 'BenchmarkQuote$$' -benchtime 2000x ./api/
+	$(GO) test -run '^$$' -bench 'BenchmarkQuoteCandidates' -benchtime 1000x ./api/
 
 ## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler and nginx as a
 ## classic gateway (key map, limit_req, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one run (needs

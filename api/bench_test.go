@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/partner-platform/partnerd/access"
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // BenchmarkPipeline compares a cached price read, an authenticated GET /v1/tokens/{mint}/price of a
@@ -209,4 +211,36 @@ func BenchmarkQuote(b *testing.B) {
 	b.ReportMetric(n/quote.httpT.Seconds(), "quote-req/s")
 	b.ReportMetric(float64(price.httpT)/float64(quote.httpT), "quote/price")
 	b.ReportMetric(float64(d.rpc.RoundTrips()-trips)/n, "quote-rpc-trips/op")
+}
+
+// BenchmarkQuoteCandidates measures how a swap quote's latency grows with its candidate pools:
+// the devnet's configuration with 0, 2 and 6 more USD stablecoins than its own (addresses without
+// pools), so that the two-hop routes through the wrapped native token and the stablecoins read 2,
+// 4 and 8 middle tokens: (1 + 2 x mids) token pairs of 5 pools each (the V2 pair, four V3 fee
+// tiers), 25, 45 and 85 pools read in the quote's one round trip. It reports the quote's
+// requests per second over loopback, its RPC round trips and the pools it reads.
+func BenchmarkQuoteCandidates(b *testing.B) {
+	for _, extra := range []int{0, 2, 6} {
+		mids := 2 + extra
+		b.Run(fmt.Sprintf("pools=%d", (1+2*mids)*5), func(b *testing.B) {
+			d := devnetChain{edit: func(cc *chain.ChainConfig) {
+				for i := range extra {
+					cc.USDStablecoins = append(cc.USDStablecoins, chain.Stablecoin{Address: fmt.Sprintf("0x%040x", 0xdead00+i), Decimals: 6})
+				}
+			}}
+			e := newEnv(b, withDevnet(&d))
+			_, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(1_000_000), Burst: ptr(1_000_000)})
+			aur := d.local.Market().Tokens[0].Address.Hex()
+			quote := &variant{name: "quote", handler: e.server, url: e.http.URL, key: key,
+				path: "/v1/quotes/swap?chain=base&inputMint=native&outputMint=" + aur + "&amount=1000000000000000000&slippageBps=50"}
+			quote.overHTTP(b, 20) // warm
+			quote.httpT = 0
+			trips := d.rpc.RoundTrips()
+			b.ResetTimer()
+			quote.overHTTP(b, b.N)
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/quote.httpT.Seconds(), "quote-req/s")
+			b.ReportMetric(float64(d.rpc.RoundTrips()-trips)/float64(b.N), "rpc-trips/op")
+		})
+	}
 }

@@ -13,14 +13,6 @@ import (
 
 func hexAddr(s string) common.Address { return common.HexToAddress(s) }
 
-func hexAddrs(in []string) []common.Address {
-	out := make([]common.Address, len(in))
-	for i, s := range in {
-		out[i] = hexAddr(s)
-	}
-	return out
-}
-
 // ApproveData is ERC-20 approve(spender, amount).
 func ApproveData(spender string, amount *big.Int) []byte {
 	return pack(erc20ABI, "approve", hexAddr(spender), amount)

@@ -3434,7 +3434,7 @@ type PoolRef struct {
 	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	QuoteToken TokenRef `json:"quoteToken"`
 
-	// Reserves Base then quote reserve, in token units.
+	// Reserves Base then quote reserve, in token units. A uniswap-v3 (concentrated-liquidity) pool's are its virtual reserves at the current price, L/sqrt(P) and L*sqrt(P) of its in-range liquidity L: what a constant-product pool of the same depth would hold, not the tokens it holds; they price it, and liquidityUsd is their value.
 	//
 	// Examples: ["3812460.75","1250.5"]
 	Reserves []string `json:"reserves"`
@@ -3535,7 +3535,7 @@ type PoolSummary struct {
 	// Examples: {"address":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","chain":"base","decimals":6,"name":"USD Coin","symbol":"USDC"}
 	QuoteToken TokenRef `json:"quoteToken"`
 
-	// Reserves Base then quote reserve, in token units.
+	// Reserves Base then quote reserve, in token units. A uniswap-v3 (concentrated-liquidity) pool's are its virtual reserves at the current price, L/sqrt(P) and L*sqrt(P) of its in-range liquidity L: what a constant-product pool of the same depth would hold, not the tokens it holds; they price it, and liquidityUsd is their value.
 	//
 	// Examples: ["3812460.75","1250.5"]
 	Reserves []string `json:"reserves"`

@@ -150,34 +150,34 @@ func (s *Service) Bins(ctx context.Context, chainName, venue, pool, quote, kind 
 	return out, nil
 }
 
-// tokenMetas is the tokens as response tokens: from the index when it holds them (decimals,
-// symbol and name do not change), else read live.
+// tokenMetas is the tokens as response tokens: as the index describes them (TokenInfo), else
+// from metadata read live.
 func (s *Service) tokenMetas(ctx context.Context, c *Chain, tokens ...string) ([]Token, error) {
-	indexed, err := s.index.Tokens(ctx, c.Name, tokens)
+	known, err := s.TokenInfo(ctx, c.Name, tokens)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Token, len(tokens))
 	var missing []string
-	for i, t := range tokens {
-		if it, ok := indexed[t]; ok {
-			out[i] = s.token(c.Name, it)
-		} else {
+	for _, t := range tokens {
+		if _, ok := known[t]; !ok {
 			missing = append(missing, t)
 		}
 	}
-	if len(missing) == 0 {
-		return out, nil
-	}
-	metas, err := c.Source.TokenMetadata(ctx, missing)
-	if err != nil {
-		return nil, err
-	}
-	for j, m := range metas {
-		if !m.OK {
-			return nil, fmt.Errorf("%w: %s does not answer as an ERC-20 token", chain.ErrUpstreamBadResponse, missing[j])
+	if len(missing) > 0 {
+		metas, err := c.Source.TokenMetadata(ctx, missing)
+		if err != nil {
+			return nil, err
 		}
-		out[slices.Index(tokens, missing[j])] = Token{Chain: c.Name, Address: display(c.Name, missing[j]), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+		for j, m := range metas {
+			if !m.OK {
+				return nil, fmt.Errorf("%w: %s does not answer as an ERC-20 token", chain.ErrUpstreamBadResponse, missing[j])
+			}
+			known[missing[j]] = Token{Chain: c.Name, Address: display(c.Name, missing[j]), Symbol: m.Symbol, Name: m.Name, Decimals: m.Decimals}
+		}
+	}
+	out := make([]Token, len(tokens))
+	for i, t := range tokens {
+		out[i] = known[t]
 	}
 	return out, nil
 }

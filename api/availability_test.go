@@ -61,13 +61,14 @@ func TestAvailabilityPerChain(t *testing.T) {
 		"buildTransfer":        {method: http.MethodPost, path: "/v1/build/transfer", body: `{"chain":"base","user":"` + user + `","to":"` + evmAddr2 + `","token":"native","amount":"1.5"}`},
 		"buildLPCreate":        {method: http.MethodPost, path: "/v1/build/lp/create", body: `{"chain":"base","venue":"uniswap-v2","version":"2","user":"` + user + `","tokenA":"` + m.Tokens[0].Address.Hex() + `","tokenB":"` + m.Tokens[2].Address.Hex() + `"}`},
 		"buildLPAdd":           {method: http.MethodPost, path: "/v1/build/lp/add", body: lp(`,"amountA":"1","amountB":"1","native":true`)},
-		"buildLPIncrease":      {method: http.MethodPost, path: "/v1/build/lp/increase", body: lp(`,"amountA":"1"`)},
-		"buildLPRemove":        {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
-		"buildLPHarvest":       {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
-		"buildLPCompound":      {method: http.MethodPost, path: "/v1/build/lp/compound", body: lp("")},
-		"buildLPRebalance":     {method: http.MethodPost, path: "/v1/build/lp/rebalance", body: lp("")},
-		"buildLPMigrate":       {method: http.MethodPost, path: "/v1/build/lp/migrate", body: lp("")},
-		"buildLPFarm":          {method: http.MethodPost, path: "/v1/build/lp/farm", body: lp("")},
+		"buildLPIncrease": {method: http.MethodPost, path: "/v1/build/lp/increase", body: `{"chain":"base","venue":"uniswap-v3","version":"3","user":"` + user +
+			`","positionIds":["` + m.V3Pools[0].Positions[0].TokenID.String() + `"],"amountA":"0.001","amountB":"0.001"}`},
+		"buildLPRemove":    {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
+		"buildLPHarvest":   {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
+		"buildLPCompound":  {method: http.MethodPost, path: "/v1/build/lp/compound", body: lp("")},
+		"buildLPRebalance": {method: http.MethodPost, path: "/v1/build/lp/rebalance", body: lp("")},
+		"buildLPMigrate":   {method: http.MethodPost, path: "/v1/build/lp/migrate", body: lp("")},
+		"buildLPFarm":      {method: http.MethodPost, path: "/v1/build/lp/farm", body: lp("")},
 	}
 	// Chain-independent operations: confirm names no chain (a token nobody issued is 404).
 	chainless := map[string]bool{"confirmBuild": true}

@@ -165,21 +165,28 @@ type BuildTransferRequest struct {
 // harvest takes pool; compound takes pool, optionally slippageBps. On raydium (Solana, version
 // cpmm): create takes tokenA, tokenB, amountA and amountB (the pool is funded as it is created),
 // optionally feeTier; add and remove as uniswap-v2's (a wrapped SOL side is paid and received in
-// SOL).
+// SOL). On uniswap-v3 (EVM, version 3, through the NonfungiblePositionManager): add takes pool,
+// tickLower and tickUpper or priceLower and priceUpper, amountA and amountB (and optionally tokenA,
+// tokenB, slippageBps); increase takes positionIds (one) and amountA and amountB; remove takes
+// positionIds and bps; harvest takes positionIds.
 type BuildLPRequest struct {
 	Chain       ChainName `json:"chain" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
 	Venue       VenueName `json:"venue" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
 	Version     string    `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
 	User        string    `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	Pool        string    `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	PositionIDs []string  `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids." example:"1184502"`
+	PositionIDs []string  `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids. uniswap-v3 increase, remove and harvest take exactly one, a position NFT the user holds in its wallet (another owner's, or one deposited in the staker, is 422 prerequisite_failed)." example:"1184502"`
+	TickLower   *int      `json:"tickLower,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add (with tickUpper, instead of priceLower and priceUpper): the new position's lower tick, snapped down to the pool's tick spacing (10 at 0.05 %, 60 at 0.3 %, 200 at 1 %); metadata.tickLower is the tick used." example:"-201250"`
+	TickUpper   *int      `json:"tickUpper,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add: the new position's upper tick, snapped up to the pool's tick spacing; metadata.tickUpper is the tick used." example:"-199250"`
+	PriceLower  string    `json:"priceLower,omitempty" maxLength:"100" doc:"uniswap-v3 add (with priceUpper, instead of tickLower and tickUpper): the range's lower price, in token units of the pool's token1 per token0 (the pool's own token order: quote per base), converted to the tick at or below it and snapped down to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1800.5"`
+	PriceUpper  string    `json:"priceUpper,omitempty" maxLength:"100" doc:"uniswap-v3 add: the range's upper price (token1 per token0, token units), converted to the tick at or below it and snapped up to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"2200"`
 	TokenA      string    `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	TokenB      string    `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1." example:"0x4200000000000000000000000000000000000006"`
-	AmountA     string    `json:"amountA,omitempty" maxLength:"100" doc:"add: human token units of tokenA (token0 when tokenA is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
-	AmountB     string    `json:"amountB,omitempty" maxLength:"100" doc:"add: human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
-	Bps         *int      `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%." example:"2500"`
+	AmountA     string    `json:"amountA,omitempty" maxLength:"100" doc:"add (and uniswap-v3 increase): human token units of tokenA (token0 when tokenA is not given); on uniswap-v3, the most the deposit may take: it takes the largest liquidity both amounts buy in the range at the pool's price." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
+	AmountB     string    `json:"amountB,omitempty" maxLength:"100" doc:"add (and uniswap-v3 increase): human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
+	Bps         *int      `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%. uniswap-v3: bps/10000 of the position's liquidity (rounded down), and everything that frees and every fee owed is collected to the user; the NFT is not burned, even at 10000 (it keeps the position's history)." example:"2500"`
 	Native      bool      `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH)." example:"false"`
-	SlippageBps *int      `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
+	SlippageBps *int      `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, increase, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
 	Action      string    `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
 	Amount      string    `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
 	FeeTier     *int      `json:"feeTier,omitempty" minimum:"0" maximum:"65535" doc:"raydium create: the CPMM fee tier, the index of its AmmConfig (default 0: 0.25 %)." example:"0"`
@@ -218,16 +225,34 @@ var lpOps = []lpOp{
 		"pool's current ratio, and the build asks for exactly that: approveToken0 and approveToken1 (exact, left out when the allowance " +
 		"suffices), then addLiquidity (the router's addLiquidity or addLiquidityETH) with minimums slippageBps (default 50) below. " +
 		"metadata: amount0, amount1 and their minimums, unused0 and unused1 (what the ratio leaves in the wallet), lpAmount (LP base units " +
-		"minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed.", chain.CapLiquidity},
+		"minted at the read state), seeded (true when the deposit sets the price of an empty pool). A balance short is 422 prerequisite_failed. " +
+		"uniswap-v3: mints a new position NFT for user in a range of pool (the V3 pool's address), given as tickLower and tickUpper or as " +
+		"priceLower and priceUpper (token1 per token0, converted to ticks), snapped outwards to the pool's tick spacing; the " +
+		"NonfungiblePositionManager takes the largest liquidity amountA and amountB buy in the range at the pool's price " +
+		"(the periphery's getLiquidityForAmounts; the pool's amounts rounded up), and the build asks for exactly that: approveToken0 and " +
+		"approveToken1 of the position manager (exact, left out when the allowance suffices or nothing of the token is taken), then mint " +
+		"with minimums slippageBps below. metadata: tickLower and tickUpper used, tick, inRange, liquidity, amount0 and amount1 and their " +
+		"minimums, amount0Desired and amount1Desired (asked).", chain.CapLiquidity},
 	{"buildLPIncrease", "/v1/build/lp/increase", "Increase a position", "Adds liquidity to the NFT-style positions positionIds. " +
-		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", ""},
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported). uniswap-v3: positionIds holds one position the user holds " +
+		"(another owner's is 422 prerequisite_failed); the position manager's increaseLiquidity of what amountA and amountB buy at the " +
+		"pool's price, as lp/add computes it: approveToken0, approveToken1 (exact), increaseLiquidity with minimums slippageBps below. " +
+		"metadata: positionId, tickLower, tickUpper, liquidity (added), liquidityBefore, amount0 and amount1 and their minimums.", chain.CapLiquidity},
 	{"buildLPRemove", "/v1/build/lp/remove", "Remove liquidity", "Withdraws bps basis points of the position: 2500 withdraws 25%, 10000 everything. " +
 		"uniswap-v2: bps of the user's LP balance of pool: approveLP (exact) and removeLiquidity (removeLiquidityETH with native true) " +
 		"with minimums slippageBps (default 50) below the pro-rata amounts; metadata: lpAmount, amount0, amount1 and their minimums. " +
-		"No LP held is 422 prerequisite_failed.", chain.CapLiquidity},
+		"No LP held is 422 prerequisite_failed. " +
+		"uniswap-v3: positionIds holds one position the user holds; one position manager multicall (decreaseLiquidityAndCollect) " +
+		"decreases bps/10000 of its liquidity (rounded down) with minimums slippageBps below what the pool's burn pays, and collects " +
+		"everything that frees and every fee owed to the user. The NFT is not burned, even at 10000: it keeps the position's history. " +
+		"metadata: liquidity (removed), liquidityBefore, liquidityAfter, amount0, amount1 and their minimums, fees0 and fees1 (owed " +
+		"before), collect0 and collect1 (what the collect pays), burned false.", chain.CapLiquidity},
 	{"buildLPHarvest", "/v1/build/lp/harvest", "Harvest rewards or fees", "Collects the position's fees or farm rewards. " +
 		"uniswap-v2: getReward on the pool's farm (its StakingRewards); metadata.earned is what was earned at the read block (the claim pays " +
-		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found.", chain.CapFarms},
+		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. " +
+		"uniswap-v3: positionIds holds one position the user holds; the position manager's collect of everything it is owed to the " +
+		"user; metadata.fees0 and fees1 are its fees at the read block, computed exactly from the fee growth inside its range: what " +
+		"the collect pays when nothing trades in between. No fees is 422 prerequisite_failed.", chain.CapFarms},
 	{"buildLPCompound", "/v1/build/lp/compound", "Compound", "Collects the position's fees or rewards and adds them back to it. " +
 		"uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each " +
 		"pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; " +
@@ -278,8 +303,11 @@ func (s *Server) registerBuilders() {
 		"400 invalid_amount, a balance short of it 422 prerequisite_failed.", s.tradeServesTransfers, ""), s.buildTransfer)
 	for _, op := range lpOps {
 		serves := s.tradeServesSwaps // where a venue serves op.needs: EVM chains and solana
-		if op.needs == "" {
+		switch {
+		case op.needs == "":
 			serves = nil
+		case op.id == "buildLPIncrease": // NFT-style positions: uniswap-v3, on EVM chains only
+			serves = func(c chain.Info) bool { return c.Kind == chain.KindEVM && s.tradeServesSwaps(c) }
 		}
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
 			"venue-specific fields are accepted and checked when the operation runs.", serves, op.needs), s.buildLP(op.id))
@@ -416,12 +444,19 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		}
 		spec, _ := chain.LookupVenue(string(b.Venue))
 		if op, ok := rangedOnly[opID]; ok && spec.Kind == chain.ConstantProduct {
+			will := " will support "
+			if positionOps[opID] && spec.Family == chain.KindEVM {
+				will = " supports "
+			}
 			return nil, Errorf(CodeOperationNotSupported, "%s is for NFT-style positions (concentrated liquidity); %s pools are fungible "+
-				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); %s will support %s",
-				op, b.Venue, strings.Join(chain.VenuesOf(spec.Family, chain.Concentrated), " and "), op)
+				"(lp/add, lp/remove, lp/farm, lp/harvest and lp/compound serve them); %s%s%s",
+				op, b.Venue, strings.Join(chain.VenuesOf(spec.Family, chain.Concentrated), " and "), will, op)
 		}
 		if spec.Kind == chain.ConstantProduct {
 			return s.buildLPFungible(ctx, opID, spec, b)
+		}
+		if positionOps[opID] && c.Kind == chain.KindEVM && spec.Kind == chain.Concentrated {
+			return s.buildLPPositions(ctx, opID, spec, b)
 		}
 		fields := []field{addr("user", b.User)}
 		switch {
@@ -452,8 +487,8 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 			return nil, e
 		}
 		if c.Kind == chain.KindEVM {
-			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s yet; uniswap-v2 serves the LP operations GET /v1/chains lists for %s",
-				b.Venue, c.Name, c.Name)
+			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s %s yet; uniswap-v3 serves lp/add, lp/increase, lp/remove and "+
+				"lp/harvest, uniswap-v2 the LP operations GET /v1/chains lists for %s", lpPath(opID), b.Venue, c.Name, c.Name)
 		}
 		return nil, s.notAvailable(ctx, c)
 	}

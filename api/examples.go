@@ -24,6 +24,7 @@ const (
 	exWETH      = "0x3AF85aeca993356830e23664463d9e669D6cfcd8"
 	exWETHAUR   = "0x043ddFeFFaE4FDEefF0AdfC0230849EC1Ef4DF34" // the WETH/AUR pair, farmed
 	exWETHUSDD5 = "0x1A224B51fa6644545743482680D5121f37d963Bd" // the WETH/USDD uniswap-v3 pool, 0.05 %
+	exDeployer  = "0xe84722Ef4c9c310bCc5A98d13d3DED923eBdAa44" // devnet account 0, the seeder: uniswap-v3 positions 1 to 3 in WETH/USDD 0.05 %
 	exTxHash    = "0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"
 	exHolder0   = "58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3" // the validator's holder-0: SOL, USDC, AUR, QRTZ, EMB
 	exHolder1   = "2ruo7F7X9SmPoi5vrWPwRNYoJ3txVwuugnRCEW5zNK87" // holder-1
@@ -184,17 +185,27 @@ var requestExamples = map[string][]requestExample{
 		{"evm", "Account 5 adds 100 AUR and up to 0.06 ETH to the WETH/AUR pool.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exUser, "pool": exWETHAUR,
 				"tokenA": exAUR, "amountA": "100", "tokenB": "native", "amountB": "0.06", "slippageBps": 50}, 200},
+		{"evm-v3", "The deployer mints a full-range uniswap-v3 position in the WETH/USDD 0.05 % pool with up to 0.001 of each token " +
+			"(amountA of token0, amountB of token1; the ticks are snapped to the pool's spacing of 10).", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "pool": exWETHUSDD5,
+				"tickLower": -887272, "tickUpper": 887272, "amountA": "0.001", "amountB": "0.001", "slippageBps": 50}, 200},
 		{"solana", "holder-0 adds up to 100 AUR and 150 USDC to the AUR/USDC raydium pool on solana.", nil,
 			map[string]any{"chain": "solana", "venue": "raydium", "version": "cpmm", "user": exHolder0, "pool": exAURUSDC,
 				"tokenA": exSolAUR, "amountA": "100", "tokenB": exUSDC, "amountB": "150", "slippageBps": 50}, 200},
 	},
 	"buildLPIncrease": {
-		{"evm", "Increasing NFT-style positions: uniswap-v3 is not served yet." + unsupported, nil,
-			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exUser, "positionIds": []string{"1"}, "amountA": "1"}, 400},
+		{"evm", "The deployer adds up to 0.001 of each token to its uniswap-v3 position 1 (WETH/USDD 0.05 %).", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"1"},
+				"amountA": "0.001", "amountB": "0.001"}, 200},
+		{"evm-not-owner", "Account 5 does not hold position 1 (the deployer does): 422 prerequisite_failed.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exUser, "positionIds": []string{"1"},
+				"amountA": "0.001", "amountB": "0.001"}, 422},
 	},
 	"buildLPRemove": {
 		{"evm", "Account 7 withdraws 25 % of its WETH/AUR LP, the ETH side as ETH.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR, "bps": 2500, "native": true}, 200},
+		{"evm-v3", "The deployer removes 1 % of its uniswap-v3 position 1's liquidity and collects what that frees and its fees; the NFT stays.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"1"}, "bps": 100}, 200},
 		{"solana", "lp-provider withdraws 25 % of its SOL/USDC raydium LP on solana, the SOL side as SOL.", nil,
 			map[string]any{"chain": "solana", "venue": "raydium", "version": "cpmm", "user": exProvider, "pool": exSOLUSDC, "bps": 2500}, 200},
 	},

@@ -470,7 +470,13 @@ func TestLPBadInput(t *testing.T) {
 		{"add, signer not an address", "add", with(add, func(m map[string]any) { m["user"] = "alice" }), 400, "invalid_address", ""},
 		{"add, pool not an address", "add", with(add, func(m map[string]any) { m["pool"] = "0x1234" }), 400, "invalid_address", ""},
 		{"add, Solana venue on base", "add", with(add, func(m map[string]any) { m["venue"] = "orca" }), 400, "operation_not_supported", "does not trade on base"},
-		{"add, uniswap-v3 (not served yet)", "add", with(add, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "operation_not_supported", "uniswap-v3 is not available"},
+		{"farm, uniswap-v3 (not served)", "farm", with(map[string]any{"pool": pool}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "operation_not_supported", "lp/farm is not available on uniswap-v3"},
+		{"add, uniswap-v3 without a range", "add", with(add, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "tickLower and tickUpper, or as priceLower and priceUpper"},
+		{"add, uniswap-v3 on a V2 pair", "add", with(add, func(m map[string]any) {
+			m["venue"], m["version"], m["tickLower"], m["tickUpper"] = "uniswap-v3", "3", -600, 600
+		}), 404, "not_found", "not a Uniswap V3 pool"},
+		{"increase, uniswap-v3 with two positions", "increase", with(map[string]any{"positionIds": []string{"1", "2"}, "amountA": "1", "amountB": "1"}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "exactly one position id"},
+		{"remove, uniswap-v3 without bps", "remove", with(map[string]any{"positionIds": []string{"1"}}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "bps"},
 		{"add, version 3 on uniswap-v2", "add", with(add, func(m map[string]any) { m["version"] = "3" }), 400, "invalid_request", "version 2"},
 		{"add, positionIds on uniswap-v2", "add", with(add, func(m map[string]any) { m["positionIds"] = []string{"7"} }), 400, "invalid_request", "fungible"},
 		{"add, slippage over 50 %", "add", with(add, func(m map[string]any) { m["slippageBps"] = 5001 }), 400, "invalid_request", ""},
@@ -498,7 +504,9 @@ func TestLPBadInput(t *testing.T) {
 			status   int
 			code     string
 			says     string
-		}{op + " on uniswap-v2", op, te.lpBody(map[string]any{"pool": pool}), 400, "operation_not_supported", "uniswap-v3 will support lp/" + op})
+		}{op + " on uniswap-v2", op, te.lpBody(map[string]any{"pool": pool}), 400, "operation_not_supported", map[string]string{
+			"increase": "uniswap-v3 supports lp/increase"}[op] + map[string]string{"rebalance": "uniswap-v3 will support lp/rebalance",
+			"migrate": "uniswap-v3 will support lp/migrate"}[op]})
 	}
 	for _, tc := range cases {
 		r := te.build("/v1/build/lp/"+tc.op, tc.body)
@@ -509,7 +517,7 @@ func TestLPBadInput(t *testing.T) {
 	if n := te.tokenRows(); n != 0 {
 		t.Errorf("bad input wrote %d confirmation tokens", n)
 	}
-	// The served operations are listed for base; increase, rebalance and migrate are not.
+	// The served operations are listed for base (increase on uniswap-v3); rebalance and migrate are not.
 	r := te.get("/v1/chains")
 	var ops []string
 	for _, c := range r.body["chains"].([]any) {
@@ -519,12 +527,12 @@ func TestLPBadInput(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range []string{"buildLPCreate", "buildLPAdd", "buildLPRemove", "buildLPFarm", "buildLPHarvest", "buildLPCompound"} {
+	for _, op := range []string{"buildLPCreate", "buildLPAdd", "buildLPIncrease", "buildLPRemove", "buildLPFarm", "buildLPHarvest", "buildLPCompound"} {
 		if !slices.Contains(ops, op) {
 			t.Errorf("base's operations %v lack %s", ops, op)
 		}
 	}
-	for _, op := range []string{"buildLPIncrease", "buildLPRebalance", "buildLPMigrate"} {
+	for _, op := range []string{"buildLPRebalance", "buildLPMigrate"} {
 		if slices.Contains(ops, op) {
 			t.Errorf("base lists %s", op)
 		}

@@ -32,7 +32,7 @@ const lpDecimals = 18
 // minimumLiquidity is the LP a pair's first mint locks forever (UniswapV2Pair.MINIMUM_LIQUIDITY).
 var minimumLiquidity = big.NewInt(1000)
 
-// LPRequest is an LP build on a Uniswap V2 venue. Which fields an operation reads is said on its
+// LPRequest is an LP build on a Uniswap V2 venue, or on a venue of NFT positions (v3lp.go). Which fields an operation reads is said on its
 // builder.
 type LPRequest struct {
 	Chain, Venue, User string
@@ -45,6 +45,12 @@ type LPRequest struct {
 	Unstake            bool   // farm: withdraw instead of stake
 	SlippageBps        int    // add, remove, compound
 	FeeTier            int    // create on a Solana chain (raydium): the CPMM AmmConfig index; 0 (the default) is the 0.25 % tier
+	// NFT positions (v3lp.go): PositionID is the position of increase, remove and harvest (decimal);
+	// add takes its range as TickLower and TickUpper, or as PriceLower and PriceUpper (token units
+	// of the pool's token1 per token0).
+	PositionID             string
+	TickLower, TickUpper   *int
+	PriceLower, PriceUpper string
 }
 
 // lpSetup resolves the chain, venue and addresses of a request.
@@ -189,6 +195,12 @@ type side struct {
 // (not a pair), ErrInvalid, ErrInvalidAmount (more decimals than the token has, or too small to mint
 // LP), ErrPrerequisite (balance), *SimulationError, and the adapter's and the store's.
 // On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpAdd, trade/solana.go).
+// On a venue of NFT positions (v3lp.go) it mints a new position for the user in a range of Pool
+// (TickLower and TickUpper, or PriceLower and PriceUpper converted to ticks rounded down; snapped
+// outwards to the pool's tick spacing) with what the position manager takes of AmountA and AmountB
+// at the pool's price: exact approvals of the position manager, minimums slippageBps below.
+// metadata: tickLower, tickUpper, liquidity, amount0, amount1, their minimums, amount0Desired and
+// amount1Desired (asked).
 func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -199,6 +211,9 @@ func (s *Service) BuildLPAdd(ctx context.Context, consumerID int, r LPRequest) (
 
 // lpAdd is BuildLPAdd on an EVM chain.
 func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if pv, ok := c.positionVenue(r.Venue); ok {
+		return c.lpAddPosition(ctx, s, consumerID, r, pv)
+	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -412,6 +427,13 @@ func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
 // ErrInvalidAmount (the share rounds to nothing), ErrPrerequisite (no LP held), *SimulationError,
 // and the adapter's and the store's.
 // On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpRemove, trade/solana.go).
+// On a venue of NFT positions (v3position.go) it removes Bps of the liquidity of the position
+// PositionID (rounded down), which the user must hold, and collects everything that frees and every
+// fee owed to the user, in one position manager multicall; the NFT is never burned, even at 10000
+// (it keeps the position's history). metadata: liquidity (removed), liquidityBefore,
+// liquidityAfter, amount0, amount1 (what the pool's burn pays, rounded down), their minimums,
+// fees0, fees1 (owed before), collect0 and collect1 (amounts plus fees: what the collect pays),
+// burned false.
 func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -422,6 +444,9 @@ func (s *Service) BuildLPRemove(ctx context.Context, consumerID int, r LPRequest
 
 // lpRemove is BuildLPRemove on an EVM chain.
 func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if _, ok := c.positionVenue(r.Venue); ok {
+		return c.lpRemovePosition(ctx, s, consumerID, r)
+	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -571,7 +596,10 @@ func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPR
 // BuildLPHarvest builds getReward() on the pool's farm: it pays everything earned when it runs, at
 // least metadata.earned (the rewards earned at the read block, base units of rewardToken).
 // Errors: ErrNotFound (not a pair, or no farm for it), ErrPrerequisite (nothing earned),
-// *SimulationError, and the adapter's and the store's.
+// *SimulationError, and the adapter's and the store's. On a venue of NFT positions
+// (v3position.go) it collects everything the position PositionID is owed to the user, which must
+// hold it: metadata.fees0 and fees1, its fees at the read block, exactly what the collect pays when
+// nothing trades in between (ErrPrerequisite when both are zero).
 func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -582,6 +610,9 @@ func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPReques
 
 // lpHarvest is BuildLPHarvest on an EVM chain.
 func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if _, ok := c.positionVenue(r.Venue); ok {
+		return c.lpHarvestPosition(ctx, s, consumerID, r)
+	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err

@@ -90,15 +90,17 @@ type EVMChain struct {
 	Source        EVM
 	WrappedNative string // canonical
 	Stablecoins   []chain.Stablecoin
-	Venues        []Venue     // uniswap-v2 venues with a router and an init code hash: liquidity, farms, taxes
-	Swaps         []swapVenue // the venues that serve swaps, sorted by name
-	TickLens      string      // the TickLens concentrated pools are read through
-	Confirmations int         // finality depth
+	Venues        []Venue         // uniswap-v2 venues with a router and an init code hash: liquidity, farms, taxes
+	Swaps         []swapVenue     // the venues that serve swaps, sorted by name
+	Positions     []positionVenue // the venues whose liquidity is NFT positions (v3lp.go), sorted by name
+	TickLens      string          // the TickLens concentrated pools are read through
+	Confirmations int             // finality depth
 }
 
 // NewEVMChain is a configured EVM chain read through src. It swaps on every venue that serves
 // swaps there (venues' Status), and provides liquidity on its uniswap-v2 venue when that serves
-// swaps (a router and an initCodeHash, with which pair addresses are derived without a lookup).
+// swaps (a router and an initCodeHash, with which pair addresses are derived without a lookup) and
+// on every venue of NFT positions that serves liquidity (chain.V3LiquidityVenue).
 func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *EVMChain {
 	c := &EVMChain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
@@ -109,6 +111,13 @@ func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.Ve
 			if configs[i].TickLens != "" {
 				c.TickLens = strings.ToLower(configs[i].TickLens)
 			}
+		}
+	}
+	lvs, lcfgs := venues.V3Liquidity(cc)
+	for i, v := range lvs {
+		cfg := canonicalConfig(lcfgs[i])
+		if where, ok := v.PositionsRead(cfg); ok && v.Status(info.Name, lcfgs[i]).Has(chain.CapLiquidity) {
+			c.Positions = append(c.Positions, positionVenue{V3LiquidityVenue: v, cfg: cfg, where: where})
 		}
 	}
 	if v, ok := cc.Venues[uniswapv2.Name]; ok && venues.Status(info.Name, uniswapv2.Name, v).Has(chain.CapSwaps) {
@@ -124,7 +133,7 @@ func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.Ve
 
 // canonicalConfig is cfg with its addresses in lower case.
 func canonicalConfig(cfg chain.VenueConfig) chain.VenueConfig {
-	for _, a := range []*string{&cfg.Factory, &cfg.Router, &cfg.Quoter, &cfg.TickLens, &cfg.StakingRewardsFactory} {
+	for _, a := range []*string{&cfg.Factory, &cfg.Router, &cfg.Quoter, &cfg.TickLens, &cfg.StakingRewardsFactory, &cfg.PositionManager, &cfg.Staker} {
 		*a = strings.ToLower(*a)
 	}
 	return cfg

@@ -52,6 +52,12 @@ func TokensOwed(owed, liquidity, inside, insideLast *big.Int) (*big.Int, error) 
 // tick and sqrtPriceX96, as the pool's _modifyPosition computes it (SqrtPriceMath, rounded down):
 // token0 only below the range, token1 only at or above it, both inside it.
 func PositionAmounts(tickLower, tickUpper, tick int, sqrtPriceX96, liquidity *big.Int) (amount0, amount1 *big.Int, err error) {
+	return rangeAmounts(tickLower, tickUpper, tick, sqrtPriceX96, liquidity, false)
+}
+
+// rangeAmounts is _modifyPosition's amounts for liquidity in [tickLower, tickUpper) with the pool
+// at tick and sqrtPriceX96, rounded up (a mint) or down (a burn).
+func rangeAmounts(tickLower, tickUpper, tick int, sqrtPriceX96, liquidity *big.Int, roundUp bool) (amount0, amount1 *big.Int, err error) {
 	if tickLower >= tickUpper {
 		return nil, nil, fmt.Errorf("uniswapv3: range [%d, %d) is empty", tickLower, tickUpper)
 	}
@@ -65,16 +71,16 @@ func PositionAmounts(tickLower, tickUpper, tick int, sqrtPriceX96, liquidity *bi
 	}
 	switch {
 	case tick < tickLower:
-		amount0, err = Amount0Delta(sa, sb, liquidity, false)
+		amount0, err = Amount0Delta(sa, sb, liquidity, roundUp)
 		return amount0, new(big.Int), err
 	case tick < tickUpper:
-		if amount0, err = Amount0Delta(sqrtPriceX96, sb, liquidity, false); err != nil {
+		if amount0, err = Amount0Delta(sqrtPriceX96, sb, liquidity, roundUp); err != nil {
 			return nil, nil, err
 		}
-		amount1, err = Amount1Delta(sa, sqrtPriceX96, liquidity, false)
+		amount1, err = Amount1Delta(sa, sqrtPriceX96, liquidity, roundUp)
 		return amount0, amount1, err
 	default:
-		amount1, err = Amount1Delta(sa, sb, liquidity, false)
+		amount1, err = Amount1Delta(sa, sb, liquidity, roundUp)
 		return new(big.Int), amount1, err
 	}
 }

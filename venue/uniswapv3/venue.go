@@ -20,12 +20,12 @@ func (Venue) Spec() chain.VenueSpec {
 
 // Status says what a uniswap-v3 venue configured as cfg serves: its pools are indexed from its
 // factory (index.go); swaps (quotes and SwapRouter02 builds) when it also has a router and a
-// tickLens, through which quotes read each pool's initialized ticks. Its positions are not managed
-// by this version yet.
+// tickLens, through which quotes read each pool's initialized ticks; liquidity (lp/add, increase,
+// remove and harvest through the NonfungiblePositionManager: npm.go) when it has a positionManager
+// and a tickLens (an add reads its pool through it). Staker builds are not served yet.
 func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus {
 	out := chain.VenueStatus{Name: Name, Kind: v.Spec().Kind, Serves: []chain.Capability{chain.CapPools}, Missing: map[chain.Capability]string{}}
 	at := "chains." + chainName + ".venues." + Name + "."
-	out.Missing[chain.CapLiquidity] = Name + " position builds are not served by this version yet"
 	out.Missing[chain.CapFarms] = Name + " staker builds are not served by this version yet"
 	var lacks []string
 	if cfg.Router == "" {
@@ -36,8 +36,14 @@ func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus
 	}
 	if len(lacks) > 0 {
 		out.Missing[chain.CapSwaps] = "the " + Name + " venue of " + chainName + " is configured without " + strings.Join(lacks, " and ")
-		return out
+	} else {
+		out.Serves = append(out.Serves, chain.CapSwaps)
 	}
-	out.Serves = append(out.Serves, chain.CapSwaps)
+	if cfg.PositionManager != "" && cfg.TickLens != "" {
+		out.Serves = append(out.Serves, chain.CapLiquidity)
+	} else {
+		out.Missing[chain.CapLiquidity] = "the " + Name + " venue of " + chainName + " is configured without positionManager (" + at +
+			"positionManager) or tickLens (" + at + "tickLens)"
+	}
 	return out
 }

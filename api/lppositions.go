@@ -1,0 +1,89 @@
+package api
+
+import (
+	"context"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/trade"
+)
+
+// positionOps are the LP operations served on NFT-style positions of an EVM venue (uniswap-v3):
+// the others answer 400 operation_not_supported naming these.
+var positionOps = map[string]bool{"buildLPAdd": true, "buildLPIncrease": true, "buildLPRemove": true, "buildLPHarvest": true}
+
+// lpPath is an LP operation's path below /v1/build/: lp/add for buildLPAdd.
+func lpPath(opID string) string {
+	for _, op := range lpOps {
+		if op.id == opID {
+			return strings.TrimPrefix(op.path, "/v1/build/")
+		}
+	}
+	return opID
+}
+
+// buildLPPositions builds an LP operation on an EVM venue of NFT-style positions (uniswap-v3):
+// add takes pool, a range (tickLower and tickUpper, or priceLower and priceUpper) and amountA and
+// amountB; increase one position of positionIds and amountA and amountB; remove one position and
+// bps; harvest one position.
+func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.VenueSpec, b BuildLPRequest) (*output[BuildResponse], error) {
+	if b.Version != spec.Version {
+		return nil, Errorf(CodeInvalidRequest, "%s takes version %s, not %q", spec.Name, spec.Version, b.Version)
+	}
+	fields := []field{addr("user", b.User)}
+	if opID == "buildLPAdd" {
+		if len(b.PositionIDs) > 0 || b.Pool == "" {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/add mints a new position: give pool (the pool's address), not positionIds; lp/increase adds to a position", spec.Name)
+		}
+		if (b.TickLower == nil) != (b.TickUpper == nil) || (b.PriceLower == "") != (b.PriceUpper == "") || (b.TickLower == nil) == (b.PriceLower == "") {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/add takes the range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
+		}
+		fields = append(fields, addr("pool", b.Pool), field{name: "tokenA", value: b.TokenA, optional: true}, field{name: "tokenB", value: b.TokenB, optional: true})
+	} else if len(b.PositionIDs) != 1 || b.Pool != "" {
+		return nil, Errorf(CodeInvalidRequest, "%s %s takes positionIds with exactly one position id, and no pool", spec.Name, lpPath(opID))
+	}
+	var amounts []string
+	switch opID {
+	case "buildLPAdd", "buildLPIncrease":
+		if b.AmountA == "" || b.AmountB == "" {
+			return nil, Errorf(CodeInvalidAmount, "%s takes amountA and amountB, in human token units (0 for a side the range does not take)", lpPath(opID))
+		}
+		if (b.TokenA == "") != (b.TokenB == "") {
+			return nil, Errorf(CodeInvalidRequest, "give both tokenA and tokenB (the tokens amountA and amountB are of), or neither (token0 and token1)")
+		}
+		amounts = []string{b.AmountA, b.AmountB}
+	case "buildLPRemove":
+		if b.Bps == nil {
+			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
+		}
+	}
+	for _, amount := range amounts {
+		if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
+			return nil, e
+		}
+	}
+	c, e := s.resolve(ctx, string(b.Chain), fields...)
+	if e == nil {
+		e = s.serving(ctx, c)
+	}
+	if e != nil {
+		return nil, e
+	}
+	r := trade.LPRequest{Chain: c.Name, Venue: string(b.Venue), User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
+		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, SlippageBps: trade.DefaultLPSlippageBps,
+		TickLower: b.TickLower, TickUpper: b.TickUpper, PriceLower: b.PriceLower, PriceUpper: b.PriceUpper}
+	if len(b.PositionIDs) == 1 {
+		r.PositionID = b.PositionIDs[0]
+	}
+	if b.SlippageBps != nil {
+		r.SlippageBps = *b.SlippageBps
+	}
+	if b.Bps != nil {
+		r.Bps = *b.Bps
+	}
+	t, consumer := s.deps.Trade, consumerOf(ctx)
+	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
+		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvest,
+	}[opID](ctx, consumer, r)
+	return buildOutput(ctx, build, err)
+}

@@ -1,0 +1,220 @@
+package trade
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/partner-platform/partnerd/chain"
+	"github.com/partner-platform/partnerd/chain/evm"
+)
+
+// Builds on an existing NFT position: lp/increase, lp/remove and lp/harvest. Each reads the
+// user's positions (chain.V3PositionReader: the position manager's positions(id) with its pool's
+// state) and the build's own state at one block, and refuses a position the user does not hold in
+// its wallet (422 prerequisite_failed).
+
+// BuildLPIncrease builds the position manager's increaseLiquidity of AmountA and AmountB (human
+// units of TokenA and TokenB, or of the pool's token0 and token1) into the position PositionID,
+// which the user must hold: exact approvals of the position manager for what it takes at the
+// position's pool price (the periphery's getLiquidityForAmounts, the pool's mint amounts rounded
+// up), minimums slippageBps below. metadata: positionId, tickLower, tickUpper, liquidity (added),
+// liquidityBefore, amount0, amount1, their minimums, amount0Desired and amount1Desired (asked).
+// Errors: ErrNotSupported (no venue of NFT positions of that name), ErrInvalid, ErrInvalidAmount,
+// ErrPrerequisite (not the user's position, or a balance short), *SimulationError, and the
+// adapter's and the store's.
+func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
+	c, err := s.swapChainOf(r.Chain)
+	if err != nil {
+		return Build{}, err
+	}
+	ec, ok := c.(*EVMChain)
+	if !ok {
+		return Build{}, fmt.Errorf("%w: lp/increase is for NFT-style positions, which no venue of %s has", ErrNotSupported, r.Chain)
+	}
+	pv, id, user, err := ec.positionSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	pos, st, nativeUSD, err := ec.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) evm.TradeRead {
+		return evm.TradeRead{Owner: user, Decimals: []string{p.Token0, p.Token1}, Balances: []string{p.Token0, p.Token1},
+			Allowances: []evm.Allowance{{Token: p.Token0, Spender: pv.cfg.PositionManager}, {Token: p.Token1, Spender: pv.cfg.PositionManager}}}
+	})
+	if err != nil {
+		return Build{}, err
+	}
+	tokens, decimals := [2]string{pos.Token0, pos.Token1}, [2]int{st.Decimals[0], st.Decimals[1]}
+	desired, err := ec.desiredAmounts(r, tokens, decimals)
+	if err != nil {
+		return Build{}, err
+	}
+	d, ask, err := deposit(pv, pos.TickLower, pos.TickUpper, pos.State.Tick, pos.State.SqrtPriceX96, desired)
+	if err != nil {
+		return Build{}, err
+	}
+	steps, err := depositSteps(user, pv, tokens, d, st.Balances, st.Allowances, decimals)
+	if err != nil {
+		return Build{}, err
+	}
+	mins := [2]*big.Int{chain.MinOut(d.Amount0, r.SlippageBps), chain.MinOut(d.Amount1, r.SlippageBps)}
+	deadline := s.now().Add(RouterDeadline).Unix()
+	inc := pv.IncreaseCall(pv.cfg, id, ask[0], ask[1], mins[0], mins[1], deadline)
+	steps = append(steps, step{id: "increaseLiquidity", to: inc.To, data: inc.Data, value: inc.Value})
+	md := positionMetadata(pv, pos)
+	md["deadline"], md["liquidityBefore"] = deadline, pos.Liquidity.String()
+	depositMetadata(md, d, mins, ask)
+	return s.finish(ctx, assembly{c: ec, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
+}
+
+// positionSetup checks a build on a position: its venue, slippage and one position id.
+func (c *EVMChain) positionSetup(r LPRequest) (positionVenue, *big.Int, string, error) {
+	pv, ok := c.positionVenue(r.Venue)
+	if !ok {
+		return positionVenue{}, nil, "", fmt.Errorf("%w: %s has no NFT-style positions built on %s; %s", ErrNotSupported, r.Venue, c.Info.Name, c.positionVenues())
+	}
+	if r.SlippageBps < 0 || r.SlippageBps >= bpsDenominator {
+		return positionVenue{}, nil, "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
+	}
+	id, ok := new(big.Int).SetString(r.PositionID, 10)
+	if !ok || id.Sign() < 0 || id.BitLen() > 256 {
+		return positionVenue{}, nil, "", fmt.Errorf("%w: positionIds must hold one position id, a decimal integer", ErrInvalid)
+	}
+	return pv, id, strings.ToLower(r.User), nil
+}
+
+// positionVenues says which venues of the chain build on NFT positions.
+func (c *EVMChain) positionVenues() string {
+	if len(c.Positions) == 0 {
+		return "no venue of NFT positions is configured there"
+	}
+	names := make([]string, len(c.Positions))
+	for i, v := range c.Positions {
+		names[i] = v.Spec().Name
+	}
+	return strings.Join(names, ", ") + " does"
+}
+
+// positionMetadata is the metadata of a build on an existing position.
+func positionMetadata(pv positionVenue, p chain.V3Position) map[string]any {
+	md := v3Metadata(pv, p.Pool, p.Token0, p.Token1)
+	md["positionId"], md["fee"], md["tickLower"], md["tickUpper"], md["tick"] = p.ID.String(), p.Fee, p.TickLower, p.TickUpper, p.State.Tick
+	md["inRange"] = p.TickLower <= p.State.Tick && p.State.Tick < p.TickUpper
+	return md
+}
+
+// ownedPosition reads position id, which user must hold in its wallet, and the build's state
+// (read, given the position), both at the build's block: the positions are read again at it when
+// a block passed between the two reads.
+func (c *EVMChain) ownedPosition(ctx context.Context, pv positionVenue, user string, id *big.Int,
+	read func(chain.V3Position) evm.TradeRead) (chain.V3Position, evm.TradeState, *big.Rat, error) {
+	reader, ok := c.Source.(chain.V3PositionReader)
+	if !ok {
+		return chain.V3Position{}, evm.TradeState{}, nil, fmt.Errorf("%w: positions are not read on %s", ErrNotSupported, c.Info.Name)
+	}
+	pos, at, err := heldPosition(ctx, reader, pv, user, id, 0)
+	if err != nil {
+		return pos, evm.TradeState{}, nil, err
+	}
+	st, nativeUSD, err := c.readPriced(ctx, read(pos))
+	if err != nil {
+		return pos, st, nil, fmt.Errorf("lp: %w", err)
+	}
+	if st.Block != at {
+		if pos, _, err = heldPosition(ctx, reader, pv, user, id, st.Block); err != nil {
+			return pos, st, nil, err
+		}
+	}
+	return pos, st, nativeUSD, nil
+}
+
+// heldPosition reads user's positions at block (0: the latest) and returns position id, with the
+// block read at; ErrPrerequisite when the user does not hold it in its wallet.
+func heldPosition(ctx context.Context, reader chain.V3PositionReader, pv positionVenue, user string, id *big.Int, block uint64) (chain.V3Position, uint64, error) {
+	ps, err := reader.V3Positions(ctx, pv.where, []string{user}, block)
+	if err != nil {
+		return chain.V3Position{}, 0, fmt.Errorf("positions: %w", err)
+	}
+	for _, p := range ps.Positions[0] {
+		if p.ID.Cmp(id) != 0 {
+			continue
+		}
+		if p.Staked {
+			return p, ps.Block, fmt.Errorf("%w: position %s of %s is deposited in the staker %s: withdraw it first", ErrPrerequisite, id, user, pv.where.Staker)
+		}
+		return p, ps.Block, nil
+	}
+	for _, u := range ps.Unanswered[0] {
+		if u.Cmp(id) == 0 {
+			return chain.V3Position{}, 0, fmt.Errorf("%w: position %s or its pool did not answer", chain.ErrUpstreamBadResponse, id)
+		}
+	}
+	return chain.V3Position{}, 0, fmt.Errorf("%w: %s does not hold position %s of %s (another address owns it, or it does not exist)",
+		ErrPrerequisite, user, id, pv.cfg.PositionManager)
+}
+
+// lpRemovePosition is BuildLPRemove on a venue of NFT positions. See BuildLPRemove.
+func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	pv, id, user, err := c.positionSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	if r.Bps < 1 || r.Bps > bpsDenominator {
+		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
+	}
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) evm.TradeRead { return evm.TradeRead{Owner: user} })
+	if err != nil {
+		return Build{}, err
+	}
+	fig, err := pv.PositionFigures(pos)
+	if err != nil {
+		return Build{}, fmt.Errorf("%w: position %s: %v", ErrInvalid, id, err)
+	}
+	liq := new(big.Int).Mul(pos.Liquidity, big.NewInt(int64(r.Bps)))
+	liq.Quo(liq, bigBps)
+	if liq.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: %d bps of position %s's liquidity %s is none: nothing to remove (lp/harvest collects what it is owed)",
+			ErrPrerequisite, r.Bps, id, pos.Liquidity)
+	}
+	part := pos
+	part.Liquidity = liq
+	freed, err := pv.PositionFigures(part)
+	if err != nil {
+		return Build{}, fmt.Errorf("%w: position %s: %v", ErrInvalid, id, err)
+	}
+	mins := [2]*big.Int{chain.MinOut(freed.Amount0, r.SlippageBps), chain.MinOut(freed.Amount1, r.SlippageBps)}
+	deadline := s.now().Add(RouterDeadline).Unix()
+	rm := pv.RemoveCall(pv.cfg, id, liq, mins[0], mins[1], user, deadline)
+	md := positionMetadata(pv, pos)
+	md["deadline"], md["bps"], md["burned"], md["recipient"] = deadline, r.Bps, false, user
+	md["liquidity"], md["liquidityBefore"], md["liquidityAfter"] = liq.String(), pos.Liquidity.String(), new(big.Int).Sub(pos.Liquidity, liq).String()
+	md["amount0"], md["amount1"], md["minAmount0"], md["minAmount1"] = freed.Amount0.String(), freed.Amount1.String(), mins[0].String(), mins[1].String()
+	md["fees0"], md["fees1"] = fig.Fees0.String(), fig.Fees1.String()
+	md["collect0"], md["collect1"] = new(big.Int).Add(freed.Amount0, fig.Fees0).String(), new(big.Int).Add(freed.Amount1, fig.Fees1).String()
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
+		[]step{{id: "decreaseLiquidityAndCollect", to: rm.To, data: rm.Data, value: rm.Value}})
+}
+
+// lpHarvestPosition is BuildLPHarvest on a venue of NFT positions. See BuildLPHarvest.
+func (c *EVMChain) lpHarvestPosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	pv, id, user, err := c.positionSetup(r)
+	if err != nil {
+		return Build{}, err
+	}
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) evm.TradeRead { return evm.TradeRead{Owner: user} })
+	if err != nil {
+		return Build{}, err
+	}
+	fig, err := pv.PositionFigures(pos)
+	if err != nil {
+		return Build{}, fmt.Errorf("%w: position %s: %v", ErrInvalid, id, err)
+	}
+	if fig.Fees0.Sign() == 0 && fig.Fees1.Sign() == 0 {
+		return Build{}, fmt.Errorf("%w: position %s has no fees to collect yet", ErrPrerequisite, id)
+	}
+	collect := pv.CollectCall(pv.cfg, id, user)
+	md := positionMetadata(pv, pos)
+	md["fees0"], md["fees1"], md["liquidity"], md["recipient"] = fig.Fees0.String(), fig.Fees1.String(), pos.Liquidity.String(), user
+	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
+		[]step{{id: "collect", to: collect.To, data: collect.Data, value: collect.Value}})
+}

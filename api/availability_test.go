@@ -46,7 +46,7 @@ func TestAvailabilityPerChain(t *testing.T) {
 		"getNewPools":          {path: "/v1/pools/new?chain=base"},
 		"getPool":              {path: "/v1/pools/" + pool + "?chain=base"},
 		"getPoolReserves":      {path: "/v1/pools/" + pool + "/reserves?chain=base&amm=uniswap-v2&base=" + base + "&quote=" + quote},
-		"getPoolBins":          {path: "/v1/pools/" + pool + "/bins?chain=base&amm=uniswap-v2"},
+		"getPoolBins":          {path: "/v1/pools/" + m.V3Pools[0].Address.Hex() + "/bins?chain=base&amm=uniswap-v3"},
 		"getPoolChart":         {path: "/v1/pools/" + pool + "/chart?chain=base"},
 		"getPoolAudit":         {path: "/v1/pools/" + pool + "/audit?chain=base"},
 		"getHoldings":          {path: "/v1/portfolio/" + user + "/holdings?chain=base"},

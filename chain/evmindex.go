@@ -1,5 +1,10 @@
 package chain
 
+import (
+	"encoding/hex"
+	"math/big"
+)
+
 // What an EVM indexer reads: logs, as plain values (no go-ethereum here), and the interface through
 // which a venue reads its pools and pool events from them. Addresses, topics and hashes are 0x
 // followed by lower-case hex (an address 40 digits, a topic or hash 64), so they compare as strings;
@@ -60,4 +65,26 @@ type EVMIndexer interface {
 	// and Trader (the transaction's sender, for every row of a transaction that has a row other than
 	// a Sync). ok is false for a log it does not index.
 	DecodeEvent(l EVMBlockLog) (event PoolEvent, ok bool)
+}
+
+// Decoding an EVMBlockLog, for the venues' indexers.
+
+// EVMEventTopic is the topic (Topics[0]) of an event signature such as "Sync(uint112,uint112)":
+// its keccak256, as Solidity hashes it.
+func EVMEventTopic(signature string) string {
+	return "0x" + hex.EncodeToString(legacyKeccak256([]byte(signature)))
+}
+
+// EVMLogWord is the i-th 32-byte word of a log's data, which must hold it, as an unsigned integer.
+func EVMLogWord(data []byte, i int) *big.Int { return new(big.Int).SetBytes(data[32*i : 32*(i+1)]) }
+
+// EVMWordAddress is the address in the low 20 bytes of a 32-byte word.
+func EVMWordAddress(w []byte) string { return "0x" + hex.EncodeToString(w[12:32]) }
+
+// EVMTopicAddress is the address in the low 20 bytes of a topic (0x + 64 hex); "" for another length.
+func EVMTopicAddress(t string) string {
+	if len(t) != 66 {
+		return ""
+	}
+	return "0x" + t[26:]
 }

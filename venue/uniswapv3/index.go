@@ -5,8 +5,6 @@ import (
 	"math/big"
 	"strings"
 
-	"golang.org/x/crypto/sha3"
-
 	"github.com/partner-platform/partnerd/chain"
 )
 
@@ -19,19 +17,12 @@ import (
 
 // Topics of the events the venue is indexed from (Topics[0], lower-case 0x hex).
 var (
-	TopicPoolCreated = topic("PoolCreated(address,address,uint24,int24,address)")
-	TopicInitialize  = topic("Initialize(uint160,int24)")
-	TopicSwap        = topic("Swap(address,address,int256,int256,uint160,uint128,int24)")
-	TopicMint        = topic("Mint(address,address,int24,int24,uint128,uint256,uint256)")
-	TopicBurn        = topic("Burn(address,int24,int24,uint128,uint256,uint256)")
+	TopicPoolCreated = chain.EVMEventTopic("PoolCreated(address,address,uint24,int24,address)")
+	TopicInitialize  = chain.EVMEventTopic("Initialize(uint160,int24)")
+	TopicSwap        = chain.EVMEventTopic("Swap(address,address,int256,int256,uint160,uint128,int24)")
+	TopicMint        = chain.EVMEventTopic("Mint(address,address,int24,int24,uint128,uint256,uint256)")
+	TopicBurn        = chain.EVMEventTopic("Burn(address,int24,int24,uint128,uint256,uint256)")
 )
-
-// topic is the keccak256 (legacy Keccak, as Solidity hashes) of an event signature.
-func topic(signature string) string {
-	h := sha3.NewLegacyKeccak256()
-	h.Write([]byte(signature))
-	return "0x" + hex.EncodeToString(h.Sum(nil))
-}
 
 // Indexer reads the pools of one Uniswap V3 factory and their events from logs.
 type Indexer struct {
@@ -67,8 +58,8 @@ func (ix Indexer) DecodeCreated(l chain.EVMBlockLog) (chain.EVMPool, bool) {
 	if !ok || fee.Sign() < 0 || fee.Cmp(big.NewInt(FeeDenominator)) >= 0 {
 		return chain.EVMPool{}, false
 	}
-	return chain.EVMPool{IndexedPool: chain.IndexedPool{Address: wordAddress(l.Data[32:64]), Venue: Name, FeeBps: int(fee.Int64()) / 100,
-		Token0: topicAddress(l.Topics[1]), Token1: topicAddress(l.Topics[2])}}, true
+	return chain.EVMPool{IndexedPool: chain.IndexedPool{Address: chain.EVMWordAddress(l.Data[32:64]), Venue: Name, FeeBps: int(fee.Int64()) / 100,
+		Token0: chain.EVMTopicAddress(l.Topics[1]), Token1: chain.EVMTopicAddress(l.Topics[2])}}, true
 }
 
 // PoolTopics are Initialize, Swap, Mint and Burn.
@@ -96,7 +87,7 @@ func (Indexer) DecodeEvent(l chain.EVMBlockLog) (chain.PoolEvent, bool) {
 			return e, false
 		}
 		e.Kind = chain.EventSync
-		e.Concentrated = &chain.ConcentratedChange{State: &chain.ConcentratedState{SqrtPriceX96: word(l.Data, 0), Liquidity: new(big.Int), Tick: tick}}
+		e.Concentrated = &chain.ConcentratedChange{State: &chain.ConcentratedState{SqrtPriceX96: chain.EVMLogWord(l.Data, 0), Liquidity: new(big.Int), Tick: tick}}
 	case TopicSwap:
 		if len(l.Data) != 160 || len(l.Topics) != 3 {
 			return e, false
@@ -109,7 +100,7 @@ func (Indexer) DecodeEvent(l chain.EVMBlockLog) (chain.PoolEvent, bool) {
 		e.Kind = chain.EventSwap
 		e.Amount0In, e.Amount0Out = split(a0)
 		e.Amount1In, e.Amount1Out = split(a1)
-		e.Concentrated = &chain.ConcentratedChange{State: &chain.ConcentratedState{SqrtPriceX96: word(l.Data, 2), Liquidity: word(l.Data, 3), Tick: tick}}
+		e.Concentrated = &chain.ConcentratedChange{State: &chain.ConcentratedState{SqrtPriceX96: chain.EVMLogWord(l.Data, 2), Liquidity: chain.EVMLogWord(l.Data, 3), Tick: tick}}
 	case TopicMint, TopicBurn:
 		lower, okL := topicInt(topicAt(l.Topics, 2))
 		upper, okU := topicInt(topicAt(l.Topics, 3))
@@ -120,15 +111,15 @@ func (Indexer) DecodeEvent(l chain.EVMBlockLog) (chain.PoolEvent, bool) {
 		if len(l.Topics) != 4 || !okL || !okU || len(l.Data) != 32*(first+3) {
 			return e, false
 		}
-		amount := word(l.Data, first)
+		amount := chain.EVMLogWord(l.Data, first)
 		if amount.Sign() == 0 {
 			return e, false // a fee poke: nothing changes
 		}
 		e.Concentrated = &chain.ConcentratedChange{LiquidityDelta: amount, TickLower: int(lower.Int64()), TickUpper: int(upper.Int64())}
 		if l.Topics[0] == TopicMint {
-			e.Kind, e.Amount0In, e.Amount1In = chain.EventMint, word(l.Data, first+1), word(l.Data, first+2)
+			e.Kind, e.Amount0In, e.Amount1In = chain.EventMint, chain.EVMLogWord(l.Data, first+1), chain.EVMLogWord(l.Data, first+2)
 		} else {
-			e.Kind, e.Amount0Out, e.Amount1Out = chain.EventBurn, word(l.Data, first+1), word(l.Data, first+2)
+			e.Kind, e.Amount0Out, e.Amount1Out = chain.EventBurn, chain.EVMLogWord(l.Data, first+1), chain.EVMLogWord(l.Data, first+2)
 			e.Concentrated.LiquidityDelta = new(big.Int).Neg(amount)
 		}
 	default:
@@ -145,15 +136,12 @@ func split(delta *big.Int) (in, out *big.Int) {
 	return new(big.Int), new(big.Int).Neg(delta)
 }
 
-// word is the i-th 32-byte word of data, which holds it, unsigned.
-func word(data []byte, i int) *big.Int { return new(big.Int).SetBytes(data[32*i : 32*(i+1)]) }
-
 // twoTo256 is 2^256, for two's complement.
 var twoTo256 = new(big.Int).Lsh(big.NewInt(1), 256)
 
 // signedBig is the i-th word of data as a two's complement int256.
 func signedBig(data []byte, i int) *big.Int {
-	v := word(data, i)
+	v := chain.EVMLogWord(data, i)
 	if v.Bit(255) == 1 {
 		v.Sub(v, twoTo256)
 	}
@@ -187,15 +175,4 @@ func topicAt(topics []string, i int) string {
 		return topics[i]
 	}
 	return ""
-}
-
-// wordAddress is the address in the low 20 bytes of a 32-byte word.
-func wordAddress(w []byte) string { return "0x" + hex.EncodeToString(w[12:32]) }
-
-// topicAddress is the address in the low 20 bytes of a topic (0x + 64 hex).
-func topicAddress(t string) string {
-	if len(t) != 66 {
-		return ""
-	}
-	return "0x" + t[26:]
 }

@@ -1,9 +1,9 @@
 // Package trade serves the quote, builder, confirm and transaction status operations: swap quotes
 // from live pool state, unsigned transactions that were simulated before they are returned,
 // confirmation tokens, and the status of submitted transactions. A chain is a Chain of its family
-// (EVMChain: Uniswap V2 through Router02; SolanaChain: Raydium CPMM), resolved once per request.
-// It sits above the chain adapters (chain/evm, chain/solana) and never signs or sends a
-// transaction.
+// (EVMChain: swaps through its EVM swap venues, liquidity on Uniswap V2 and V3; SolanaChain: its
+// Solana venues), resolved once per request. It sits above the chain adapters and never signs or
+// sends a transaction.
 package trade
 
 import (

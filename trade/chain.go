@@ -8,8 +8,8 @@ import (
 
 // Chain is a chain the service trades on, of either family: NewEVMChain (its EVM swap venues:
 // routes.go; liquidity: lp.go, v3lp.go) or NewSolanaChain (its Solana venues: solana.go). The
-// service resolves a request's
-// chain to its Chain once (chainOf) and calls it; nothing else in the service knows the family.
+// service resolves a request's chain to its Chain once (chainOf) and calls it; nothing else in the
+// service knows the family.
 type Chain interface {
 	operations
 }

@@ -611,6 +611,11 @@ func checkWETH(t *testing.T, w *marketWorld) {
 	for _, p := range w.market.Pools {
 		candidates = append(candidates, p.Address)
 	}
+	// The V3 pools, and the deployer (the staker incentive's refundee), who wrapped ETH for them.
+	for _, p := range w.market.V3Pools {
+		candidates = append(candidates, p.Address)
+	}
+	candidates = append(candidates, w.market.V3Incentive.Refundee)
 	want := map[string]string{}
 	for _, c := range candidates {
 		if b := w.balance(weth, c); b.Sign() > 0 {

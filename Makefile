@@ -109,9 +109,9 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkQuote$$' -benchtime 2000x ./api/
 	$(GO) test -run '^$$' -bench 'BenchmarkQuoteCandidates' -benchtime 1000x ./api/
 
-## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler and nginx as a
-## classic gateway (key map, limit_req, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one run (needs
-## wrk and nginx: installs the Debian packages if missing); prints req/s and the ratios. Not part of make test.
+## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler, nginx and
+## HAProxy as classic gateways (key map, rate limit, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one
+## run (needs wrk, nginx and haproxy: installs the Debian packages if missing); prints req/s and the ratios. Not in make test.
 .PHONY: loadtest
 loadtest:
 	scripts/loadtest/run.sh

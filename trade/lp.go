@@ -51,6 +51,12 @@ type LPRequest struct {
 	PositionID             string
 	TickLower, TickUpper   *int
 	PriceLower, PriceUpper string
+	// Price is create's initial price of a new pool of NFT positions (v3create.go): token units of
+	// token1 per token0; "" when the pool exists.
+	Price string
+	// IncentiveID is the staker incentive lp/farm stakes an NFT position in (v3farm.go); "" is the
+	// pool's only live one.
+	IncentiveID string
 }
 
 // lpSetup resolves the chain, venue and addresses of a request.

@@ -22,11 +22,11 @@ func (Venue) Spec() chain.VenueSpec {
 // factory (index.go); swaps (quotes and SwapRouter02 builds) when it also has a router and a
 // tickLens, through which quotes read each pool's initialized ticks; liquidity (lp/add, increase,
 // remove and harvest through the NonfungiblePositionManager: npm.go) when it has a positionManager
-// and a tickLens (an add reads its pool through it). Staker builds are not served yet.
+// and a tickLens (an add reads its pool through it; lp/migrate also needs a migrator); farms
+// (lp/farm and the staker rewards of lp/harvest: staker.go) when it also has a staker.
 func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus {
 	out := chain.VenueStatus{Name: Name, Kind: v.Spec().Kind, Serves: []chain.Capability{chain.CapPools}, Missing: map[chain.Capability]string{}}
 	at := "chains." + chainName + ".venues." + Name + "."
-	out.Missing[chain.CapFarms] = Name + " staker builds are not served by this version yet"
 	var lacks []string
 	if cfg.Router == "" {
 		lacks = append(lacks, "router ("+at+"router: the chain's SwapRouter02)")
@@ -44,6 +44,12 @@ func (v Venue) Status(chainName string, cfg chain.VenueConfig) chain.VenueStatus
 	} else {
 		out.Missing[chain.CapLiquidity] = "the " + Name + " venue of " + chainName + " is configured without positionManager (" + at +
 			"positionManager) or tickLens (" + at + "tickLens)"
+	}
+	if cfg.PositionManager != "" && cfg.TickLens != "" && cfg.Staker != "" {
+		out.Serves = append(out.Serves, chain.CapFarms)
+	} else {
+		out.Missing[chain.CapFarms] = "the " + Name + " venue of " + chainName + " is configured without positionManager, tickLens or staker (" +
+			at + "staker: the chain's UniswapV3Staker)"
 	}
 	return out
 }

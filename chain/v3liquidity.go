@@ -28,6 +28,7 @@ type V3Deposit struct {
 // position manager (cfg.PositionManager).
 type V3LiquidityVenue interface {
 	V3PositionsVenue
+	V3RatioVenue // pool creation and swaps to a range's ratio (v3ratio.go)
 	// PoolAddress is the venue's pool of token0 and token1 (sorted) at a fee tier on a chain whose
 	// venue is configured as cfg, derived offline.
 	PoolAddress(cfg VenueConfig, token0, token1 string, fee int) (string, error)

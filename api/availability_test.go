@@ -63,12 +63,14 @@ func TestAvailabilityPerChain(t *testing.T) {
 		"buildLPAdd":           {method: http.MethodPost, path: "/v1/build/lp/add", body: lp(`,"amountA":"1","amountB":"1","native":true`)},
 		"buildLPIncrease": {method: http.MethodPost, path: "/v1/build/lp/increase", body: `{"chain":"base","venue":"uniswap-v3","version":"3","user":"` + user +
 			`","positionIds":["` + m.V3Pools[0].Positions[0].TokenID.String() + `"],"amountA":"0.001","amountB":"0.001"}`},
-		"buildLPRemove":    {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
-		"buildLPHarvest":   {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
-		"buildLPCompound":  {method: http.MethodPost, path: "/v1/build/lp/compound", body: lp("")},
-		"buildLPRebalance": {method: http.MethodPost, path: "/v1/build/lp/rebalance", body: lp("")},
-		"buildLPMigrate":   {method: http.MethodPost, path: "/v1/build/lp/migrate", body: lp("")},
-		"buildLPFarm":      {method: http.MethodPost, path: "/v1/build/lp/farm", body: lp("")},
+		"buildLPRemove":   {method: http.MethodPost, path: "/v1/build/lp/remove", body: lp(`,"bps":2500`)},
+		"buildLPHarvest":  {method: http.MethodPost, path: "/v1/build/lp/harvest", body: lp("")},
+		"buildLPCompound": {method: http.MethodPost, path: "/v1/build/lp/compound", body: lp("")},
+		"buildLPRebalance": {method: http.MethodPost, path: "/v1/build/lp/rebalance", body: `{"chain":"base","venue":"uniswap-v3","version":"3","user":"` + user +
+			`","positionIds":["` + m.V3Pools[0].Positions[0].TokenID.String() + `"],"tickLower":-887272,"tickUpper":887272}`},
+		"buildLPMigrate": {method: http.MethodPost, path: "/v1/build/lp/migrate", body: `{"chain":"base","venue":"uniswap-v3","version":"3","user":"` + user +
+			`","pool":"` + pool + `","bps":100,"feeTier":3000,"tickLower":-887272,"tickUpper":887272}`},
+		"buildLPFarm": {method: http.MethodPost, path: "/v1/build/lp/farm", body: lp("")},
 	}
 	// Chain-independent operations: confirm names no chain (a token nobody issued is 404).
 	chainless := map[string]bool{"confirmBuild": true}

@@ -168,28 +168,34 @@ type BuildTransferRequest struct {
 // SOL). On uniswap-v3 (EVM, version 3, through the NonfungiblePositionManager): add takes pool,
 // tickLower and tickUpper or priceLower and priceUpper, amountA and amountB (and optionally tokenA,
 // tokenB, slippageBps); increase takes positionIds (one) and amountA and amountB; remove takes
-// positionIds and bps; harvest takes positionIds.
+// positionIds and bps; harvest and compound take positionIds; rebalance takes positionIds and a
+// range as add takes it; create takes tokenA, tokenB, feeTier, price, a range and amountA and
+// amountB; farm takes positionIds, optionally action and incentiveId; migrate takes pool (the
+// uniswap-v2 pair), bps, feeTier and a range as add takes it (and optionally slippageBps and
+// native).
 type BuildLPRequest struct {
 	Chain       ChainName `json:"chain" doc:"The chain of the pool or position; it must be enabled and its venue serve the operation (GET /v1/chains)." example:"base"`
 	Venue       VenueName `json:"venue" doc:"The venue: raydium, orca, meteora and pumpswap trade on solana, uniswap-v2 and uniswap-v3 on the EVM chains." example:"uniswap-v2"`
 	Version     string    `json:"version" maxLength:"32" doc:"The venue's pool program or version: 2 for uniswap-v2, 3 for uniswap-v3; on Solana the venue's program, e.g. cpmm (raydium), whirlpool (orca), dlmm (meteora), amm (pumpswap). Checked when the operation runs." example:"2"`
 	User        string    `json:"user" maxLength:"100" doc:"The signer's public address." example:"0x7C3A91F4E2b85D06a1C9e3F7B2D4058E6A1c9b3d"`
 	Pool        string    `json:"pool,omitempty" maxLength:"100" doc:"Fungible pools: the pool address (uniswap-v2: the pair). An address that is not a pair is 404 not_found." example:"0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C"`
-	PositionIDs []string  `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids. uniswap-v3 increase, remove and harvest take exactly one, a position NFT the user holds in its wallet (another owner's, or one deposited in the staker, is 422 prerequisite_failed)." example:"1184502"`
-	TickLower   *int      `json:"tickLower,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add (with tickUpper, instead of priceLower and priceUpper): the new position's lower tick, snapped down to the pool's tick spacing (10 at 0.05 %, 60 at 0.3 %, 200 at 1 %); metadata.tickLower is the tick used." example:"-201250"`
-	TickUpper   *int      `json:"tickUpper,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add: the new position's upper tick, snapped up to the pool's tick spacing; metadata.tickUpper is the tick used." example:"-199250"`
-	PriceLower  string    `json:"priceLower,omitempty" maxLength:"100" doc:"uniswap-v3 add (with priceUpper, instead of tickLower and tickUpper): the range's lower price, in token units of the pool's token1 per token0 (the pool's own token order: quote per base), converted to the tick at or below it and snapped down to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1800.5"`
-	PriceUpper  string    `json:"priceUpper,omitempty" maxLength:"100" doc:"uniswap-v3 add: the range's upper price (token1 per token0, token units), converted to the tick at or below it and snapped up to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"2200"`
+	PositionIDs []string  `json:"positionIds,omitempty" maxItems:"50" doc:"NFT-style positions: their ids. uniswap-v3 increase, remove, harvest, compound, rebalance and farm take exactly one, a position NFT of the user: increase, remove, compound and rebalance one it holds in its wallet (another owner's, or one deposited in the staker, is 422 prerequisite_failed); harvest and farm also one it deposited in the UniswapV3Staker." example:"1184502"`
+	TickLower   *int      `json:"tickLower,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add, create, rebalance and migrate (with tickUpper, instead of priceLower and priceUpper): the new position's lower tick, snapped down to the pool's tick spacing (10 at 0.05 %, 60 at 0.3 %, 200 at 1 %); metadata.tickLower is the tick used." example:"-201250"`
+	TickUpper   *int      `json:"tickUpper,omitempty" minimum:"-887272" maximum:"887272" doc:"uniswap-v3 add, create, rebalance and migrate: the new position's upper tick, snapped up to the pool's tick spacing; metadata.tickUpper is the tick used." example:"-199250"`
+	PriceLower  string    `json:"priceLower,omitempty" maxLength:"100" doc:"uniswap-v3 add, create, rebalance and migrate (with priceUpper, instead of tickLower and tickUpper): the range's lower price, in token units of the pool's token1 per token0 (the pool's own token order: quote per base), converted to the tick at or below it and snapped down to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1800.5"`
+	PriceUpper  string    `json:"priceUpper,omitempty" maxLength:"100" doc:"uniswap-v3 add, create, rebalance and migrate: the range's upper price (token1 per token0, token units), converted to the tick at or below it and snapped up to the tick spacing." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"2200"`
 	TokenA      string    `json:"tokenA,omitempty" maxLength:"100" doc:"create: one token of the pool (native: the wrapped native token). add (optional, with tokenB): the token amountA is of, one of the pool's two; native names the pool's wrapped native side paid in the gas coin. Without tokenA and tokenB, amountA is of the pool's token0." example:"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"`
 	TokenB      string    `json:"tokenB,omitempty" maxLength:"100" doc:"create: the other token. add (optional, with tokenA): the token amountB is of; without them, the pool's token1." example:"0x4200000000000000000000000000000000000006"`
 	AmountA     string    `json:"amountA,omitempty" maxLength:"100" doc:"add (and uniswap-v3 increase): human token units of tokenA (token0 when tokenA is not given); on uniswap-v3, the most the deposit may take: it takes the largest liquidity both amounts buy in the range at the pool's price." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"1520.25"`
 	AmountB     string    `json:"amountB,omitempty" maxLength:"100" doc:"add (and uniswap-v3 increase): human token units of tokenB (token1 when tokenB is not given)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"0.5"`
-	Bps         *int      `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%. uniswap-v3: bps/10000 of the position's liquidity (rounded down), and everything that frees and every fee owed is collected to the user; the NFT is not burned, even at 10000 (it keeps the position's history)." example:"2500"`
-	Native      bool      `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH)." example:"false"`
+	Price       string    `json:"price,omitempty" maxLength:"100" doc:"uniswap-v3 create: the new pool's initial price, token units of its token1 per token0 (token0 is the lower address); required when the pool does not exist; when it does, optional and checked to be within slippageBps of the pool's." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"3000"`
+	Bps         *int      `json:"bps,omitempty" minimum:"1" maximum:"10000" doc:"remove: share of the position, 2500 withdraws 25%. uniswap-v3: bps/10000 of the position's liquidity (rounded down), and everything that frees and every fee owed is collected to the user; the NFT is not burned, even at 10000 (it keeps the position's history). uniswap-v3 migrate: the share of the user's LP balance of the uniswap-v2 pair to migrate (rounded down)." example:"2500"`
+	Native      bool      `json:"native,omitempty" doc:"uniswap-v2 add and remove: pay or receive the pool's wrapped native side in the gas coin (the router's addLiquidityETH, removeLiquidityETH). uniswap-v3 migrate: refund the wrapped native side as the gas coin (refundAsETH)." example:"false"`
 	SlippageBps *int      `json:"slippageBps,omitempty" minimum:"0" maximum:"5000" doc:"add, increase, remove, compound: tolerance of the minimum amounts, basis points; default 50." example:"50"`
-	Action      string    `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them." example:"stake"`
+	Action      string    `json:"action,omitempty" enum:"stake,unstake" doc:"farm: stake (the default) the pool's LP tokens in its farm, or unstake them; uniswap-v3: deposit and stake the position in the UniswapV3Staker, or unstake, claim and withdraw it." example:"stake"`
 	Amount      string    `json:"amount,omitempty" maxLength:"100" doc:"farm: human units of LP tokens (18 decimals) to stake or unstake; default all held (stake) or all staked (unstake)." pattern:"^(0|[1-9][0-9]*)(\\.[0-9]+)?$" example:"12.5"`
-	FeeTier     *int      `json:"feeTier,omitempty" minimum:"0" maximum:"65535" doc:"raydium create: the CPMM fee tier, the index of its AmmConfig (default 0: 0.25 %)." example:"0"`
+	FeeTier     *int      `json:"feeTier,omitempty" minimum:"0" maximum:"65535" doc:"raydium create: the CPMM fee tier, the index of its AmmConfig (default 0: 0.25 %). uniswap-v3 create and migrate (required): the new position's pool fee in hundredths of a basis point: 100, 500, 3000 or 10000." example:"0"`
+	IncentiveID string    `json:"incentiveId,omitempty" maxLength:"66" doc:"uniswap-v3 farm (stake): the UniswapV3Staker incentive to stake in, its id (keccak256 of its key); default the only live incentive of the position's pool (several live is 400 invalid_request naming them)." example:"0x5e0b1c4a9d2f3e8b7c6a5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a"`
 	_           struct{}  `additionalProperties:"true"`
 }
 
@@ -218,7 +224,15 @@ var lpOps = []lpOp{
 		"uniswap-v2: the factory's createPair alone (transaction createPair); metadata.poolId is the pair's address, seeded false. " +
 		"A pool that already exists is 400 invalid_request naming it: build lp/add. " +
 		"raydium: CPMM's initialize with amountA and amountB in the same instruction (seeded true; metadata.poolId is the pool's derived " +
-		"address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row.", chain.CapLiquidity},
+		"address; feeTier picks the AmmConfig, default 0), the pool creation fee as a venue fee row. " +
+		"uniswap-v3: the pool of tokenA and tokenB at feeTier (100, 500, 3000 or 10000), created and initialized at price (token units of " +
+		"token1 per token0, the pool's own order: token0 is the lower address; required when the pool does not exist), and its first " +
+		"position: amountA of tokenA and amountB of tokenB at most, in a range given as lp/add takes it. In order: approveToken0, " +
+		"approveToken1 (exact) and createAndMint, the position manager's multicall of createAndInitializePoolIfNecessary and mint to the " +
+		"user (minimums slippageBps below). When the pool exists, its price stands and the build is an add (created false); a price given " +
+		"more than slippageBps away from the pool's is 422 prerequisite_failed. metadata: poolId (derived offline), created, seeded (true), " +
+		"sqrtPriceX96 and price (the price the mint is computed at), the position as lp/add states it, and positionIdFrom: the new " +
+		"position's id is in the createAndMint receipt (the position manager's IncreaseLiquidity event, tokenId).", chain.CapLiquidity},
 	{"buildLPAdd", "/v1/build/lp/add", "Add liquidity", "Adds amountA and amountB (human token units) to pool. " +
 		"uniswap-v2: amountA is of the pool's token0 and amountB of token1, unless tokenA and tokenB name which of the pool's tokens " +
 		"they are of (native: the wrapped native side paid in the gas coin, as with native true). The router takes the most of both at the " +
@@ -252,21 +266,58 @@ var lpOps = []lpOp{
 		"at least that). Nothing earned is 422 prerequisite_failed; a pool without a farm 404 not_found. " +
 		"uniswap-v3: positionIds holds one position the user holds; the position manager's collect of everything it is owed to the " +
 		"user; metadata.fees0 and fees1 are its fees at the read block, computed exactly from the fee growth inside its range: what " +
-		"the collect pays when nothing trades in between. No fees is 422 prerequisite_failed.", chain.CapFarms},
+		"the collect pays when nothing trades in between. No fees is 422 prerequisite_failed. " +
+		"A position the user deposited in the UniswapV3Staker has its staker rewards harvested instead, in one staker multicall " +
+		"(harvestRewards): unstakeToken from every incentive it is staked in (the staker credits a stake's rewards only then), claimReward " +
+		"of everything owed in their reward tokens, and stakeToken in each again; the NFT stays deposited, and its fees are not collected " +
+		"(the staker holds the NFT: unstake it to collect them; metadata.feesCollected false). metadata.rewards, per reward token: owed (already " +
+		"credited) and earned (getRewardInfo), exact at the read block, and claim, their sum: what the claim pays if mined at that block's " +
+		"time (metadata.rewardsAtTime); mined later it pays what the stakes earned by then, usually more while the position is in range, " +
+		"possibly less (the staker spreads an incentive's unclaimed rewards over its unclaimed seconds). Nothing earned is 422 prerequisite_failed.", chain.CapFarms},
 	{"buildLPCompound", "/v1/build/lp/compound", "Compound", "Collects the position's fees or rewards and adds them back to it. " +
 		"uniswap-v2, in order: getReward on the pool's farm; approveReward; swapToken0 and swapToken1 (half the reward earned into each " +
 		"pool token, or one swap of the balancing share when the reward is a pool token); approveToken0, approveToken1; addLiquidity; " +
 		"approveLP; stake of the LP minted (metadata.lpAmount). Approvals are exact and left out when the allowance suffices; amounts are " +
-		"computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed.", chain.CapFarms},
+		"computed in order on the state read, minimums slippageBps (default 50) below. Nothing earned is 422 prerequisite_failed. " +
+		"uniswap-v3: positionIds holds one position the user holds; in order: collect of its fees to the user (metadata.fees0, fees1); " +
+		"approveRouter and swap, SwapRouter02's exactInputSingle through the position's own pool of what makes the fees fit the range's " +
+		"ratio at the pool's price after the swap (computed with the pool's exact swap math; metadata.swap: tokenIn, tokenOut, amountIn, " +
+		"amountOut, minAmountOut; null and left out when nothing needs swapping); approveToken0, approveToken1; increaseLiquidity " +
+		"(metadata.liquidity added, amount0, amount1, minimums, leftover0 and leftover1 kept in the wallet). No fees is 422 prerequisite_failed.", chain.CapFarms},
 	{"buildLPRebalance", "/v1/build/lp/rebalance", "Rebalance", "Moves a concentrated position's liquidity to a new price range. " +
-		"Not for uniswap-v2's fungible pools (400 operation_not_supported); uniswap-v3 will serve it.", ""},
+		"Not for uniswap-v2's fungible pools (400 operation_not_supported). uniswap-v3: positionIds holds one position the user holds, " +
+		"and the new range is given as lp/add takes it (tickLower and tickUpper, or priceLower and priceUpper). One ordered list computed " +
+		"from the state read at one block: exit, the position manager's multicall of decreaseLiquidity of all the liquidity, collect of " +
+		"everything owed to the user and burn of the emptied NFT (metadata.burned true: the user ends with one position); approveRouter and " +
+		"swap, SwapRouter02's exactInputSingle through the position's own pool of what makes the collected amounts fit the new range's " +
+		"ratio at the pool's price after the swap (computed with the pool's exact swap math on the pool as the exit leaves it; left out " +
+		"when nothing needs swapping); approveToken0, approveToken1 and mint of the new position to the user. Approvals are exact and spent " +
+		"whole: nothing stays approved. Minimums slippageBps (default 50) below. metadata: removedLiquidity, removed0, removed1, fees0, " +
+		"fees1, collect0, collect1 (what the exit pays), swap (tokenIn, tokenOut, amountIn, amountOut, minAmountOut, or null), the new " +
+		"position (tickLower, tickUpper, liquidity, amount0, amount1, minimums), leftover0 and leftover1 (kept in the wallet), and " +
+		"positionIdFrom: the new position's id is in the mint's receipt.", chain.CapLiquidity},
 	{"buildLPMigrate", "/v1/build/lp/migrate", "Migrate", "Moves liquidity from one pool or venue version to another. " +
-		"Not for uniswap-v2 (400 operation_not_supported); uniswap-v3 will serve it.", ""},
+		"Not for uniswap-v2 (400 operation_not_supported). uniswap-v3 (venue uniswap-v3): bps of the user's LP balance of pool, a uniswap-v2 " +
+		"pair, into a new position NFT of the V3 pool of the same tokens at feeTier, in a range given as tickLower and tickUpper or " +
+		"priceLower and priceUpper (as lp/add takes them), through the V3Migrator: approveLP (exact, left out when the allowance suffices), " +
+		"then migrate, which burns the LP tokens, mints the position for the user of everything the burn returns (with minimums slippageBps " +
+		"below what the mint takes) and refunds what does not fit the range's ratio (native true: the wrapped native side as the gas coin). " +
+		"When the V3 pool does not exist, the same migrator multicall creates and initializes it at the pair's price (metadata.created). " +
+		"metadata, exact at the read state: lpAmount (burned), v2Amount0 and v2Amount1 (what the burn returns), poolId, liquidity, amount0 " +
+		"and amount1 (what the mint takes) and their minimums, refund0 and refund1, tickLower, tickUpper, tick, inRange. No LP held is 422 " +
+		"prerequisite_failed.", chain.CapLiquidity},
 	{"buildLPFarm", "/v1/build/lp/farm", "Farm", "Stakes the pool's LP tokens in its farm, or unstakes them. " +
 		"uniswap-v2: the pool's StakingRewards farm (looked up in the venue's StakingRewardsFactory; none is 404 not_found). " +
 		"action stake (default): approveLP (exact) and stake of amount (human LP units, 18 decimals; default the whole LP balance). " +
 		"action unstake: withdraw of amount (default the whole stake); rewards stay in the farm until harvested. " +
-		"Nothing to stake or unstake is 422 prerequisite_failed.", chain.CapFarms},
+		"Nothing to stake or unstake is 422 prerequisite_failed. " +
+		"uniswap-v3: positionIds holds one position of the user, farmed in the UniswapV3Staker. action stake (default): the position " +
+		"manager's safeTransferFrom of the NFT, held in the wallet, to the staker with the incentive's key (transaction stake: it deposits and " +
+		"stakes in one call, no approval needed), for incentiveId or the only live incentive of the position's pool (the staker's " +
+		"IncentiveCreated logs); metadata: incentiveId, rewardToken, startTime, endTime. action unstake: one staker multicall " +
+		"(unstakeAndWithdraw) of unstakeToken from every incentive it is staked in, claimReward of everything owed in their reward tokens " +
+		"and withdrawToken to the user; metadata.rewards as lp/harvest states them. Another owner's position, one in the wrong place for " +
+		"the action, no liquidity, or an incentive not of the pool, not started or ended is 422 prerequisite_failed.", chain.CapFarms},
 }
 
 func (s *Server) registerBuilders() {
@@ -306,7 +357,7 @@ func (s *Server) registerBuilders() {
 		switch {
 		case op.needs == "":
 			serves = nil
-		case op.id == "buildLPIncrease": // NFT-style positions: uniswap-v3, on EVM chains only
+		case op.id == "buildLPIncrease" || op.id == "buildLPMigrate" || op.id == "buildLPRebalance": // NFT-style positions: uniswap-v3, on EVM chains only
 			serves = func(c chain.Info) bool { return c.Kind == chain.KindEVM && s.tradeServesSwaps(c) }
 		}
 		register(s, spec(op.id, op.path, op.summary, op.description+" Fungible pools take pool, NFT-style positions positionIds; "+
@@ -487,8 +538,8 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 			return nil, e
 		}
 		if c.Kind == chain.KindEVM {
-			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s %s yet; uniswap-v3 serves lp/add, lp/increase, lp/remove and "+
-				"lp/harvest, uniswap-v2 the LP operations GET /v1/chains lists for %s", lpPath(opID), b.Venue, c.Name, c.Name)
+			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s %s yet; uniswap-v3 serves lp/add, lp/increase, lp/remove, "+
+				"lp/harvest, lp/farm and lp/migrate, uniswap-v2 the LP operations GET /v1/chains lists for %s", lpPath(opID), b.Venue, c.Name, c.Name)
 		}
 		return nil, s.notAvailable(ctx, c)
 	}

@@ -24,7 +24,7 @@ const (
 	exWETH      = "0x3AF85aeca993356830e23664463d9e669D6cfcd8"
 	exWETHAUR   = "0x043ddFeFFaE4FDEefF0AdfC0230849EC1Ef4DF34" // the WETH/AUR pair, farmed
 	exWETHUSDD5 = "0x1A224B51fa6644545743482680D5121f37d963Bd" // the WETH/USDD uniswap-v3 pool, 0.05 %
-	exDeployer  = "0xe84722Ef4c9c310bCc5A98d13d3DED923eBdAa44" // devnet account 0, the seeder: uniswap-v3 positions 1 to 3 in WETH/USDD 0.05 %
+	exDeployer  = "0xe84722Ef4c9c310bCc5A98d13d3DED923eBdAa44" // devnet account 0, the seeder: uniswap-v3 positions 1 to 3 in WETH/USDD 0.05 %, 4 to 7 in WETH/USDD 0.3 % (5 staked in the staker's incentive)
 	exTxHash    = "0x5c1f0e7b9a3d2e48c6b1f07a9d3e52c8b4f6a1e09d7c3b25e8f4a61c0b9d7e3a"
 	exHolder0   = "58BAP9tWqD3nWfvzfa83a9vnNzjp8erG8suDCEX6qvJ3" // the validator's holder-0: SOL, USDC, AUR, QRTZ, EMB
 	exHolder1   = "2ruo7F7X9SmPoi5vrWPwRNYoJ3txVwuugnRCEW5zNK87" // holder-1
@@ -212,24 +212,33 @@ var requestExamples = map[string][]requestExample{
 	"buildLPHarvest": {
 		{"evm", "Account 7 claims its rewards in the WETH/AUR farm.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR}, 200},
+		{"evm-v3-staked", "The deployer claims the staker rewards of its uniswap-v3 position 5, staked in the WETH/USDD 0.3 % incentive, and stakes it again.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"5"}}, 200},
 	},
 	"buildLPCompound": {
 		{"evm", "Account 7 turns its farm rewards into more staked WETH/AUR LP.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR, "slippageBps": 100}, 200},
 	},
 	"buildLPRebalance": {
-		{"evm", "Rebalancing a concentrated position: uniswap-v3 is not served yet." + unsupported, nil,
-			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exUser, "positionIds": []string{"1"}}, 400},
+		{"evm", "The deployer moves its uniswap-v3 position 1 (WETH/USDD 0.05 %, a narrow range) to the full range: exit and burn, a swap " +
+			"to the new range's ratio through the pool, and a mint.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"1"},
+				"tickLower": -887272, "tickUpper": 887272, "slippageBps": 100}, 200},
 	},
 	"buildLPMigrate": {
-		{"evm", "Migrating liquidity: uniswap-v3 is not served yet." + unsupported, nil,
-			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exUser, "positionIds": []string{"1"}}, 400},
+		{"evm", "Account 7 migrates half its WETH/AUR uniswap-v2 LP into a full-range uniswap-v3 position at 0.3 % (the pool is created at the pair's price).", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exStaker, "pool": exWETHAUR, "bps": 5000, "feeTier": 3000,
+				"tickLower": -887272, "tickUpper": 887272}, 200},
 	},
 	"buildLPFarm": {
 		{"evm", "Account 7 stakes 1 more WETH/AUR LP in its farm.", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR, "action": "stake", "amount": "1"}, 200},
 		{"evm-unstake", "Account 7 unstakes 2 WETH/AUR LP (rewards stay in the farm).", nil,
 			map[string]any{"chain": "base", "venue": "uniswap-v2", "version": "2", "user": exStaker, "pool": exWETHAUR, "action": "unstake", "amount": "2"}, 200},
+		{"evm-v3", "The deployer stakes its uniswap-v3 position 4 in the WETH/USDD 0.3 % pool's only live incentive.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"4"}}, 200},
+		{"evm-v3-unstake", "The deployer unstakes its uniswap-v3 position 5, claims its rewards and withdraws the NFT.", nil,
+			map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": exDeployer, "positionIds": []string{"5"}, "action": "unstake"}, 200},
 	},
 	"confirmBuild": {
 		{"unknown-token", "Confirming with a token nobody issued (a real one comes from a build's answer): answers 404 not_found.", nil,

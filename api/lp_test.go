@@ -470,7 +470,9 @@ func TestLPBadInput(t *testing.T) {
 		{"add, signer not an address", "add", with(add, func(m map[string]any) { m["user"] = "alice" }), 400, "invalid_address", ""},
 		{"add, pool not an address", "add", with(add, func(m map[string]any) { m["pool"] = "0x1234" }), 400, "invalid_address", ""},
 		{"add, Solana venue on base", "add", with(add, func(m map[string]any) { m["venue"] = "orca" }), 400, "operation_not_supported", "does not trade on base"},
-		{"farm, uniswap-v3 (not served)", "farm", with(map[string]any{"pool": pool}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "operation_not_supported", "lp/farm is not available on uniswap-v3"},
+		{"farm, uniswap-v3 with a pool", "farm", with(map[string]any{"pool": pool}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "exactly one position id"},
+		{"migrate, uniswap-v3 without feeTier", "migrate", with(map[string]any{"pool": pool, "bps": 100, "tickLower": -600, "tickUpper": 600}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "feeTier"},
+		{"migrate, uniswap-v3 with no LP held", "migrate", with(map[string]any{"pool": pool, "bps": 100, "feeTier": 3000, "tickLower": -600, "tickUpper": 600}, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 422, "prerequisite_failed", "holds no LP tokens"},
 		{"add, uniswap-v3 without a range", "add", with(add, func(m map[string]any) { m["venue"] = "uniswap-v3"; m["version"] = "3" }), 400, "invalid_request", "tickLower and tickUpper, or as priceLower and priceUpper"},
 		{"add, uniswap-v3 on a V2 pair", "add", with(add, func(m map[string]any) {
 			m["venue"], m["version"], m["tickLower"], m["tickUpper"] = "uniswap-v3", "3", -600, 600
@@ -505,8 +507,8 @@ func TestLPBadInput(t *testing.T) {
 			code     string
 			says     string
 		}{op + " on uniswap-v2", op, te.lpBody(map[string]any{"pool": pool}), 400, "operation_not_supported", map[string]string{
-			"increase": "uniswap-v3 supports lp/increase"}[op] + map[string]string{"rebalance": "uniswap-v3 will support lp/rebalance",
-			"migrate": "uniswap-v3 will support lp/migrate"}[op]})
+			"increase": "uniswap-v3 supports lp/increase"}[op] + map[string]string{"rebalance": "uniswap-v3 supports lp/rebalance",
+			"migrate": "uniswap-v3 supports lp/migrate"}[op]})
 	}
 	for _, tc := range cases {
 		r := te.build("/v1/build/lp/"+tc.op, tc.body)
@@ -517,7 +519,7 @@ func TestLPBadInput(t *testing.T) {
 	if n := te.tokenRows(); n != 0 {
 		t.Errorf("bad input wrote %d confirmation tokens", n)
 	}
-	// The served operations are listed for base (increase on uniswap-v3); rebalance and migrate are not.
+	// The served operations are listed for base (increase, rebalance and migrate on uniswap-v3).
 	r := te.get("/v1/chains")
 	var ops []string
 	for _, c := range r.body["chains"].([]any) {
@@ -527,14 +529,10 @@ func TestLPBadInput(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range []string{"buildLPCreate", "buildLPAdd", "buildLPIncrease", "buildLPRemove", "buildLPFarm", "buildLPHarvest", "buildLPCompound"} {
+	for _, op := range []string{"buildLPCreate", "buildLPAdd", "buildLPIncrease", "buildLPRemove", "buildLPFarm", "buildLPHarvest", "buildLPCompound", "buildLPRebalance",
+		"buildLPMigrate"} {
 		if !slices.Contains(ops, op) {
 			t.Errorf("base's operations %v lack %s", ops, op)
-		}
-	}
-	for _, op := range []string{"buildLPRebalance", "buildLPMigrate"} {
-		if slices.Contains(ops, op) {
-			t.Errorf("base lists %s", op)
 		}
 	}
 }

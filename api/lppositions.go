@@ -10,7 +10,8 @@ import (
 
 // positionOps are the LP operations served on NFT-style positions of an EVM venue (uniswap-v3):
 // the others answer 400 operation_not_supported naming these.
-var positionOps = map[string]bool{"buildLPAdd": true, "buildLPIncrease": true, "buildLPRemove": true, "buildLPHarvest": true}
+var positionOps = map[string]bool{"buildLPAdd": true, "buildLPIncrease": true, "buildLPRemove": true, "buildLPHarvest": true,
+	"buildLPFarm": true, "buildLPMigrate": true, "buildLPCreate": true, "buildLPCompound": true, "buildLPRebalance": true}
 
 // lpPath is an LP operation's path below /v1/build/: lp/add for buildLPAdd.
 func lpPath(opID string) string {
@@ -25,13 +26,34 @@ func lpPath(opID string) string {
 // buildLPPositions builds an LP operation on an EVM venue of NFT-style positions (uniswap-v3):
 // add takes pool, a range (tickLower and tickUpper, or priceLower and priceUpper) and amountA and
 // amountB; increase one position of positionIds and amountA and amountB; remove one position and
-// bps; harvest one position.
+// bps; harvest and compound one position; rebalance one position and a range as add takes it;
+// create tokenA, tokenB, feeTier, price, a range and amounts as add takes them; farm one position,
+// optionally action and incentiveId; migrate pool (a uniswap-v2 pair), bps, feeTier and a range as
+// add takes it.
 func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.VenueSpec, b BuildLPRequest) (*output[BuildResponse], error) {
 	if b.Version != spec.Version {
 		return nil, Errorf(CodeInvalidRequest, "%s takes version %s, not %q", spec.Name, spec.Version, b.Version)
 	}
 	fields := []field{addr("user", b.User)}
-	if opID == "buildLPAdd" {
+	if opID == "buildLPMigrate" {
+		if len(b.PositionIDs) > 0 || b.Pool == "" || b.Bps == nil || b.FeeTier == nil {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/migrate takes pool (the uniswap-v2 pair whose LP tokens migrate), bps (the share of "+
+				"the LP balance), feeTier (the new position's pool: 500, 3000 or 10000) and a range, not positionIds", spec.Name)
+		}
+		if (b.TickLower == nil) != (b.TickUpper == nil) || (b.PriceLower == "") != (b.PriceUpper == "") || (b.TickLower == nil) == (b.PriceLower == "") {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/migrate takes the range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
+		}
+		fields = append(fields, addr("pool", b.Pool))
+	} else if opID == "buildLPCreate" {
+		if len(b.PositionIDs) > 0 || b.Pool != "" || b.TokenA == "" || b.TokenB == "" || b.FeeTier == nil {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/create takes tokenA, tokenB, feeTier (100, 500, 3000 or 10000), price (the initial "+
+				"price, token1 per token0, when the pool does not exist), a range and amountA and amountB; not pool or positionIds", spec.Name)
+		}
+		if !ranged(b) {
+			return nil, Errorf(CodeInvalidRequest, "%s lp/create takes the range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
+		}
+		fields = append(fields, addr("tokenA", b.TokenA), addr("tokenB", b.TokenB))
+	} else if opID == "buildLPAdd" {
 		if len(b.PositionIDs) > 0 || b.Pool == "" {
 			return nil, Errorf(CodeInvalidRequest, "%s lp/add mints a new position: give pool (the pool's address), not positionIds; lp/increase adds to a position", spec.Name)
 		}
@@ -42,9 +64,12 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	} else if len(b.PositionIDs) != 1 || b.Pool != "" {
 		return nil, Errorf(CodeInvalidRequest, "%s %s takes positionIds with exactly one position id, and no pool", spec.Name, lpPath(opID))
 	}
+	if opID == "buildLPRebalance" && !ranged(b) {
+		return nil, Errorf(CodeInvalidRequest, "%s lp/rebalance takes the new range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
+	}
 	var amounts []string
 	switch opID {
-	case "buildLPAdd", "buildLPIncrease":
+	case "buildLPAdd", "buildLPIncrease", "buildLPCreate":
 		if b.AmountA == "" || b.AmountB == "" {
 			return nil, Errorf(CodeInvalidAmount, "%s takes amountA and amountB, in human token units (0 for a side the range does not take)", lpPath(opID))
 		}
@@ -71,9 +96,16 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	}
 	r := trade.LPRequest{Chain: c.Name, Venue: string(b.Venue), User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
 		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, SlippageBps: trade.DefaultLPSlippageBps,
-		TickLower: b.TickLower, TickUpper: b.TickUpper, PriceLower: b.PriceLower, PriceUpper: b.PriceUpper}
+		TickLower: b.TickLower, TickUpper: b.TickUpper, PriceLower: b.PriceLower, PriceUpper: b.PriceUpper, Price: b.Price}
 	if len(b.PositionIDs) == 1 {
 		r.PositionID = b.PositionIDs[0]
+	}
+	if b.IncentiveID != "" && (opID != "buildLPFarm" || b.Action == "unstake") {
+		return nil, Errorf(CodeInvalidRequest, "incentiveId names the incentive lp/farm stakes in; unstaking leaves every incentive")
+	}
+	r.Unstake, r.IncentiveID = b.Action == "unstake", b.IncentiveID
+	if b.FeeTier != nil {
+		r.FeeTier = *b.FeeTier
 	}
 	if b.SlippageBps != nil {
 		r.SlippageBps = *b.SlippageBps
@@ -83,7 +115,15 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	}
 	t, consumer := s.deps.Trade, consumerOf(ctx)
 	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
-		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvest,
+		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvestPosition,
+		"buildLPFarm": t.BuildLPFarmPosition, "buildLPMigrate": t.BuildLPMigrate, "buildLPCreate": t.BuildLPCreatePosition,
+		"buildLPCompound": t.BuildLPCompoundPosition, "buildLPRebalance": t.BuildLPRebalance,
 	}[opID](ctx, consumer, r)
 	return buildOutput(ctx, build, err)
+}
+
+// ranged reports whether a body gives a range one way: tickLower and tickUpper, or priceLower and
+// priceUpper.
+func ranged(b BuildLPRequest) bool {
+	return (b.TickLower == nil) == (b.TickUpper == nil) && (b.PriceLower == "") == (b.PriceUpper == "") && (b.TickLower == nil) != (b.PriceLower == "")
 }

@@ -69,6 +69,12 @@ func TestSwapToRatio(t *testing.T) {
 			t.Errorf("%s: %s left over of 1e18 after the deposit", tc.name, left)
 		}
 	}
+	// A range above the price takes token0 alone: all the token1 is sold.
+	e15 := new(big.Int).Exp(big.NewInt(10), big.NewInt(15), nil)
+	if s, err := SwapToRatio(chain.V3Ratio{Pool: ratioPool(l, l), TickLower: 600, TickUpper: 1800, Amount0: e15, Amount1: e15}); err != nil ||
+		s.ZeroForOne || s.AmountIn.Cmp(e15) != 0 || s.Held1.Sign() != 0 {
+		t.Errorf("a range above the price: swap %+v, %v; want all of token1 sold", s, err)
+	}
 	// At the ratio already: no swap.
 	sa, _ := SqrtRatioAtTick(-600)
 	sb, _ := SqrtRatioAtTick(600)

@@ -35,6 +35,9 @@ type V3StakerRead struct {
 	Where V3PositionsRead // its PositionManager, Staker, Factory and InitCodeHash
 	ID    *big.Int
 	Owner string // whose staker rewards are read (with Stakes)
+	// Incentives requires the pool's incentives whoever holds the position (a stake); without it
+	// a failed log query fails the read only when the position is deposited in the staker.
+	Incentives bool
 	// Stakes asks for a second round, pinned to the first's block: the position's stake in each
 	// incentive of its pool, and what the staker owes Owner in each of their reward tokens.
 	Stakes bool
@@ -54,7 +57,8 @@ type V3StakerState struct {
 	Depositor string
 	Stakes    int
 	// Incentives are the staker's incentives of the position's pool created by Block (its
-	// IncentiveCreated logs), oldest first; their stakes are read only when asked.
+	// IncentiveCreated logs), oldest first (none when their logs could not be read and the
+	// read did not need them); their stakes are read only when asked.
 	Incentives []V3IncentiveStake
 	// Owed is the staker's rewards(token, Owner) of each of Incentives' reward tokens (with Stakes).
 	Owed map[string]*big.Int

@@ -68,7 +68,7 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 	if err != nil {
 		return Build{}, err
 	}
-	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id, Owner: user, Stakes: r.Unstake})
+	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id, Owner: user, Stakes: r.Unstake, Incentives: !r.Unstake})
 	if err != nil {
 		return Build{}, fmt.Errorf("staker: %w", err)
 	}
@@ -106,7 +106,8 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 }
 
 // BuildLPHarvestPosition is BuildLPHarvest on a venue of NFT positions. A position the user holds
-// in its wallet has its fees collected (lpHarvestPosition). A position the user deposited in the
+// in its wallet has its fees collected (lpHarvestPosition, after the staker read that found it
+// there: one more round trip where the venue has a staker). A position the user deposited in the
 // staker has its rewards harvested in one staker multicall (step harvestRewards): unstakeToken
 // from every incentive it is staked in (which credits the stakes' rewards), claimReward of
 // everything the staker owes the user in their reward tokens, and stakeToken in each again; the

@@ -21,7 +21,8 @@ import (
 //  1. one JSON-RPC batch: an aggregate3 of the position manager's ownerOf(id) and positions(id),
 //     the staker's deposits(id), and the block's number and time; and eth_getLogs of every
 //     IncentiveCreated the staker emitted (the staker does not list its incentives: their keys
-//     are only in these logs; logs after the aggregate's block are left out);
+//     are only in these logs; logs after the aggregate's block are left out; a node refusing the
+//     query, over a range too long for it, fails only a read that needs them);
 //  2. with Stakes, an aggregate3 at that block: for each incentive of the position's pool,
 //     incentives(id), stakes(position, id) and getRewardInfo(key, position); and rewards(token,
 //     owner) of each reward token.
@@ -91,10 +92,8 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
 		return chain.V3StakerState{}, classify(ctx, op, err)
 	}
-	for _, b := range batch {
-		if b.Error != nil {
-			return chain.V3StakerState{}, classify(ctx, op, b.Error)
-		}
+	if err := batch[0].Error; err != nil {
+		return chain.V3StakerState{}, classify(ctx, op, err)
 	}
 	res, err := decodeAggregate(op, raw, len(calls))
 	if err != nil {
@@ -118,6 +117,12 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 	}
 	if !out.PositionOK {
 		return out, nil
+	}
+	if err := batch[1].Error; err != nil {
+		if q.Incentives || out.Holder == canonical(staker) {
+			return chain.V3StakerState{}, classify(ctx, op, err)
+		}
+		return out, nil // a position in a wallet, read for what holds it
 	}
 	for _, l := range logs {
 		in, ok := decodeIncentive(l)

@@ -67,6 +67,22 @@ type EVMIndexer interface {
 	DecodeEvent(l EVMBlockLog) (event PoolEvent, ok bool)
 }
 
+// EVMPositionIndexer is an EVMIndexer whose venue holds liquidity in NFT positions of position
+// managers (Uniswap V3's NonfungiblePositionManager), which are neither pools nor creators: the
+// follower also reads, in each block range, the logs of PositionManagers with one of PositionTopics,
+// and hands each transaction that has one to DecodePositions with the transaction's logs of the
+// indexed pools (in chain order), so that a position's change is tied to its pool from logs alone.
+type EVMPositionIndexer interface {
+	EVMIndexer
+	// PositionManagers are the contracts whose NFTs are the venue's positions.
+	PositionManagers() []string
+	// PositionTopics are the topics (Topics[0]) of the managers' logs that change a position.
+	PositionTopics() []string
+	// DecodePositions reads the position changes of one transaction's logs (the managers' and the
+	// indexed pools', in chain order), each with the Block, LogIndex and TxHash of its manager's log.
+	DecodePositions(tx []EVMBlockLog) []PositionChange
+}
+
 // Decoding an EVMBlockLog, for the venues' indexers.
 
 // EVMEventTopic is the topic (Topics[0]) of an event signature such as "Sync(uint112,uint112)":

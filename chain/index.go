@@ -19,6 +19,9 @@ const (
 	EventMint EventKind = "mint"
 	EventBurn EventKind = "burn"
 	EventSync EventKind = "sync"
+	// EventCollect is a concentrated-liquidity pool's Collect: a position's owed tokens (fees and
+	// what a Burn freed) paid out. Its amounts are the two Out; it is neither a trade nor volume.
+	EventCollect EventKind = "collect"
 )
 
 // BlockHash is a block number and its hash.
@@ -53,9 +56,9 @@ type IndexedPool struct {
 	LPToken string
 }
 
-// PoolEvent is one Swap, Mint, Burn or Sync log of an indexed pool. Amounts not carried by the
-// kind are nil: a Swap sets the four In/Out amounts, a Mint the two In, a Burn the two Out, a
-// Sync the reserves. An event of a concentrated-liquidity pool carries Concentrated instead of
+// PoolEvent is one Swap, Mint, Burn, Sync or Collect log of an indexed pool. Amounts not carried by
+// the kind are nil: a Swap sets the four In/Out amounts, a Mint the two In, a Burn and a Collect the
+// two Out, a Sync the reserves. An event of a concentrated-liquidity pool carries Concentrated instead of
 // reserves: the index derives the pool's reserves from its state (ConcentratedState.Reserves).
 type PoolEvent struct {
 	Pool     string
@@ -145,6 +148,7 @@ type Batch struct {
 	Pools     []IndexedPool
 	Events    []PoolEvent
 	Transfers []Transfer
+	Positions []PositionChange // changes of NFT liquidity positions, in chain order
 }
 
 // Cursor is how far a chain is indexed: every block up to Block. Block is -1 (and Hash empty)

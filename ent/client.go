@@ -25,6 +25,8 @@ import (
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/indexlease"
+	"github.com/partner-platform/partnerd/ent/lpposition"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -68,6 +70,10 @@ type Client struct {
 	IndexCursor *IndexCursorClient
 	// IndexLease is the client for interacting with the IndexLease builders.
 	IndexLease *IndexLeaseClient
+	// LPPosition is the client for interacting with the LPPosition builders.
+	LPPosition *LPPositionClient
+	// LPPositionChange is the client for interacting with the LPPositionChange builders.
+	LPPositionChange *LPPositionChangeClient
 	// MarketPool is the client for interacting with the MarketPool builders.
 	MarketPool *MarketPoolClient
 	// MarketToken is the client for interacting with the MarketToken builders.
@@ -117,6 +123,8 @@ func (c *Client) init() {
 	c.IndexBlock = NewIndexBlockClient(c.config)
 	c.IndexCursor = NewIndexCursorClient(c.config)
 	c.IndexLease = NewIndexLeaseClient(c.config)
+	c.LPPosition = NewLPPositionClient(c.config)
+	c.LPPositionChange = NewLPPositionChangeClient(c.config)
 	c.MarketPool = NewMarketPoolClient(c.config)
 	c.MarketToken = NewMarketTokenClient(c.config)
 	c.PasswordToken = NewPasswordTokenClient(c.config)
@@ -233,6 +241,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
 		IndexLease:        NewIndexLeaseClient(cfg),
+		LPPosition:        NewLPPositionClient(cfg),
+		LPPositionChange:  NewLPPositionChangeClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
@@ -276,6 +286,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IndexBlock:        NewIndexBlockClient(cfg),
 		IndexCursor:       NewIndexCursorClient(cfg),
 		IndexLease:        NewIndexLeaseClient(cfg),
+		LPPosition:        NewLPPositionClient(cfg),
+		LPPositionChange:  NewLPPositionChangeClient(cfg),
 		MarketPool:        NewMarketPoolClient(cfg),
 		MarketToken:       NewMarketTokenClient(cfg),
 		PasswordToken:     NewPasswordTokenClient(cfg),
@@ -321,9 +333,10 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
-		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.RecoveryCode,
-		c.ScopeGrant, c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily,
-		c.UsageHourly, c.UsageLatency, c.UsageMinute, c.UsageRecord,
+		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
+		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
+		c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -335,9 +348,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.ConfirmationToken, c.ConsoleSession, c.ConsoleUser,
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
-		c.MarketPool, c.MarketToken, c.PasswordToken, c.PoolEvent, c.RecoveryCode,
-		c.ScopeGrant, c.SourceAllow, c.TokenBalance, c.TokenTransfer, c.UsageDaily,
-		c.UsageHourly, c.UsageLatency, c.UsageMinute, c.UsageRecord,
+		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
+		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
+		c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -366,6 +380,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IndexCursor.mutate(ctx, m)
 	case *IndexLeaseMutation:
 		return c.IndexLease.mutate(ctx, m)
+	case *LPPositionMutation:
+		return c.LPPosition.mutate(ctx, m)
+	case *LPPositionChangeMutation:
+		return c.LPPositionChange.mutate(ctx, m)
 	case *MarketPoolMutation:
 		return c.MarketPool.mutate(ctx, m)
 	case *MarketTokenMutation:
@@ -1822,6 +1840,272 @@ func (c *IndexLeaseClient) mutate(ctx context.Context, m *IndexLeaseMutation) (V
 		return (&IndexLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IndexLease mutation op: %q", m.Op())
+	}
+}
+
+// LPPositionClient is a client for the LPPosition schema.
+type LPPositionClient struct {
+	config
+}
+
+// NewLPPositionClient returns a client for the LPPosition from the given config.
+func NewLPPositionClient(c config) *LPPositionClient {
+	return &LPPositionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lpposition.Hooks(f(g(h())))`.
+func (c *LPPositionClient) Use(hooks ...Hook) {
+	c.hooks.LPPosition = append(c.hooks.LPPosition, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lpposition.Intercept(f(g(h())))`.
+func (c *LPPositionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LPPosition = append(c.inters.LPPosition, interceptors...)
+}
+
+// Create returns a builder for creating a LPPosition entity.
+func (c *LPPositionClient) Create() *LPPositionCreate {
+	mutation := newLPPositionMutation(c.config, OpCreate)
+	return &LPPositionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LPPosition entities.
+func (c *LPPositionClient) CreateBulk(builders ...*LPPositionCreate) *LPPositionCreateBulk {
+	return &LPPositionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LPPositionClient) MapCreateBulk(slice any, setFunc func(*LPPositionCreate, int)) *LPPositionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LPPositionCreateBulk{err: fmt.Errorf("calling to LPPositionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LPPositionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LPPositionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LPPosition.
+func (c *LPPositionClient) Update() *LPPositionUpdate {
+	mutation := newLPPositionMutation(c.config, OpUpdate)
+	return &LPPositionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LPPositionClient) UpdateOne(_m *LPPosition) *LPPositionUpdateOne {
+	mutation := newLPPositionMutation(c.config, OpUpdateOne, withLPPosition(_m))
+	return &LPPositionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LPPositionClient) UpdateOneID(id int) *LPPositionUpdateOne {
+	mutation := newLPPositionMutation(c.config, OpUpdateOne, withLPPositionID(id))
+	return &LPPositionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LPPosition.
+func (c *LPPositionClient) Delete() *LPPositionDelete {
+	mutation := newLPPositionMutation(c.config, OpDelete)
+	return &LPPositionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LPPositionClient) DeleteOne(_m *LPPosition) *LPPositionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LPPositionClient) DeleteOneID(id int) *LPPositionDeleteOne {
+	builder := c.Delete().Where(lpposition.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LPPositionDeleteOne{builder}
+}
+
+// Query returns a query builder for LPPosition.
+func (c *LPPositionClient) Query() *LPPositionQuery {
+	return &LPPositionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLPPosition},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LPPosition entity by its id.
+func (c *LPPositionClient) Get(ctx context.Context, id int) (*LPPosition, error) {
+	return c.Query().Where(lpposition.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LPPositionClient) GetX(ctx context.Context, id int) *LPPosition {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *LPPositionClient) Hooks() []Hook {
+	return c.hooks.LPPosition
+}
+
+// Interceptors returns the client interceptors.
+func (c *LPPositionClient) Interceptors() []Interceptor {
+	return c.inters.LPPosition
+}
+
+func (c *LPPositionClient) mutate(ctx context.Context, m *LPPositionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LPPositionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LPPositionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LPPositionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LPPositionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LPPosition mutation op: %q", m.Op())
+	}
+}
+
+// LPPositionChangeClient is a client for the LPPositionChange schema.
+type LPPositionChangeClient struct {
+	config
+}
+
+// NewLPPositionChangeClient returns a client for the LPPositionChange from the given config.
+func NewLPPositionChangeClient(c config) *LPPositionChangeClient {
+	return &LPPositionChangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lppositionchange.Hooks(f(g(h())))`.
+func (c *LPPositionChangeClient) Use(hooks ...Hook) {
+	c.hooks.LPPositionChange = append(c.hooks.LPPositionChange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lppositionchange.Intercept(f(g(h())))`.
+func (c *LPPositionChangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LPPositionChange = append(c.inters.LPPositionChange, interceptors...)
+}
+
+// Create returns a builder for creating a LPPositionChange entity.
+func (c *LPPositionChangeClient) Create() *LPPositionChangeCreate {
+	mutation := newLPPositionChangeMutation(c.config, OpCreate)
+	return &LPPositionChangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LPPositionChange entities.
+func (c *LPPositionChangeClient) CreateBulk(builders ...*LPPositionChangeCreate) *LPPositionChangeCreateBulk {
+	return &LPPositionChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LPPositionChangeClient) MapCreateBulk(slice any, setFunc func(*LPPositionChangeCreate, int)) *LPPositionChangeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LPPositionChangeCreateBulk{err: fmt.Errorf("calling to LPPositionChangeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LPPositionChangeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LPPositionChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LPPositionChange.
+func (c *LPPositionChangeClient) Update() *LPPositionChangeUpdate {
+	mutation := newLPPositionChangeMutation(c.config, OpUpdate)
+	return &LPPositionChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LPPositionChangeClient) UpdateOne(_m *LPPositionChange) *LPPositionChangeUpdateOne {
+	mutation := newLPPositionChangeMutation(c.config, OpUpdateOne, withLPPositionChange(_m))
+	return &LPPositionChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LPPositionChangeClient) UpdateOneID(id int) *LPPositionChangeUpdateOne {
+	mutation := newLPPositionChangeMutation(c.config, OpUpdateOne, withLPPositionChangeID(id))
+	return &LPPositionChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LPPositionChange.
+func (c *LPPositionChangeClient) Delete() *LPPositionChangeDelete {
+	mutation := newLPPositionChangeMutation(c.config, OpDelete)
+	return &LPPositionChangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LPPositionChangeClient) DeleteOne(_m *LPPositionChange) *LPPositionChangeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LPPositionChangeClient) DeleteOneID(id int) *LPPositionChangeDeleteOne {
+	builder := c.Delete().Where(lppositionchange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LPPositionChangeDeleteOne{builder}
+}
+
+// Query returns a query builder for LPPositionChange.
+func (c *LPPositionChangeClient) Query() *LPPositionChangeQuery {
+	return &LPPositionChangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLPPositionChange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LPPositionChange entity by its id.
+func (c *LPPositionChangeClient) Get(ctx context.Context, id int) (*LPPositionChange, error) {
+	return c.Query().Where(lppositionchange.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LPPositionChangeClient) GetX(ctx context.Context, id int) *LPPositionChange {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *LPPositionChangeClient) Hooks() []Hook {
+	return c.hooks.LPPositionChange
+}
+
+// Interceptors returns the client interceptors.
+func (c *LPPositionChangeClient) Interceptors() []Interceptor {
+	return c.inters.LPPositionChange
+}
+
+func (c *LPPositionChangeClient) mutate(ctx context.Context, m *LPPositionChangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LPPositionChangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LPPositionChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LPPositionChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LPPositionChangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LPPositionChange mutation op: %q", m.Op())
 	}
 }
 
@@ -3723,17 +4007,17 @@ func (c *UsageRecordClient) mutate(ctx context.Context, m *UsageRecordMutation) 
 type (
 	hooks struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
-		MarketToken, PasswordToken, PoolEvent, RecoveryCode, ScopeGrant, SourceAllow,
-		TokenBalance, TokenTransfer, UsageDaily, UsageHourly, UsageLatency,
-		UsageMinute, UsageRecord []ent.Hook
+		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
+		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
+		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
+		UsageHourly, UsageLatency, UsageMinute, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
-		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, MarketPool,
-		MarketToken, PasswordToken, PoolEvent, RecoveryCode, ScopeGrant, SourceAllow,
-		TokenBalance, TokenTransfer, UsageDaily, UsageHourly, UsageLatency,
-		UsageMinute, UsageRecord []ent.Interceptor
+		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
+		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
+		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
+		UsageHourly, UsageLatency, UsageMinute, UsageRecord []ent.Interceptor
 	}
 )
 

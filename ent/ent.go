@@ -22,6 +22,8 @@ import (
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/indexlease"
+	"github.com/partner-platform/partnerd/ent/lpposition"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -106,6 +108,8 @@ func checkColumn(t, c string) error {
 			indexblock.Table:        indexblock.ValidColumn,
 			indexcursor.Table:       indexcursor.ValidColumn,
 			indexlease.Table:        indexlease.ValidColumn,
+			lpposition.Table:        lpposition.ValidColumn,
+			lppositionchange.Table:  lppositionchange.ValidColumn,
 			marketpool.Table:        marketpool.ValidColumn,
 			markettoken.Table:       markettoken.ValidColumn,
 			passwordtoken.Table:     passwordtoken.ValidColumn,

@@ -21,6 +21,8 @@ import (
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/indexlease"
+	"github.com/partner-platform/partnerd/ent/lpposition"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -57,6 +59,8 @@ const (
 	TypeIndexBlock        = "IndexBlock"
 	TypeIndexCursor       = "IndexCursor"
 	TypeIndexLease        = "IndexLease"
+	TypeLPPosition        = "LPPosition"
+	TypeLPPositionChange  = "LPPositionChange"
 	TypeMarketPool        = "MarketPool"
 	TypeMarketToken       = "MarketToken"
 	TypePasswordToken     = "PasswordToken"
@@ -8455,6 +8459,1639 @@ func (m *IndexLeaseMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IndexLeaseMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IndexLease edge %s", name)
+}
+
+// LPPositionMutation represents an operation that mutates the LPPosition nodes in the graph.
+type LPPositionMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	chain            *string
+	manager          *string
+	position_id      *string
+	pool             *string
+	owner            *string
+	tick_lower       *int
+	addtick_lower    *int
+	tick_upper       *int
+	addtick_upper    *int
+	liquidity        *string
+	created_block    *int64
+	addcreated_block *int64
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*LPPosition, error)
+	predicates       []predicate.LPPosition
+}
+
+var _ ent.Mutation = (*LPPositionMutation)(nil)
+
+// lppositionOption allows management of the mutation configuration using functional options.
+type lppositionOption func(*LPPositionMutation)
+
+// newLPPositionMutation creates new mutation for the LPPosition entity.
+func newLPPositionMutation(c config, op Op, opts ...lppositionOption) *LPPositionMutation {
+	m := &LPPositionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLPPosition,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLPPositionID sets the ID field of the mutation.
+func withLPPositionID(id int) lppositionOption {
+	return func(m *LPPositionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LPPosition
+		)
+		m.oldValue = func(ctx context.Context) (*LPPosition, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LPPosition.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLPPosition sets the old LPPosition of the mutation.
+func withLPPosition(node *LPPosition) lppositionOption {
+	return func(m *LPPositionMutation) {
+		m.oldValue = func(context.Context) (*LPPosition, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LPPositionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LPPositionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LPPositionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LPPositionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LPPosition.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *LPPositionMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *LPPositionMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *LPPositionMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetManager sets the "manager" field.
+func (m *LPPositionMutation) SetManager(s string) {
+	m.manager = &s
+}
+
+// Manager returns the value of the "manager" field in the mutation.
+func (m *LPPositionMutation) Manager() (r string, exists bool) {
+	v := m.manager
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldManager returns the old "manager" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldManager(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldManager is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldManager requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldManager: %w", err)
+	}
+	return oldValue.Manager, nil
+}
+
+// ResetManager resets all changes to the "manager" field.
+func (m *LPPositionMutation) ResetManager() {
+	m.manager = nil
+}
+
+// SetPositionID sets the "position_id" field.
+func (m *LPPositionMutation) SetPositionID(s string) {
+	m.position_id = &s
+}
+
+// PositionID returns the value of the "position_id" field in the mutation.
+func (m *LPPositionMutation) PositionID() (r string, exists bool) {
+	v := m.position_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPositionID returns the old "position_id" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldPositionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPositionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPositionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPositionID: %w", err)
+	}
+	return oldValue.PositionID, nil
+}
+
+// ResetPositionID resets all changes to the "position_id" field.
+func (m *LPPositionMutation) ResetPositionID() {
+	m.position_id = nil
+}
+
+// SetPool sets the "pool" field.
+func (m *LPPositionMutation) SetPool(s string) {
+	m.pool = &s
+}
+
+// Pool returns the value of the "pool" field in the mutation.
+func (m *LPPositionMutation) Pool() (r string, exists bool) {
+	v := m.pool
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPool returns the old "pool" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldPool(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPool is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPool requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPool: %w", err)
+	}
+	return oldValue.Pool, nil
+}
+
+// ResetPool resets all changes to the "pool" field.
+func (m *LPPositionMutation) ResetPool() {
+	m.pool = nil
+}
+
+// SetOwner sets the "owner" field.
+func (m *LPPositionMutation) SetOwner(s string) {
+	m.owner = &s
+}
+
+// Owner returns the value of the "owner" field in the mutation.
+func (m *LPPositionMutation) Owner() (r string, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwner returns the old "owner" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldOwner(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwner: %w", err)
+	}
+	return oldValue.Owner, nil
+}
+
+// ResetOwner resets all changes to the "owner" field.
+func (m *LPPositionMutation) ResetOwner() {
+	m.owner = nil
+}
+
+// SetTickLower sets the "tick_lower" field.
+func (m *LPPositionMutation) SetTickLower(i int) {
+	m.tick_lower = &i
+	m.addtick_lower = nil
+}
+
+// TickLower returns the value of the "tick_lower" field in the mutation.
+func (m *LPPositionMutation) TickLower() (r int, exists bool) {
+	v := m.tick_lower
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTickLower returns the old "tick_lower" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldTickLower(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTickLower is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTickLower requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTickLower: %w", err)
+	}
+	return oldValue.TickLower, nil
+}
+
+// AddTickLower adds i to the "tick_lower" field.
+func (m *LPPositionMutation) AddTickLower(i int) {
+	if m.addtick_lower != nil {
+		*m.addtick_lower += i
+	} else {
+		m.addtick_lower = &i
+	}
+}
+
+// AddedTickLower returns the value that was added to the "tick_lower" field in this mutation.
+func (m *LPPositionMutation) AddedTickLower() (r int, exists bool) {
+	v := m.addtick_lower
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTickLower resets all changes to the "tick_lower" field.
+func (m *LPPositionMutation) ResetTickLower() {
+	m.tick_lower = nil
+	m.addtick_lower = nil
+}
+
+// SetTickUpper sets the "tick_upper" field.
+func (m *LPPositionMutation) SetTickUpper(i int) {
+	m.tick_upper = &i
+	m.addtick_upper = nil
+}
+
+// TickUpper returns the value of the "tick_upper" field in the mutation.
+func (m *LPPositionMutation) TickUpper() (r int, exists bool) {
+	v := m.tick_upper
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTickUpper returns the old "tick_upper" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldTickUpper(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTickUpper is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTickUpper requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTickUpper: %w", err)
+	}
+	return oldValue.TickUpper, nil
+}
+
+// AddTickUpper adds i to the "tick_upper" field.
+func (m *LPPositionMutation) AddTickUpper(i int) {
+	if m.addtick_upper != nil {
+		*m.addtick_upper += i
+	} else {
+		m.addtick_upper = &i
+	}
+}
+
+// AddedTickUpper returns the value that was added to the "tick_upper" field in this mutation.
+func (m *LPPositionMutation) AddedTickUpper() (r int, exists bool) {
+	v := m.addtick_upper
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTickUpper resets all changes to the "tick_upper" field.
+func (m *LPPositionMutation) ResetTickUpper() {
+	m.tick_upper = nil
+	m.addtick_upper = nil
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (m *LPPositionMutation) SetLiquidity(s string) {
+	m.liquidity = &s
+}
+
+// Liquidity returns the value of the "liquidity" field in the mutation.
+func (m *LPPositionMutation) Liquidity() (r string, exists bool) {
+	v := m.liquidity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLiquidity returns the old "liquidity" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldLiquidity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLiquidity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLiquidity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLiquidity: %w", err)
+	}
+	return oldValue.Liquidity, nil
+}
+
+// ResetLiquidity resets all changes to the "liquidity" field.
+func (m *LPPositionMutation) ResetLiquidity() {
+	m.liquidity = nil
+}
+
+// SetCreatedBlock sets the "created_block" field.
+func (m *LPPositionMutation) SetCreatedBlock(i int64) {
+	m.created_block = &i
+	m.addcreated_block = nil
+}
+
+// CreatedBlock returns the value of the "created_block" field in the mutation.
+func (m *LPPositionMutation) CreatedBlock() (r int64, exists bool) {
+	v := m.created_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBlock returns the old "created_block" field's value of the LPPosition entity.
+// If the LPPosition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionMutation) OldCreatedBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBlock: %w", err)
+	}
+	return oldValue.CreatedBlock, nil
+}
+
+// AddCreatedBlock adds i to the "created_block" field.
+func (m *LPPositionMutation) AddCreatedBlock(i int64) {
+	if m.addcreated_block != nil {
+		*m.addcreated_block += i
+	} else {
+		m.addcreated_block = &i
+	}
+}
+
+// AddedCreatedBlock returns the value that was added to the "created_block" field in this mutation.
+func (m *LPPositionMutation) AddedCreatedBlock() (r int64, exists bool) {
+	v := m.addcreated_block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBlock resets all changes to the "created_block" field.
+func (m *LPPositionMutation) ResetCreatedBlock() {
+	m.created_block = nil
+	m.addcreated_block = nil
+}
+
+// Where appends a list predicates to the LPPositionMutation builder.
+func (m *LPPositionMutation) Where(ps ...predicate.LPPosition) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LPPositionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LPPositionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LPPosition, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LPPositionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LPPositionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LPPosition).
+func (m *LPPositionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LPPositionMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.chain != nil {
+		fields = append(fields, lpposition.FieldChain)
+	}
+	if m.manager != nil {
+		fields = append(fields, lpposition.FieldManager)
+	}
+	if m.position_id != nil {
+		fields = append(fields, lpposition.FieldPositionID)
+	}
+	if m.pool != nil {
+		fields = append(fields, lpposition.FieldPool)
+	}
+	if m.owner != nil {
+		fields = append(fields, lpposition.FieldOwner)
+	}
+	if m.tick_lower != nil {
+		fields = append(fields, lpposition.FieldTickLower)
+	}
+	if m.tick_upper != nil {
+		fields = append(fields, lpposition.FieldTickUpper)
+	}
+	if m.liquidity != nil {
+		fields = append(fields, lpposition.FieldLiquidity)
+	}
+	if m.created_block != nil {
+		fields = append(fields, lpposition.FieldCreatedBlock)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LPPositionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lpposition.FieldChain:
+		return m.Chain()
+	case lpposition.FieldManager:
+		return m.Manager()
+	case lpposition.FieldPositionID:
+		return m.PositionID()
+	case lpposition.FieldPool:
+		return m.Pool()
+	case lpposition.FieldOwner:
+		return m.Owner()
+	case lpposition.FieldTickLower:
+		return m.TickLower()
+	case lpposition.FieldTickUpper:
+		return m.TickUpper()
+	case lpposition.FieldLiquidity:
+		return m.Liquidity()
+	case lpposition.FieldCreatedBlock:
+		return m.CreatedBlock()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LPPositionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lpposition.FieldChain:
+		return m.OldChain(ctx)
+	case lpposition.FieldManager:
+		return m.OldManager(ctx)
+	case lpposition.FieldPositionID:
+		return m.OldPositionID(ctx)
+	case lpposition.FieldPool:
+		return m.OldPool(ctx)
+	case lpposition.FieldOwner:
+		return m.OldOwner(ctx)
+	case lpposition.FieldTickLower:
+		return m.OldTickLower(ctx)
+	case lpposition.FieldTickUpper:
+		return m.OldTickUpper(ctx)
+	case lpposition.FieldLiquidity:
+		return m.OldLiquidity(ctx)
+	case lpposition.FieldCreatedBlock:
+		return m.OldCreatedBlock(ctx)
+	}
+	return nil, fmt.Errorf("unknown LPPosition field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LPPositionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lpposition.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case lpposition.FieldManager:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManager(v)
+		return nil
+	case lpposition.FieldPositionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositionID(v)
+		return nil
+	case lpposition.FieldPool:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPool(v)
+		return nil
+	case lpposition.FieldOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwner(v)
+		return nil
+	case lpposition.FieldTickLower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTickLower(v)
+		return nil
+	case lpposition.FieldTickUpper:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTickUpper(v)
+		return nil
+	case lpposition.FieldLiquidity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLiquidity(v)
+		return nil
+	case lpposition.FieldCreatedBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LPPosition field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LPPositionMutation) AddedFields() []string {
+	var fields []string
+	if m.addtick_lower != nil {
+		fields = append(fields, lpposition.FieldTickLower)
+	}
+	if m.addtick_upper != nil {
+		fields = append(fields, lpposition.FieldTickUpper)
+	}
+	if m.addcreated_block != nil {
+		fields = append(fields, lpposition.FieldCreatedBlock)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LPPositionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lpposition.FieldTickLower:
+		return m.AddedTickLower()
+	case lpposition.FieldTickUpper:
+		return m.AddedTickUpper()
+	case lpposition.FieldCreatedBlock:
+		return m.AddedCreatedBlock()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LPPositionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lpposition.FieldTickLower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTickLower(v)
+		return nil
+	case lpposition.FieldTickUpper:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTickUpper(v)
+		return nil
+	case lpposition.FieldCreatedBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBlock(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LPPosition numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LPPositionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LPPositionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LPPositionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LPPosition nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LPPositionMutation) ResetField(name string) error {
+	switch name {
+	case lpposition.FieldChain:
+		m.ResetChain()
+		return nil
+	case lpposition.FieldManager:
+		m.ResetManager()
+		return nil
+	case lpposition.FieldPositionID:
+		m.ResetPositionID()
+		return nil
+	case lpposition.FieldPool:
+		m.ResetPool()
+		return nil
+	case lpposition.FieldOwner:
+		m.ResetOwner()
+		return nil
+	case lpposition.FieldTickLower:
+		m.ResetTickLower()
+		return nil
+	case lpposition.FieldTickUpper:
+		m.ResetTickUpper()
+		return nil
+	case lpposition.FieldLiquidity:
+		m.ResetLiquidity()
+		return nil
+	case lpposition.FieldCreatedBlock:
+		m.ResetCreatedBlock()
+		return nil
+	}
+	return fmt.Errorf("unknown LPPosition field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LPPositionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LPPositionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LPPositionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LPPositionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LPPositionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LPPositionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LPPositionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown LPPosition unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LPPositionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown LPPosition edge %s", name)
+}
+
+// LPPositionChangeMutation represents an operation that mutates the LPPositionChange nodes in the graph.
+type LPPositionChangeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	chain         *string
+	manager       *string
+	position_id   *string
+	kind          *lppositionchange.Kind
+	liquidity     *string
+	from          *string
+	block         *int64
+	addblock      *int64
+	log_index     *int
+	addlog_index  *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*LPPositionChange, error)
+	predicates    []predicate.LPPositionChange
+}
+
+var _ ent.Mutation = (*LPPositionChangeMutation)(nil)
+
+// lppositionchangeOption allows management of the mutation configuration using functional options.
+type lppositionchangeOption func(*LPPositionChangeMutation)
+
+// newLPPositionChangeMutation creates new mutation for the LPPositionChange entity.
+func newLPPositionChangeMutation(c config, op Op, opts ...lppositionchangeOption) *LPPositionChangeMutation {
+	m := &LPPositionChangeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLPPositionChange,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLPPositionChangeID sets the ID field of the mutation.
+func withLPPositionChangeID(id int) lppositionchangeOption {
+	return func(m *LPPositionChangeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LPPositionChange
+		)
+		m.oldValue = func(ctx context.Context) (*LPPositionChange, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LPPositionChange.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLPPositionChange sets the old LPPositionChange of the mutation.
+func withLPPositionChange(node *LPPositionChange) lppositionchangeOption {
+	return func(m *LPPositionChangeMutation) {
+		m.oldValue = func(context.Context) (*LPPositionChange, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LPPositionChangeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LPPositionChangeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LPPositionChangeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LPPositionChangeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LPPositionChange.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChain sets the "chain" field.
+func (m *LPPositionChangeMutation) SetChain(s string) {
+	m.chain = &s
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *LPPositionChangeMutation) Chain() (r string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldChain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *LPPositionChangeMutation) ResetChain() {
+	m.chain = nil
+}
+
+// SetManager sets the "manager" field.
+func (m *LPPositionChangeMutation) SetManager(s string) {
+	m.manager = &s
+}
+
+// Manager returns the value of the "manager" field in the mutation.
+func (m *LPPositionChangeMutation) Manager() (r string, exists bool) {
+	v := m.manager
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldManager returns the old "manager" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldManager(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldManager is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldManager requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldManager: %w", err)
+	}
+	return oldValue.Manager, nil
+}
+
+// ResetManager resets all changes to the "manager" field.
+func (m *LPPositionChangeMutation) ResetManager() {
+	m.manager = nil
+}
+
+// SetPositionID sets the "position_id" field.
+func (m *LPPositionChangeMutation) SetPositionID(s string) {
+	m.position_id = &s
+}
+
+// PositionID returns the value of the "position_id" field in the mutation.
+func (m *LPPositionChangeMutation) PositionID() (r string, exists bool) {
+	v := m.position_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPositionID returns the old "position_id" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldPositionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPositionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPositionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPositionID: %w", err)
+	}
+	return oldValue.PositionID, nil
+}
+
+// ResetPositionID resets all changes to the "position_id" field.
+func (m *LPPositionChangeMutation) ResetPositionID() {
+	m.position_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *LPPositionChangeMutation) SetKind(l lppositionchange.Kind) {
+	m.kind = &l
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *LPPositionChangeMutation) Kind() (r lppositionchange.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldKind(ctx context.Context) (v lppositionchange.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *LPPositionChangeMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetLiquidity sets the "liquidity" field.
+func (m *LPPositionChangeMutation) SetLiquidity(s string) {
+	m.liquidity = &s
+}
+
+// Liquidity returns the value of the "liquidity" field in the mutation.
+func (m *LPPositionChangeMutation) Liquidity() (r string, exists bool) {
+	v := m.liquidity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLiquidity returns the old "liquidity" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldLiquidity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLiquidity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLiquidity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLiquidity: %w", err)
+	}
+	return oldValue.Liquidity, nil
+}
+
+// ResetLiquidity resets all changes to the "liquidity" field.
+func (m *LPPositionChangeMutation) ResetLiquidity() {
+	m.liquidity = nil
+}
+
+// SetFrom sets the "from" field.
+func (m *LPPositionChangeMutation) SetFrom(s string) {
+	m.from = &s
+}
+
+// From returns the value of the "from" field in the mutation.
+func (m *LPPositionChangeMutation) From() (r string, exists bool) {
+	v := m.from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFrom returns the old "from" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFrom: %w", err)
+	}
+	return oldValue.From, nil
+}
+
+// ResetFrom resets all changes to the "from" field.
+func (m *LPPositionChangeMutation) ResetFrom() {
+	m.from = nil
+}
+
+// SetBlock sets the "block" field.
+func (m *LPPositionChangeMutation) SetBlock(i int64) {
+	m.block = &i
+	m.addblock = nil
+}
+
+// Block returns the value of the "block" field in the mutation.
+func (m *LPPositionChangeMutation) Block() (r int64, exists bool) {
+	v := m.block
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlock returns the old "block" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldBlock(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlock is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlock requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlock: %w", err)
+	}
+	return oldValue.Block, nil
+}
+
+// AddBlock adds i to the "block" field.
+func (m *LPPositionChangeMutation) AddBlock(i int64) {
+	if m.addblock != nil {
+		*m.addblock += i
+	} else {
+		m.addblock = &i
+	}
+}
+
+// AddedBlock returns the value that was added to the "block" field in this mutation.
+func (m *LPPositionChangeMutation) AddedBlock() (r int64, exists bool) {
+	v := m.addblock
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBlock resets all changes to the "block" field.
+func (m *LPPositionChangeMutation) ResetBlock() {
+	m.block = nil
+	m.addblock = nil
+}
+
+// SetLogIndex sets the "log_index" field.
+func (m *LPPositionChangeMutation) SetLogIndex(i int) {
+	m.log_index = &i
+	m.addlog_index = nil
+}
+
+// LogIndex returns the value of the "log_index" field in the mutation.
+func (m *LPPositionChangeMutation) LogIndex() (r int, exists bool) {
+	v := m.log_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogIndex returns the old "log_index" field's value of the LPPositionChange entity.
+// If the LPPositionChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LPPositionChangeMutation) OldLogIndex(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogIndex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogIndex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogIndex: %w", err)
+	}
+	return oldValue.LogIndex, nil
+}
+
+// AddLogIndex adds i to the "log_index" field.
+func (m *LPPositionChangeMutation) AddLogIndex(i int) {
+	if m.addlog_index != nil {
+		*m.addlog_index += i
+	} else {
+		m.addlog_index = &i
+	}
+}
+
+// AddedLogIndex returns the value that was added to the "log_index" field in this mutation.
+func (m *LPPositionChangeMutation) AddedLogIndex() (r int, exists bool) {
+	v := m.addlog_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLogIndex resets all changes to the "log_index" field.
+func (m *LPPositionChangeMutation) ResetLogIndex() {
+	m.log_index = nil
+	m.addlog_index = nil
+}
+
+// Where appends a list predicates to the LPPositionChangeMutation builder.
+func (m *LPPositionChangeMutation) Where(ps ...predicate.LPPositionChange) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LPPositionChangeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LPPositionChangeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LPPositionChange, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LPPositionChangeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LPPositionChangeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LPPositionChange).
+func (m *LPPositionChangeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LPPositionChangeMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.chain != nil {
+		fields = append(fields, lppositionchange.FieldChain)
+	}
+	if m.manager != nil {
+		fields = append(fields, lppositionchange.FieldManager)
+	}
+	if m.position_id != nil {
+		fields = append(fields, lppositionchange.FieldPositionID)
+	}
+	if m.kind != nil {
+		fields = append(fields, lppositionchange.FieldKind)
+	}
+	if m.liquidity != nil {
+		fields = append(fields, lppositionchange.FieldLiquidity)
+	}
+	if m.from != nil {
+		fields = append(fields, lppositionchange.FieldFrom)
+	}
+	if m.block != nil {
+		fields = append(fields, lppositionchange.FieldBlock)
+	}
+	if m.log_index != nil {
+		fields = append(fields, lppositionchange.FieldLogIndex)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LPPositionChangeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lppositionchange.FieldChain:
+		return m.Chain()
+	case lppositionchange.FieldManager:
+		return m.Manager()
+	case lppositionchange.FieldPositionID:
+		return m.PositionID()
+	case lppositionchange.FieldKind:
+		return m.Kind()
+	case lppositionchange.FieldLiquidity:
+		return m.Liquidity()
+	case lppositionchange.FieldFrom:
+		return m.From()
+	case lppositionchange.FieldBlock:
+		return m.Block()
+	case lppositionchange.FieldLogIndex:
+		return m.LogIndex()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LPPositionChangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lppositionchange.FieldChain:
+		return m.OldChain(ctx)
+	case lppositionchange.FieldManager:
+		return m.OldManager(ctx)
+	case lppositionchange.FieldPositionID:
+		return m.OldPositionID(ctx)
+	case lppositionchange.FieldKind:
+		return m.OldKind(ctx)
+	case lppositionchange.FieldLiquidity:
+		return m.OldLiquidity(ctx)
+	case lppositionchange.FieldFrom:
+		return m.OldFrom(ctx)
+	case lppositionchange.FieldBlock:
+		return m.OldBlock(ctx)
+	case lppositionchange.FieldLogIndex:
+		return m.OldLogIndex(ctx)
+	}
+	return nil, fmt.Errorf("unknown LPPositionChange field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LPPositionChangeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lppositionchange.FieldChain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case lppositionchange.FieldManager:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManager(v)
+		return nil
+	case lppositionchange.FieldPositionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositionID(v)
+		return nil
+	case lppositionchange.FieldKind:
+		v, ok := value.(lppositionchange.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case lppositionchange.FieldLiquidity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLiquidity(v)
+		return nil
+	case lppositionchange.FieldFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFrom(v)
+		return nil
+	case lppositionchange.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlock(v)
+		return nil
+	case lppositionchange.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogIndex(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LPPositionChange field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LPPositionChangeMutation) AddedFields() []string {
+	var fields []string
+	if m.addblock != nil {
+		fields = append(fields, lppositionchange.FieldBlock)
+	}
+	if m.addlog_index != nil {
+		fields = append(fields, lppositionchange.FieldLogIndex)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LPPositionChangeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lppositionchange.FieldBlock:
+		return m.AddedBlock()
+	case lppositionchange.FieldLogIndex:
+		return m.AddedLogIndex()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LPPositionChangeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lppositionchange.FieldBlock:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBlock(v)
+		return nil
+	case lppositionchange.FieldLogIndex:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLogIndex(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LPPositionChange numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LPPositionChangeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LPPositionChangeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LPPositionChangeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LPPositionChange nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LPPositionChangeMutation) ResetField(name string) error {
+	switch name {
+	case lppositionchange.FieldChain:
+		m.ResetChain()
+		return nil
+	case lppositionchange.FieldManager:
+		m.ResetManager()
+		return nil
+	case lppositionchange.FieldPositionID:
+		m.ResetPositionID()
+		return nil
+	case lppositionchange.FieldKind:
+		m.ResetKind()
+		return nil
+	case lppositionchange.FieldLiquidity:
+		m.ResetLiquidity()
+		return nil
+	case lppositionchange.FieldFrom:
+		m.ResetFrom()
+		return nil
+	case lppositionchange.FieldBlock:
+		m.ResetBlock()
+		return nil
+	case lppositionchange.FieldLogIndex:
+		m.ResetLogIndex()
+		return nil
+	}
+	return fmt.Errorf("unknown LPPositionChange field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LPPositionChangeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LPPositionChangeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LPPositionChangeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LPPositionChangeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LPPositionChangeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LPPositionChangeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LPPositionChangeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown LPPositionChange unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LPPositionChangeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown LPPositionChange edge %s", name)
 }
 
 // MarketPoolMutation represents an operation that mutates the MarketPool nodes in the graph.

@@ -26,7 +26,7 @@ type PoolEvent struct {
 	LogIndex int `json:"log_index,omitempty"`
 	// TxHash holds the value of the "tx_hash" field.
 	TxHash string `json:"tx_hash,omitempty"`
-	// Kind holds the value of the "kind" field.
+	// collect: a concentrated pool's Collect, owed tokens paid out (amounts in base_amount, quote_amount)
 	Kind poolevent.Kind `json:"kind,omitempty"`
 	// swaps: buy means the trader received the base token
 	Side poolevent.Side `json:"side,omitempty"`

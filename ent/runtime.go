@@ -15,6 +15,8 @@ import (
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
 	"github.com/partner-platform/partnerd/ent/indexlease"
+	"github.com/partner-platform/partnerd/ent/lpposition"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/passwordtoken"
@@ -406,6 +408,54 @@ func init() {
 	indexleaseDescHolder := indexleaseFields[1].Descriptor()
 	// indexlease.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
 	indexlease.HolderValidator = indexleaseDescHolder.Validators[0].(func(string) error)
+	lppositionFields := schema.LPPosition{}.Fields()
+	_ = lppositionFields
+	// lppositionDescChain is the schema descriptor for chain field.
+	lppositionDescChain := lppositionFields[0].Descriptor()
+	// lpposition.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	lpposition.ChainValidator = lppositionDescChain.Validators[0].(func(string) error)
+	// lppositionDescManager is the schema descriptor for manager field.
+	lppositionDescManager := lppositionFields[1].Descriptor()
+	// lpposition.ManagerValidator is a validator for the "manager" field. It is called by the builders before save.
+	lpposition.ManagerValidator = lppositionDescManager.Validators[0].(func(string) error)
+	// lppositionDescPositionID is the schema descriptor for position_id field.
+	lppositionDescPositionID := lppositionFields[2].Descriptor()
+	// lpposition.PositionIDValidator is a validator for the "position_id" field. It is called by the builders before save.
+	lpposition.PositionIDValidator = lppositionDescPositionID.Validators[0].(func(string) error)
+	// lppositionDescPool is the schema descriptor for pool field.
+	lppositionDescPool := lppositionFields[3].Descriptor()
+	// lpposition.PoolValidator is a validator for the "pool" field. It is called by the builders before save.
+	lpposition.PoolValidator = lppositionDescPool.Validators[0].(func(string) error)
+	// lppositionDescOwner is the schema descriptor for owner field.
+	lppositionDescOwner := lppositionFields[4].Descriptor()
+	// lpposition.OwnerValidator is a validator for the "owner" field. It is called by the builders before save.
+	lpposition.OwnerValidator = lppositionDescOwner.Validators[0].(func(string) error)
+	// lppositionDescLiquidity is the schema descriptor for liquidity field.
+	lppositionDescLiquidity := lppositionFields[7].Descriptor()
+	// lpposition.LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	lpposition.LiquidityValidator = lppositionDescLiquidity.Validators[0].(func(string) error)
+	lppositionchangeFields := schema.LPPositionChange{}.Fields()
+	_ = lppositionchangeFields
+	// lppositionchangeDescChain is the schema descriptor for chain field.
+	lppositionchangeDescChain := lppositionchangeFields[0].Descriptor()
+	// lppositionchange.ChainValidator is a validator for the "chain" field. It is called by the builders before save.
+	lppositionchange.ChainValidator = lppositionchangeDescChain.Validators[0].(func(string) error)
+	// lppositionchangeDescManager is the schema descriptor for manager field.
+	lppositionchangeDescManager := lppositionchangeFields[1].Descriptor()
+	// lppositionchange.ManagerValidator is a validator for the "manager" field. It is called by the builders before save.
+	lppositionchange.ManagerValidator = lppositionchangeDescManager.Validators[0].(func(string) error)
+	// lppositionchangeDescPositionID is the schema descriptor for position_id field.
+	lppositionchangeDescPositionID := lppositionchangeFields[2].Descriptor()
+	// lppositionchange.PositionIDValidator is a validator for the "position_id" field. It is called by the builders before save.
+	lppositionchange.PositionIDValidator = lppositionchangeDescPositionID.Validators[0].(func(string) error)
+	// lppositionchangeDescLiquidity is the schema descriptor for liquidity field.
+	lppositionchangeDescLiquidity := lppositionchangeFields[4].Descriptor()
+	// lppositionchange.LiquidityValidator is a validator for the "liquidity" field. It is called by the builders before save.
+	lppositionchange.LiquidityValidator = lppositionchangeDescLiquidity.Validators[0].(func(string) error)
+	// lppositionchangeDescFrom is the schema descriptor for from field.
+	lppositionchangeDescFrom := lppositionchangeFields[5].Descriptor()
+	// lppositionchange.FromValidator is a validator for the "from" field. It is called by the builders before save.
+	lppositionchange.FromValidator = lppositionchangeDescFrom.Validators[0].(func(string) error)
 	marketpoolFields := schema.MarketPool{}.Fields()
 	_ = marketpoolFields
 	// marketpoolDescChain is the schema descriptor for chain field.

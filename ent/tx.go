@@ -34,6 +34,10 @@ type Tx struct {
 	IndexCursor *IndexCursorClient
 	// IndexLease is the client for interacting with the IndexLease builders.
 	IndexLease *IndexLeaseClient
+	// LPPosition is the client for interacting with the LPPosition builders.
+	LPPosition *LPPositionClient
+	// LPPositionChange is the client for interacting with the LPPositionChange builders.
+	LPPositionChange *LPPositionChangeClient
 	// MarketPool is the client for interacting with the MarketPool builders.
 	MarketPool *MarketPoolClient
 	// MarketToken is the client for interacting with the MarketToken builders.
@@ -203,6 +207,8 @@ func (tx *Tx) init() {
 	tx.IndexBlock = NewIndexBlockClient(tx.config)
 	tx.IndexCursor = NewIndexCursorClient(tx.config)
 	tx.IndexLease = NewIndexLeaseClient(tx.config)
+	tx.LPPosition = NewLPPositionClient(tx.config)
+	tx.LPPositionChange = NewLPPositionChangeClient(tx.config)
 	tx.MarketPool = NewMarketPoolClient(tx.config)
 	tx.MarketToken = NewMarketTokenClient(tx.config)
 	tx.PasswordToken = NewPasswordTokenClient(tx.config)

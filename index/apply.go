@@ -14,6 +14,7 @@ import (
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
@@ -24,7 +25,8 @@ import (
 // Apply implements chain.Sink: one transaction moves the cursor from From-1 to To (or returns
 // chain.ErrCursorMoved), stores the new tokens and pools, the pool events priced in USD at the
 // reserves they left (the base token's price in that pool, Market.PoolPriceUSD), the pools' latest
-// reserves, the Transfer events (until final) and the holder balances they change.
+// reserves, the Transfer events (until final) and the holder balances they change, and the NFT
+// position changes (until final) and the positions they change (positions.go).
 func (s *Store) Apply(ctx context.Context, b chain.Batch) error {
 	m, err := s.market(ctx, b.Chain)
 	if err != nil {
@@ -55,9 +57,15 @@ func (s *Store) Apply(ctx context.Context, b chain.Batch) error {
 		if err := s.addTransfers(ctx, tx, b.Chain, b.Transfers); err != nil {
 			return err
 		}
+		if err := s.addPositions(ctx, tx, b.Chain, b.Positions); err != nil {
+			return err
+		}
 		// Final blocks cannot be rolled back: their undo data goes (the final block's hash stays as
 		// the floor of a reorg's walk back).
 		if _, err = tx.TokenTransfer.Delete().Where(tokentransfer.Chain(b.Chain), tokentransfer.BlockLTE(int64(b.Final))).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err = tx.LPPositionChange.Delete().Where(lppositionchange.Chain(b.Chain), lppositionchange.BlockLTE(int64(b.Final))).Exec(ctx); err != nil {
 			return err
 		}
 		_, err = tx.IndexBlock.Delete().Where(indexblock.Chain(b.Chain), indexblock.NumberLT(int64(b.Final))).Exec(ctx)
@@ -218,7 +226,7 @@ func eventRow(m *Market, p *PoolState, e *chain.PoolEvent) []any {
 		quote.Abs(quote)
 	case chain.EventMint:
 		base, quote = pick(e.Amount0In, e.Amount1In)
-	case chain.EventBurn:
+	case chain.EventBurn, chain.EventCollect:
 		base, quote = pick(e.Amount0Out, e.Amount1Out)
 	default:
 		base, quote = new(big.Int), new(big.Int)

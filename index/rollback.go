@@ -17,9 +17,9 @@ import (
 )
 
 // Rollback implements chain.Sink: in one transaction it takes back the balance changes of the
-// Transfer events above keep, removes the events, pools and tokens those blocks brought, restores
-// each pool's reserves to those of its latest remaining event, moves the cursor to keep and counts
-// the rollback in the index's Version.
+// Transfer events above keep and the NFT position changes, removes the events, pools, tokens and
+// positions those blocks brought, restores each pool's reserves to those of its latest remaining
+// event, moves the cursor to keep and counts the rollback in the index's Version.
 func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, keepHash string) error {
 	above := int64(keep)
 	err := s.inTx(ctx, chainName, func(tx *ent.Tx) error {
@@ -37,6 +37,9 @@ func (s *Store) Rollback(ctx context.Context, chainName string, keep uint64, kee
 			return err
 		}
 		if _, err := tx.TokenTransfer.Delete().Where(tokentransfer.Chain(chainName), tokentransfer.BlockGT(above)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := s.undoPositions(ctx, tx, chainName, above); err != nil {
 			return err
 		}
 		if _, err := tx.IndexBlock.Delete().Where(indexblock.Chain(chainName), indexblock.NumberGT(above)).Exec(ctx); err != nil {
@@ -82,18 +85,22 @@ func restoreReserves(ctx context.Context, tx *ent.Tx, chainName string, above in
 		return err
 	}
 	for _, p := range stale {
-		u := tx.MarketPool.UpdateOne(p).SetReserve0("0").SetReserve1("0").SetStateBlock(p.CreatedBlock).
-			ClearSqrtPriceX96().ClearLiquidity().ClearTick()
+		u := tx.MarketPool.UpdateOne(p)
 		last, err := tx.PoolEvent.Query().Where(poolevent.Chain(chainName), poolevent.Pool(p.Address)).
 			Order(ent.Desc(poolevent.FieldBlock), ent.Desc(poolevent.FieldLogIndex)).First(ctx)
 		switch {
 		case err == nil:
 			u.SetReserve0(last.Reserve0).SetReserve1(last.Reserve1).SetStateBlock(last.Block)
-			if last.Tick != nil {
-				u.SetSqrtPriceX96(last.SqrtPriceX96).SetLiquidity(last.Liquidity).SetTick(*last.Tick)
-			}
-		case !ent.IsNotFound(err):
+		case ent.IsNotFound(err):
+			u.SetReserve0("0").SetReserve1("0").SetStateBlock(p.CreatedBlock)
+		default:
 			return err
+		}
+		// Each column set once: PostgreSQL refuses an UPDATE that assigns a column twice.
+		if err == nil && last.Tick != nil {
+			u.SetSqrtPriceX96(last.SqrtPriceX96).SetLiquidity(last.Liquidity).SetTick(*last.Tick)
+		} else {
+			u.ClearSqrtPriceX96().ClearLiquidity().ClearTick()
 		}
 		if err := u.Exec(ctx); err != nil {
 			return err

@@ -20,6 +20,8 @@ import (
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/indexblock"
 	"github.com/partner-platform/partnerd/ent/indexcursor"
+	"github.com/partner-platform/partnerd/ent/lpposition"
+	"github.com/partner-platform/partnerd/ent/lppositionchange"
 	"github.com/partner-platform/partnerd/ent/marketpool"
 	"github.com/partner-platform/partnerd/ent/markettoken"
 	"github.com/partner-platform/partnerd/ent/poolevent"
@@ -148,6 +150,14 @@ func (s *Store) Reset(ctx context.Context, chainName string) error {
 			},
 			func() error {
 				_, err := tx.TokenBalance.Delete().Where(tokenbalance.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error {
+				_, err := tx.LPPositionChange.Delete().Where(lppositionchange.Chain(chainName)).Exec(ctx)
+				return err
+			},
+			func() error {
+				_, err := tx.LPPosition.Delete().Where(lpposition.Chain(chainName)).Exec(ctx)
 				return err
 			},
 			func() error {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -44,7 +43,8 @@ func newV3World(t *testing.T, st *store.Store, confirmations uint64) *v3World {
 	}
 	w.follower = evm.NewFollower(evm.FollowerConfig{Chain: "base", Reader: w.reader, Sink: w.ix, Confirmations: confirmations,
 		WrappedNative: w.addrs.WrappedNative, MaxRange: 7, Interval: 50 * time.Millisecond, StepTimeout: 300 * time.Millisecond,
-		Indexers: []chain.EVMIndexer{uniswapv2.Indexer{Factory: lowerHex(w.addrs.Factory), FeeBps: 30}, uniswapv3.Indexer{Factory: lowerHex(w.v3.Factory)}}})
+		Indexers: []chain.EVMIndexer{uniswapv2.Indexer{Factory: lowerHex(w.addrs.Factory), FeeBps: 30},
+			uniswapv3.Indexer{Factory: lowerHex(w.v3.Factory), PositionManager: lowerHex(w.v3.PositionManager)}}})
 	usd, weth := w.addrs.USD, w.addrs.WrappedNative
 	for _, a := range append([]*devnet.Account{w.deployer}, w.users...) {
 		w.tx(a, weth, units(500, 18), wethABI.PackDeposit())
@@ -131,11 +131,11 @@ func v3call[T any](w *chainWorld, to common.Address, data []byte, unpack func([]
 // TestFollowV3 indexes a Uniswap V3 pool from its factory's and its own logs on SQLite and
 // PostgreSQL: after its Initialize (no liquidity: zero reserves), mints in range and out of range
 // (only the one in range moves the in-range liquidity), swaps in both directions crossing the
-// narrow position's ticks, a partial burn and the position manager's fee pokes and collects
-// (burns of zero liquidity, not indexed), the indexed price, in-range liquidity and tick equal the
-// pool's slot0 and liquidity() after each step, and the trades are the Swap events, side and
-// amounts. Then (SQLite) a reorg drops the last swap: the state is restored to the pool's on the
-// new chain.
+// narrow position's ticks, a partial burn and the position manager's fee poke (a burn of zero
+// liquidity, not indexed) and collect (a collect event, not a trade), the indexed price, in-range
+// liquidity and tick equal the pool's slot0 and liquidity() after each step, and the trades are the
+// Swap events, side and amounts. Then a reorg drops the last swap: the state is restored to the
+// pool's on the new chain.
 func TestFollowV3(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		w := newV3World(t, st, 3)
@@ -183,11 +183,8 @@ func TestFollowV3(t *testing.T) {
 		for _, e := range events {
 			kinds[e.Kind]++
 		}
-		if kinds["mint"] != 4 || kinds["burn"] != 1 || kinds["swap"] != 3 || kinds["sync"] != 1 {
-			t.Errorf("events by kind %v, want 4 mints, 1 burn (the pokes are not indexed), 3 swaps, 1 sync (Initialize)", kinds)
-		}
-		if st.Dialect != dialect.SQLite {
-			return
+		if kinds["mint"] != 4 || kinds["burn"] != 1 || kinds["swap"] != 3 || kinds["sync"] != 1 || kinds["collect"] != 1 {
+			t.Errorf("events by kind %v, want 4 mints, 1 burn (the pokes are not indexed), 3 swaps, 1 sync (Initialize), 1 collect", kinds)
 		}
 		// A reorg drops a swap: the state goes back to what the pool holds on the new chain.
 		fork, err := w.sim.Client().HeaderByNumber(w.ctx, nil)

@@ -32,7 +32,8 @@ var burnAddresses = map[string]bool{
 // Audit audits the token of a pool (its base, or `token` when given). On a chain whose Source is a
 // chain.Auditor (EVM): code, owner, mint capability, a simulated buy and sell (transfer taxes, honeypots), the
 // top-10 holders' share of the supply (the pool and burn addresses left out) and the share of LP
-// tokens burned.
+// tokens burned; for a pool whose liquidity is in NFT positions (Uniswap V3), who holds it, from the
+// indexed positions (positionFindings).
 //
 // Otherwise (Solana), the mint's facts as TokenAudit reads them, then the pool's liquidity
 // (lpFindings): its LP supply, the LP locked for good, the 10 largest LP holders' share and
@@ -154,6 +155,11 @@ func (s *Service) Audit(ctx context.Context, chainName, pool, token string) (Aud
 		}
 		add(level, "lp_burned", "%s%% of the pool's LP tokens are burned", Decimal(pct))
 	}
+	positions, err := s.index.PoolPositions(ctx, chainName, p.Address)
+	if err != nil {
+		return Audit{}, err
+	}
+	f = append(f, positionFindings(chainName, positions)...)
 	return Audit{Pool: display(chainName, p.Address), Token: display(chainName, subject), Score: auditScore(f), Findings: f}, nil
 }
 

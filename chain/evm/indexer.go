@@ -66,11 +66,14 @@ type Follower struct {
 	pools   map[common.Address]bool
 	tokens  map[common.Address]bool
 
-	creators       []common.Address              // every indexer's Creators
-	creationTopics []common.Hash                 // every indexer's CreationTopics
-	poolTopics     []common.Hash                 // every indexer's PoolTopics
-	byCreator      map[string][]chain.EVMIndexer // the indexers naming a creator, in order
-	byPoolTopic    map[string][]chain.EVMIndexer // the indexers naming a pool topic, in order
+	creators       []common.Address                    // every indexer's Creators
+	creationTopics []common.Hash                       // every indexer's CreationTopics
+	poolTopics     []common.Hash                       // every indexer's PoolTopics
+	byCreator      map[string][]chain.EVMIndexer       // the indexers naming a creator, in order
+	byPoolTopic    map[string][]chain.EVMIndexer       // the indexers naming a pool topic, in order
+	managers       []common.Address                    // every position indexer's PositionManagers
+	positionTopics []common.Hash                       // their PositionTopics
+	byManager      map[string]chain.EVMPositionIndexer // the first indexer naming a position manager
 }
 
 // NewFollower returns a follower; it reads nothing until Run or Step.
@@ -88,7 +91,7 @@ func NewFollower(cfg FollowerConfig) *Follower {
 		cfg.Logger = slog.Default()
 	}
 	f := &Follower{cfg: cfg, rpc: cfg.Reader.rpc, log: cfg.Logger.With("chain", cfg.Chain), span: cfg.MaxRange,
-		byCreator: map[string][]chain.EVMIndexer{}, byPoolTopic: map[string][]chain.EVMIndexer{}}
+		byCreator: map[string][]chain.EVMIndexer{}, byPoolTopic: map[string][]chain.EVMIndexer{}, byManager: map[string]chain.EVMPositionIndexer{}}
 	for _, ix := range cfg.Indexers {
 		for _, a := range ix.Creators() {
 			a = strings.ToLower(a)
@@ -108,6 +111,21 @@ func NewFollower(cfg FollowerConfig) *Follower {
 				f.poolTopics = append(f.poolTopics, common.HexToHash(t))
 			}
 			f.byPoolTopic[t] = append(f.byPoolTopic[t], ix)
+		}
+		pix, ok := ix.(chain.EVMPositionIndexer)
+		if !ok {
+			continue
+		}
+		for _, a := range pix.PositionManagers() {
+			if a = strings.ToLower(a); f.byManager[a] == nil {
+				f.byManager[a] = pix
+				f.managers = append(f.managers, common.HexToAddress(a))
+			}
+		}
+		for _, t := range pix.PositionTopics() {
+			if h := common.HexToHash(t); !slices.Contains(f.positionTopics, h) {
+				f.positionTopics = append(f.positionTopics, h)
+			}
 		}
 	}
 	return f
@@ -311,9 +329,12 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 		watch = append(watch, common.HexToAddress(p.Address))
 	}
 	watch = append(watch, newTokens...)
+	watch = append(watch, f.managers...)
 	slices.SortFunc(watch, func(a, b common.Address) int { return a.Cmp(b) })
 	watch = slices.Compact(watch)
-	events, err := f.logs(ctx, from, to, watch, append(slices.Clone(f.poolTopics), tokenTopics...))
+	topics := append(append(slices.Clone(f.poolTopics), tokenTopics...), f.positionTopics...)
+	slices.SortFunc(topics, func(a, b common.Hash) int { return a.Cmp(b) })
+	events, err := f.logs(ctx, from, to, watch, slices.Compact(topics))
 	if err != nil {
 		return chain.Batch{}, err
 	}
@@ -380,6 +401,7 @@ func (f *Follower) read(ctx context.Context, from, to, head uint64) (chain.Batch
 			}
 		}
 	}
+	b.Positions = f.decodePositions(events, pools)
 	senders, err := f.senders(ctx, slices.Collect(maps.Keys(txs)))
 	if err != nil {
 		return chain.Batch{}, err
@@ -447,6 +469,49 @@ func (f *Follower) decodeEvent(l types.Log) (chain.PoolEvent, bool) {
 		}
 	}
 	return chain.PoolEvent{}, false
+}
+
+// decodePositions reads the position changes of the transactions with a log of a position manager:
+// each such transaction's logs of the managers and the indexed pools go, in chain order, to the
+// indexer naming the manager; the changes come back in chain order, held to their manager.
+func (f *Follower) decodePositions(logs []types.Log, pools map[common.Address]bool) []chain.PositionChange {
+	if len(f.byManager) == 0 {
+		return nil
+	}
+	byTx := map[common.Hash][]chain.EVMBlockLog{}
+	managers := map[common.Hash][]string{} // the managers with a log in the transaction
+	var order []common.Hash
+	for _, l := range logs {
+		a := lower(l.Address)
+		manager := f.byManager[a] != nil
+		if !manager && !pools[l.Address] {
+			continue
+		}
+		if _, seen := byTx[l.TxHash]; !seen {
+			order = append(order, l.TxHash)
+		}
+		byTx[l.TxHash] = append(byTx[l.TxHash], blockLog(l))
+		if manager && !slices.Contains(managers[l.TxHash], a) {
+			managers[l.TxHash] = append(managers[l.TxHash], a)
+		}
+	}
+	var out []chain.PositionChange
+	for _, h := range order {
+		for _, m := range managers[h] {
+			for _, c := range f.byManager[m].DecodePositions(byTx[h]) {
+				if c.Manager == m {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b chain.PositionChange) int {
+		if a.Block != b.Block {
+			return int(a.Block) - int(b.Block)
+		}
+		return int(a.LogIndex) - int(b.LogIndex)
+	})
+	return out
 }
 
 func lowerAll(ss []string) []string {

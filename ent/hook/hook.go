@@ -129,6 +129,30 @@ func (f IndexLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IndexLeaseMutation", m)
 }
 
+// The LPPositionFunc type is an adapter to allow the use of ordinary
+// function as LPPosition mutator.
+type LPPositionFunc func(context.Context, *ent.LPPositionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LPPositionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LPPositionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LPPositionMutation", m)
+}
+
+// The LPPositionChangeFunc type is an adapter to allow the use of ordinary
+// function as LPPositionChange mutator.
+type LPPositionChangeFunc func(context.Context, *ent.LPPositionChangeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LPPositionChangeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LPPositionChangeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LPPositionChangeMutation", m)
+}
+
 // The MarketPoolFunc type is an adapter to allow the use of ordinary
 // function as MarketPool mutator.
 type MarketPoolFunc func(context.Context, *ent.MarketPoolMutation) (ent.Value, error)

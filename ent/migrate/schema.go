@@ -287,6 +287,62 @@ var (
 			},
 		},
 	}
+	// LpPositionsColumns holds the columns for the "lp_positions" table.
+	LpPositionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "manager", Type: field.TypeString, Size: 100},
+		{Name: "position_id", Type: field.TypeString, Size: 80},
+		{Name: "pool", Type: field.TypeString, Size: 100},
+		{Name: "owner", Type: field.TypeString, Size: 100},
+		{Name: "tick_lower", Type: field.TypeInt},
+		{Name: "tick_upper", Type: field.TypeInt},
+		{Name: "liquidity", Type: field.TypeString, Size: 80},
+		{Name: "created_block", Type: field.TypeInt64},
+	}
+	// LpPositionsTable holds the schema information for the "lp_positions" table.
+	LpPositionsTable = &schema.Table{
+		Name:       "lp_positions",
+		Columns:    LpPositionsColumns,
+		PrimaryKey: []*schema.Column{LpPositionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lpposition_chain_manager_position_id",
+				Unique:  true,
+				Columns: []*schema.Column{LpPositionsColumns[1], LpPositionsColumns[2], LpPositionsColumns[3]},
+			},
+			{
+				Name:    "lpposition_chain_pool_liquidity",
+				Unique:  false,
+				Columns: []*schema.Column{LpPositionsColumns[1], LpPositionsColumns[4], LpPositionsColumns[8]},
+			},
+		},
+	}
+	// LpPositionChangesColumns holds the columns for the "lp_position_changes" table.
+	LpPositionChangesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "chain", Type: field.TypeString, Size: 32},
+		{Name: "manager", Type: field.TypeString, Size: 100},
+		{Name: "position_id", Type: field.TypeString, Size: 80},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"increase", "decrease", "transfer"}},
+		{Name: "liquidity", Type: field.TypeString, Size: 80},
+		{Name: "from", Type: field.TypeString, Size: 100},
+		{Name: "block", Type: field.TypeInt64},
+		{Name: "log_index", Type: field.TypeInt},
+	}
+	// LpPositionChangesTable holds the schema information for the "lp_position_changes" table.
+	LpPositionChangesTable = &schema.Table{
+		Name:       "lp_position_changes",
+		Columns:    LpPositionChangesColumns,
+		PrimaryKey: []*schema.Column{LpPositionChangesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lppositionchange_chain_block_log_index",
+				Unique:  true,
+				Columns: []*schema.Column{LpPositionChangesColumns[1], LpPositionChangesColumns[7], LpPositionChangesColumns[8]},
+			},
+		},
+	}
 	// MarketPoolsColumns holds the columns for the "market_pools" table.
 	MarketPoolsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -409,7 +465,7 @@ var (
 		{Name: "block", Type: field.TypeInt64},
 		{Name: "log_index", Type: field.TypeInt},
 		{Name: "tx_hash", Type: field.TypeString, Size: 100},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"swap", "mint", "burn", "sync"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"swap", "mint", "burn", "sync", "collect"}},
 		{Name: "side", Type: field.TypeEnum, Enums: []string{"buy", "sell", "none"}},
 		{Name: "trader", Type: field.TypeString, Size: 100},
 		{Name: "base_amount", Type: field.TypeString, Size: 80},
@@ -762,6 +818,8 @@ var (
 		IndexBlocksTable,
 		IndexCursorsTable,
 		IndexLeasesTable,
+		LpPositionsTable,
+		LpPositionChangesTable,
 		MarketPoolsTable,
 		MarketTokensTable,
 		PasswordTokensTable,

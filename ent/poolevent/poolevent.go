@@ -117,10 +117,11 @@ type Kind string
 
 // Kind values.
 const (
-	KindSwap Kind = "swap"
-	KindMint Kind = "mint"
-	KindBurn Kind = "burn"
-	KindSync Kind = "sync"
+	KindSwap    Kind = "swap"
+	KindMint    Kind = "mint"
+	KindBurn    Kind = "burn"
+	KindSync    Kind = "sync"
+	KindCollect Kind = "collect"
 )
 
 func (k Kind) String() string {
@@ -130,7 +131,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindSwap, KindMint, KindBurn, KindSync:
+	case KindSwap, KindMint, KindBurn, KindSync, KindCollect:
 		return nil
 	default:
 		return fmt.Errorf("poolevent: invalid enum value for kind field: %q", k)

@@ -36,6 +36,12 @@ type IndexCursor func(*sql.Selector)
 // IndexLease is the predicate function for indexlease builders.
 type IndexLease func(*sql.Selector)
 
+// LPPosition is the predicate function for lpposition builders.
+type LPPosition func(*sql.Selector)
+
+// LPPositionChange is the predicate function for lppositionchange builders.
+type LPPositionChange func(*sql.Selector)
+
 // MarketPool is the predicate function for marketpool builders.
 type MarketPool func(*sql.Selector)
 

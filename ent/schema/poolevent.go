@@ -6,8 +6,9 @@ import (
 	"entgo.io/ent/schema/index"
 )
 
-// PoolEvent is one swap, mint, burn or bare sync of an indexed pool, with the reserves after it and,
-// for swaps, the base token's USD price after it and the trade's USD volume (priced when indexed).
+// PoolEvent is one swap, mint, burn, collect or bare sync of an indexed pool, with the reserves
+// after it and, for swaps, the base token's USD price after it and the trade's USD volume (priced
+// when indexed).
 type PoolEvent struct {
 	ent.Schema
 }
@@ -20,7 +21,7 @@ func (PoolEvent) Fields() []ent.Field {
 		field.Int64("block"),
 		field.Int("log_index"),
 		field.String("tx_hash").MaxLen(100),
-		field.Enum("kind").Values("swap", "mint", "burn", "sync"),
+		field.Enum("kind").Values("swap", "mint", "burn", "sync", "collect").Comment("collect: a concentrated pool's Collect, owed tokens paid out (amounts in base_amount, quote_amount)"),
 		field.Enum("side").Values("buy", "sell", "none").Comment("swaps: buy means the trader received the base token"),
 		field.String("trader").MaxLen(100).Comment("the transaction's sender"),
 		field.String("base_amount").MaxLen(80).Comment("base units, decimal"),

@@ -9,11 +9,13 @@ import (
 )
 
 // What indexes a Uniswap V3 venue: its factory's PoolCreated logs announce its pools, and each
-// pool's Initialize, Swap, Mint and Burn logs are its events. Each says what it does to the pool's
-// state (chain.ConcentratedChange): Initialize and Swap the whole state after them, Mint and Burn
-// the liquidity of a tick range, so the index keeps the price and in-range liquidity exactly from
-// logs alone. Collect moves owed tokens only and is not indexed; a Burn of zero liquidity (the
-// position manager's fee poke) changes nothing and is not indexed either.
+// pool's Initialize, Swap, Mint, Burn and Collect logs are its events. Each but Collect says what it
+// does to the pool's state (chain.ConcentratedChange): Initialize and Swap the whole state after
+// them, Mint and Burn the liquidity of a tick range, so the index keeps the price and in-range
+// liquidity exactly from logs alone. A Burn of zero liquidity (the position manager's fee poke)
+// changes nothing and is not indexed. A Collect (a position's owed tokens, fees and what Burns
+// freed, paid out) is a pool event of its own kind, chain.EventCollect: it changes no state and is
+// neither a trade nor volume. The position manager's logs (npmindex.go) keep its NFT positions.
 
 // Topics of the events the venue is indexed from (Topics[0], lower-case 0x hex).
 var (
@@ -22,24 +24,29 @@ var (
 	TopicSwap        = chain.EVMEventTopic("Swap(address,address,int256,int256,uint160,uint128,int24)")
 	TopicMint        = chain.EVMEventTopic("Mint(address,address,int24,int24,uint128,uint256,uint256)")
 	TopicBurn        = chain.EVMEventTopic("Burn(address,int24,int24,uint128,uint256,uint256)")
+	TopicCollect     = chain.EVMEventTopic("Collect(address,address,int24,int24,uint128,uint128)")
 )
 
-// Indexer reads the pools of one Uniswap V3 factory and their events from logs.
+// Indexer reads the pools of one Uniswap V3 factory and their events from logs, and the positions
+// of its position manager when it has one.
 type Indexer struct {
-	Factory string // lower-case 0x hex
+	Factory         string // lower-case 0x hex
+	PositionManager string // lower-case 0x hex; empty: positions are not indexed
 }
 
 var (
-	_ chain.EVMIndexer = Indexer{}
-	_ chain.EVMVenue   = Venue{}
+	_ chain.EVMIndexer         = Indexer{}
+	_ chain.EVMPositionIndexer = Indexer{}
+	_ chain.EVMVenue           = Venue{}
 )
 
-// Indexer reads the pools of cfg's factory; ok is false when cfg names none.
+// Indexer reads the pools of cfg's factory and the positions of its position manager (when cfg
+// names one); ok is false when cfg names no factory.
 func (Venue) Indexer(cfg chain.VenueConfig) (chain.EVMIndexer, bool) {
 	if cfg.Factory == "" {
 		return nil, false
 	}
-	return Indexer{Factory: strings.ToLower(cfg.Factory)}, true
+	return Indexer{Factory: strings.ToLower(cfg.Factory), PositionManager: strings.ToLower(cfg.PositionManager)}, true
 }
 
 // Creators is the factory.
@@ -62,16 +69,17 @@ func (ix Indexer) DecodeCreated(l chain.EVMBlockLog) (chain.EVMPool, bool) {
 		Token0: chain.EVMTopicAddress(l.Topics[1]), Token1: chain.EVMTopicAddress(l.Topics[2])}}, true
 }
 
-// PoolTopics are Initialize, Swap, Mint and Burn.
+// PoolTopics are Initialize, Swap, Mint, Burn and Collect.
 func (Indexer) PoolTopics() []string {
-	return []string{TopicInitialize, TopicSwap, TopicMint, TopicBurn}
+	return []string{TopicInitialize, TopicSwap, TopicMint, TopicBurn, TopicCollect}
 }
 
 // DecodeEvent reads a pool's Initialize(sqrtPriceX96, tick) as a sync, Swap(sender indexed,
 // recipient indexed, amount0, amount1, sqrtPriceX96, liquidity, tick) as a swap (a positive amount
 // goes into the pool), Mint(sender, owner indexed, tickLower indexed, tickUpper indexed, amount,
 // amount0, amount1) and Burn(owner indexed, tickLower indexed, tickUpper indexed, amount, amount0,
-// amount1) as a mint and a burn of amount liquidity in the range.
+// amount1) as a mint and a burn of amount liquidity in the range, and Collect(owner indexed,
+// recipient, tickLower indexed, tickUpper indexed, amount0, amount1) as a collect of the amounts.
 func (Indexer) DecodeEvent(l chain.EVMBlockLog) (chain.PoolEvent, bool) {
 	if len(l.Topics) == 0 {
 		return chain.PoolEvent{}, false
@@ -122,6 +130,11 @@ func (Indexer) DecodeEvent(l chain.EVMBlockLog) (chain.PoolEvent, bool) {
 			e.Kind, e.Amount0Out, e.Amount1Out = chain.EventBurn, chain.EVMLogWord(l.Data, first+1), chain.EVMLogWord(l.Data, first+2)
 			e.Concentrated.LiquidityDelta = new(big.Int).Neg(amount)
 		}
+	case TopicCollect:
+		if len(l.Topics) != 4 || len(l.Data) != 96 {
+			return e, false
+		}
+		e.Kind, e.Amount0Out, e.Amount1Out = chain.EventCollect, chain.EVMLogWord(l.Data, 1), chain.EVMLogWord(l.Data, 2)
 	default:
 		return e, false
 	}

@@ -171,6 +171,14 @@ func TestV3PoolReads(t *testing.T) {
 	}
 	var audit PoolAuditResponse
 	get("/v1/pools/"+pool.Address.Hex()+"/audit?chain=base", &audit)
+	// Who holds the pool's liquidity: its indexed NFT positions, by owner.
+	holders := map[string]bool{}
+	for _, f := range audit.Findings {
+		holders[f.Code] = true
+	}
+	if !holders["lp_positions"] || !holders["lp_top10_holders"] || holders["lp_concentrated"] == holders["lp_spread"] {
+		t.Errorf("audit findings %+v: want the pool's position owners (lp_positions, lp_top10_holders, lp_concentrated or lp_spread)", audit.Findings)
+	}
 }
 
 func leftPad(s string, n int) string {

@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/partner-platform/partnerd/chain/evm"
+	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/market"
 )
 
@@ -106,12 +106,17 @@ type step struct {
 	expect *AllowanceExpect
 }
 
+// callStep is the step id making call c.
+func callStep(id string, c chain.EVMCall) step {
+	return step{id: id, to: c.To, data: c.Data, value: c.Value}
+}
+
 // assembly is what finish needs besides the steps.
 type assembly struct {
 	c          *EVMChain
 	consumerID int
 	user       string
-	state      evm.TradeState
+	state      chain.EVMTradeState
 	nativeUSD  *big.Rat
 	venueFees  []Fee
 	quote      *SwapQuote
@@ -119,19 +124,19 @@ type assembly struct {
 }
 
 // finish simulates the steps in order as the wallet will send them, each in its own block after the
-// one the request's state was read at (evm.TradeState.Next: the next block's number, timestamp and
+// one the request's state was read at (chain.EVMTradeState.Next: the next block's number, timestamp and
 // base fee; each later step a block and a second later, after the previous one is mined), each
 // seeing the earlier ones' effects, and turns them into the build: gas limits from the simulation
-// (evm.GasLimit: the gas the call needs, refunds and nested calls counted, plus a tenth and 20,000),
+// (chain.EVMGasLimit: the gas the call needs, refunds and nested calls counted, plus a tenth and 20,000),
 // EIP-1559 fees from the fee market read with the request's state, consecutive nonces from the
 // user's pending nonce, network fee rows (at the simulated gas used), and a confirmation token bound
 // to all of it. A step that would revert is a *SimulationError.
 func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, error) {
-	calls := make([]evm.Call, len(steps))
+	calls := make([]chain.EVMCall, len(steps))
 	for i, st := range steps {
-		calls[i] = evm.Call{From: a.user, To: st.to, Data: st.data, Value: st.value}
+		calls[i] = chain.EVMCall{To: st.to, Data: st.data, Value: st.value}
 	}
-	sims, err := a.c.Source.Simulate(ctx, a.state.Next(s.now()), calls)
+	sims, err := a.c.Source.Simulate(ctx, a.state.Next(s.now()), a.user, calls)
 	if err != nil {
 		return Build{}, fmt.Errorf("simulate: %w", err)
 	}
@@ -157,7 +162,7 @@ func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, 
 			value = new(big.Int)
 		}
 		tx := Tx{ID: st.id, ChainID: a.c.ChainID, From: a.user, To: st.to, Data: "0x" + hex.EncodeToString(st.data), Value: value.String(),
-			Gas: evm.GasLimit(sims[i]), MaxFeePerGas: maxFee.String(), MaxPriorityFeePerGas: tip.String(), Nonce: a.state.Nonce + uint64(i)}
+			Gas: chain.EVMGasLimit(sims[i]), MaxFeePerGas: maxFee.String(), MaxPriorityFeePerGas: tip.String(), Nonce: a.state.Nonce + uint64(i)}
 		if st.expect != nil {
 			tx.Payload = &Payload{Expect: &Expect{Allowance: st.expect}}
 		}
@@ -180,8 +185,9 @@ func approval(token, owner, spender string, allowance, amount *big.Int) *step {
 	if allowance != nil && allowance.Cmp(amount) >= 0 {
 		return nil
 	}
-	return &step{id: "approve", to: token, data: evm.ApproveData(spender, amount),
-		expect: &AllowanceExpect{Token: token, Owner: owner, Spender: spender, Amount: amount.String()}}
+	st := callStep("approve", chain.ERC20ApproveCall(token, spender, amount))
+	st.expect = &AllowanceExpect{Token: token, Owner: owner, Spender: spender, Amount: amount.String()}
+	return &st
 }
 
 // insufficient is the prerequisite error of a balance below what a build spends.

@@ -42,7 +42,7 @@ type gasChain struct {
 	keys   []*ecdsa.PrivateKey
 	svc    *trade.Service
 	seen   *observed
-	sims   map[string][]evm.SimResult // by confirmation token: what each build's simulation answered
+	sims   map[string][]chain.EVMSimResult // by confirmation token: what each build's simulation answered
 	// later makes the next block come secs seconds after the latest one.
 	later func(secs uint64)
 	// seal mines one block with the transactions sent since the last one.
@@ -54,18 +54,18 @@ type gasChain struct {
 type observed struct {
 	trade.EVM
 	mu   sync.Mutex
-	last []evm.SimResult
+	last []chain.EVMSimResult
 }
 
-func (o *observed) Simulate(ctx context.Context, next evm.NextBlock, calls []evm.Call) ([]evm.SimResult, error) {
-	res, err := o.EVM.Simulate(ctx, next, calls)
+func (o *observed) Simulate(ctx context.Context, next chain.EVMNextBlock, from string, calls []chain.EVMCall) ([]chain.EVMSimResult, error) {
+	res, err := o.EVM.Simulate(ctx, next, from, calls)
 	o.mu.Lock()
 	o.last = res
 	o.mu.Unlock()
 	return res, err
 }
 
-func (o *observed) simulated() []evm.SimResult {
+func (o *observed) simulated() []chain.EVMSimResult {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.last
@@ -74,7 +74,7 @@ func (o *observed) simulated() []evm.SimResult {
 // serve puts the trade service on the seeded chain behind rc.
 func (g *gasChain) serve(rc *rpc.Client) {
 	g.t.Helper()
-	g.rpc, g.client, g.sims = rc, ethclient.NewClient(rc), map[string][]evm.SimResult{}
+	g.rpc, g.client, g.sims = rc, ethclient.NewClient(rc), map[string][]chain.EVMSimResult{}
 	cc := g.market.ChainConfig("")
 	reader, err := evm.New(rc, g.market.Core.Multicall3)
 	if err != nil {
@@ -251,7 +251,7 @@ func (g *gasChain) execute(what string, user int, b trade.Build, secs uint64) fl
 // mined first, one block each, build after build.
 func (g *gasChain) executeTogether(whats []string, users []int, builds []trade.Build, secs uint64) float64 {
 	g.t.Helper()
-	sims := make([][]evm.SimResult, len(builds))
+	sims := make([][]chain.EVMSimResult, len(builds))
 	for i, b := range builds {
 		sims[i] = g.sims[b.ConfirmationToken]
 		if len(sims[i]) != len(b.Transactions) {
@@ -485,13 +485,13 @@ func (g *gasChain) pool(a, b string) string {
 	return strings.ToLower(p)
 }
 
-// checkNeed mines tx with evm.GasNeed of its simulation as its gas limit, without the margin the
+// checkNeed mines tx with chain.EVMGasNeed of its simulation as its gas limit, without the margin the
 // build adds for state that changes, in a block secs after the latest, and requires it to succeed;
 // then it reverts the chain to before it. Only on anvil (evm_snapshot, evm_revert). The limit that
 // anvil's simulation gives GasNeed is an upper bound on the refunds (anvil does not report the gas
 // consumed before them), exact for the builds whose refunds reach London's cap (lp remove, a
 // farm's getReward).
-func (g *gasChain) checkNeed(what string, user int, tx trade.Tx, sim evm.SimResult, secs uint64) {
+func (g *gasChain) checkNeed(what string, user int, tx trade.Tx, sim chain.EVMSimResult, secs uint64) {
 	g.t.Helper()
 	if g.name != "anvil" {
 		return
@@ -502,7 +502,7 @@ func (g *gasChain) checkNeed(what string, user int, tx trade.Tx, sim evm.SimResu
 	}
 	defer g.call("evm_revert", &id)
 	g.later(secs)
-	tx.Gas = evm.GasNeed(sim)
+	tx.Gas = chain.EVMGasNeed(sim)
 	sent := g.send(g.keys[user], tx)
 	g.seal([]*types.Transaction{sent})
 	if rc := g.receipt(sent); rc.Status != types.ReceiptStatusSuccessful {

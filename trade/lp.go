@@ -9,31 +9,24 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/market"
-	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
-// LP builders on Uniswap V2 (EVM): create a pair, add and remove liquidity through Router02, and
-// stake, unstake, harvest and compound in the pool's StakingRewards farm (Uniswap's liquidity
-// staker; the farm of a pool is looked up in the venue's StakingRewardsFactory). Like the swap
+// LP builders on EVM venues of pairs (chain.PairLiquidityVenue: Uniswap V2): create a pair, add and
+// remove liquidity through the venue's router, and stake, unstake, harvest and compound in the
+// pool's farm (the farm of a pool is looked up in the venue's StakingRewardsFactory). Like the swap
 // builds, every build approves exactly what the next call spends (no approve when the allowance
 // already suffices), simulates its calls in order with eth_simulateV1, each in its own block after
-// the latest (see finish), and gets a confirmation token. Amounts in metadata are integer base-unit strings; LP tokens have 18
-// decimals. Metadata always names poolId (the pair) and, in token0/token1 order (the pair's own,
+// the latest (see finish), and gets a confirmation token. Amounts in metadata are integer
+// base-unit strings; LP tokens have the venue's LPDecimals (18 on Uniswap V2). Metadata always
+// names poolId (the pair) and, in token0/token1 order (the pair's own,
 // sorted by address), the tokens and amounts concerned.
 
 // DefaultLPSlippageBps is the slippage tolerance of LP builds that do not give one: 0.5 %.
 const DefaultLPSlippageBps = 50
 
-// lpDecimals is the decimals of every Uniswap V2 LP token.
-const lpDecimals = 18
-
-// minimumLiquidity is the LP a pair's first mint locks forever (UniswapV2Pair.MINIMUM_LIQUIDITY).
-var minimumLiquidity = big.NewInt(1000)
-
-// LPRequest is an LP build on a Uniswap V2 venue, or on a venue of NFT positions (v3lp.go). Which fields an operation reads is said on its
-// builder.
+// LPRequest is an LP build on a venue of pairs, or on a venue of NFT positions (v3lp.go). Which
+// fields an operation reads is said on its builder.
 type LPRequest struct {
 	Chain, Venue, User string
 	Pool               string // the pair (every operation but create)
@@ -60,71 +53,71 @@ type LPRequest struct {
 }
 
 // lpSetup resolves the chain, venue and addresses of a request.
-func (c *EVMChain) lpSetup(r LPRequest) (Venue, string, string, error) {
-	v, ok := c.venue(r.Venue)
+func (c *EVMChain) lpSetup(r LPRequest) (pairVenue, string, string, error) {
+	v, ok := c.pairVenue(r.Venue)
 	if !ok {
-		return Venue{}, "", "", fmt.Errorf("%w: %s LP builds are not served on %s; %s", ErrNotSupported, r.Venue, c.Info.Name, c.lpVenues())
+		return pairVenue{}, "", "", fmt.Errorf("%w: %s LP builds are not served on %s; %s", ErrNotSupported, r.Venue, c.Info.Name, c.lpVenues())
 	}
 	if r.SlippageBps < 0 || r.SlippageBps >= bpsDenominator {
-		return Venue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
+		return pairVenue{}, "", "", fmt.Errorf("%w: slippageBps must be 0 to 9999", ErrInvalid)
 	}
 	return v, strings.ToLower(r.User), strings.ToLower(r.Pool), nil
 }
 
 // lpVenues says which venues serve LP builds on the chain.
 func (c *EVMChain) lpVenues() string {
-	if len(c.Venues) == 0 {
+	if len(c.Pairs) == 0 {
 		return "no venue is configured for them"
 	}
-	names := make([]string, len(c.Venues))
-	for i, v := range c.Venues {
-		names[i] = v.Name
+	names := make([]string, len(c.Pairs))
+	for i, v := range c.Pairs {
+		names[i] = v.Spec().Name
 	}
 	return strings.Join(names, ", ") + " does"
 }
 
 // checkPool checks that a read pair is a live pair of the venue's factory: 404 when the address is
 // not a pair, 400 when it is another factory's.
-func (c *EVMChain) checkPool(v Venue, pool string, p evm.PoolState) error {
+func (c *EVMChain) checkPool(v pairVenue, pool string, p chain.PairState) error {
 	if !p.OK {
-		return fmt.Errorf("%w: pool %s is not a Uniswap V2 pair on %s", ErrNotFound, pool, c.Info.Name)
+		return fmt.Errorf("%w: pool %s is not a %s pair on %s", ErrNotFound, pool, v.Spec().Name, c.Info.Name)
 	}
-	want, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, p.Token0, p.Token1)
+	want, err := v.PairAddress(v.cfg, p.Token0, p.Token1)
 	if err != nil || want != p.Address {
-		return fmt.Errorf("%w: pool %s is not a pair of %s's factory %s", ErrInvalid, pool, v.Name, v.Factory)
+		return fmt.Errorf("%w: pool %s is not a pair of %s's factory %s", ErrInvalid, pool, v.Spec().Name, v.cfg.Factory)
 	}
 	return nil
 }
 
 // pairOf reads a pool (and, with farms, its farm in the venue's StakingRewardsFactory) without the
 // owner's state: what a build must know before it knows what else to read.
-func (c *EVMChain) pairOf(ctx context.Context, v Venue, pool string, farms bool) (evm.PoolState, string, error) {
-	read := evm.TradeRead{Pairs: []string{pool}}
+func (c *EVMChain) pairOf(ctx context.Context, v pairVenue, pool string, farms bool) (chain.PairState, string, error) {
+	read := chain.EVMTradeRead{Pairs: []string{pool}}
 	if farms {
-		if v.StakingRewardsFactory == "" {
-			return evm.PoolState{}, "", fmt.Errorf("%w: no farm for this pool: %s on %s has no staking rewards factory", ErrNotFound, v.Name, c.Info.Name)
+		if v.cfg.StakingRewardsFactory == "" {
+			return chain.PairState{}, "", fmt.Errorf("%w: no farm for this pool: %s on %s has no staking rewards factory", ErrNotFound, v.Spec().Name, c.Info.Name)
 		}
-		read.FarmsOf = evm.FarmLookup{Factory: v.StakingRewardsFactory, Pairs: []string{pool}}
+		read.FarmsOf = chain.EVMFarmLookup{Factory: v.cfg.StakingRewardsFactory, Pairs: []string{pool}}
 	}
 	st, err := c.Source.ReadTrade(ctx, read)
 	if err != nil {
-		return evm.PoolState{}, "", fmt.Errorf("pool: %w", err)
+		return chain.PairState{}, "", fmt.Errorf("pool: %w", err)
 	}
 	if err := c.checkPool(v, pool, st.Pairs[0]); err != nil {
-		return evm.PoolState{}, "", err
+		return chain.PairState{}, "", err
 	}
 	farm := ""
 	if farms {
 		if farm = st.FarmsOf[0]; farm == "" {
-			return evm.PoolState{}, "", fmt.Errorf("%w: no farm for this pool (%s)", ErrNotFound, pool)
+			return chain.PairState{}, "", fmt.Errorf("%w: no farm for this pool (%s)", ErrNotFound, pool)
 		}
 	}
 	return st.Pairs[0], farm, nil
 }
 
 // lpMetadata is the metadata every LP build carries.
-func lpMetadata(v Venue, pool string, p evm.PoolState) map[string]any {
-	return map[string]any{"venue": v.Name, "poolId": pool, "token0": p.Token0, "token1": p.Token1}
+func lpMetadata(v pairVenue, pool string, p chain.PairState) map[string]any {
+	return map[string]any{"venue": v.Spec().Name, "poolId": pool, "token0": p.Token0, "token1": p.Token1}
 }
 
 // BuildLPCreate builds the venue factory's createPair(tokenA, tokenB) alone: no funding
@@ -152,11 +145,11 @@ func (c *EVMChain) lpCreate(ctx context.Context, s *Service, consumerID int, r L
 	if a == b {
 		return Build{}, fmt.Errorf("%w: tokenA and tokenB must be two different tokens", ErrInvalid)
 	}
-	pool, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, a, b)
+	pool, err := v.PairAddress(v.cfg, a, b)
 	if err != nil {
 		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{a, b}})
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{a, b}})
 	if err != nil {
 		return Build{}, fmt.Errorf("lp create: %w", err)
 	}
@@ -172,10 +165,10 @@ func (c *EVMChain) lpCreate(ctx context.Context, s *Service, consumerID int, r L
 	if t0 > t1 {
 		t0, t1 = t1, t0
 	}
-	md := lpMetadata(v, pool, evm.PoolState{Token0: t0, Token1: t1})
-	md["seeded"], md["factory"] = false, v.Factory
+	md := lpMetadata(v, pool, chain.PairState{Token0: t0, Token1: t1})
+	md["seeded"], md["factory"] = false, v.cfg.Factory
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: "createPair", to: v.Factory, data: evm.CreatePairData(a, b)}})
+		[]step{callStep("createPair", v.CreatePairCall(v.cfg, a, b))})
 }
 
 // side is one token of a pool in a liquidity build.
@@ -187,7 +180,8 @@ type side struct {
 	allow    *big.Int
 }
 
-// BuildLPAdd builds Router02's addLiquidity (addLiquidityETH with a native side) into Pool.
+// BuildLPAdd builds the venue router's deposit into Pool (Uniswap V2: Router02's addLiquidity,
+// addLiquidityETH with a native side).
 // AmountA and AmountB are human token units of TokenA and TokenB, which default to the pool's
 // token0 and token1; when given, they are the pool's two tokens in either order, and either may be
 // Native for the pool's wrapped native side paid in the gas coin (Native true does the same without
@@ -251,11 +245,11 @@ func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRe
 			return Build{}, err
 		}
 	}
-	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{p.Token0, p.Token1}}
+	read := chain.EVMTradeRead{Pairs: []string{pool}, Owner: user, Decimals: []string{p.Token0, p.Token1}}
 	for _, sd := range sides {
 		if !sd.native {
 			read.Balances = append(read.Balances, sd.token)
-			read.Allowances = append(read.Allowances, evm.Allowance{Token: sd.token, Spender: v.Router})
+			read.Allowances = append(read.Allowances, chain.EVMAllowance{Token: sd.token, Spender: v.cfg.Router})
 		}
 	}
 	st, nativeUSD, err := c.readPriced(ctx, read)
@@ -263,7 +257,7 @@ func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRe
 		return Build{}, fmt.Errorf("lp add: %w", err)
 	}
 	if p = st.Pairs[0]; !p.OK {
-		return Build{}, fmt.Errorf("%w: pool %s is not a Uniswap V2 pair on %s", ErrNotFound, pool, c.Info.Name)
+		return Build{}, fmt.Errorf("%w: pool %s is not a %s pair on %s", ErrNotFound, pool, v.Spec().Name, c.Info.Name)
 	}
 	desired := [2]*big.Int{}
 	k := 0
@@ -289,11 +283,11 @@ func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRe
 	if w := nativeIndex(sides); w >= 0 {
 		first = 1 - w
 	}
-	used := addAmounts(desired, p, first)
-	lp, err := lpMinted(used, p)
+	d, err := v.Deposit(p, desired, first)
 	if err != nil {
 		return Build{}, err
 	}
+	used, lp := d.Amounts, d.LP
 	for i, sd := range sides {
 		have := sd.balance
 		if sd.native {
@@ -315,22 +309,16 @@ func (c *EVMChain) lpAdd(ctx context.Context, s *Service, consumerID int, r LPRe
 		if sd.native {
 			continue
 		}
-		if a := approval(sd.token, user, v.Router, sd.allow, used[i]); a != nil {
+		if a := approval(sd.token, user, v.cfg.Router, sd.allow, used[i]); a != nil {
 			a.id = fmt.Sprintf("approveToken%d", i)
 			steps = append(steps, *a)
 		}
 	}
-	add := step{id: "addLiquidity", to: v.Router}
-	if w := nativeIndex(sides); w >= 0 {
-		t := 1 - w
-		add.value = used[w]
-		add.data = evm.AddLiquidityNativeData(sides[t].token, used[t], mins[t], mins[w], user, deadline)
-	} else {
-		add.data = evm.AddLiquidityData(p.Token0, p.Token1, used[0], used[1], mins[0], mins[1], user, deadline)
-	}
+	add := callStep("addLiquidity", v.AddLiquidityCall(v.cfg, chain.PairLiquidity{Token0: p.Token0, Token1: p.Token1, Amounts: used,
+		Mins: mins, Native: nativeIndex(sides), Recipient: user, Deadline: deadline}))
 	steps = append(steps, add)
 	md := lpMetadata(v, pool, p)
-	md["router"], md["deadline"], md["seeded"], md["native"] = v.Router, deadline, seeded, nativeIndex(sides) >= 0
+	md["router"], md["deadline"], md["seeded"], md["native"] = v.cfg.Router, deadline, seeded, nativeIndex(sides) >= 0
 	md["amount0"], md["amount1"], md["minAmount0"], md["minAmount1"] = used[0].String(), used[1].String(), mins[0].String(), mins[1].String()
 	md["unused0"], md["unused1"] = new(big.Int).Sub(desired[0], used[0]).String(), new(big.Int).Sub(desired[1], used[1]).String()
 	md["lpAmount"] = lp.String()
@@ -357,76 +345,8 @@ func nativeIndex(sides [2]side) int {
 	return -1
 }
 
-// routerQuote is UniswapV2Library.quote: amountA * reserveB / reserveA, rounded down.
-func routerQuote(amountA, reserveA, reserveB *big.Int) *big.Int {
-	q := new(big.Int).Mul(amountA, reserveB)
-	return q.Quo(q, reserveA)
-}
-
-// routerAdd is what Router02's _addLiquidity takes of desired amounts (in the order of the call's
-// tokens) at the pool's reserves (in the same order): both into an empty pool, else the desired
-// amount of A with B at the pool's ratio when that fits in B's desired amount, or the other way.
-func routerAdd(a, b, ra, rb *big.Int) (*big.Int, *big.Int) {
-	if ra.Sign() == 0 && rb.Sign() == 0 {
-		return a, b
-	}
-	if bOpt := routerQuote(a, ra, rb); bOpt.Cmp(b) <= 0 {
-		return a, bOpt
-	}
-	return routerQuote(b, rb, ra), b
-}
-
-// addAmounts is what the router takes of desired (token0, token1 order) at the pool's reserves,
-// as amounts it takes whole when they are the desired ones: the second pass of routerAdd is its
-// fixed point, so a build that asks for exactly these (and approves exactly them) spends them all
-// at the read state. first is the index of the call's first token (addLiquidity: token0;
-// addLiquidityETH: the token that is not the wrapped native), whose order the router computes in.
-func addAmounts(desired [2]*big.Int, p evm.PoolState, first int) [2]*big.Int {
-	a, b, ra, rb := desired[0], desired[1], p.Reserve0, p.Reserve1
-	if first == 1 {
-		a, b, ra, rb = b, a, rb, ra
-	}
-	a, b = routerAdd(a, b, ra, rb)
-	a, b = routerAdd(a, b, ra, rb)
-	if first == 1 {
-		a, b = b, a
-	}
-	return [2]*big.Int{a, b}
-}
-
-// lpMinted is the LP the pair mints for amounts (token0, token1 order) at its state, as
-// UniswapV2Pair.mint computes it without a protocol fee: sqrt(amount0*amount1) - 1000 into a pool
-// without supply, else min(amount0*supply/reserve0, amount1*supply/reserve1). Nothing minted is
-// ErrInvalidAmount (the pair reverts INSUFFICIENT_LIQUIDITY_MINTED).
-func lpMinted(amounts [2]*big.Int, p evm.PoolState) (*big.Int, error) {
-	var lp *big.Int
-	switch {
-	case p.TotalSupply.Sign() == 0:
-		lp = new(big.Int).Sqrt(new(big.Int).Mul(amounts[0], amounts[1]))
-		lp.Sub(lp, minimumLiquidity)
-	case p.Reserve0.Sign() == 0 || p.Reserve1.Sign() == 0:
-		return nil, fmt.Errorf("%w: pool %s has LP supply but an empty reserve: it cannot take liquidity", ErrInvalid, p.Address)
-	default:
-		l0 := new(big.Int).Mul(amounts[0], p.TotalSupply)
-		l0.Quo(l0, p.Reserve0)
-		l1 := new(big.Int).Mul(amounts[1], p.TotalSupply)
-		l1.Quo(l1, p.Reserve1)
-		lp = l0
-		if l1.Cmp(l0) < 0 {
-			lp = l1
-		}
-	}
-	if lp.Sign() <= 0 {
-		if p.TotalSupply.Sign() == 0 {
-			return nil, fmt.Errorf("%w: too little to seed the pool: the first deposit must mint more than the %s LP base units the pair locks (sqrt(amount0*amount1) > 1000)", ErrInvalidAmount, minimumLiquidity)
-		}
-		return nil, fmt.Errorf("%w: too little to mint any LP at the pool's current ratio", ErrInvalidAmount)
-	}
-	return lp, nil
-}
-
-// BuildLPRemove builds Router02's removeLiquidity (removeLiquidityETH with Native: the pool's
-// wrapped native side comes out in the gas coin) of Bps basis points of the user's LP balance
+// BuildLPRemove builds the venue router's withdrawal (Uniswap V2: Router02's removeLiquidity,
+// removeLiquidityETH with Native: the pool's wrapped native side comes out in the gas coin) of Bps basis points of the user's LP balance
 // (rounded down): an exact approve of the router for that LP, then the removal with minimums
 // slippageBps below the pro-rata amounts (liquidity*reserve/supply). metadata: lpAmount (burned),
 // amount0/amount1 (expected), minAmount0/minAmount1. Errors: ErrNotFound (not a pair), ErrInvalid,
@@ -460,8 +380,8 @@ func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r L
 	if r.Bps < 1 || r.Bps > bpsDenominator {
 		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
 	}
-	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pool}, Owner: user, Balances: []string{pool},
-		Allowances: []evm.Allowance{{Token: pool, Spender: v.Router}}})
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Pairs: []string{pool}, Owner: user, Balances: []string{pool},
+		Allowances: []chain.EVMAllowance{{Token: pool, Spender: v.cfg.Router}}})
 	if err != nil {
 		return Build{}, fmt.Errorf("lp remove: %w", err)
 	}
@@ -481,31 +401,22 @@ func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r L
 	}
 	liq := new(big.Int).Mul(held, big.NewInt(int64(r.Bps)))
 	liq.Quo(liq, bigBps)
-	var out [2]*big.Int
-	for i, reserve := range []*big.Int{p.Reserve0, p.Reserve1} {
-		out[i] = new(big.Int).Mul(liq, reserve)
-		out[i].Quo(out[i], p.TotalSupply)
-	}
+	out := v.Withdrawal(p, liq)
 	if liq.Sign() == 0 || out[0].Sign() == 0 || out[1].Sign() == 0 {
 		return Build{}, fmt.Errorf("%w: %d bps of the %s LP base units held is too little to withdraw anything", ErrInvalidAmount, r.Bps, held)
 	}
 	mins := [2]*big.Int{chain.MinOut(out[0], r.SlippageBps), chain.MinOut(out[1], r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	var steps []step
-	if a := approval(pool, user, v.Router, st.Allowances[0], liq); a != nil {
+	if a := approval(pool, user, v.cfg.Router, st.Allowances[0], liq); a != nil {
 		a.id = "approveLP"
 		steps = append(steps, *a)
 	}
-	rm := step{id: "removeLiquidity", to: v.Router}
-	if w := nativeIndex(sides); w >= 0 {
-		t := 1 - w
-		rm.data = evm.RemoveLiquidityNativeData(sides[t].token, liq, mins[t], mins[w], user, deadline, false)
-	} else {
-		rm.data = evm.RemoveLiquidityData(p.Token0, p.Token1, liq, mins[0], mins[1], user, deadline)
-	}
+	rm := callStep("removeLiquidity", v.RemoveLiquidityCall(v.cfg, chain.PairLiquidity{Token0: p.Token0, Token1: p.Token1, LP: liq,
+		Mins: mins, Native: nativeIndex(sides), Recipient: user, Deadline: deadline}))
 	steps = append(steps, rm)
 	md := lpMetadata(v, pool, p)
-	md["router"], md["deadline"], md["native"], md["bps"] = v.Router, deadline, nativeIndex(sides) >= 0, r.Bps
+	md["router"], md["deadline"], md["native"], md["bps"] = v.cfg.Router, deadline, nativeIndex(sides) >= 0, r.Bps
 	md["lpAmount"], md["amount0"], md["amount1"] = liq.String(), out[0].String(), out[1].String()
 	md["minAmount0"], md["minAmount1"] = mins[0].String(), mins[1].String()
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
@@ -513,10 +424,10 @@ func (c *EVMChain) lpRemove(ctx context.Context, s *Service, consumerID int, r L
 
 // readFarm makes a build's read, whose first farm is the pool's, and checks that the farm stakes
 // the pool's LP token.
-func (c *EVMChain) readFarm(ctx context.Context, pool, farm string, read evm.TradeRead) (evm.FarmState, evm.TradeState, *big.Rat, error) {
+func (c *EVMChain) readFarm(ctx context.Context, pool, farm string, read chain.EVMTradeRead) (chain.EVMFarmState, chain.EVMTradeState, *big.Rat, error) {
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
-		return evm.FarmState{}, st, nil, fmt.Errorf("farm: %w", err)
+		return chain.EVMFarmState{}, st, nil, fmt.Errorf("farm: %w", err)
 	}
 	f := st.Farms[0]
 	if !f.OK || f.StakingToken != pool {
@@ -525,8 +436,8 @@ func (c *EVMChain) readFarm(ctx context.Context, pool, farm string, read evm.Tra
 	return f, st, nativeUSD, nil
 }
 
-// BuildLPFarm builds a stake of the pool's LP tokens in its StakingRewards farm: an exact approve
-// of the farm, then stake(amount). Amount is human LP units (18 decimals), or "" for the whole LP
+// BuildLPFarm builds a stake of the pool's LP tokens in its farm: an exact approve of the farm,
+// then the venue's stake (Uniswap V2's StakingRewards: stake(amount)). Amount is human LP units, or "" for the whole LP
 // balance. With Unstake it builds withdraw(amount) instead, of Amount or of the whole stake; the
 // rewards stay in the farm (lp/harvest claims them). metadata: farm, action (stake or unstake),
 // lpAmount, staked (before the build), earned and rewardToken. Errors: ErrNotFound (not a pair, or
@@ -550,9 +461,9 @@ func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPR
 	if err != nil {
 		return Build{}, err
 	}
-	read := evm.TradeRead{Owner: user, Farms: []string{farm}}
+	read := chain.EVMTradeRead{Owner: user, Farms: []string{farm}}
 	if !r.Unstake {
-		read.Balances, read.Allowances = []string{pool}, []evm.Allowance{{Token: pool, Spender: farm}}
+		read.Balances, read.Allowances = []string{pool}, []chain.EVMAllowance{{Token: pool, Spender: farm}}
 	}
 	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, read)
 	if err != nil {
@@ -567,7 +478,7 @@ func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPR
 	}
 	amount := have
 	if r.Amount != "" {
-		if amount, err = chain.HumanToBaseUnits(r.Amount, lpDecimals); errors.Is(err, chain.ErrInvalidAmount) {
+		if amount, err = chain.HumanToBaseUnits(r.Amount, v.LPDecimals()); errors.Is(err, chain.ErrInvalidAmount) {
 			return Build{}, fmt.Errorf("amount of LP: %w", err)
 		} else if err != nil {
 			return Build{}, err
@@ -579,19 +490,19 @@ func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPR
 	case have.Sign() == 0:
 		return Build{}, fmt.Errorf("%w: %s holds no LP tokens of pool %s to stake", ErrPrerequisite, user, pool)
 	case have.Cmp(amount) < 0 && r.Unstake:
-		return Build{}, fmt.Errorf("%w: %s LP staked, %s asked to unstake", ErrPrerequisite, market.Units(have, lpDecimals), r.Amount)
+		return Build{}, fmt.Errorf("%w: %s LP staked, %s asked to unstake", ErrPrerequisite, market.Units(have, v.LPDecimals()), r.Amount)
 	case have.Cmp(amount) < 0:
-		return Build{}, insufficient("LP of "+pool, have, amount, lpDecimals)
+		return Build{}, insufficient("LP of "+pool, have, amount, v.LPDecimals())
 	}
 	var steps []step
 	if r.Unstake {
-		steps = []step{{id: "withdraw", to: farm, data: evm.WithdrawData(amount)}}
+		steps = []step{callStep("withdraw", v.UnstakeCall(farm, amount))}
 	} else {
 		if a := approval(pool, user, farm, st.Allowances[0], amount); a != nil {
 			a.id = "approveLP"
 			steps = append(steps, *a)
 		}
-		steps = append(steps, step{id: "stake", to: farm, data: evm.StakeData(amount)})
+		steps = append(steps, callStep("stake", v.StakeCall(farm, amount)))
 	}
 	md := lpMetadata(v, pool, p)
 	md["farm"], md["action"], md["lpAmount"], md["staked"] = farm, action, amount.String(), f.Staked.String()
@@ -627,7 +538,7 @@ func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r 
 	if err != nil {
 		return Build{}, err
 	}
-	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, evm.TradeRead{Owner: user, Farms: []string{farm}})
+	f, st, nativeUSD, err := c.readFarm(ctx, pool, farm, chain.EVMTradeRead{Owner: user, Farms: []string{farm}})
 	if err != nil {
 		return Build{}, err
 	}
@@ -637,7 +548,7 @@ func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r 
 	md := lpMetadata(v, pool, p)
 	md["farm"], md["rewardToken"], md["earned"], md["staked"] = f.Address, f.RewardToken, f.Earned.String(), f.Staked.String()
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: "getReward", to: f.Address, data: evm.GetRewardData()}})
+		[]step{callStep("getReward", v.ClaimCall(f.Address))})
 }
 
 // BuildLPCompound builds, as one ordered list simulated in order (each call in its own block, seeing
@@ -680,7 +591,7 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		return Build{}, err
 	}
 	// The reward token, to know the routes to read.
-	first, err := c.Source.ReadTrade(ctx, evm.TradeRead{Owner: user, Farms: []string{farm}})
+	first, err := c.Source.ReadTrade(ctx, chain.EVMTradeRead{Owner: user, Farms: []string{farm}})
 	if err != nil {
 		return Build{}, fmt.Errorf("farm: %w", err)
 	}
@@ -701,10 +612,10 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		if err != nil {
 			return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
-		routes = append(routes, onVenue(rs, v.Name)...)
+		routes = append(routes, onVenue(rs, v.Spec().Name)...)
 	}
-	read := evm.TradeRead{Pairs: []string{pool}, Owner: user, Farms: []string{farm}, Decimals: []string{reward},
-		Allowances: []evm.Allowance{{Token: reward, Spender: v.Router}, {Token: p.Token0, Spender: v.Router}, {Token: p.Token1, Spender: v.Router},
+	read := chain.EVMTradeRead{Pairs: []string{pool}, Owner: user, Farms: []string{farm}, Decimals: []string{reward},
+		Allowances: []chain.EVMAllowance{{Token: reward, Spender: v.cfg.Router}, {Token: p.Token0, Spender: v.cfg.Router}, {Token: p.Token1, Spender: v.cfg.Router},
 			{Token: pool, Spender: farm}}}
 	for _, route := range routes {
 		for _, l := range route {
@@ -732,7 +643,7 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 	if kept >= 0 {
 		other := 1 - kept
 		rk := []*big.Int{p.Reserve0, p.Reserve1}[kept]
-		swapIn[other] = zapSwapAmount(earned, rk, v.FeeBps)
+		swapIn[other] = v.ZapSwapAmount(earned, rk, v.cfg.FeeBps)
 		got[kept] = new(big.Int).Sub(earned, swapIn[other])
 	} else {
 		swapIn[0] = new(big.Int).Rsh(earned, 1)
@@ -759,8 +670,12 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		for _, l := range best.legs {
 			path = append(path, l.tokenOut)
 		}
-		swaps = append(swaps, step{id: fmt.Sprintf("swapToken%d", i), to: v.Router,
-			data: uniswapv2.SwapData(uniswapv2.TokensForTokens, swapIn[i], minOut, path, user, deadline, false)})
+		pools := make([]chain.EVMSwapPool, len(best.legs))
+		for j, l := range best.legs {
+			pools[j] = l.pool
+		}
+		swaps = append(swaps, callStep(fmt.Sprintf("swapToken%d", i), v.SwapCall(v.cfg, chain.EVMSwapRoute{Pools: pools, Path: path,
+			AmountIn: swapIn[i], MinOut: minOut, Recipient: user, Deadline: deadline})))
 		spentReward.Add(spentReward, swapIn[i])
 		for j, l := range best.legs {
 			decimals := st.Decimals[0] // the reward's; a later leg's input is the wrapped native token or a stablecoin
@@ -775,8 +690,8 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 			"amountOut": out.String(), "minOutAmount": minOut.String(), "path": path})
 	}
 	after := m.pool(pool)
-	used := addAmounts(got, after, 0)
-	lp, err := lpMinted(used, after)
+	d, err := v.Deposit(after, got, 0)
+	used, lp := d.Amounts, d.LP
 	if errors.Is(err, ErrInvalidAmount) {
 		return Build{}, fmt.Errorf("%w: the %s earned is too little to compound: %v", ErrPrerequisite, earned, err)
 	} else if err != nil {
@@ -787,9 +702,9 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		spentReward.Add(spentReward, used[kept])
 	}
 
-	steps := []step{{id: "getReward", to: farm, data: evm.GetRewardData()}}
+	steps := []step{callStep("getReward", v.ClaimCall(farm))}
 	if spentReward.Sign() > 0 {
-		if a := approval(reward, user, v.Router, st.Allowances[0], spentReward); a != nil {
+		if a := approval(reward, user, v.cfg.Router, st.Allowances[0], spentReward); a != nil {
 			a.id = "approveReward"
 			steps = append(steps, *a)
 		}
@@ -799,49 +714,26 @@ func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r
 		if i == kept {
 			continue
 		}
-		if a := approval(t, user, v.Router, st.Allowances[1+i], used[i]); a != nil {
+		if a := approval(t, user, v.cfg.Router, st.Allowances[1+i], used[i]); a != nil {
 			a.id = fmt.Sprintf("approveToken%d", i)
 			steps = append(steps, *a)
 		}
 	}
-	steps = append(steps, step{id: "addLiquidity", to: v.Router, data: evm.AddLiquidityData(p.Token0, p.Token1, used[0], used[1], mins[0], mins[1], user, deadline)})
+	steps = append(steps, callStep("addLiquidity", v.AddLiquidityCall(v.cfg, chain.PairLiquidity{Token0: p.Token0, Token1: p.Token1,
+		Amounts: used, Mins: mins, Native: -1, Recipient: user, Deadline: deadline})))
 	if a := approval(pool, user, farm, st.Allowances[3], lp); a != nil {
 		a.id = "approveLP"
 		steps = append(steps, *a)
 	}
-	steps = append(steps, step{id: "stake", to: farm, data: evm.StakeData(lp)})
+	steps = append(steps, callStep("stake", v.StakeCall(farm, lp)))
 
 	md := lpMetadata(v, pool, p)
-	md["router"], md["deadline"], md["farm"], md["rewardToken"], md["reward"] = v.Router, deadline, farm, reward, earned.String()
+	md["router"], md["deadline"], md["farm"], md["rewardToken"], md["reward"] = v.cfg.Router, deadline, farm, reward, earned.String()
 	md["swaps"] = swapMeta
 	md["amount0"], md["amount1"], md["minAmount0"], md["minAmount1"] = used[0].String(), used[1].String(), mins[0].String(), mins[1].String()
 	md["leftover0"], md["leftover1"] = new(big.Int).Sub(got[0], used[0]).String(), new(big.Int).Sub(got[1], used[1]).String()
 	md["lpAmount"], md["staked"] = lp.String(), f.Staked.String()
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, venueFees: venueFees, metadata: md}, steps)
-}
-
-// zapSwapAmount is the share s of amount (of a pool token with reserve r) to swap through the pool
-// for the other token so that what is left and what the swap gives are at the pool's ratio after
-// it: the positive root of g*s^2 + (1+g)*r*s - r*amount = 0 with g = 1 - fee, i.e. with fee F in
-// basis points and a = 10000 - F,
-//
-//	s = (sqrt(((20000-F)*r)^2 + 4*a*10000*r*amount) - (20000-F)*r) / (2*a)
-//
-// rounded down (for the 0.3 % fee: (sqrt(r*(r*3988009 + amount*3988000)) - r*1997) / 1994). Half
-// the amount when that is not in (0, amount).
-func zapSwapAmount(amount, r *big.Int, feeBps int) *big.Int {
-	a := big.NewInt(int64(bpsDenominator - feeBps))
-	b := new(big.Int).Mul(big.NewInt(int64(2*bpsDenominator-feeBps)), r)
-	disc := new(big.Int).Mul(b, b)
-	t := new(big.Int).Mul(a, big.NewInt(4*bpsDenominator))
-	t.Mul(t, r).Mul(t, amount)
-	disc.Add(disc, t)
-	s := new(big.Int).Sqrt(disc)
-	s.Sub(s, b).Quo(s, new(big.Int).Mul(a, big.NewInt(2)))
-	if s.Sign() <= 0 || s.Cmp(amount) >= 0 {
-		return new(big.Int).Rsh(amount, 1)
-	}
-	return s
 }
 
 // onVenue keeps the routes wholly on the named venue (a router routes through its own factory's pairs).
@@ -857,9 +749,9 @@ func onVenue(routes [][]leg, venue string) [][]leg {
 
 // reserveModel is the reserves of the pairs a build read, updated by the swaps it builds, so each
 // later call is computed on the state the earlier ones leave.
-type reserveModel map[string]*evm.PoolState
+type reserveModel map[string]*chain.PairState
 
-func newReserveModel(pairs []evm.PoolState) reserveModel {
+func newReserveModel(pairs []chain.PairState) reserveModel {
 	m := reserveModel{}
 	for _, p := range pairs {
 		if p.OK {
@@ -872,23 +764,23 @@ func newReserveModel(pairs []evm.PoolState) reserveModel {
 }
 
 // pool is a pair's state in the model (the zero state for a pair not read).
-func (m reserveModel) pool(addr string) evm.PoolState {
+func (m reserveModel) pool(addr string) chain.PairState {
 	if p := m[addr]; p != nil {
 		return *p
 	}
-	return evm.PoolState{Address: addr, Reserve0: new(big.Int), Reserve1: new(big.Int), TotalSupply: new(big.Int)}
+	return chain.PairState{Address: addr, Reserve0: new(big.Int), Reserve1: new(big.Int), TotalSupply: new(big.Int)}
 }
 
 // best prices amount of in for out on every candidate route of the venue, on the model's reserves,
 // and returns the route that gives the most.
-func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int) (priced, error) {
+func (m reserveModel) best(c *EVMChain, v pairVenue, in, out string, amount *big.Int) (priced, error) {
 	routes, err := c.candidateRoutes(in, out)
 	if err != nil {
 		return priced{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	var best *priced
 	live := false
-	for _, r := range onVenue(routes, v.Name) {
+	for _, r := range onVenue(routes, v.Spec().Name) {
 		pr := priced{legs: r}
 		ok := true
 		for _, l := range r {
@@ -897,12 +789,12 @@ func (m reserveModel) best(c *EVMChain, v Venue, in, out string, amount *big.Int
 				ok = false
 				break
 			}
-			rin, rout, isLive := oriented(*p, l.tokenIn)
+			hop, isLive := v.Hop(l.pool, chain.EVMPoolState{Pair: p}, l.tokenIn)
 			if !isLive {
 				ok = false
 				break
 			}
-			pr.hops = append(pr.hops, uniswapv2.Hop{ReserveIn: rin, ReserveOut: rout, FeeBps: l.pool.FeeBps()})
+			pr.hops = append(pr.hops, hop)
 		}
 		if !ok {
 			continue

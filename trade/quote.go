@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/market"
 )
 
@@ -63,11 +62,11 @@ type Amount struct {
 }
 
 // nativePricePairs are the pairs that price the native token in USD: wrapped native/stablecoin on
-// every uniswap-v2 venue, with their stablecoin.
+// every venue of pairs, with their stablecoin.
 func (c *EVMChain) nativePricePairs() (pairs, stables []string) {
 	for _, s := range c.Stablecoins {
-		for _, v := range c.Venues {
-			if pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, c.WrappedNative, s.Address); err == nil {
+		for _, v := range c.Pairs {
+			if pair, err := v.PairAddress(v.cfg, c.WrappedNative, s.Address); err == nil {
 				pairs, stables = append(pairs, pair), append(stables, s.Address)
 			}
 		}
@@ -77,7 +76,7 @@ func (c *EVMChain) nativePricePairs() (pairs, stables []string) {
 
 // oriented returns a pool's reserves as (reserve of tokenIn, reserve of the other token); ok is
 // false for a pool that is not live (no pair there, or an empty one).
-func oriented(p evm.PoolState, tokenIn string) (rin, rout *big.Int, ok bool) {
+func oriented(p chain.PairState, tokenIn string) (rin, rout *big.Int, ok bool) {
 	if !p.OK || p.Reserve0.Sign() == 0 || p.Reserve1.Sign() == 0 {
 		return nil, nil, false
 	}
@@ -90,7 +89,7 @@ func oriented(p evm.PoolState, tokenIn string) (rin, rout *big.Int, ok bool) {
 // readPriced is ReadTrade with the native token's USD price: it reads the wrapped native/stablecoin
 // pools too (in the same round trip) and prices native by the deepest. The state's Pairs are the
 // read's own; the price is nil when no such pool is live.
-func (c *EVMChain) readPriced(ctx context.Context, read evm.TradeRead) (evm.TradeState, *big.Rat, error) {
+func (c *EVMChain) readPriced(ctx context.Context, read chain.EVMTradeRead) (chain.EVMTradeState, *big.Rat, error) {
 	pairs, stables := c.nativePricePairs()
 	n := len(read.Pairs)
 	read.Pairs = append(slices.Clip(read.Pairs), pairs...)
@@ -117,7 +116,7 @@ func (c *EVMChain) readPriced(ctx context.Context, read evm.TradeRead) (evm.Trad
 type quoted struct {
 	quote     SwapQuote
 	best      priced
-	state     evm.TradeState
+	state     chain.EVMTradeState
 	nativeUSD *big.Rat // nil when unpriced
 	nativeIn  bool
 	nativeOut bool
@@ -137,7 +136,7 @@ func (s *Service) QuoteSwap(ctx context.Context, consumerID int, chainName, inpu
 
 // quoteSwap quotes on an EVM chain: the best route over the pools of its swap venues.
 func (c *EVMChain) quoteSwap(ctx context.Context, s *Service, _ int, inputMint, outputMint string, amount *big.Int, slippageBps int) (Quote, error) {
-	q, err := s.quote(ctx, c, inputMint, outputMint, amount, slippageBps, evm.TradeRead{})
+	q, err := s.quote(ctx, c, inputMint, outputMint, amount, slippageBps, chain.EVMTradeRead{})
 	if err != nil {
 		return Quote{}, err
 	}
@@ -152,7 +151,7 @@ type Quote struct {
 
 // quote reads the candidate pools (plus extra, the build's reads, in the same round trip) and
 // prices every route.
-func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint string, amount *big.Int, slippageBps int, extra evm.TradeRead) (quoted, error) {
+func (s *Service) quote(ctx context.Context, c *EVMChain, inputMint, outputMint string, amount *big.Int, slippageBps int, extra chain.EVMTradeRead) (quoted, error) {
 	in, nativeIn := c.token(inputMint)
 	out, nativeOut := c.token(outputMint)
 	if in == out {
@@ -252,10 +251,10 @@ func (c *EVMChain) stableDecimals(addr string) int {
 }
 
 // expectedFeePerGas is what a transaction is expected to pay per gas: the base fee plus the tip.
-func expectedFeePerGas(st evm.TradeState) *big.Int { return new(big.Int).Add(st.BaseFee, st.Tip) }
+func expectedFeePerGas(st chain.EVMTradeState) *big.Int { return new(big.Int).Add(st.BaseFee, st.Tip) }
 
 // networkFee is gas at the expected fee per gas, in native units and USD, and in wei.
-func networkFee(gas uint64, st evm.TradeState, nativeUSD *big.Rat) (Amount, *big.Int) {
+func networkFee(gas uint64, st chain.EVMTradeState, nativeUSD *big.Rat) (Amount, *big.Int) {
 	wei := new(big.Int).Mul(new(big.Int).SetUint64(gas), expectedFeePerGas(st))
 	a := Amount{Native: market.Units(wei, nativeDecimals)}
 	if nativeUSD != nil {

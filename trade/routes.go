@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // EVM swap routes over every venue of the chain that serves swaps (chain.EVMSwapVenue): the
@@ -114,7 +113,7 @@ func (c *EVMChain) executor(r []leg, feeOnTransfer bool) (swapVenue, bool) {
 
 // addPoolReads adds the routes' pools to read, each once: pairs to Pairs, concentrated pools to
 // V3Pools (through the chain's TickLens; the adapter guesses each pool's word from its last read).
-func (c *EVMChain) addPoolReads(read *evm.TradeRead, routes [][]leg) {
+func (c *EVMChain) addPoolReads(read *chain.EVMTradeRead, routes [][]leg) {
 	seen := map[string]bool{}
 	for _, r := range routes {
 		for _, l := range r {
@@ -133,7 +132,7 @@ func (c *EVMChain) addPoolReads(read *evm.TradeRead, routes [][]leg) {
 }
 
 // poolStates are the states read of the pools of read, by address.
-func (c *EVMChain) poolStates(read evm.TradeRead, st evm.TradeState) map[string]chain.EVMPoolState {
+func (c *EVMChain) poolStates(read chain.EVMTradeRead, st chain.EVMTradeState) map[string]chain.EVMPoolState {
 	out := make(map[string]chain.EVMPoolState, len(read.Pairs)+len(read.V3Pools))
 	for i, addr := range read.Pairs {
 		p := st.Pairs[i]

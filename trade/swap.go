@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // ReviewThresholdPpm is the value loss above which a swap build needs a reviewed maxValueLossPpm:
@@ -46,12 +45,12 @@ func (s *Service) BuildSwap(ctx context.Context, consumerID int, r SwapRequest) 
 func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r SwapRequest) (Build, error) {
 	user := strings.ToLower(r.User)
 	in, nativeIn := c.token(r.InputMint)
-	extra := evm.TradeRead{Owner: user}
+	extra := chain.EVMTradeRead{Owner: user}
 	routers := c.routers()
 	if !nativeIn {
 		extra.Balances = []string{in}
 		for _, router := range routers {
-			extra.Allowances = append(extra.Allowances, evm.Allowance{Token: in, Spender: router})
+			extra.Allowances = append(extra.Allowances, chain.EVMAllowance{Token: in, Spender: router})
 		}
 	}
 	amount := bigOf(r.Amount)
@@ -89,7 +88,7 @@ func (c *EVMChain) buildSwap(ctx context.Context, s *Service, consumerID int, r 
 			steps = append(steps, *a)
 		}
 	}
-	steps = append(steps, step{id: "swap", to: call.To, value: call.Value, data: call.Data})
+	steps = append(steps, callStep("swap", call))
 
 	var venueFees []Fee
 	for i, h := range q.quote.Route {

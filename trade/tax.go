@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // Fee-on-transfer tokens: a token that keeps part of every transfer (a "tax") delivers less to the
@@ -63,19 +62,19 @@ func (s *Service) storeTax(c *EVMChain, t Tax) {
 
 // taxProbes are the simulations a quote adds to its read for the tokens whose taxes are not known:
 // one on each of the token's possible pools with the wrapped native token and the stablecoins on
-// the first venue (probed[i] is the token of probes[i]); the first that trades measures the taxes.
-func (s *Service) taxProbes(c *EVMChain, tokens ...string) (probes []evm.TaxProbe, probed []string) {
-	if len(c.Venues) == 0 {
+// the first venue of pairs (probed[i] is the token of probes[i]); the first that trades measures the taxes.
+func (s *Service) taxProbes(c *EVMChain, tokens ...string) (probes []chain.EVMTaxProbe, probed []string) {
+	if len(c.Pairs) == 0 {
 		return nil, nil
 	}
-	v := c.Venues[0]
+	v := c.Pairs[0]
 	for _, t := range tokens {
 		if _, ok := s.cachedTax(c, t); ok {
 			continue
 		}
 		for _, mid := range c.mids() {
-			if pair, err := chain.UniswapV2PairAddress(v.Factory, v.InitCodeHash, t, mid); err == nil {
-				probes = append(probes, evm.TaxProbe{Pair: pair, Token: t, WrappedNative: c.WrappedNative, Factory: v.Factory})
+			if pair, err := v.PairAddress(v.cfg, t, mid); err == nil {
+				probes = append(probes, chain.EVMTaxProbe{Pair: pair, Token: t, WrappedNative: c.WrappedNative, Factory: v.cfg.Factory})
 				probed = append(probed, t)
 			}
 		}

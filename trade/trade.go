@@ -17,9 +17,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 	"github.com/partner-platform/partnerd/ent"
-	"github.com/partner-platform/partnerd/venue/uniswapv2"
 )
 
 // Errors of the service (the chain package's, which venues wrap too), besides the chain adapter's
@@ -67,30 +65,29 @@ const Native = chain.Native
 
 // EVM is what the service needs of an EVM chain adapter (chain/evm's Source).
 type EVM interface {
-	ReadTrade(ctx context.Context, q evm.TradeRead) (evm.TradeState, error)
-	Simulate(ctx context.Context, next evm.NextBlock, calls []evm.Call) ([]evm.SimResult, error)
+	ReadTrade(ctx context.Context, q chain.EVMTradeRead) (chain.EVMTradeState, error)
+	// Simulate runs calls from one sender in order, each in its own block from next on.
+	Simulate(ctx context.Context, next chain.EVMNextBlock, from string, calls []chain.EVMCall) ([]chain.EVMSimResult, error)
 	Transactions(ctx context.Context, hashes []string) ([]chain.EVMTx, error)
 	Audit(ctx context.Context, pair, token string) (chain.AuditFacts, error)
 }
 
-// Venue is one configured Uniswap V2 venue of a chain. Addresses are canonical.
-type Venue struct {
-	Name                  string // uniswap-v2
-	Factory, Router       string
-	InitCodeHash          string // pair addresses are derived with it (CREATE2), without a lookup
-	FeeBps                int
-	StakingRewardsFactory string // farms; empty: none
+// pairVenue is a configured venue of pairs with a fungible LP token (lp.go). Addresses are canonical.
+type pairVenue struct {
+	chain.PairLiquidityVenue
+	cfg chain.VenueConfig
 }
 
 // EVMChain is an EVM chain the service trades on: swaps through every venue that serves them
-// (chain.EVMSwapVenue: routes.go), liquidity on Uniswap V2 through Router02 (lp.go).
+// (chain.EVMSwapVenue: routes.go), liquidity on pairs (chain.PairLiquidityVenue: lp.go) and on NFT
+// positions (chain.V3LiquidityVenue: v3lp.go).
 type EVMChain struct {
 	Info          chain.Info
 	ChainID       int64 // the id the RPC answers with (a devnet's differs from the mainnet's)
 	Source        EVM
 	WrappedNative string // canonical
 	Stablecoins   []chain.Stablecoin
-	Venues        []Venue         // uniswap-v2 venues with a router and an init code hash: liquidity, farms, taxes
+	Pairs         []pairVenue     // the venues of pairs that serve swaps: liquidity, farms, tax probes; sorted by name
 	Swaps         []swapVenue     // the venues that serve swaps, sorted by name
 	Positions     []positionVenue // the venues whose liquidity is NFT positions (v3lp.go), sorted by name
 	TickLens      string          // the TickLens concentrated pools are read through
@@ -98,9 +95,9 @@ type EVMChain struct {
 }
 
 // NewEVMChain is a configured EVM chain read through src. It swaps on every venue that serves
-// swaps there (venues' Status), and provides liquidity on its uniswap-v2 venue when that serves
-// swaps (a router and an initCodeHash, with which pair addresses are derived without a lookup) and
-// on every venue of NFT positions that serves liquidity (chain.V3LiquidityVenue).
+// swaps there (venues' Status), and provides liquidity on every venue of pairs that serves swaps
+// (chain.PairLiquidityVenue: a router, and pair addresses derived offline) and on every venue of
+// NFT positions that serves liquidity (chain.V3LiquidityVenue).
 func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.VenueSet) *EVMChain {
 	c := &EVMChain{Info: info, ChainID: cc.ChainID, Source: src, WrappedNative: cc.WrappedNative,
 		Stablecoins: slices.Clone(cc.USDStablecoins), Confirmations: cc.Confirmations}
@@ -120,9 +117,11 @@ func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.Ve
 			c.Positions = append(c.Positions, positionVenue{V3LiquidityVenue: v, cfg: cfg, where: where})
 		}
 	}
-	if v, ok := cc.Venues[uniswapv2.Name]; ok && venues.Status(info.Name, uniswapv2.Name, v).Has(chain.CapSwaps) {
-		c.Venues = append(c.Venues, Venue{Name: uniswapv2.Name, Factory: strings.ToLower(v.Factory), Router: strings.ToLower(v.Router),
-			InitCodeHash: v.InitCodeHash, FeeBps: v.FeeBps, StakingRewardsFactory: strings.ToLower(v.StakingRewardsFactory)})
+	pvs, pcfgs := venues.PairLiquidity(cc)
+	for i, v := range pvs {
+		if v.Status(info.Name, pcfgs[i]).Has(chain.CapSwaps) {
+			c.Pairs = append(c.Pairs, pairVenue{PairLiquidityVenue: v, cfg: canonicalConfig(pcfgs[i])})
+		}
 	}
 	c.WrappedNative = strings.ToLower(c.WrappedNative)
 	for i := range c.Stablecoins {
@@ -133,7 +132,7 @@ func NewEVMChain(info chain.Info, cc chain.ChainConfig, src EVM, venues chain.Ve
 
 // canonicalConfig is cfg with its addresses in lower case.
 func canonicalConfig(cfg chain.VenueConfig) chain.VenueConfig {
-	for _, a := range []*string{&cfg.Factory, &cfg.Router, &cfg.Quoter, &cfg.TickLens, &cfg.StakingRewardsFactory, &cfg.PositionManager, &cfg.Staker} {
+	for _, a := range []*string{&cfg.Factory, &cfg.Router, &cfg.Quoter, &cfg.TickLens, &cfg.StakingRewardsFactory, &cfg.PositionManager, &cfg.Staker, &cfg.Migrator} {
 		*a = strings.ToLower(*a)
 	}
 	return cfg
@@ -171,14 +170,14 @@ func (c *EVMChain) name() string { return c.Info.Name }
 
 func (c *EVMChain) servesSwaps() bool { return true }
 
-// venue returns the chain's venue of that name.
-func (c *EVMChain) venue(name string) (Venue, bool) {
-	for _, v := range c.Venues {
-		if v.Name == name {
+// pairVenue returns the chain's venue of pairs of that name.
+func (c *EVMChain) pairVenue(name string) (pairVenue, bool) {
+	for _, v := range c.Pairs {
+		if v.Spec().Name == name {
 			return v, true
 		}
 	}
-	return Venue{}, false
+	return pairVenue{}, false
 }
 
 // token resolves a mint parameter: "native" is the wrapped native token for routing.

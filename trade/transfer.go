@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // TransferRequest is a transfer build: Amount (token units) of Token (an address or Native) from
@@ -38,7 +37,7 @@ func (c *EVMChain) buildTransfer(ctx context.Context, s *Service, consumerID int
 	user, to := strings.ToLower(r.User), strings.ToLower(r.To)
 	native := r.Token == Native
 	token := strings.ToLower(r.Token)
-	read := evm.TradeRead{Owner: user}
+	read := chain.EVMTradeRead{Owner: user}
 	if !native {
 		read.Balances, read.Decimals = []string{token}, []string{token}
 	}
@@ -62,7 +61,7 @@ func (c *EVMChain) buildTransfer(ctx context.Context, s *Service, consumerID int
 	}
 	st1 := step{id: "transfer", to: to, value: amount}
 	if !native {
-		st1 = step{id: "transfer", to: token, data: evm.TransferData(to, amount)}
+		st1 = callStep("transfer", chain.ERC20TransferCall(token, to, amount))
 	}
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD,
 		metadata: map[string]any{"token": r.Token, "to": to, "amount": r.Amount, "baseUnits": amount.String(), "decimals": decimals}}, []step{st1})

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // LP builders on venues whose liquidity is NFT positions (chain.V3LiquidityVenue: uniswap-v3's
@@ -132,7 +131,7 @@ func (c *EVMChain) lpAddPosition(ctx context.Context, s *Service, consumerID int
 		return Build{}, fmt.Errorf("%w: a %s position's range takes tickLower and tickUpper, or priceLower and priceUpper", ErrInvalid, r.Venue)
 	}
 	poolRead := []chain.V3PoolRead{{Pool: pool}}
-	first, err := c.Source.ReadTrade(ctx, evm.TradeRead{V3Pools: poolRead, TickLens: pv.cfg.TickLens})
+	first, err := c.Source.ReadTrade(ctx, chain.EVMTradeRead{V3Pools: poolRead, TickLens: pv.cfg.TickLens})
 	if err != nil {
 		return Build{}, fmt.Errorf("pool: %w", err)
 	}
@@ -144,8 +143,8 @@ func (c *EVMChain) lpAddPosition(ctx context.Context, s *Service, consumerID int
 		return Build{}, fmt.Errorf("%w: pool %s is not a pool of %s's factory %s", ErrInvalid, pool, r.Venue, pv.cfg.Factory)
 	}
 	tokens := [2]string{p.Token0, p.Token1}
-	read := evm.TradeRead{V3Pools: poolRead, TickLens: pv.cfg.TickLens, Owner: user, Decimals: tokens[:], Balances: tokens[:],
-		Allowances: []evm.Allowance{{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}}
+	read := chain.EVMTradeRead{V3Pools: poolRead, TickLens: pv.cfg.TickLens, Owner: user, Decimals: tokens[:], Balances: tokens[:],
+		Allowances: []chain.EVMAllowance{{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}}
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return Build{}, fmt.Errorf("lp add: %w", err)
@@ -177,7 +176,7 @@ func (c *EVMChain) lpAddPosition(ctx context.Context, s *Service, consumerID int
 	deadline := s.now().Add(RouterDeadline).Unix()
 	mint := pv.MintCall(pv.cfg, chain.V3Mint{Token0: tokens[0], Token1: tokens[1], Fee: p.Fee, TickLower: lower, TickUpper: upper,
 		Amount0Desired: ask[0], Amount1Desired: ask[1], Amount0Min: mins[0], Amount1Min: mins[1], Recipient: user, Deadline: deadline})
-	steps = append(steps, step{id: "mint", to: mint.To, data: mint.Data, value: mint.Value})
+	steps = append(steps, callStep("mint", mint))
 	md := v3Metadata(pv, pool, tokens[0], tokens[1])
 	md["fee"], md["tickSpacing"], md["tickLower"], md["tickUpper"], md["tick"] = p.Fee, p.TickSpacing, lower, upper, p.Tick
 	md["inRange"], md["deadline"], md["recipient"] = lower <= p.Tick && p.Tick < upper, deadline, user

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // Builds on an existing NFT position: lp/increase, lp/remove and lp/harvest. Each reads the
@@ -37,9 +36,9 @@ func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPReque
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := ec.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) evm.TradeRead {
-		return evm.TradeRead{Owner: user, Decimals: []string{p.Token0, p.Token1}, Balances: []string{p.Token0, p.Token1},
-			Allowances: []evm.Allowance{{Token: p.Token0, Spender: pv.cfg.PositionManager}, {Token: p.Token1, Spender: pv.cfg.PositionManager}}}
+	pos, st, nativeUSD, err := ec.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
+		return chain.EVMTradeRead{Owner: user, Decimals: []string{p.Token0, p.Token1}, Balances: []string{p.Token0, p.Token1},
+			Allowances: []chain.EVMAllowance{{Token: p.Token0, Spender: pv.cfg.PositionManager}, {Token: p.Token1, Spender: pv.cfg.PositionManager}}}
 	})
 	if err != nil {
 		return Build{}, err
@@ -60,7 +59,7 @@ func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPReque
 	mins := [2]*big.Int{chain.MinOut(d.Amount0, r.SlippageBps), chain.MinOut(d.Amount1, r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	inc := pv.IncreaseCall(pv.cfg, id, ask[0], ask[1], mins[0], mins[1], deadline)
-	steps = append(steps, step{id: "increaseLiquidity", to: inc.To, data: inc.Data, value: inc.Value})
+	steps = append(steps, callStep("increaseLiquidity", inc))
 	md := positionMetadata(pv, pos)
 	md["deadline"], md["liquidityBefore"] = deadline, pos.Liquidity.String()
 	depositMetadata(md, d, mins, ask)
@@ -107,14 +106,14 @@ func positionMetadata(pv positionVenue, p chain.V3Position) map[string]any {
 // (read, given the position), both at the build's block: the positions are read again at it when
 // a block passed between the two reads.
 func (c *EVMChain) ownedPosition(ctx context.Context, pv positionVenue, user string, id *big.Int,
-	read func(chain.V3Position) evm.TradeRead) (chain.V3Position, evm.TradeState, *big.Rat, error) {
+	read func(chain.V3Position) chain.EVMTradeRead) (chain.V3Position, chain.EVMTradeState, *big.Rat, error) {
 	reader, ok := c.Source.(chain.V3PositionReader)
 	if !ok {
-		return chain.V3Position{}, evm.TradeState{}, nil, fmt.Errorf("%w: positions are not read on %s", ErrNotSupported, c.Info.Name)
+		return chain.V3Position{}, chain.EVMTradeState{}, nil, fmt.Errorf("%w: positions are not read on %s", ErrNotSupported, c.Info.Name)
 	}
 	pos, at, err := heldPosition(ctx, reader, pv, user, id, 0)
 	if err != nil {
-		return pos, evm.TradeState{}, nil, err
+		return pos, chain.EVMTradeState{}, nil, err
 	}
 	st, nativeUSD, err := c.readPriced(ctx, read(pos))
 	if err != nil {
@@ -162,7 +161,7 @@ func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID 
 	if r.Bps < 1 || r.Bps > bpsDenominator {
 		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) evm.TradeRead { return evm.TradeRead{Owner: user} })
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
 	if err != nil {
 		return Build{}, err
 	}
@@ -192,7 +191,7 @@ func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID 
 	md["fees0"], md["fees1"] = fig.Fees0.String(), fig.Fees1.String()
 	md["collect0"], md["collect1"] = new(big.Int).Add(freed.Amount0, fig.Fees0).String(), new(big.Int).Add(freed.Amount1, fig.Fees1).String()
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: "decreaseLiquidityAndCollect", to: rm.To, data: rm.Data, value: rm.Value}})
+		[]step{callStep("decreaseLiquidityAndCollect", rm)})
 }
 
 // lpHarvestPosition is BuildLPHarvest on a venue of NFT positions. See BuildLPHarvest.
@@ -201,7 +200,7 @@ func (c *EVMChain) lpHarvestPosition(ctx context.Context, s *Service, consumerID
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) evm.TradeRead { return evm.TradeRead{Owner: user} })
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
 	if err != nil {
 		return Build{}, err
 	}
@@ -216,5 +215,5 @@ func (c *EVMChain) lpHarvestPosition(ctx context.Context, s *Service, consumerID
 	md := positionMetadata(pv, pos)
 	md["fees0"], md["fees1"], md["liquidity"], md["recipient"] = fig.Fees0.String(), fig.Fees1.String(), pos.Liquidity.String(), user
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: "collect", to: collect.To, data: collect.Data, value: collect.Value}})
+		[]step{callStep("collect", collect)})
 }

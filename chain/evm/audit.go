@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/partner-platform/partnerd/chain"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -82,20 +83,8 @@ type AuditFacts struct {
 	MintSelector   bool            // the runtime code contains the mint(address,uint256) selector as a PUSH4
 	LPTotalSupply  *big.Int        // the pair's totalSupply; nil when the pair does not answer it
 	LPBurned       *big.Int        // pair LP balance of 0x0 plus 0x000000000000000000000000000000000000dEaD; nil likewise
-	Sim            Simulation
+	Sim            chain.Simulation
 	Block          uint64
-}
-
-// Simulation is the outcome of buying the token with the native coin on the pool and selling it all back,
-// simulated in eth_call (nothing is sent). Taxes are what the token withheld: BuyTaxBps compares what
-// arrived with what the pair sent per its reserves, SellTaxBps what the pair received with what was sent.
-type Simulation struct {
-	Ran           bool   // false when it could not run (e.g. no route from wrapped native), Reason says why
-	Reason        string // empty when the buy and the sell both worked; otherwise the first step that failed
-	BuyOK, SellOK bool
-	BuyTaxBps     int  // measured, rounded; 0 unless BuyOK
-	SellTaxBps    int  // measured, rounded; 0 unless the tokens could be sent back to the pair
-	Honeypot      bool // buy works but the sell reverts or returns (almost) nothing: under 10% of what was paid
 }
 
 // probeResult is AuditProbe.Result (chain/devnet/contracts/AuditProbe.sol).
@@ -216,7 +205,7 @@ func (r *Reader) audit(ctx context.Context, op, tag string, pair, token, wrapped
 
 	p, reason := decodeProbe(batch[2].Error, probeRaw)
 	if p == nil {
-		facts.Sim = Simulation{Reason: reason}
+		facts.Sim = chain.Simulation{Reason: reason}
 		return facts, nil, nil
 	}
 	facts.Sim = simulation(p)
@@ -257,8 +246,8 @@ func decodeProbe(callErr error, data []byte) (*probeResult, string) {
 }
 
 // simulation turns the probe's measurements into the audit's figures.
-func simulation(p *probeResult) Simulation {
-	s := Simulation{Ran: p.Ran, Reason: p.Reason, BuyOK: p.BuyOk, SellOK: p.SellOk}
+func simulation(p *probeResult) chain.Simulation {
+	s := chain.Simulation{Ran: p.Ran, Reason: p.Reason, BuyOK: p.BuyOk, SellOK: p.SellOk}
 	if p.BuyOk {
 		s.BuyTaxBps = lossBps(p.ExpectedBuy, p.ReceivedBuy)
 	}

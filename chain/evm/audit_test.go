@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/partner-platform/partnerd/chain"
 	"io"
 	"math"
 	"math/big"
@@ -202,7 +203,7 @@ func (w *auditWorld) audit(p auditPool) AuditFacts {
 	return got
 }
 
-func checkSim(t *testing.T, name string, got, want Simulation) {
+func checkSim(t *testing.T, name string, got, want chain.Simulation) {
 	t.Helper()
 	if got != want {
 		t.Errorf("%s: Sim = %+v\n  want %+v", name, got, want)
@@ -220,7 +221,7 @@ func TestAudit(t *testing.T) {
 		if want := new(big.Int).Add(w.lpDead, big.NewInt(1000)); got.LPBurned.Cmp(want) != 0 {
 			t.Errorf("LPBurned = %s, want %s at 0xdEaD plus 1000 at 0x0", got.LPBurned, want)
 		}
-		checkSim(t, "plain", got.Sim, Simulation{Ran: true, BuyOK: true, SellOK: true})
+		checkSim(t, "plain", got.Sim, chain.Simulation{Ran: true, BuyOK: true, SellOK: true})
 
 		w.tx(w.plain.token, nil, tokenB.PackRenounceOwnership())
 		got = w.audit(w.plain)
@@ -232,7 +233,7 @@ func TestAudit(t *testing.T) {
 	t.Run("5% buy tax, 10% sell tax", func(t *testing.T) {
 		got := w.audit(w.tax)
 		t.Logf("measured: buy %d bps, sell %d bps", got.Sim.BuyTaxBps, got.Sim.SellTaxBps)
-		checkSim(t, "tax", got.Sim, Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 1000})
+		checkSim(t, "tax", got.Sim, chain.Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 1000})
 		if got.Owner == nil || got.OwnerRenounced {
 			t.Errorf("owner = %v renounced %v", got.Owner, got.OwnerRenounced)
 		}
@@ -240,19 +241,19 @@ func TestAudit(t *testing.T) {
 
 	t.Run("honeypot: the sell reverts", func(t *testing.T) {
 		got := w.audit(w.honeypot)
-		checkSim(t, "honeypot", got.Sim, Simulation{Ran: true, BuyOK: true, Honeypot: true,
+		checkSim(t, "honeypot", got.Sim, chain.Simulation{Ran: true, BuyOK: true, Honeypot: true,
 			Reason: "sell reverted: the transfer to the pair failed"})
 	})
 
 	t.Run("honeypot: a 100% sell tax returns nothing", func(t *testing.T) {
 		got := w.audit(w.drain)
-		checkSim(t, "drain", got.Sim, Simulation{Ran: true, BuyOK: true, SellTaxBps: 10_000, Honeypot: true,
+		checkSim(t, "drain", got.Sim, chain.Simulation{Ran: true, BuyOK: true, SellTaxBps: 10_000, Honeypot: true,
 			Reason: "sell reverted: the swap failed"})
 	})
 
 	t.Run("quoted in USD, routed through WETH/USD", func(t *testing.T) {
 		got := w.audit(w.usdQuoted)
-		checkSim(t, "usd", got.Sim, Simulation{Ran: true, BuyOK: true, SellOK: true})
+		checkSim(t, "usd", got.Sim, chain.Simulation{Ran: true, BuyOK: true, SellOK: true})
 	})
 
 	t.Run("no route from the wrapped native", func(t *testing.T) {
@@ -347,7 +348,7 @@ func TestAuditPinsOneBlock(t *testing.T) {
 	if trips := rt.n.Load(); trips != 3 {
 		t.Errorf("%d round trips, want 3", trips)
 	}
-	checkSim(t, "pinned", got.Sim, Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 1000})
+	checkSim(t, "pinned", got.Sim, chain.Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 1000})
 }
 
 // overrideProxy forwards JSON-RPC to upstream, making eth_call with a state override fail as a node
@@ -540,10 +541,10 @@ func TestSimulationFigures(t *testing.T) {
 		return &probeResult{Ran: true, BuyOk: true, SellOk: true, SellTransferOk: true, QuoteIn: n(1_000_000),
 			ExpectedBuy: n(2_000_000), ReceivedBuy: n(1_900_000), SentSell: n(1_900_000), PairReceivedSell: n(95_000), QuoteOut: n(quoteOut)}
 	}
-	checkSim(t, "95% sell tax, 4.7% back", simulation(ok(47_000)), Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500,
+	checkSim(t, "95% sell tax, 4.7% back", simulation(ok(47_000)), chain.Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500,
 		SellTaxBps: 9500, Honeypot: true, Reason: "the sell returned almost nothing: under 10% of what the buy paid"})
-	checkSim(t, "exactly 10% back", simulation(ok(100_000)), Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 9500})
+	checkSim(t, "exactly 10% back", simulation(ok(100_000)), chain.Simulation{Ran: true, BuyOK: true, SellOK: true, BuyTaxBps: 500, SellTaxBps: 9500})
 	failed := &probeResult{Ran: true, Reason: "buy reverted", QuoteIn: n(1), ExpectedBuy: n(5), ReceivedBuy: n(0), SentSell: n(0),
 		PairReceivedSell: n(0), QuoteOut: n(0)}
-	checkSim(t, "buy reverted", simulation(failed), Simulation{Ran: true, Reason: "buy reverted"})
+	checkSim(t, "buy reverted", simulation(failed), chain.Simulation{Ran: true, Reason: "buy reverted"})
 }

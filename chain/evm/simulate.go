@@ -3,64 +3,10 @@ package evm
 import (
 	"context"
 	"fmt"
-	"math/big"
-	"time"
+	"github.com/partner-platform/partnerd/chain"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
-
-// Call is one call of a build, as the user would send it. Addresses are 0x hex.
-type Call struct {
-	From, To string
-	Data     []byte
-	Value    *big.Int // nil: zero
-}
-
-// SimResult is one simulated call's outcome.
-type SimResult struct {
-	OK      bool
-	GasUsed uint64 // net of refunds, as a receipt reports it
-	// PeakGas is the most gas the call had consumed at any point of its execution, before refunds:
-	// the node's maxUsedGas when it reports one (go-ethereum does), otherwise the largest the London
-	// refund cap allows, GasUsed plus a quarter (a refund is at most a fifth of the gas consumed).
-	PeakGas uint64
-	Return  []byte // the return data (a revert's data when !OK)
-	Revert  string // !OK: the decoded revert reason, or the node's message when nothing decodes
-}
-
-// NextBlock is where a build's transactions are expected to run: the block after the one its state
-// was read at. Simulate runs the first call in it and each later call one block (and one second)
-// after the previous one, since a wallet sends each transaction once the previous one is mined.
-//
-// go-ethereum and anvil both run the calls at the number and time asked for. The base fee goes into
-// the simulated header on both, but anvil's EVM reads BASEFEE as 0 with validation off (as Simulate
-// runs), where go-ethereum reads the base fee asked for; no call a build makes reads it.
-type NextBlock struct {
-	Number  uint64   // the first call's block: the state's block + 1
-	Time    uint64   // the first call's block timestamp, Unix seconds
-	BaseFee *big.Int // each block's base fee per gas; nil on a chain without one (pre-London)
-}
-
-// Next is the block after st's as it can be mined at the earliest: number st.Block+1, timestamp the
-// later of st.Time+1 (a block is stamped after its parent) and now (the chain will not mine it
-// before this answer is out), base fee st.NextBaseFee.
-//
-// Gas depends on the timestamp: a Uniswap V2 pair writes its price accumulators only when time has
-// passed since its last update, two storage writes (about 22,100 gas each while still zero, 5,000
-// after) that a simulation at the latest block's time skips for every pair traded in that block,
-// and that the mined transaction pays. Any time after the latest block costs the same; the earliest
-// plausible one keeps time-dependent amounts (farm rewards) at the least the transaction sees.
-func (st TradeState) Next(now time.Time) NextBlock {
-	t := st.Time + 1
-	if u := now.Unix(); u > 0 && uint64(u) > t {
-		t = uint64(u)
-	}
-	var fee *big.Int
-	if st.NextBaseFee != nil {
-		fee = new(big.Int).Set(st.NextBaseFee)
-	}
-	return NextBlock{Number: st.Block + 1, Time: t, BaseFee: fee}
-}
 
 type simCall struct {
 	From  string        `json:"from"`
@@ -111,7 +57,7 @@ type simBlockResult struct {
 // a result with OK false, not an error. Errors are *Error: KindUnavailable (also when the node
 // lacks eth_simulateV1), KindTimeout, KindCanceled or KindBadResponse (also when the node did not
 // simulate the blocks asked for).
-func (r *Reader) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]SimResult, error) {
+func (r *Reader) Simulate(ctx context.Context, next chain.EVMNextBlock, from string, calls []chain.EVMCall) ([]chain.EVMSimResult, error) {
 	const op = "simulate"
 	if len(calls) == 0 {
 		return nil, nil
@@ -121,7 +67,7 @@ func (r *Reader) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]
 	}
 	req := simRequest{BlockStateCalls: make([]simBlock, len(calls))}
 	for i, c := range calls {
-		sc := simCall{From: c.From, To: c.To, Input: c.Data}
+		sc := simCall{From: from, To: c.To, Input: c.Data}
 		if c.Value != nil && c.Value.Sign() > 0 {
 			sc.Value = (*hexutil.Big)(c.Value)
 		}
@@ -138,7 +84,7 @@ func (r *Reader) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]
 	if len(out) != len(calls) {
 		return nil, badResponse(op, "eth_simulateV1 answered %d blocks for %d", len(out), len(calls))
 	}
-	res := make([]SimResult, len(calls))
+	res := make([]chain.EVMSimResult, len(calls))
 	for i, b := range out {
 		want := req.BlockStateCalls[i].BlockOverrides
 		if b.Number != want.Number || b.Time != want.Time {
@@ -154,8 +100,8 @@ func (r *Reader) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]
 }
 
 // simResult reads one call's outcome.
-func simResult(c simCallResult) SimResult {
-	res := SimResult{OK: c.Status == 1, GasUsed: uint64(c.GasUsed), Return: c.ReturnData}
+func simResult(c simCallResult) chain.EVMSimResult {
+	res := chain.EVMSimResult{OK: c.Status == 1, GasUsed: uint64(c.GasUsed), Return: c.ReturnData}
 	res.PeakGas = res.GasUsed + res.GasUsed/4
 	if c.MaxUsedGas != nil && uint64(*c.MaxUsedGas) >= res.GasUsed {
 		res.PeakGas = uint64(*c.MaxUsedGas)
@@ -176,27 +122,4 @@ func simResult(c simCallResult) SimResult {
 		res.Revert = msg
 	}
 	return res
-}
-
-// callStipend is the gas a value-carrying CALL gives its callee for free (go-ethereum's
-// eth_estimateGas adds it to its first guess, as GasNeed does).
-const callStipend = 2_300
-
-// GasNeed is the least gas limit with which a simulated call is expected to succeed in the block it
-// was simulated in, as eth_estimateGas would search for it: the gas it consumed at its peak, before
-// refunds (PeakGas: gasUsed alone falls short by the refund, up to a quarter of it), plus a CALL's
-// stipend, times 64/63 for the sixty-fourth of the gas left that every nested call withholds from
-// its callee (EIP-150). Measured on the official Uniswap V2 router, pairs and farms it is at most 2 %
-// above the least gas that succeeded (an LP removal: peak 146,726, needed 149,715, GasNeed 151,392).
-func GasNeed(r SimResult) uint64 {
-	peak := max(r.PeakGas, r.GasUsed)
-	return (peak + callStipend) * 64 / 63
-}
-
-// GasLimit is the gas limit a build sets for a simulated call: GasNeed plus a tenth and 20,000 for
-// the state changing before the transaction is mined (a storage slot it writes becoming zero or
-// non-zero costs up to about 20,000 more). Unused gas is not charged.
-func GasLimit(r SimResult) uint64 {
-	need := GasNeed(r)
-	return need + need/10 + 20_000
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"errors"
+	"github.com/partner-platform/partnerd/chain"
 	"math/big"
 	"strconv"
 	"strings"
@@ -82,7 +83,7 @@ func checkNextBlock(t *testing.T, b devnet.Backend, url string, k *ecdsa.Private
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := r.ReadTrade(ctx, TradeRead{Owner: acct.Address.Hex()})
+	st, err := r.ReadTrade(ctx, chain.EVMTradeRead{Owner: acct.Address.Hex()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func checkNextBlock(t *testing.T, b devnet.Backend, url string, k *ecdsa.Private
 			t.Fatalf("Next(%d) = %+v, want block %d at %d with base fee %s", now.Unix(), next, st.Block+1, want, st.NextBaseFee)
 		}
 		from := acct.Address.Hex()
-		res, err := r.Simulate(ctx, next, []Call{{From: from, To: probe}, {From: from, To: probe}, {From: from, To: probe}})
+		res, err := r.Simulate(ctx, next, from, []chain.EVMCall{{To: probe}, {To: probe}, {To: probe}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,17 +144,17 @@ func checkNextBlock(t *testing.T, b devnet.Backend, url string, k *ecdsa.Private
 func TestSimulateRejectsIgnoredOverrides(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	st, err := w.reader.ReadTrade(w.ctx, TradeRead{})
+	st, err := w.reader.ReadTrade(w.ctx, chain.EVMTradeRead{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := st.Next(time.Unix(int64(st.Time)+5, 0)) // go-ethereum's own default is 12 s after the parent
-	if _, err := w.reader.Simulate(w.ctx, next, []Call{{From: w.deployer.Address.Hex(), To: w.addrs.Multicall3.Hex()}}); err != nil {
+	if _, err := w.reader.Simulate(w.ctx, next, w.deployer.Address.Hex(), []chain.EVMCall{{To: w.addrs.Multicall3.Hex()}}); err != nil {
 		t.Fatalf("simulate: %v", err)
 	}
 	ignoring := &ignoreOverrides{RPC: w.reader.rpc}
 	r := &Reader{rpc: ignoring, multicall: w.reader.multicall}
-	_, err = r.Simulate(w.ctx, next, []Call{{From: w.deployer.Address.Hex(), To: w.addrs.Multicall3.Hex()}})
+	_, err = r.Simulate(w.ctx, next, w.deployer.Address.Hex(), []chain.EVMCall{{To: w.addrs.Multicall3.Hex()}})
 	if KindOf(err) != KindBadResponse || !strings.Contains(errors.Unwrap(err).Error(), "ignores block overrides") {
 		t.Fatalf("a node ignoring the overrides: %v, want a bad response", err)
 	}
@@ -200,22 +201,22 @@ func TestNextBaseFee(t *testing.T) {
 func TestGasLimitRule(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		res  SimResult
+		res  chain.EVMSimResult
 		need uint64
 	}{
 		// An LP removal on go-ethereum (maxUsedGas reported): needs 149,715 when mined.
-		{SimResult{GasUsed: 117_381, PeakGas: 146_726}, (146_726 + 2_300) * 64 / 63},
+		{chain.EVMSimResult{GasUsed: 117_381, PeakGas: 146_726}, (146_726 + 2_300) * 64 / 63},
 		// The same on anvil (no maxUsedGas): the peak is bounded by gasUsed + gasUsed/4.
 		{simResult(simCallResult{Status: 1, GasUsed: 117_381}), (117_381 + 29_345 + 2_300) * 64 / 63},
 		// A node reporting a peak below the gas used is not believed.
 		{simResult(simCallResult{Status: 1, GasUsed: 50_000, MaxUsedGas: ptr(hexutil.Uint64(40_000))}), (50_000 + 12_500 + 2_300) * 64 / 63},
 		{simResult(simCallResult{Status: 1, GasUsed: 21_000, MaxUsedGas: ptr(hexutil.Uint64(21_000))}), (21_000 + 2_300) * 64 / 63},
 	} {
-		need := GasNeed(c.res)
+		need := chain.EVMGasNeed(c.res)
 		if need != c.need {
 			t.Errorf("%+v: need %d, want %d", c.res, need, c.need)
 		}
-		if limit := GasLimit(c.res); limit != need+need/10+20_000 {
+		if limit := chain.EVMGasLimit(c.res); limit != need+need/10+20_000 {
 			t.Errorf("%+v: limit %d, want %d", c.res, limit, need+need/10+20_000)
 		}
 	}

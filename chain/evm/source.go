@@ -83,8 +83,7 @@ func (s *Source) Audit(ctx context.Context, pair, token string) (chain.AuditFact
 	}
 	out := chain.AuditFacts{HasCode: f.HasCode, OwnerRenounced: f.OwnerRenounced, MintSelector: f.MintSelector,
 		LPTotalSupply: f.LPTotalSupply, LPBurned: f.LPBurned, Block: f.Block,
-		Sim: chain.Simulation{Ran: f.Sim.Ran, Reason: f.Sim.Reason, BuyOK: f.Sim.BuyOK, SellOK: f.Sim.SellOK,
-			BuyTaxBps: f.Sim.BuyTaxBps, SellTaxBps: f.Sim.SellTaxBps, Honeypot: f.Sim.Honeypot}}
+		Sim: f.Sim}
 	if f.Owner != nil {
 		out.HasOwner, out.Owner = true, canonical(*f.Owner)
 	}

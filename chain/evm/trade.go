@@ -17,89 +17,9 @@ import (
 // nonce, token decimals, farms, and the fee market.
 
 var (
-	factoryABI        = mustABI("abi/uniswap_v2_factory.json")
-	routerABI         = mustABI("abi/uniswap_v2_router02.json")
 	stakingABI        = mustABI("abi/staking_rewards.json")
 	stakingFactoryABI = mustABI("abi/staking_rewards_factory.json")
 )
-
-// Allowance names an ERC-20 allowance of the read's owner: token, spender.
-type Allowance struct {
-	Token, Spender string
-}
-
-// TradeRead says what ReadTrade reads. Addresses are 0x hex in any case.
-type TradeRead struct {
-	Pairs []string // Uniswap V2 pairs: token0, token1, reserves and LP supply
-	// V3Pools are Uniswap V3 pools read as V3Pools reads them, through TickLens, in the same
-	// aggregate3; a read whose word guess misses costs one more aggregate3 pinned to its block.
-	V3Pools    []chain.V3PoolRead
-	TickLens   string      // required with V3Pools
-	Owner      string      // optional: its native balance, pending nonce, and the rows below
-	Balances   []string    // tokens (pairs too): Owner's balanceOf
-	Allowances []Allowance // Owner's allowances
-	Decimals   []string    // tokens: decimals()
-	Farms      []string    // StakingRewards contracts: Owner's stake and earned rewards, rewardsToken, stakingToken
-	// FarmsOf looks up the StakingRewards farm of each of FarmsOf.Pairs in a StakingRewardsFactory.
-	FarmsOf FarmLookup
-	// TaxProbes simulate a buy and a sell of tokens on pools (the audit's probe) to measure
-	// transfer taxes, in the same batch.
-	TaxProbes []TaxProbe
-}
-
-// TaxProbe asks for the audit simulation of Token on Pair (a Uniswap V2 pair holding it), buying
-// through WrappedNative on Factory's pairs as Audit does.
-type TaxProbe struct {
-	Pair, Token, WrappedNative, Factory string
-}
-
-// FarmLookup asks a StakingRewardsFactory for the farms of staking tokens.
-type FarmLookup struct {
-	Factory string
-	Pairs   []string
-}
-
-// TradeState is what ReadTrade read. Slices follow TradeRead's; an entry that did not answer is nil
-// (Decimals: -1; pairs and farms: OK false). Addresses are canonical (lower-case 0x hex).
-type TradeState struct {
-	Block   uint64
-	Time    uint64   // the block's timestamp, Unix seconds
-	BaseFee *big.Int // the latest block's base fee per gas, wei
-	// NextBaseFee is the base fee per gas of the block after Block, wei, as the node computes it
-	// (eth_feeHistory), or from Block's header with Ethereum's EIP-1559 parameters when the node
-	// does not say; nil on a chain without EIP-1559.
-	NextBaseFee *big.Int
-	Tip         *big.Int // the node's suggested priority fee per gas, wei
-	Pairs       []PoolState
-	V3Pools     []chain.V3PoolState
-	Native      *big.Int // Owner's native balance, wei; nil without an owner
-	Nonce       uint64   // Owner's pending nonce
-	Balances    []*big.Int
-	Allowances  []*big.Int
-	Decimals    []int
-	Farms       []FarmState
-	FarmsOf     []string     // the farm of each looked-up pair; "" when it has none
-	TaxSims     []Simulation // one per TaxProbe; Ran false (with a Reason) when it could not trade
-}
-
-// PoolState is a Uniswap V2 pair's state in a TradeState; OK is false when the address is not a
-// live pair (no code, or a getter failed).
-type PoolState struct {
-	Address, Token0, Token1 string
-	Reserve0, Reserve1      *big.Int
-	TotalSupply             *big.Int // LP tokens
-	OK                      bool
-}
-
-// FarmState is a StakingRewards farm as the read's owner sees it.
-type FarmState struct {
-	Address      string
-	StakingToken string
-	RewardToken  string
-	Staked       *big.Int // Owner's staked balance (zero without an owner)
-	Earned       *big.Int // Owner's claimable rewards (zero without an owner)
-	OK           bool
-}
 
 // ReadTrade reads what a quote or a build needs in one JSON-RPC batch: one aggregate3 eth_call at
 // the latest block (with Multicall3's getBlockNumber and getCurrentBlockTimestamp, so the state
@@ -108,11 +28,11 @@ type FarmState struct {
 // MaxCalldataPerCall pin the block first (one more round trip). A chain without EIP-1559 reports
 // a zero base fee. Errors are *Error: KindInvalidInput (a malformed address), KindUnavailable,
 // KindTimeout, KindCanceled or KindBadResponse.
-func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error) {
+func (r *Reader) ReadTrade(ctx context.Context, q chain.EVMTradeRead) (chain.EVMTradeState, error) {
 	const op = "trade read"
 	addrs, err := parseAll(q)
 	if err != nil {
-		return TradeState{}, newError(op, KindInvalidInput, err)
+		return chain.EVMTradeState{}, newError(op, KindInvalidInput, err)
 	}
 	owner := addrs.owner
 	var calls []call
@@ -123,7 +43,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	if len(q.V3Pools) > 0 {
 		var v3Calls []call
 		if v3, v3Calls, err = r.planV3(common.HexToAddress(q.TickLens), q.V3Pools); err != nil {
-			return TradeState{}, newError(op, KindInvalidInput, err)
+			return chain.EVMTradeState{}, newError(op, KindInvalidInput, err)
 		}
 		calls = append(calls, v3Calls...)
 	}
@@ -157,7 +77,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	if len(chunks) > 1 {
 		n, err := r.blockNumber(ctx, op)
 		if err != nil {
-			return TradeState{}, err
+			return chain.EVMTradeState{}, err
 		}
 		tag = hexutil.EncodeUint64(n)
 	}
@@ -166,7 +86,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	for i, c := range chunks {
 		data, err := multicall3ABI.Pack("aggregate3", c)
 		if err != nil {
-			return TradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack aggregate3: %w", err))
+			return chain.EVMTradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack aggregate3: %w", err))
 		}
 		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: r.multicall, Data: data}, tag}, Result: &raw[i]})
 	}
@@ -182,9 +102,9 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	probes := make([]hexutil.Bytes, len(q.TaxProbes))
 	firstProbe := len(batch)
 	for i, p := range q.TaxProbes {
-		data, err := probeABI.Pack("audit", hexAddr(p.Pair), hexAddr(p.Token), hexAddr(p.WrappedNative), hexAddr(p.Factory), probeAmountWei)
+		data, err := probeABI.Pack("audit", common.HexToAddress(p.Pair), common.HexToAddress(p.Token), common.HexToAddress(p.WrappedNative), common.HexToAddress(p.Factory), probeAmountWei)
 		if err != nil {
-			return TradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack probe: %w", err))
+			return chain.EVMTradeState{}, newError(op, KindInvalidInput, fmt.Errorf("pack probe: %w", err))
 		}
 		override := map[common.Address]overrideAccount{probeAddress: {Code: probeCode, Balance: (*hexutil.Big)(probeAmountWei)}}
 		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: probeAddress, Data: data}, tag, override}, Result: &probes[i]})
@@ -196,31 +116,31 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	}
 	batch = append(batch, rpc.BatchElem{Method: "eth_feeHistory", Args: []any{hexutil.Uint64(1), tag, []float64{}}, Result: &history})
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
-		return TradeState{}, classify(ctx, op, err)
+		return chain.EVMTradeState{}, classify(ctx, op, err)
 	}
 	for _, b := range batch[:firstProbe] { // a probe's own error is its simulation's outcome
 		if b.Error != nil {
-			return TradeState{}, classify(ctx, op, b.Error)
+			return chain.EVMTradeState{}, classify(ctx, op, b.Error)
 		}
 	}
 	var res []result
 	for i, data := range raw {
 		rs, err := decodeAggregate(op, data, len(chunks[i]))
 		if err != nil {
-			return TradeState{}, err
+			return chain.EVMTradeState{}, err
 		}
 		res = append(res, rs...)
 	}
 	at, ok := word(res[len(res)-1])
 	if !ok || !at.IsUint64() {
-		return TradeState{}, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
+		return chain.EVMTradeState{}, badResponse(op, "getBlockNumber failed at %s: is Multicall3 deployed there?", r.multicall)
 	}
 	stamp, ok := word(res[len(res)-2])
 	if !ok || !stamp.IsUint64() {
-		return TradeState{}, badResponse(op, "getCurrentBlockTimestamp failed at %s: is Multicall3 deployed there?", r.multicall)
+		return chain.EVMTradeState{}, badResponse(op, "getCurrentBlockTimestamp failed at %s: is Multicall3 deployed there?", r.multicall)
 	}
 	res = res[:len(res)-2]
-	st := TradeState{Block: at.Uint64(), Time: stamp.Uint64(), BaseFee: new(big.Int), Tip: tip.ToInt(), Nonce: uint64(nonce)}
+	st := chain.EVMTradeState{Block: at.Uint64(), Time: stamp.Uint64(), BaseFee: new(big.Int), Tip: tip.ToInt(), Nonce: uint64(nonce)}
 	if head.BaseFee != nil {
 		st.BaseFee = head.BaseFee.ToInt()
 		st.NextBaseFee = nextBaseFee(head)
@@ -230,18 +150,16 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	}
 	take := func(n int) []result { rs := res[:n]; res = res[n:]; return rs }
 	for _, p := range addrs.pairs {
-		ps := decodePair(p, take(len(pairGetters)), st.Block)
-		st.Pairs = append(st.Pairs, PoolState{Address: canonical(p), Token0: canonical(ps.Token0), Token1: canonical(ps.Token1),
-			Reserve0: ps.Reserve0, Reserve1: ps.Reserve1, TotalSupply: ps.TotalSupply, OK: ps.OK()})
+		st.Pairs = append(st.Pairs, chainPair(decodePair(p, take(len(pairGetters)), st.Block)))
 	}
 	if len(q.V3Pools) > 0 {
 		if st.V3Pools, err = r.finishV3(ctx, op, v3, take(v3.calls()), st.Block); err != nil {
-			return TradeState{}, err
+			return chain.EVMTradeState{}, err
 		}
 	}
 	if q.Owner != "" {
 		if st.Native, ok = word(take(1)[0]); !ok {
-			return TradeState{}, badResponse(op, "getEthBalance failed at %s: is Multicall3 deployed there?", r.multicall)
+			return chain.EVMTradeState{}, badResponse(op, "getEthBalance failed at %s: is Multicall3 deployed there?", r.multicall)
 		}
 		for range addrs.balances {
 			v, _ := word(take(1)[0])
@@ -261,7 +179,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	}
 	for _, f := range addrs.farms {
 		rs := take(4)
-		fs := FarmState{Address: canonical(f)}
+		fs := chain.EVMFarmState{Address: canonical(f)}
 		staking, ok1 := address(rs[0])
 		reward, ok2 := address(rs[1])
 		staked, ok3 := word(rs[2])
@@ -275,7 +193,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 		if p, reason := decodeProbe(batch[firstProbe+i].Error, probes[i]); p != nil {
 			st.TaxSims = append(st.TaxSims, simulation(p))
 		} else {
-			st.TaxSims = append(st.TaxSims, Simulation{Reason: reason})
+			st.TaxSims = append(st.TaxSims, chain.Simulation{Reason: reason})
 		}
 	}
 	for range addrs.farmPairs {
@@ -288,7 +206,7 @@ func (r *Reader) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error)
 	return st, nil
 }
 
-// tradeAddrs is a TradeRead's addresses, parsed.
+// tradeAddrs is a chain.EVMTradeRead's addresses, parsed.
 type tradeAddrs struct {
 	owner                            common.Address
 	pairs, balances, decimals, farms []common.Address
@@ -297,7 +215,7 @@ type tradeAddrs struct {
 	allowances                       [][2]common.Address
 }
 
-func parseAll(q TradeRead) (tradeAddrs, error) {
+func parseAll(q chain.EVMTradeRead) (tradeAddrs, error) {
 	var a tradeAddrs
 	var err error
 	one := func(what, s string) common.Address {
@@ -330,13 +248,13 @@ func parseAll(q TradeRead) (tradeAddrs, error) {
 }
 
 // ReadTrade implements trade.EVM.
-func (s *Source) ReadTrade(ctx context.Context, q TradeRead) (TradeState, error) {
+func (s *Source) ReadTrade(ctx context.Context, q chain.EVMTradeRead) (chain.EVMTradeState, error) {
 	return s.reader.ReadTrade(ctx, q)
 }
 
 // Simulate implements trade.EVM.
-func (s *Source) Simulate(ctx context.Context, next NextBlock, calls []Call) ([]SimResult, error) {
-	return s.reader.Simulate(ctx, next, calls)
+func (s *Source) Simulate(ctx context.Context, next chain.EVMNextBlock, from string, calls []chain.EVMCall) ([]chain.EVMSimResult, error) {
+	return s.reader.Simulate(ctx, next, from, calls)
 }
 
 // feeHeader is the part of a block header the fee market is read from.

@@ -172,7 +172,7 @@ func TestV3Pools(t *testing.T) {
 		trips int64
 	}{{reads, 1}, {unguessed, 1}, {stale, 2}} {
 		before = w.rt.n.Load()
-		st, err := src.ReadTrade(ctx, TradeRead{Pairs: []string{w.pair.Hex()}, V3Pools: c.reads, TickLens: v3.TickLens.Hex(),
+		st, err := src.ReadTrade(ctx, chain.EVMTradeRead{Pairs: []string{w.pair.Hex()}, V3Pools: c.reads, TickLens: v3.TickLens.Hex(),
 			Owner: w.deployer.Address.Hex(), Balances: []string{usd.Hex()}})
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +189,7 @@ func TestV3Pools(t *testing.T) {
 			}
 		}
 	}
-	if _, err := src.ReadTrade(ctx, TradeRead{V3Pools: reads}); err == nil {
+	if _, err := src.ReadTrade(ctx, chain.EVMTradeRead{V3Pools: reads}); err == nil {
 		t.Error("ReadTrade of V3 pools without a TickLens answered no error")
 	}
 	for i := range got {

@@ -38,6 +38,41 @@ type chainT struct {
 	client bind.ContractBackend
 }
 
+// newV3Devnet is a fresh devnet funded for the accounts of two fixed keys (deployer, trader) with
+// the core contracts and the official V3 set, deployed by the deployer.
+func newV3Devnet(t *testing.T, deployerKey, traderKey string) (*chainT, devnet.Addresses, devnet.V3Addresses, *devnet.Account, *devnet.Account) {
+	ctx := t.Context()
+	var keys []*ecdsa.PrivateKey
+	alloc := types.GenesisAlloc{}
+	for _, hexKey := range []string{deployerKey, traderKey} {
+		k, err := crypto.HexToECDSA(hexKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: units(100_000, 18)}
+	}
+	sim := devnet.NewBackend(alloc)
+	t.Cleanup(func() { _ = sim.Close() })
+	core, err := devnet.Deploy(ctx, sim, keys[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployer, err := devnet.NewAccount(ctx, sim.Client(), keys[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	trader, err := devnet.NewAccount(ctx, sim.Client(), keys[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, err := deployer.DeployV3(ctx, sim, core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &chainT{t: t, ctx: ctx, sim: sim, client: sim.Client()}, core, v3, deployer, trader
+}
+
 func (c *chainT) tx(from *devnet.Account, to common.Address, value *big.Int, data []byte) *types.Receipt {
 	c.t.Helper()
 	rc, err := from.Transact(c.ctx, c.sim, to, value, data)
@@ -89,37 +124,9 @@ func floorDiv(a, b int) int {
 // equal the quote. Then a real swap through SwapRouter02 moves the price across ticks, receives
 // what Swap said, and the checks run again at the new state.
 func TestQuoterV2(t *testing.T) {
-	ctx := t.Context()
-	var keys []*ecdsa.PrivateKey
-	alloc := types.GenesisAlloc{}
 	// Fixed keys: the same token addresses, hence the same token order and ticks, on every run.
-	for _, hexKey := range []string{"5eed000000000000000000000000000000000000000000000000000000000001", "5eed000000000000000000000000000000000000000000000000000000000002"} {
-		k, err := crypto.HexToECDSA(hexKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k)
-		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: units(100_000, 18)}
-	}
-	sim := devnet.NewBackend(alloc)
-	t.Cleanup(func() { _ = sim.Close() })
-	core, err := devnet.Deploy(ctx, sim, keys[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	deployer, err := devnet.NewAccount(ctx, sim.Client(), keys[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	trader, err := devnet.NewAccount(ctx, sim.Client(), keys[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	v3, err := deployer.DeployV3(ctx, sim, core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &chainT{t: t, ctx: ctx, sim: sim, client: sim.Client()}
+	c, core, v3, deployer, trader := newV3Devnet(t, "5eed000000000000000000000000000000000000000000000000000000000001",
+		"5eed000000000000000000000000000000000000000000000000000000000002")
 	usd, weth := core.USD, core.WrappedNative
 	c.tx(deployer, usd, nil, tokenABI.PackMint(deployer.Address, units(100_000_000, 6)))
 	c.tx(deployer, usd, nil, tokenABI.PackMint(trader.Address, units(100_000_000, 6)))

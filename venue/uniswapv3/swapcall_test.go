@@ -1,15 +1,12 @@
 package uniswapv3_test
 
 import (
-	"crypto/ecdsa"
 	"math/big"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
@@ -30,37 +27,9 @@ type routeWorld struct {
 }
 
 func newRouteWorld(t *testing.T) routeWorld {
-	ctx := t.Context()
-	var keys []*ecdsa.PrivateKey
-	alloc := types.GenesisAlloc{}
-	for _, hexKey := range []string{"5eed000000000000000000000000000000000000000000000000000000000011", "5eed000000000000000000000000000000000000000000000000000000000012"} {
-		k, err := crypto.HexToECDSA(hexKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k)
-		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: units(100_000, 18)}
-	}
-	sim := devnet.NewBackend(alloc)
-	t.Cleanup(func() { _ = sim.Close() })
-	core, err := devnet.Deploy(ctx, sim, keys[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	deployer, err := devnet.NewAccount(ctx, sim.Client(), keys[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	trader, err := devnet.NewAccount(ctx, sim.Client(), keys[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	v3, err := deployer.DeployV3(ctx, sim, core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &chainT{t: t, ctx: ctx, sim: sim, client: sim.Client()}
-	x, err := deployer.Deploy(ctx, sim, &bindings.TokenMetaData, bindings.NewToken().PackConstructor("Route X", "RTX", 18))
+	c, core, v3, deployer, trader := newV3Devnet(t, "5eed000000000000000000000000000000000000000000000000000000000011",
+		"5eed000000000000000000000000000000000000000000000000000000000012")
+	x, err := deployer.Deploy(c.ctx, c.sim, &bindings.TokenMetaData, bindings.NewToken().PackConstructor("Route X", "RTX", 18))
 	if err != nil {
 		t.Fatal(err)
 	}

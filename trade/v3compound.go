@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // BuildLPCompoundPosition builds, as one ordered list computed from the state read at one block
@@ -36,7 +35,7 @@ func (s *Service) BuildLPCompoundPosition(ctx context.Context, consumerID int, r
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) evm.TradeRead {
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
 		return ratioRead(pv, user, p)
 	})
 	if err != nil {
@@ -63,10 +62,10 @@ func (s *Service) BuildLPCompoundPosition(ctx context.Context, consumerID int, r
 	}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	collect := pv.CollectCall(pv.cfg, id, user)
-	steps := []step{{id: "collect", to: collect.To, data: collect.Data, value: collect.Value}}
+	steps := []step{callStep("collect", collect)}
 	steps = append(steps, rd.steps(pv, user, tokens, pos.Fee, st.Allowances, deadline)...)
 	inc := pv.IncreaseCall(pv.cfg, id, rd.ask[0], rd.ask[1], rd.mins[0], rd.mins[1], deadline)
-	steps = append(steps, step{id: "increaseLiquidity", to: inc.To, data: inc.Data, value: inc.Value})
+	steps = append(steps, callStep("increaseLiquidity", inc))
 
 	md := positionMetadata(pv, pos)
 	md["deadline"], md["recipient"], md["liquidityBefore"] = deadline, user, pos.Liquidity.String()

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // BuildLPCreatePosition builds on a venue of NFT positions the creation of the pool of TokenA and
@@ -61,9 +60,9 @@ func (s *Service) BuildLPCreatePosition(ctx context.Context, consumerID int, r L
 	if err != nil {
 		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	read := evm.TradeRead{V3Pools: []chain.V3PoolRead{{Pool: pool, TickSpacing: spacing}}, TickLens: pv.cfg.TickLens, Owner: user,
+	read := chain.EVMTradeRead{V3Pools: []chain.V3PoolRead{{Pool: pool, TickSpacing: spacing}}, TickLens: pv.cfg.TickLens, Owner: user,
 		Decimals: tokens[:], Balances: tokens[:],
-		Allowances: []evm.Allowance{{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}}
+		Allowances: []chain.EVMAllowance{{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}}
 	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return Build{}, fmt.Errorf("lp create: %w", err)
@@ -98,7 +97,7 @@ func (s *Service) BuildLPCreatePosition(ctx context.Context, consumerID int, r L
 	deadline := s.now().Add(RouterDeadline).Unix()
 	call := pv.CreateCall(pv.cfg, chain.V3Mint{Token0: tokens[0], Token1: tokens[1], Fee: r.FeeTier, TickLower: lower, TickUpper: upper,
 		Amount0Desired: ask[0], Amount1Desired: ask[1], Amount0Min: mins[0], Amount1Min: mins[1], Recipient: user, Deadline: deadline}, sqrtPrice)
-	steps = append(steps, step{id: "createAndMint", to: call.To, data: call.Data, value: call.Value})
+	steps = append(steps, callStep("createAndMint", call))
 	md := v3Metadata(pv, pool, tokens[0], tokens[1])
 	md["fee"], md["tickSpacing"], md["tickLower"], md["tickUpper"], md["tick"] = r.FeeTier, spacing, lower, upper, tick
 	md["created"], md["seeded"], md["sqrtPriceX96"], md["price"] = created, true, sqrtPrice.String(), priceOf(sqrtPrice, decimals).FloatString(18)

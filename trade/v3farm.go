@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // Farm builds on NFT positions (chain.V3StakerVenue: uniswap-v3's UniswapV3Staker 1.0.2): lp/farm
@@ -75,7 +74,7 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 	if err := sv.checkHolder(ss, user, id, r.Unstake); err != nil {
 		return Build{}, err
 	}
-	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Owner: user})
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Owner: user})
 	if err != nil {
 		return Build{}, fmt.Errorf("lp farm: %w", err)
 	}
@@ -102,7 +101,7 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 		call = sv.StakeCall(sv.cfg, user, id, in)
 	}
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: stepID, to: call.To, data: call.Data, value: call.Value}})
+		[]step{callStep(stepID, call)})
 }
 
 // BuildLPHarvestPosition is BuildLPHarvest on a venue of NFT positions. A position the user holds
@@ -146,13 +145,13 @@ func (s *Service) BuildLPHarvestPosition(ctx context.Context, consumerID int, r 
 		return Build{}, fmt.Errorf("%w: position %s has earned no rewards yet in the staker %s", ErrPrerequisite, id, sv.cfg.Staker)
 	}
 	md["feesCollected"] = false
-	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Owner: user})
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Owner: user})
 	if err != nil {
 		return Build{}, fmt.Errorf("lp harvest: %w", err)
 	}
 	call := sv.HarvestCall(sv.cfg, id, incentivesOf(staked), user)
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
-		[]step{{id: "harvestRewards", to: call.To, data: call.Data, value: call.Value}})
+		[]step{callStep("harvestRewards", call)})
 }
 
 // lpPositionChain returns the named chain when it is an EVM chain serving swaps and liquidity.

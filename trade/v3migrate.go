@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // BuildLPMigrate builds the migration of Bps of the user's LP tokens of Pool, a pair of the
@@ -49,11 +48,11 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	if !ok {
 		return Build{}, fmt.Errorf("%w: feeTier %d is not a fee tier of %s (100, 500, 3000 or 10000)", ErrInvalid, r.FeeTier, r.Venue)
 	}
-	first, err := c.Source.ReadTrade(ctx, evm.TradeRead{Pairs: []string{pair}})
+	first, err := c.Source.ReadTrade(ctx, chain.EVMTradeRead{Pairs: []string{pair}})
 	if err != nil {
 		return Build{}, fmt.Errorf("pair: %w", err)
 	}
-	if _, err := c.pairVenue(pair, first.Pairs[0]); err != nil {
+	if _, err := c.pairVenueOf(pair, first.Pairs[0]); err != nil {
 		return Build{}, err
 	}
 	tokens := [2]string{first.Pairs[0].Token0, first.Pairs[0].Token1}
@@ -64,14 +63,15 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	if err != nil {
 		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	st, nativeUSD, err := c.readPriced(ctx, evm.TradeRead{Pairs: []string{pair}, V3Pools: []chain.V3PoolRead{{Pool: v3pool, TickSpacing: spacing}},
-		TickLens: pv.cfg.TickLens, Owner: user, Balances: []string{pair}, Allowances: []evm.Allowance{{Token: pair, Spender: migrator}},
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Pairs: []string{pair}, V3Pools: []chain.V3PoolRead{{Pool: v3pool, TickSpacing: spacing}},
+		TickLens: pv.cfg.TickLens, Owner: user, Balances: []string{pair}, Allowances: []chain.EVMAllowance{{Token: pair, Spender: migrator}},
 		Decimals: tokens[:]})
 	if err != nil {
 		return Build{}, fmt.Errorf("lp migrate: %w", err)
 	}
 	p, pool := st.Pairs[0], st.V3Pools[0]
-	if _, err := c.pairVenue(pair, p); err != nil {
+	v2, err := c.pairVenueOf(pair, p)
+	if err != nil {
 		return Build{}, err
 	}
 	decimals := [2]int{st.Decimals[0], st.Decimals[1]}
@@ -84,11 +84,7 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	}
 	lp := new(big.Int).Mul(held, big.NewInt(int64(r.Bps)))
 	lp.Quo(lp, bigBps)
-	var burned [2]*big.Int
-	for i, reserve := range []*big.Int{p.Reserve0, p.Reserve1} {
-		burned[i] = new(big.Int).Mul(lp, reserve)
-		burned[i].Quo(burned[i], p.TotalSupply)
-	}
+	burned := v2.Withdrawal(p, lp)
 	if lp.Sign() == 0 || burned[0].Sign() == 0 || burned[1].Sign() == 0 {
 		return Build{}, fmt.Errorf("%w: %d bps of the %s LP base units held is too little to migrate anything", ErrInvalidAmount, r.Bps, held)
 	}
@@ -117,7 +113,7 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	call := mv.MigrateCall(pv.cfg, chain.V3Migration{Pair: pair, Liquidity: lp, Token0: tokens[0], Token1: tokens[1], Fee: r.FeeTier,
 		TickLower: lower, TickUpper: upper, Amount0Min: mins[0], Amount1Min: mins[1], Recipient: user, Deadline: deadline, RefundAsETH: r.Native,
 		CreateAt: createAt})
-	steps = append(steps, step{id: "migrate", to: call.To, data: call.Data, value: call.Value})
+	steps = append(steps, callStep("migrate", call))
 	md := v3Metadata(pv, v3pool, tokens[0], tokens[1])
 	md["pair"], md["migrator"], md["lpAmount"], md["lpBalance"], md["bps"] = pair, migrator, lp.String(), held.String(), r.Bps
 	md["v2Amount0"], md["v2Amount1"], md["created"], md["sqrtPriceX96"], md["tick"] = burned[0].String(), burned[1].String(), createAt != nil, sqrt.String(), tick
@@ -129,13 +125,13 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
 }
 
-// pairVenue is the uniswap-v2 venue whose pair p (read at address pair) is.
-func (c *EVMChain) pairVenue(pair string, p evm.PoolState) (Venue, error) {
-	err := fmt.Errorf("%w: pool %s is not a pair of a uniswap-v2 venue of %s (%s)", ErrInvalid, pair, c.Info.Name, c.lpVenues())
-	for _, v := range c.Venues {
+// pairVenueOf is the venue of pairs whose pair p (read at address pair) is.
+func (c *EVMChain) pairVenueOf(pair string, p chain.PairState) (pairVenue, error) {
+	err := fmt.Errorf("%w: pool %s is not a pair of a venue of pairs of %s (%s)", ErrInvalid, pair, c.Info.Name, c.lpVenues())
+	for _, v := range c.Pairs {
 		if err = c.checkPool(v, pair, p); err == nil {
 			return v, nil
 		}
 	}
-	return Venue{}, err
+	return pairVenue{}, err
 }

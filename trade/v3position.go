@@ -24,13 +24,9 @@ import (
 // ErrPrerequisite (not the user's position, or a balance short), *SimulationError, and the
 // adapter's and the store's.
 func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, err := s.swapChainOf(r.Chain)
+	ec, err := s.lpPositionChain(r.Chain, "lp/increase")
 	if err != nil {
 		return Build{}, err
-	}
-	ec, ok := c.(*EVMChain)
-	if !ok {
-		return Build{}, fmt.Errorf("%w: lp/increase is for NFT-style positions, which no venue of %s has", ErrNotSupported, r.Chain)
 	}
 	pv, id, user, err := ec.positionSetup(r)
 	if err != nil {

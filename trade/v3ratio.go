@@ -5,7 +5,6 @@ import (
 	"math/big"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // Swapping to a range's ratio before a deposit (lp/rebalance, lp/compound): the venue finds the
@@ -59,7 +58,7 @@ func (rd ratioDeposit) steps(pv positionVenue, user string, tokens [2]string, fe
 			steps = append(steps, *a)
 		}
 		sw := pv.SwapSingleCall(pv.cfg, tokens[in], tokens[1-in], fee, rd.swap.AmountIn, rd.minOut, user, deadline)
-		steps = append(steps, step{id: "swap", to: sw.To, data: sw.Data, value: sw.Value})
+		steps = append(steps, callStep("swap", sw))
 	}
 	for i, amount := range []*big.Int{rd.d.Amount0, rd.d.Amount1} {
 		if amount.Sign() == 0 {
@@ -75,8 +74,8 @@ func (rd ratioDeposit) steps(pv positionVenue, user string, tokens [2]string, fe
 
 // ratioAllowances are the allowances a ratio deposit's steps read: token0 and token1 to the
 // router, then to the position manager.
-func ratioAllowances(pv positionVenue, tokens [2]string) []evm.Allowance {
-	return []evm.Allowance{{Token: tokens[0], Spender: pv.cfg.Router}, {Token: tokens[1], Spender: pv.cfg.Router},
+func ratioAllowances(pv positionVenue, tokens [2]string) []chain.EVMAllowance {
+	return []chain.EVMAllowance{{Token: tokens[0], Spender: pv.cfg.Router}, {Token: tokens[1], Spender: pv.cfg.Router},
 		{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}
 }
 

@@ -7,7 +7,6 @@ import (
 	"math/big"
 
 	"github.com/partner-platform/partnerd/chain"
-	"github.com/partner-platform/partnerd/chain/evm"
 )
 
 // ratioWords is how many tick bitmap words a swap to a range's ratio reads on each side of the
@@ -51,7 +50,7 @@ func (s *Service) BuildLPRebalance(ctx context.Context, consumerID int, r LPRequ
 	if byTicks == byPrices {
 		return Build{}, fmt.Errorf("%w: lp/rebalance takes the new range as tickLower and tickUpper, or priceLower and priceUpper", ErrInvalid)
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) evm.TradeRead {
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
 		return ratioRead(pv, user, p)
 	})
 	if err != nil {
@@ -88,11 +87,11 @@ func (s *Service) BuildLPRebalance(ctx context.Context, consumerID int, r LPRequ
 	removedMins := [2]*big.Int{chain.MinOut(fig.Amount0, r.SlippageBps), chain.MinOut(fig.Amount1, r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	exit := pv.ExitCall(pv.cfg, id, pos.Liquidity, removedMins[0], removedMins[1], user, deadline)
-	steps := []step{{id: "exit", to: exit.To, data: exit.Data, value: exit.Value}}
+	steps := []step{callStep("exit", exit)}
 	steps = append(steps, rd.steps(pv, user, tokens, pos.Fee, st.Allowances, deadline)...)
 	mint := pv.MintCall(pv.cfg, chain.V3Mint{Token0: tokens[0], Token1: tokens[1], Fee: pos.Fee, TickLower: lower, TickUpper: upper,
 		Amount0Desired: rd.ask[0], Amount1Desired: rd.ask[1], Amount0Min: rd.mins[0], Amount1Min: rd.mins[1], Recipient: user, Deadline: deadline})
-	steps = append(steps, step{id: "mint", to: mint.To, data: mint.Data, value: mint.Value})
+	steps = append(steps, callStep("mint", mint))
 
 	md := positionMetadata(pv, pos)
 	md["oldTickLower"], md["oldTickUpper"], md["burned"], md["deadline"], md["recipient"] = pos.TickLower, pos.TickUpper, true, deadline, user
@@ -114,13 +113,13 @@ const mintedIDFrom = "the mint's receipt: tokenId of the position manager's Incr
 // pool with its ticks (ratioWords words on each side of its current word, guessed from the tick the
 // positions read gave), the tokens' decimals and the user's allowances to the router and the
 // position manager.
-func ratioRead(pv positionVenue, user string, p chain.V3Position) evm.TradeRead {
+func ratioRead(pv positionVenue, user string, p chain.V3Position) chain.EVMTradeRead {
 	tokens := [2]string{p.Token0, p.Token1}
 	pr := chain.V3PoolRead{Pool: p.Pool, Words: ratioWords}
 	if spacing, ok := pv.TickSpacing(p.Fee); ok {
 		w := chain.V3PoolState{Tick: p.State.Tick, TickSpacing: spacing}.CurrentWord()
 		pr.Word, pr.TickSpacing = &w, spacing
 	}
-	return evm.TradeRead{V3Pools: []chain.V3PoolRead{pr}, TickLens: pv.cfg.TickLens, Owner: user, Decimals: tokens[:],
+	return chain.EVMTradeRead{V3Pools: []chain.V3PoolRead{pr}, TickLens: pv.cfg.TickLens, Owner: user, Decimals: tokens[:],
 		Allowances: ratioAllowances(pv, tokens)}
 }

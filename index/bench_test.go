@@ -1,8 +1,10 @@
 package index_test
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -10,29 +12,24 @@ import (
 	"github.com/partner-platform/partnerd/store/storetest"
 )
 
-// BenchmarkIngest measures how fast swap logs go into the index: each batch holds 1,000 swaps (each
-// with the Sync the pair emits before it) over 20 pools, spread over 100 blocks. It reports swap logs
-// per second, for SQLite and PostgreSQL.
 // BenchmarkIngest measures the index's ingest rate of swaps on SQLite and PostgreSQL: batches of
 // 1,000 swaps over 100 blocks and 20 pools, as Uniswap V2 logs them (a Sync then a Swap per trade)
 // and as Uniswap V3 does (one Swap carrying the pool's state, from which the index derives the
-// virtual reserves).
+// virtual reserves); and Uniswap V3 swaps with the position manager's changes of NFT positions
+// beside them (each batch 100 new positions, each a Transfer from zero and an IncreaseLiquidity,
+// then 100 transfers and 100 decreases of earlier ones), reported as position changes per second.
 func BenchmarkIngest(b *testing.B) {
 	for _, backend := range []struct {
 		name string
 		open func(testing.TB) *store.Store
 	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
-		for _, v3 := range []bool{false, true} {
-			name := backend.name + "/uniswap-v2"
-			if v3 {
-				name = backend.name + "/uniswap-v3"
-			}
-			b.Run(name, func(b *testing.B) { benchmarkIngest(b, backend.open(b), v3) })
-		}
+		b.Run(backend.name+"/uniswap-v2", func(b *testing.B) { benchmarkIngest(b, backend.open(b), false, false) })
+		b.Run(backend.name+"/uniswap-v3", func(b *testing.B) { benchmarkIngest(b, backend.open(b), true, false) })
+		b.Run(backend.name+"/uniswap-v3-positions", func(b *testing.B) { benchmarkIngest(b, backend.open(b), true, true) })
 	}
 }
 
-func benchmarkIngest(b *testing.B, s *store.Store, v3 bool) {
+func benchmarkIngest(b *testing.B, s *store.Store, v3, positions bool) {
 	ix := newIndexB(b, s)
 	const pools, perBatch, blocksPerBatch = 20, 1000, 100
 	setup := genesisBatch()
@@ -52,7 +49,9 @@ func benchmarkIngest(b *testing.B, s *store.Store, v3 bool) {
 	if err := ix.Apply(b.Context(), setup); err != nil {
 		b.Fatal(err)
 	}
-	next := uint64(2)
+	const npm, perBatchPositions = "0x00000000000000000000000000000000000000ee", 100
+	next, nextID := uint64(2), int64(1)
+	changes := 0
 	batch := func() chain.Batch {
 		bt := chain.Batch{Chain: "base", Genesis: "0xg", From: next, To: next + blocksPerBatch - 1, ToHash: "0xh"}
 		for i := range perBatch {
@@ -72,6 +71,33 @@ func benchmarkIngest(b *testing.B, s *store.Store, v3 bool) {
 				chain.PoolEvent{Pool: pool, Kind: chain.EventSync, Block: block, LogIndex: uint(2 * i), TxHash: tx, Time: int64(block), Reserve0: r0, Reserve1: units(999, 18)},
 				swap)
 		}
+		for i := range perBatchPositions {
+			if !positions || nextID <= perBatchPositions {
+				break
+			}
+			// An earlier position: a transfer and a decrease.
+			block, id := next+uint64(i%blocksPerBatch), big.NewInt(nextID-1-int64(i))
+			bt.Positions = append(bt.Positions,
+				chain.PositionChange{Manager: npm, ID: id, Kind: chain.PositionTransfer, Block: block, LogIndex: uint(10_000 + 4*i), From: bob, To: alice},
+				chain.PositionChange{Manager: npm, ID: id, Kind: chain.PositionDecrease, Block: block, LogIndex: uint(10_001 + 4*i),
+					Pool: fmt.Sprintf("0x%040x", 0xb000+int(id.Int64())%pools), TickLower: -600, TickUpper: 600, Liquidity: units(1, 15), Amount0: new(big.Int), Amount1: new(big.Int)})
+		}
+		for i := range perBatchPositions {
+			if !positions {
+				break
+			}
+			// A new position: its NFT minted, then its liquidity.
+			block, id := next+uint64(i%blocksPerBatch), big.NewInt(nextID)
+			nextID++
+			bt.Positions = append(bt.Positions,
+				chain.PositionChange{Manager: npm, ID: id, Kind: chain.PositionTransfer, Block: block, LogIndex: uint(10_002 + 4*i), From: zero, To: bob},
+				chain.PositionChange{Manager: npm, ID: id, Kind: chain.PositionIncrease, Block: block, LogIndex: uint(10_003 + 4*i),
+					Pool: fmt.Sprintf("0x%040x", 0xb000+int(id.Int64())%pools), TickLower: -600, TickUpper: 600, Liquidity: units(1, 18), Amount0: new(big.Int), Amount1: new(big.Int)})
+		}
+		slices.SortFunc(bt.Positions, func(a, b chain.PositionChange) int {
+			return cmp.Compare(a.Block*1_000_000+uint64(a.LogIndex), b.Block*1_000_000+uint64(b.LogIndex))
+		})
+		changes += len(bt.Positions)
 		next += blocksPerBatch
 		return bt
 	}
@@ -85,6 +111,9 @@ func benchmarkIngest(b *testing.B, s *store.Store, v3 bool) {
 		}
 	}
 	b.ReportMetric(float64(b.N*perBatch)/b.Elapsed().Seconds(), "swaps/s")
+	if positions {
+		b.ReportMetric(float64(changes)/b.Elapsed().Seconds(), "position-changes/s")
+	}
 }
 
 func newIndexB(b *testing.B, s *store.Store) *indexStore {

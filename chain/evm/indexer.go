@@ -48,8 +48,10 @@ type FollowerConfig struct {
 // Follower indexes one EVM chain: from the start block it reads, in bounded block ranges, the logs
 // that announce the venues' new pools (such as a Uniswap V2 factory's PairCreated), then the events
 // of their pools (such as a pair's Sync, Swap, Mint and Burn) and the Transfer events of the pools'
-// tokens and LP tokens, and hands each range to the Sink as one batch. What a venue's logs mean is
-// its chain.EVMIndexer's (FollowerConfig.Indexers); the follower is the same for every venue. The
+// tokens and LP tokens, with the logs of the venues' position managers (chain.EVMPositionIndexer:
+// Uniswap V3's NFT positions, read per transaction with its pool logs), and hands each range to the
+// Sink as one batch. What a venue's logs mean is its chain.EVMIndexer's (FollowerConfig.Indexers);
+// the follower is the same for every venue. The
 // configured wrapped native token (WETH9 and its kind) wraps and unwraps without a Transfer: its
 // Deposit(dst, wad) is read as a mint to dst and its Withdrawal(src, wad) as a burn from src. It reads up to the head (reads are fresh) but treats only blocks deeper than the
 // confirmation depth as final: when the block at the cursor is no longer canonical, it walks the

@@ -57,11 +57,11 @@ func (s *Store) addPositions(ctx context.Context, tx *ent.Tx, chainName string, 
 			cur[keys[i]] = p
 		}
 		liq, applied, from := parseInt(p.Liquidity), new(big.Int), ""
+		if p.Pool == "" && c.Pool != "" { // a position's pool and range never change
+			p.Pool, p.TickLower, p.TickUpper = c.Pool, c.TickLower, c.TickUpper
+		}
 		switch c.Kind {
 		case chain.PositionIncrease:
-			if p.Pool == "" {
-				p.Pool, p.TickLower, p.TickUpper = c.Pool, c.TickLower, c.TickUpper
-			}
 			applied.Set(c.Liquidity)
 			liq.Add(liq, applied)
 		case chain.PositionDecrease:

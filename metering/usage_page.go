@@ -1,0 +1,243 @@
+package metering
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// A usage page holds up to MaxPageCalls raw calls of one consumer in a columnar encoding
+// compressed with zstd (DESIGN.md section 7): EncodePage and DecodePage.
+//
+// A page is a version byte (pageVersion), the length of a zstd frame (uvarint), the frame, which
+// declares its content size, and then the 10 random bytes of each API request id (parseRequestID),
+// uncompressed: zstd cannot shrink them, and mixed with the other columns they would spoil the
+// entropy coding of their block. The frame's content is the consumer id (varint) and the number
+// of calls (uvarint), then each column below as its length in bytes (uvarint) and its bytes, in
+// this order (usage_page_decode.go numbers them):
+//
+//	at          varint per call: its Unix microsecond less the previous call's (the first less 0)
+//	flags       a byte per call: flagRated, flagReplayed, flagBody, flagRawRID
+//	rid time    varint per API request id: the id's millisecond less the call's
+//	rid raw     every other request id: its length (uvarint) and bytes
+//	key, operation, chain, method, path, error code, source: each a dictionary (the count of
+//	            values, each value: varint key id, or uvarint length and bytes), then a column
+//	            of one uvarint index per call
+//	status, cost, latency (microseconds): varint per call
+//	rate        varint per call with flagRated
+//	body length, body rid, body data: per call with flagBody, the error body's length with the
+//	            request id cut out (uvarint), where the id was cut (uvarint: 0 none, else the
+//	            offset plus 1), and those bytes
+//
+// Columns keep like values together, so zstd finds the repeats.
+
+// MaxPageCalls bounds the calls of a page.
+const MaxPageCalls = 8192
+
+// pageVersion is a page's first byte: the format of what follows.
+const pageVersion = 1
+
+// maxPageBody bounds a page's content before compression, which DecodePage allocates whole.
+const maxPageBody = 64 << 20
+
+// Bits of a call's flags column.
+const (
+	flagRated    = 1 << iota // RateRemaining is set: its value is in the rate column
+	flagReplayed             // Replayed
+	flagBody                 // ErrorBody is set: it is in the body columns
+	flagRawRID               // the request id is not the API's: it is in the rid raw column
+
+	flagsKnown = flagRated | flagReplayed | flagBody | flagRawRID
+)
+
+// ErrBadPage is DecodePage's answer to bytes EncodePage did not make.
+var ErrBadPage = errors.New("metering: not a usage page")
+
+var (
+	pageEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithSingleSegment(true)) // single segment: the frame declares its size
+	pageDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxPageBody), zstd.WithDecodeAllCapLimit(true))
+	// pageWriters keeps page encoders' column buffers between pages.
+	pageWriters = sync.Pool{New: func() any { return new(pageWriter) }}
+)
+
+// keptCall is c as a page keeps it, as a raw row did (usage_store.go): its time in UTC and its
+// latency to the microsecond, method, path and error code clipped to the row's columns, the error
+// body to MaxErrorBody, an empty error body as none.
+func keptCall(c Call) Call {
+	c.At = time.UnixMicro(c.At.UnixMicro()).UTC()
+	c.Latency = c.Latency.Truncate(time.Microsecond)
+	c.Method = clip(c.Method, maxMethod)
+	c.Path = clip(c.Path, maxPath)
+	c.ErrorCode = clip(c.ErrorCode, maxErrorCode)
+	c.ErrorBody = c.ErrorBody[:min(len(c.ErrorBody), MaxErrorBody)]
+	if len(c.ErrorBody) == 0 {
+		c.ErrorBody = nil
+	}
+	return c
+}
+
+// EncodePage encodes calls, at most MaxPageCalls of one consumer, in any order, as a page.
+// DecodePage returns them as a page keeps them: times in UTC and latencies to the microsecond,
+// method, path, error code and error body clipped as a raw row clipped them, an empty error body
+// as none. It is safe to call from several goroutines.
+func EncodePage(calls []Call) ([]byte, error) {
+	if len(calls) > MaxPageCalls {
+		return nil, fmt.Errorf("encode usage page: %d calls, at most %d", len(calls), MaxPageCalls)
+	}
+	w := pageWriters.Get().(*pageWriter)
+	defer pageWriters.Put(w)
+	body, err := w.body(calls)
+	if err != nil {
+		return nil, fmt.Errorf("encode usage page: %w", err)
+	}
+	w.frame = pageEncoder.EncodeAll(body, w.frame[:0])
+	page := make([]byte, 0, 1+binary.MaxVarintLen64+len(w.frame)+len(w.ridRand))
+	page = binary.AppendUvarint(append(page, pageVersion), uint64(len(w.frame)))
+	return append(append(page, w.frame...), w.ridRand...), nil
+}
+
+// pageWriter builds a page's columns.
+type pageWriter struct {
+	at, flags, ridTime, ridRand, ridRaw []byte
+	status, cost, latency, rate         []byte
+	bodyLen, bodyRID, bodyData          []byte
+	keys                                dict[int]
+	ops, chains, methods, paths, codes  dict[string]
+	sources                             dict[netip.Addr]
+	dictBuf, ridBuf, out, frame         []byte
+}
+
+func (w *pageWriter) reset() {
+	for _, b := range []*[]byte{&w.at, &w.flags, &w.ridTime, &w.ridRand, &w.ridRaw, &w.status, &w.cost,
+		&w.latency, &w.rate, &w.bodyLen, &w.bodyRID, &w.bodyData} {
+		*b = (*b)[:0]
+	}
+	w.keys.reset()
+	for _, d := range []*dict[string]{&w.ops, &w.chains, &w.methods, &w.paths, &w.codes} {
+		d.reset()
+	}
+	w.sources.reset()
+}
+
+// body is the page's content before compression, valid until w's next use; the random parts of
+// request ids, which go after the frame, are left in w.ridRand.
+func (w *pageWriter) body(calls []Call) ([]byte, error) {
+	w.reset()
+	consumer := 0
+	if len(calls) > 0 {
+		consumer = calls[0].ConsumerID
+	}
+	var prev int64
+	for i := range calls {
+		if calls[i].ConsumerID != consumer {
+			return nil, fmt.Errorf("consumers %d and %d in one page", consumer, calls[i].ConsumerID)
+		}
+		c := keptCall(calls[i])
+		us := c.At.UnixMicro()
+		w.at, prev = binary.AppendVarint(w.at, us-prev), us
+		var f byte
+		if ms, rnd, ok := parseRequestID(c.RequestID); ok {
+			w.ridTime = binary.AppendVarint(w.ridTime, ms-c.At.UnixMilli())
+			w.ridRand = append(w.ridRand, rnd[:]...)
+		} else {
+			f |= flagRawRID
+			w.ridRaw = putString(w.ridRaw, c.RequestID)
+		}
+		w.keys.add(c.KeyID)
+		w.ops.add(c.Operation)
+		w.chains.add(c.Chain)
+		w.methods.add(c.Method)
+		w.paths.add(c.Path)
+		w.codes.add(c.ErrorCode)
+		w.sources.add(c.Source)
+		w.status = binary.AppendVarint(w.status, int64(c.Status))
+		w.cost = binary.AppendVarint(w.cost, int64(c.Cost))
+		w.latency = binary.AppendVarint(w.latency, c.Latency.Microseconds())
+		if c.RateRemaining != nil {
+			f |= flagRated
+			w.rate = binary.AppendVarint(w.rate, int64(*c.RateRemaining))
+		}
+		if c.Replayed {
+			f |= flagReplayed
+		}
+		if c.ErrorBody != nil {
+			f |= flagBody
+			w.addBody(c.ErrorBody, c.RequestID)
+		}
+		w.flags = append(w.flags, f)
+	}
+
+	b := binary.AppendVarint(w.out[:0], int64(consumer))
+	b = binary.AppendUvarint(b, uint64(len(calls)))
+	for _, col := range [][]byte{w.at, w.flags, w.ridTime, w.ridRaw} {
+		b = appendColumn(b, col)
+	}
+	w.dictBuf = appendDict(w.dictBuf[:0], &w.keys, putInt)
+	b = appendColumn(appendColumn(b, w.dictBuf), w.keys.idx)
+	for _, d := range []*dict[string]{&w.ops, &w.chains, &w.methods, &w.paths, &w.codes} {
+		w.dictBuf = appendDict(w.dictBuf[:0], d, putString)
+		b = appendColumn(appendColumn(b, w.dictBuf), d.idx)
+	}
+	w.dictBuf = appendDict(w.dictBuf[:0], &w.sources, putAddr)
+	b = appendColumn(appendColumn(b, w.dictBuf), w.sources.idx)
+	for _, col := range [][]byte{w.status, w.cost, w.latency, w.rate, w.bodyLen, w.bodyRID, w.bodyData} {
+		b = appendColumn(b, col)
+	}
+	w.out = b
+	if len(b) > maxPageBody {
+		return nil, fmt.Errorf("%d bytes before compression, at most %d", len(b), maxPageBody)
+	}
+	return b, nil
+}
+
+// addBody adds an error body to the body columns, without the request id it quotes: the id is in
+// its own column already, and its random digits would cost their size again.
+func (w *pageWriter) addBody(body []byte, rid string) {
+	at := -1
+	if rid != "" {
+		w.ridBuf = append(w.ridBuf[:0], rid...)
+		at = bytes.Index(body, w.ridBuf)
+	}
+	w.bodyRID = binary.AppendUvarint(w.bodyRID, uint64(at+1))
+	if at >= 0 {
+		w.bodyData = append(append(w.bodyData, body[:at]...), body[at+len(rid):]...)
+		w.bodyLen = binary.AppendUvarint(w.bodyLen, uint64(len(body)-len(rid)))
+		return
+	}
+	w.bodyData = append(w.bodyData, body...)
+	w.bodyLen = binary.AppendUvarint(w.bodyLen, uint64(len(body)))
+}
+
+func appendColumn(b, col []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(col))), col...)
+}
+
+// DecodePage returns the calls of a page made by EncodePage, in the order they were encoded, or
+// an error wrapping ErrBadPage. Whatever its input, it allocates at most maxPageBody bytes for
+// the page's content and, for the calls, no more than that content bounds. The error bodies of
+// the calls share one buffer. It is safe to call from several goroutines.
+func DecodePage(page []byte) ([]Call, error) {
+	if len(page) == 0 || page[0] != pageVersion {
+		return nil, fmt.Errorf("%w: unknown version", ErrBadPage)
+	}
+	size, n := binary.Uvarint(page[1:])
+	if n <= 0 || size > uint64(len(page)-1-n) {
+		return nil, fmt.Errorf("%w: bad frame length", ErrBadPage)
+	}
+	frame, rnd := page[1+n:1+n+int(size)], page[1+n+int(size):]
+	var h zstd.Header
+	if err := h.Decode(frame); err != nil || !h.HasFCS || h.FrameContentSize > maxPageBody {
+		return nil, fmt.Errorf("%w: not a zstd frame of a known size", ErrBadPage)
+	}
+	body, err := pageDecoder.DecodeAll(frame, make([]byte, 0, h.FrameContentSize))
+	if err != nil || uint64(len(body)) != h.FrameContentSize {
+		return nil, errors.Join(fmt.Errorf("%w: bad zstd frame", ErrBadPage), err)
+	}
+	return decodeBody(body, rnd)
+}

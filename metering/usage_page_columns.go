@@ -1,0 +1,219 @@
+package metering
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"net/netip"
+	"strings"
+)
+
+// The building blocks of a usage page's columns (usage_page.go): dictionaries, request ids split
+// into their millisecond and their random part, and a reader that checks every count and length
+// against the bytes left before it allocates.
+
+// dict numbers the distinct values of a column in the order they first appear; idx holds each
+// call's number as a uvarint.
+type dict[T comparable] struct {
+	index  map[T]uint64
+	values []T
+	idx    []byte
+	// last is the value of the previous call: consecutive calls often share it.
+	last    T
+	lastIdx uint64
+	used    bool
+}
+
+func (d *dict[T]) reset() {
+	if d.index == nil {
+		d.index = map[T]uint64{}
+	}
+	clear(d.index)
+	d.values, d.idx, d.used = d.values[:0], d.idx[:0], false
+}
+
+func (d *dict[T]) add(v T) {
+	if !d.used || v != d.last {
+		i, ok := d.index[v]
+		if !ok {
+			i = uint64(len(d.values))
+			d.index[v] = i
+			d.values = append(d.values, v)
+		}
+		d.last, d.lastIdx, d.used = v, i, true
+	}
+	d.idx = binary.AppendUvarint(d.idx, d.lastIdx)
+}
+
+// appendDict appends d's values, their count first, each written by put.
+func appendDict[T comparable](b []byte, d *dict[T], put func([]byte, T) []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(d.values)))
+	for _, v := range d.values {
+		b = put(b, v)
+	}
+	return b
+}
+
+func putInt(b []byte, v int) []byte { return binary.AppendVarint(b, int64(v)) }
+
+func putString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// putAddr appends a's binary form (0, 4, 16 or 16 and zone bytes), its length first.
+func putAddr(b []byte, a netip.Addr) []byte {
+	bin, _ := a.MarshalBinary() // never fails
+	return append(binary.AppendUvarint(b, uint64(len(bin))), bin...)
+}
+
+// ridRandom is the random part of a request id, after its 6 bytes of millisecond.
+const ridRandom = 10
+
+// parseRequestID splits an id as the API makes it ("req_" and 32 lowercase hex digits, the first
+// 12 its Unix millisecond) into its millisecond and its random part; false for any other string.
+func parseRequestID(id string) (ms int64, rnd [ridRandom]byte, ok bool) {
+	const n = len(requestIDHead) + 32
+	if len(id) != n || id[:len(requestIDHead)] != requestIDHead {
+		return 0, rnd, false
+	}
+	var raw [16]byte
+	for i := range raw {
+		hi, lo := hexDigit[id[len(requestIDHead)+2*i]], hexDigit[id[len(requestIDHead)+2*i+1]]
+		if hi|lo > 0xf {
+			return 0, rnd, false
+		}
+		raw[i] = hi<<4 | lo
+	}
+	for _, b := range raw[:6] {
+		ms = ms<<8 | int64(b)
+	}
+	copy(rnd[:], raw[6:])
+	return ms, rnd, true
+}
+
+// hexDigit is the value of each lowercase hex digit, 0xff for every other byte.
+var hexDigit = func() (t [256]byte) {
+	for c := range t {
+		t[c] = 0xff
+		if isHex(byte(c)) {
+			t[c] = byte(strings.IndexByte("0123456789abcdef", byte(c)))
+		}
+	}
+	return t
+}()
+
+// requestID is the id parseRequestID split; ms must be within 48 bits.
+func requestID(ms int64, rnd []byte) string {
+	var raw [16]byte
+	for i := range 6 {
+		raw[i] = byte(ms >> (8 * (5 - i)))
+	}
+	copy(raw[6:], rnd)
+	var s [len(requestIDHead) + 32]byte
+	copy(s[:], requestIDHead)
+	hex.Encode(s[len(requestIDHead):], raw[:])
+	return string(s[:])
+}
+
+// pageReader reads a page's body; its first error sticks and every later read returns zero values.
+type pageReader struct {
+	b   []byte
+	err error
+}
+
+func (r *pageReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: %s", ErrBadPage, what)
+	}
+	r.b = nil
+}
+
+func (r *pageReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("bad uvarint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *pageReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// bytes returns the next n bytes, a view of the body.
+func (r *pageReader) bytes(n uint64) []byte {
+	if n > uint64(len(r.b)) {
+		r.fail("length beyond the page")
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+// section reads a length-prefixed column.
+func (r *pageReader) section() *pageReader {
+	return &pageReader{b: r.bytes(r.uvarint()), err: r.err}
+}
+
+// count reads a count of items of at least size bytes each, bounded by the bytes left.
+func (r *pageReader) count(size int) int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)/size) {
+		r.fail("count beyond the page")
+		return 0
+	}
+	return int(n)
+}
+
+// index reads a dictionary index below n.
+func (r *pageReader) index(n int) int {
+	i := r.uvarint()
+	if i >= uint64(n) {
+		r.fail("index beyond its dictionary")
+		return 0
+	}
+	return int(i)
+}
+
+// done reports r's error, or an error if r has bytes left.
+func (r *pageReader) done(what string) error {
+	if r.err == nil && len(r.b) > 0 {
+		r.fail("trailing bytes in " + what)
+	}
+	return r.err
+}
+
+func (r *pageReader) ints() []int {
+	out := make([]int, r.count(1))
+	for i := range out {
+		out[i] = int(r.varint())
+	}
+	return out
+}
+
+func (r *pageReader) strings() []string {
+	out := make([]string, r.count(1))
+	for i := range out {
+		out[i] = string(r.bytes(r.uvarint()))
+	}
+	return out
+}
+
+func (r *pageReader) addrs() []netip.Addr {
+	out := make([]netip.Addr, r.count(1))
+	for i := range out {
+		if err := out[i].UnmarshalBinary(r.bytes(r.uvarint())); err != nil {
+			r.fail("bad address")
+		}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package metering
+
+import (
+	"slices"
+	"time"
+)
+
+// PageSummary is what the store indexes of a usage page (DESIGN.md section 7): request-log
+// filters select pages by it before decoding any.
+type PageSummary struct {
+	ConsumerID int
+	Calls      int
+	// First and Last are the earliest and latest call times, as the page keeps them (UTC, to the
+	// microsecond); a page's calls may be out of order.
+	First, Last time.Time
+	// FirstRequestID and LastRequestID are the least and greatest request ids. Ids lead with their
+	// millisecond, so the range is a time range too.
+	FirstRequestID, LastRequestID string
+	// Groups counts the calls per status group (StatusGroup); a group with none is absent.
+	Groups map[string]int
+	// The key ids, operations and error codes (none for success) present, sorted.
+	KeyIDs     []int
+	Operations []string
+	ErrorCodes []string
+}
+
+// SummarizePage summarizes the calls of a page (EncodePage), all of one consumer.
+func SummarizePage(calls []Call) PageSummary {
+	s := PageSummary{Calls: len(calls), Groups: map[string]int{}}
+	if len(calls) == 0 {
+		return s
+	}
+	s.ConsumerID = calls[0].ConsumerID
+	s.FirstRequestID, s.LastRequestID = calls[0].RequestID, calls[0].RequestID
+	first, last := calls[0].At.UnixMicro(), calls[0].At.UnixMicro()
+	for i := range calls {
+		c := &calls[i]
+		us := c.At.UnixMicro()
+		first, last = min(first, us), max(last, us)
+		s.FirstRequestID, s.LastRequestID = min(s.FirstRequestID, c.RequestID), max(s.LastRequestID, c.RequestID)
+		s.Groups[StatusGroup(c.Status)]++
+		s.KeyIDs = addSorted(s.KeyIDs, c.KeyID)
+		s.Operations = addSorted(s.Operations, c.Operation)
+		if code := clip(c.ErrorCode, maxErrorCode); code != "" {
+			s.ErrorCodes = addSorted(s.ErrorCodes, code)
+		}
+	}
+	s.First, s.Last = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
+	return s
+}
+
+// addSorted adds v to the sorted set vs. Sets are small (a page's keys, operations, codes).
+func addSorted[T int | string](vs []T, v T) []T {
+	if i, found := slices.BinarySearch(vs, v); !found {
+		vs = slices.Insert(vs, i, v)
+	}
+	return vs
+}
+
+// Matches reports whether the page may hold calls matching f: false when none can, so the log
+// need not decode it. Each of f's fields is checked alone, so a page can match f and none of its
+// calls match all of f's fields at once.
+func (s PageSummary) Matches(f LogFilter) bool {
+	switch {
+	case s.Calls == 0,
+		!f.From.IsZero() && s.Last.Before(f.From),
+		!f.To.IsZero() && !s.First.Before(f.To),
+		f.KeyID != 0 && !has(s.KeyIDs, f.KeyID),
+		f.Operation != "" && !has(s.Operations, f.Operation),
+		f.StatusGroup != "" && s.Groups[f.StatusGroup] == 0,
+		f.ErrorCode != "" && !has(s.ErrorCodes, f.ErrorCode),
+		f.bySearch() && (s.LastRequestID < f.RequestIDPrefix || s.FirstRequestID >= prefixEnd(f.RequestIDPrefix)):
+		return false
+	}
+	return true
+}
+
+func has[T int | string](sorted []T, v T) bool {
+	_, found := slices.BinarySearch(sorted, v)
+	return found
+}

@@ -1,0 +1,386 @@
+package metering_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/partner-platform/partnerd/metering"
+)
+
+// pageMix is a realistic traffic mix of one consumer: its keys, operations with their paths
+// and chains, and the errors it meets.
+var pageMix = struct {
+	keys   []int
+	ops    []pageOp
+	tokens []string
+	errs   []pageErr
+	addrs  []netip.Addr
+}{
+	keys: []int{101, 102, 103, 117},
+	ops: []pageOp{
+		{"getTokenPrice", "GET", "/v1/tokens/%s/price", 1, true},
+		{"getTrending", "GET", "/v1/trending", 1, false},
+		{"getPoolChart", "GET", "/v1/pools/%s/chart", 5, true},
+		{"getQuote", "POST", "/v1/quotes", 2, false},
+		{"buildSwap", "POST", "/v1/swaps/build", 10, false},
+		{"getBalances", "GET", "/v1/wallets/%s/balances", 3, true},
+		{"getToken", "GET", "/v1/tokens/%s", 1, true},
+	},
+	errs: []pageErr{
+		{400, "invalid_address", "mint must be an EVM address (0x followed by 40 hex digits)"},
+		{404, "not_found", "no such token on this chain"},
+		{429, "rate_limited", "rate limit exceeded: retry after the Retry-After seconds"},
+		{502, "upstream_unavailable", "the price source did not answer in time"},
+		{499, "client_closed_request", "the caller went away before the answer"},
+		{422, "chain_not_enabled", "chain solana is not enabled for this consumer"},
+	},
+	addrs: []netip.Addr{netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("203.0.113.8"),
+		netip.MustParseAddr("2001:db8::15")},
+}
+
+type pageOp struct {
+	name, method, path string
+	cost               int
+	token              bool
+}
+
+type pageErr struct {
+	status        int
+	code, message string
+}
+
+func init() {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 24 {
+		pageMix.tokens = append(pageMix.tokens, fmt.Sprintf("0x%040x", rng.Uint64()<<32|rng.Uint64()))
+	}
+}
+
+// pageCalls makes n calls of one consumer as the API records them: Poisson arrivals about 5 ms
+// apart, request ids from their millisecond, 7 % errors with the API's error envelope, 1 % replays,
+// 3 % refused before the limiter (no RateRemaining). Times and latencies are to the microsecond,
+// as a page keeps them.
+func pageCalls(seed uint64, n int) []metering.Call {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	at := time.Date(2030, time.May, 10, 12, 0, 0, 0, time.UTC)
+	calls := make([]metering.Call, n)
+	rate := 600
+	chains := []string{"base", "ethereum", "ethereum", "arbitrum", ""}
+	for i := range calls {
+		at = at.Add(time.Duration(rng.ExpFloat64() * float64(5*time.Millisecond)).Truncate(time.Microsecond))
+		op := pageMix.ops[rng.IntN(len(pageMix.ops))]
+		path := op.path
+		if op.token {
+			path = fmt.Sprintf(op.path, pageMix.tokens[rng.IntN(len(pageMix.tokens))])
+		}
+		var rnd [10]byte
+		for j := range rnd {
+			rnd[j] = byte(rng.Uint32())
+		}
+		ms := uint64(at.UnixMilli()) - uint64(rng.IntN(2)) // the id is made as the call arrives
+		id := fmt.Sprintf("req_%012x%s", ms, hex.EncodeToString(rnd[:]))
+		key := pageMix.keys[min(rng.IntN(8), len(pageMix.keys)-1)] // the last key does most calls
+		c := metering.Call{ConsumerID: 42, KeyID: key, Operation: op.name, Status: 200, Cost: op.cost,
+			Latency: time.Duration(rng.ExpFloat64()*float64(40*time.Millisecond)).Truncate(time.Microsecond) + 300*time.Microsecond,
+			Chain:   chains[rng.IntN(len(chains))], RequestID: id, At: at, Method: op.method, Path: path,
+			Source: pageMix.addrs[min(rng.IntN(10), len(pageMix.addrs)-1)]}
+		rate = min(600, rate+rng.IntN(4)) - c.Cost
+		if rng.IntN(100) < 3 {
+			c.Cost = 0
+		} else {
+			r := max(rate, 0)
+			c.RateRemaining = &r
+		}
+		if rng.IntN(100) < 7 {
+			e := pageMix.errs[rng.IntN(len(pageMix.errs))]
+			c.Status, c.ErrorCode, c.Cost = e.status, e.code, 0
+			c.ErrorBody = fmt.Appendf(nil, `{"ok":false,"error":%q,"code":%q,"requestId":%q}`, e.message, e.code, id)
+		}
+		c.Replayed = rng.IntN(100) == 0
+		calls[i] = c
+	}
+	return calls
+}
+
+func roundTrip(t *testing.T, calls []metering.Call) []metering.Call {
+	t.Helper()
+	page, err := metering.EncodePage(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metering.DecodePage(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func assertCalls(t *testing.T, got, want []metering.Call) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d calls, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("call %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestPageRoundTrip(t *testing.T) {
+	for _, n := range []int{1, 2, 100, 4096, metering.MaxPageCalls} {
+		calls := pageCalls(uint64(n), n)
+		assertCalls(t, roundTrip(t, calls), calls)
+	}
+}
+
+func TestPageEdgeCases(t *testing.T) {
+	t0 := time.Date(2030, time.May, 10, 12, 0, 0, 0, time.UTC)
+	rid := func(ms int64, tail string) string { return fmt.Sprintf("req_%012x%s", ms, tail) }
+	one := metering.Call{ConsumerID: 7, KeyID: 1, Operation: "getTrending", Status: 200, Cost: 1,
+		RequestID: rid(t0.UnixMilli(), "00112233445566778899"), At: t0}
+	t.Run("empty", func(t *testing.T) {
+		if got := roundTrip(t, nil); len(got) != 0 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("one call, zero values", func(t *testing.T) {
+		assertCalls(t, roundTrip(t, []metering.Call{one}), []metering.Call{one})
+		assertCalls(t, roundTrip(t, []metering.Call{{}}), []metering.Call{{}})
+	})
+	t.Run("times equal, out of order, far apart", func(t *testing.T) {
+		calls := []metering.Call{one, one, one, one, one}
+		calls[2].At = t0.Add(-time.Hour)
+		calls[3].At = t0.Add(10 * 365 * 24 * time.Hour)
+		calls[4].At = time.Unix(0, 0).UTC()
+		assertCalls(t, roundTrip(t, calls), calls)
+	})
+	t.Run("request ids the API did not make", func(t *testing.T) {
+		var calls []metering.Call
+		for _, id := range []string{"", "r1", "req_", rid(t0.UnixMilli(), "0011223344556677889"), // one digit short
+			rid(t0.UnixMilli(), "00112233445566778899a"), rid(t0.UnixMilli(), "0011223344556677889A"), // long; upper case
+			rid(t0.UnixMilli(), "0011223344556677889g"), "REQ_" + rid(t0.UnixMilli(), "00112233445566778899")[4:],
+			rid(0, "00000000000000000000"), "req_ffffffffffffffffffffffffffffffff", // API-shaped, far from the call's time
+			strings.Repeat("é", 40)} {
+			c := one
+			c.RequestID = id
+			c.ErrorBody = []byte(`{"requestId":"` + id + `"}`)
+			calls = append(calls, c)
+		}
+		assertCalls(t, roundTrip(t, calls), calls)
+	})
+	t.Run("largest values", func(t *testing.T) {
+		c := one
+		c.Method, c.Path, c.ErrorCode = strings.Repeat("M", 8), "/"+strings.Repeat("p", 511), strings.Repeat("c", 64)
+		c.Operation, c.Chain = strings.Repeat("o", 64), strings.Repeat("c", 32)
+		c.ErrorBody = bytes.Repeat([]byte{0xff}, metering.MaxErrorBody)
+		c.KeyID, c.Status, c.Cost, c.Latency = -1<<63, 1<<62, 1<<63-1, -time.Hour
+		r := -1 << 63
+		c.RateRemaining = &r
+		c.Source = netip.MustParseAddr("fe80::1%" + strings.Repeat("z", 300))
+		assertCalls(t, roundTrip(t, []metering.Call{c}), []metering.Call{c})
+	})
+	t.Run("kept as a raw row kept it", func(t *testing.T) {
+		c := one
+		c.At = t0.Add(1500 * time.Nanosecond).In(time.FixedZone("X", 3600))
+		c.Latency = 2999 * time.Nanosecond
+		c.Method, c.Path, c.ErrorCode = strings.Repeat("M", 9), "/"+strings.Repeat("p", 600), strings.Repeat("c", 70)
+		c.ErrorBody = bytes.Repeat([]byte("x"), metering.MaxErrorBody+1)
+		c.Source = netip.MustParseAddr("::ffff:10.0.0.1")
+		empty := one
+		empty.ErrorBody = []byte{}
+		got := roundTrip(t, []metering.Call{c, empty})
+		want := c
+		want.At, want.Latency = t0.Add(time.Microsecond), 2*time.Microsecond
+		want.Method, want.Path, want.ErrorCode = c.Method[:8], c.Path[:512], c.ErrorCode[:64]
+		want.ErrorBody = want.ErrorBody[:metering.MaxErrorBody]
+		assertCalls(t, got, []metering.Call{want, one})
+		if got[0].At.Location() != time.UTC {
+			t.Fatalf("location %v, want UTC", got[0].At.Location())
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		other := one
+		other.ConsumerID = 8
+		if _, err := metering.EncodePage([]metering.Call{one, other}); err == nil {
+			t.Fatal("two consumers encoded in one page")
+		}
+		if _, err := metering.EncodePage(make([]metering.Call, metering.MaxPageCalls+1)); err == nil {
+			t.Fatal("too many calls encoded")
+		}
+	})
+}
+
+// TestPageErrorBodies checks that an error body quoting its call's request id is stored without
+// it: the page grows by far less than the ids' digits.
+func TestPageErrorBodies(t *testing.T) {
+	calls := pageCalls(3, 2000)
+	withBodies, _ := metering.EncodePage(calls)
+	for i := range calls {
+		calls[i].ErrorBody = nil
+	}
+	without, _ := metering.EncodePage(calls)
+	bodies := 0
+	for _, c := range pageCalls(3, 2000) {
+		if c.ErrorBody != nil {
+			bodies++
+		}
+	}
+	if per := (len(withBodies) - len(without)) / bodies; per > 16 {
+		t.Errorf("an error body costs %d bytes", per)
+	}
+}
+
+func TestDecodePageRefuses(t *testing.T) {
+	page, _ := metering.EncodePage(pageCalls(1, 50))
+	bad := [][]byte{nil, {}, {0}, {2}, page[:1], page[:len(page)-1], append(bytes.Clone(page), 0)}
+	flipped := bytes.Clone(page)
+	flipped[len(flipped)-50*10-1] ^= 0x40 // the frame's checksum, before the ids' random parts
+	bad = append(bad, flipped)
+	for _, b := range bad {
+		if _, err := metering.DecodePage(b); !errors.Is(err, metering.ErrBadPage) {
+			t.Errorf("DecodePage(%.20x) = %v, want ErrBadPage", b, err)
+		}
+	}
+}
+
+func FuzzDecodePage(f *testing.F) {
+	for _, n := range []int{0, 1, 3, 40} {
+		page, _ := metering.EncodePage(pageCalls(uint64(n), n))
+		f.Add(page)
+	}
+	f.Add([]byte{1, 0x28, 0xb5, 0x2f, 0xfd})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		calls, err := metering.DecodePage(b)
+		if err != nil {
+			return
+		}
+		// What decodes encodes again; once encoded (and kept as a page keeps calls), it round-trips.
+		kept := roundTrip(t, calls)
+		assertCalls(t, roundTrip(t, kept), kept)
+	})
+}
+
+func TestSummarizePage(t *testing.T) {
+	calls := pageCalls(5, 3000)
+	calls[10].At, calls[20].At = calls[10].At.Add(time.Hour), calls[20].At.Add(-time.Hour) // out of order
+	s := metering.SummarizePage(calls)
+
+	want := metering.PageSummary{ConsumerID: 42, Calls: len(calls), First: calls[20].At, Last: calls[10].At,
+		FirstRequestID: calls[0].RequestID, LastRequestID: calls[0].RequestID, Groups: map[string]int{}}
+	keys, ops, codes := map[int]bool{}, map[string]bool{}, map[string]bool{}
+	for _, c := range calls {
+		want.FirstRequestID, want.LastRequestID = min(want.FirstRequestID, c.RequestID), max(want.LastRequestID, c.RequestID)
+		want.Groups[metering.StatusGroup(c.Status)]++
+		keys[c.KeyID], ops[c.Operation] = true, true
+		if c.ErrorCode != "" {
+			codes[c.ErrorCode] = true
+		}
+	}
+	want.KeyIDs, want.Operations, want.ErrorCodes = sortedKeys(keys), sortedKeys(ops), sortedKeys(codes)
+	if !reflect.DeepEqual(s, want) {
+		t.Fatalf("summary\n got %+v\nwant %+v", s, want)
+	}
+	if len(want.ErrorCodes) != len(pageMix.errs) || len(want.Groups) != 4 { // no 3xx in the mix
+		t.Fatalf("the mix lacks errors: %+v", want)
+	}
+
+	empty := metering.SummarizePage(nil)
+	if empty.Calls != 0 || empty.Matches(metering.LogFilter{}) {
+		t.Fatalf("empty page summary %+v matches", empty)
+	}
+}
+
+func sortedKeys[T int | string](m map[T]bool) []T {
+	out := make([]T, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// callMatches is the request log's filter applied to one call.
+func callMatches(c metering.Call, f metering.LogFilter) bool {
+	return (f.From.IsZero() || !c.At.Before(f.From)) && (f.To.IsZero() || c.At.Before(f.To)) &&
+		(f.KeyID == 0 || c.KeyID == f.KeyID) && (f.Operation == "" || c.Operation == f.Operation) &&
+		(f.StatusGroup == "" || metering.StatusGroup(c.Status) == f.StatusGroup) &&
+		(f.ErrorCode == "" || c.ErrorCode == f.ErrorCode) && strings.HasPrefix(c.RequestID, f.RequestIDPrefix)
+}
+
+// TestPageSummaryMatches checks Matches against a scan of every call: a page holding a matching
+// call always matches, and selective filters skip pages.
+func TestPageSummaryMatches(t *testing.T) {
+	calls := pageCalls(9, 8192)
+	const perPage = 256
+	var pages []metering.PageSummary
+	for i := 0; i < len(calls); i += perPage {
+		pages = append(pages, metering.SummarizePage(calls[i:i+perPage]))
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	pick := func(p int) bool { return rng.IntN(100) < p }
+	skipped := 0
+	for range 3000 {
+		c := calls[rng.IntN(len(calls))]
+		var f metering.LogFilter
+		if pick(30) {
+			f.From = c.At.Add(-time.Duration(rng.IntN(3)) * time.Second)
+		}
+		if pick(30) {
+			f.To = c.At.Add(time.Duration(rng.IntN(3)) * time.Second)
+		}
+		if pick(30) {
+			f.KeyID = pageMix.keys[rng.IntN(len(pageMix.keys))] + rng.IntN(2)
+		}
+		if pick(30) {
+			f.Operation = pageMix.ops[rng.IntN(len(pageMix.ops))].name
+		}
+		if pick(30) {
+			f.StatusGroup = metering.StatusGroups[rng.IntN(len(metering.StatusGroups))]
+		}
+		if pick(30) {
+			f.ErrorCode = pageMix.errs[rng.IntN(len(pageMix.errs))].code
+		}
+		if pick(30) {
+			f.RequestIDPrefix = c.RequestID[:4+1+rng.IntN(32)]
+			if pick(20) {
+				f.RequestIDPrefix = fmt.Sprintf("req_%x", rng.IntN(1<<20))
+			}
+		}
+		for i, p := range pages {
+			any := slices.ContainsFunc(calls[i*perPage:(i+1)*perPage], func(c metering.Call) bool { return callMatches(c, f) })
+			switch m := p.Matches(f); {
+			case any && !m:
+				t.Fatalf("page %d holds a call matching %+v and does not match", i, f)
+			case !m:
+				skipped++
+			}
+		}
+	}
+	if total := 3000 * len(pages); skipped < total/2 {
+		t.Errorf("filters skipped %d pages of %d", skipped, total)
+	}
+
+	p := pages[0]
+	for _, f := range []metering.LogFilter{{KeyID: 999}, {Operation: "nope"}, {ErrorCode: "nope"}, {StatusGroup: metering.Group3xx},
+		{To: p.First}, {From: p.Last.Add(time.Microsecond)}, {RequestIDPrefix: "req_00"}, {RequestIDPrefix: "req_f"}} {
+		if p.Matches(f) {
+			t.Errorf("page matches %+v", f)
+		}
+	}
+	for _, f := range []metering.LogFilter{{}, {From: p.Last}, {To: p.First.Add(time.Microsecond)}, {RequestIDPrefix: p.FirstRequestID},
+		{RequestIDPrefix: p.LastRequestID}, {KeyID: p.KeyIDs[0], Operation: p.Operations[0], StatusGroup: metering.Group2xx}} {
+		if !p.Matches(f) {
+			t.Errorf("page does not match %+v", f)
+		}
+	}
+}

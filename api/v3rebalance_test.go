@@ -11,14 +11,14 @@ import (
 )
 
 // TestV3CreateRebalanceCompoundRoundTrips: uniswap-v3's lp/create (of a new pool, the WETH/USDD 1 %
-// tier the seeding leaves empty), lp/compound (of the deployer's position 1 after a swap through its
-// pool earned it fees) and lp/rebalance (of the same position to the full range) each answer 200.
-// create takes at most 3 JSON-RPC round trips: the pool, the tokens and the wallet in one batch (the
-// pool's tick words in a second when it exists), and the simulation. compound and rebalance take 6,
-// as lp/increase, lp/remove and lp/harvest do: the user's positions (chain/evm's V3Positions: four
-// rounds of discovery), the pool with its ticks around the word the positions read gave and the
-// wallet in one batch, and the simulation. (Issue 21 asks for at most 3: that needs a read of one
-// position by id, ownerOf and positions(id) batched with the build's state.)
+// tier the seeding leaves empty), lp/add (to the position's pool), and lp/increase, lp/remove,
+// lp/harvest, lp/compound and lp/rebalance (to the full range) of the deployer's position 1 after a
+// swap through its pool earned it fees, each answer 200.
+// Each takes at most 3 JSON-RPC round trips. create: the pool (its price alone), the tokens and
+// the wallet in one batch, then the simulation (2); add: the pool, then the pool and the wallet,
+// then the simulation; the builds on the position: the position (ownerOf and positions(id)), then
+// the position with its pool's fee growth (and, for compound and rebalance, the pool with its ticks)
+// and the wallet in one batch, then the simulation.
 func TestV3CreateRebalanceCompoundRoundTrips(t *testing.T) {
 	t.Parallel()
 	te := newTradeEnv(t, 0)
@@ -60,8 +60,12 @@ func TestV3CreateRebalanceCompoundRoundTrips(t *testing.T) {
 	}{
 		{"create", 3, map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": "0.01", "amountB": "30", "feeTier": 10000, "price": price,
 			"tickLower": -887272, "tickUpper": 887272}},
-		{"compound", 6, map[string]any{"positionIds": []string{id}}},
-		{"rebalance", 6, map[string]any{"positionIds": []string{id}, "tickLower": -887272, "tickUpper": 887272}},
+		{"add", 3, map[string]any{"pool": pool.Address.Hex(), "amountA": "0.001", "amountB": "3", "tickLower": -887270, "tickUpper": 887270}},
+		{"increase", 3, map[string]any{"positionIds": []string{id}, "amountA": "0.001", "amountB": "3"}},
+		{"remove", 3, map[string]any{"positionIds": []string{id}, "bps": 100}},
+		{"harvest", 3, map[string]any{"positionIds": []string{id}}},
+		{"compound", 3, map[string]any{"positionIds": []string{id}}},
+		{"rebalance", 3, map[string]any{"positionIds": []string{id}, "tickLower": -887272, "tickUpper": 887272}},
 	} {
 		before := te.d.rpc.RoundTrips()
 		r := te.build("/v1/build/lp/"+c.op, body(c.fields))

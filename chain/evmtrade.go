@@ -32,6 +32,47 @@ type EVMTradeRead struct {
 	// TaxProbes simulate a buy and a sell of tokens on pools (the audit's probe) to measure
 	// transfer taxes, in the same batch.
 	TaxProbes []EVMTaxProbe
+	// Positions are NFT positions read with their pools' state, so that a build on a position
+	// reads it at the same block as the rest of its state.
+	Positions []EVMPositionRead
+	// Stakes are NFT positions' stakes in a staker.
+	Stakes []EVMStakesRead
+}
+
+// EVMPositionRead asks for position Position.ID of the position manager Where.PositionManager:
+// its positions(id) and ownerOf(id), its pool's state (slot0, liquidity, global fee growth, the
+// pool's balances of its tokens) and the fee growth outside its two ticks. Position is what an
+// earlier read found (V3StakerReader): its pool, tokens and ticks, which never change.
+type EVMPositionRead struct {
+	Where    V3PositionsRead
+	Position V3Position
+}
+
+// EVMPositionState is a position as an EVMPositionRead read it: Position with its State, and the
+// NFT's holder (the staker when it is deposited; "" when it does not exist). OK is false when the
+// position or its pool did not answer.
+type EVMPositionState struct {
+	Position V3Position
+	Holder   string
+	OK       bool
+}
+
+// EVMStakesRead asks a staker for position ID's stake in each of Incentives (incentives(id),
+// stakes(ID, id) and getRewardInfo(key, ID)), and what it owes Owner in each of their reward tokens
+// (rewards(token, Owner)).
+type EVMStakesRead struct {
+	Staker     string
+	ID         *big.Int
+	Owner      string
+	Incentives []V3Incentive
+}
+
+// EVMStakesState is what an EVMStakesRead read: Incentives in its order, with the stakes, and
+// Owed by reward token. OK is false when a getter did not answer.
+type EVMStakesState struct {
+	Incentives []V3IncentiveStake
+	Owed       map[string]*big.Int
+	OK         bool
 }
 
 // EVMTaxProbe asks for the audit simulation of Token on Pair (a Uniswap V2 pair holding it), buying
@@ -67,6 +108,8 @@ type EVMTradeState struct {
 	Farms       []EVMFarmState
 	FarmsOf     []string     // the farm of each looked-up pair; "" when it has none
 	TaxSims     []Simulation // one per EVMTaxProbe; Ran false (with a Reason) when it could not trade
+	Positions   []EVMPositionState
+	Stakes      []EVMStakesState
 }
 
 // EVMFarmState is a StakingRewards farm as the read's owner sees it.

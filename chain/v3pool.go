@@ -17,6 +17,9 @@ type V3PoolRead struct {
 	// TickSpacing is the pool's tick spacing when the caller knows it (a fee tier's): with it a
 	// tick known from the index gives the word before the pool was ever read. 0: unknown.
 	TickSpacing int
+	// NoTicks reads the pool's getters alone (slot0, liquidity, tokens, fee, spacing): no tick
+	// words, so never a second round trip; the state has no Ticks.
+	NoTicks bool
 }
 
 // V3PoolState is a Uniswap V3 pool read at one block: its immutables, slot0's price and tick, the

@@ -19,8 +19,8 @@ type V3Incentive struct {
 	Refundee           string
 }
 
-// V3IncentiveStake is an incentive of a position's pool and the position's stake in it, read when
-// V3StakerRead.Stakes asks.
+// V3IncentiveStake is an incentive of a position's pool and the position's stake in it, read with
+// a build's state (EVMTradeRead.Stakes).
 type V3IncentiveStake struct {
 	V3Incentive
 	TotalRewardUnclaimed *big.Int // incentives(id): what is left to pay
@@ -34,13 +34,11 @@ type V3IncentiveStake struct {
 type V3StakerRead struct {
 	Where V3PositionsRead // its PositionManager, Staker, Factory and InitCodeHash
 	ID    *big.Int
-	Owner string // whose staker rewards are read (with Stakes)
 	// Incentives requires the pool's incentives whoever holds the position (a stake); without it
 	// a failed log query fails the read only when the position is deposited in the staker.
 	Incentives bool
-	// Stakes asks for a second round, pinned to the first's block: the position's stake in each
-	// incentive of its pool, and what the staker owes Owner in each of their reward tokens.
-	Stakes bool
+	// PositionOnly reads the holder and positions(ID) alone: no deposit, no incentives.
+	PositionOnly bool
 }
 
 // V3StakerState is what a V3StakerRead read, at one block.
@@ -58,15 +56,13 @@ type V3StakerState struct {
 	Stakes    int
 	// Incentives are the staker's incentives of the position's pool created by Block (its
 	// IncentiveCreated logs), oldest first (none when their logs could not be read and the
-	// read did not need them); their stakes are read only when asked.
-	Incentives []V3IncentiveStake
-	// Owed is the staker's rewards(token, Owner) of each of Incentives' reward tokens (with Stakes).
-	Owed map[string]*big.Int
+	// read did not need them); EVMTradeRead.Stakes reads the position's stakes in them.
+	Incentives []V3Incentive
 }
 
 // V3StakerReader reads a position in the staker: an EVM source (chain/evm's Source) implements it.
 type V3StakerReader interface {
-	// V3Staker reads q at the latest block: one JSON-RPC round trip, two with q.Stakes. Errors
+	// V3Staker reads q at the latest block in one JSON-RPC round trip. Errors
 	// match ErrUpstreamUnavailable, ErrUpstreamTimeout, ErrUpstreamBadResponse or ErrCanceled.
 	V3Staker(ctx context.Context, q V3StakerRead) (V3StakerState, error)
 }

@@ -528,7 +528,7 @@ func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPReques
 // lpHarvest is BuildLPHarvest on an EVM chain.
 func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	if _, ok := c.positionVenue(r.Venue); ok {
-		return c.lpHarvestPosition(ctx, s, consumerID, r)
+		return s.BuildLPHarvestPosition(ctx, consumerID, r)
 	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {

@@ -35,7 +35,7 @@ func (s *Service) BuildLPCompoundPosition(ctx context.Context, consumerID int, r
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
 		return ratioRead(pv, user, p)
 	})
 	if err != nil {

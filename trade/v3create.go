@@ -60,7 +60,7 @@ func (s *Service) BuildLPCreatePosition(ctx context.Context, consumerID int, r L
 	if err != nil {
 		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	read := chain.EVMTradeRead{V3Pools: []chain.V3PoolRead{{Pool: pool, TickSpacing: spacing}}, TickLens: pv.cfg.TickLens, Owner: user,
+	read := chain.EVMTradeRead{V3Pools: []chain.V3PoolRead{{Pool: pool, TickSpacing: spacing, NoTicks: true}}, TickLens: pv.cfg.TickLens, Owner: user,
 		Decimals: tokens[:], Balances: tokens[:],
 		Allowances: []chain.EVMAllowance{{Token: tokens[0], Spender: pv.cfg.PositionManager}, {Token: tokens[1], Spender: pv.cfg.PositionManager}}}
 	st, nativeUSD, err := c.readPriced(ctx, read)

@@ -67,14 +67,18 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 	if err != nil {
 		return Build{}, err
 	}
-	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id, Owner: user, Stakes: r.Unstake, Incentives: !r.Unstake})
+	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id, Incentives: true})
 	if err != nil {
 		return Build{}, fmt.Errorf("staker: %w", err)
 	}
 	if err := sv.checkHolder(ss, user, id, r.Unstake); err != nil {
 		return Build{}, err
 	}
-	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Owner: user})
+	read := chain.EVMTradeRead{Owner: user}
+	if r.Unstake {
+		read.Stakes = []chain.EVMStakesRead{sv.stakesRead(ss, user)}
+	}
+	st, nativeUSD, err := c.readPriced(ctx, read)
 	if err != nil {
 		return Build{}, fmt.Errorf("lp farm: %w", err)
 	}
@@ -82,12 +86,12 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 	var call chain.EVMCall
 	stepID := "stake"
 	if r.Unstake {
-		staked, err := sv.stakedIn(ss, id)
+		staked, err := sv.stakedIn(ss, st, id)
 		if err != nil {
 			return Build{}, err
 		}
 		md["action"] = "unstake"
-		rewardsMetadata(md, ss, staked)
+		rewardsMetadata(md, st, staked)
 		call, stepID = sv.WithdrawCall(sv.cfg, id, incentivesOf(staked), user), "unstakeAndWithdraw"
 	} else {
 		if ss.Position.Liquidity.Sign() == 0 {
@@ -121,34 +125,34 @@ func (s *Service) BuildLPHarvestPosition(ctx context.Context, consumerID int, r 
 	}
 	sv, id, user, reader, err := c.stakedSetup(r)
 	if errors.Is(err, ErrNotSupported) {
-		return c.lpHarvestPosition(ctx, s, consumerID, r) // no staker: fees only
+		return c.lpHarvestFees(ctx, s, consumerID, r, nil) // no staker: fees only
 	} else if err != nil {
 		return Build{}, err
 	}
-	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id, Owner: user, Stakes: true})
+	ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: sv.where, ID: id})
 	if err != nil {
 		return Build{}, fmt.Errorf("staker: %w", err)
 	}
 	if ss.Holder != strings.ToLower(sv.cfg.Staker) {
-		return c.lpHarvestPosition(ctx, s, consumerID, r)
+		return c.lpHarvestFees(ctx, s, consumerID, r, &ss)
 	}
 	if err := sv.checkHolder(ss, user, id, true); err != nil {
 		return Build{}, err
 	}
-	staked, err := sv.stakedIn(ss, id)
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Owner: user, Stakes: []chain.EVMStakesRead{sv.stakesRead(ss, user)}})
+	if err != nil {
+		return Build{}, fmt.Errorf("lp harvest: %w", err)
+	}
+	staked, err := sv.stakedIn(ss, st, id)
 	if err != nil {
 		return Build{}, err
 	}
 	md := stakerMetadata(sv, ss)
-	claim := rewardsMetadata(md, ss, staked)
+	claim := rewardsMetadata(md, st, staked)
 	if claim.Sign() == 0 {
 		return Build{}, fmt.Errorf("%w: position %s has earned no rewards yet in the staker %s", ErrPrerequisite, id, sv.cfg.Staker)
 	}
 	md["feesCollected"] = false
-	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Owner: user})
-	if err != nil {
-		return Build{}, fmt.Errorf("lp harvest: %w", err)
-	}
 	call := sv.HarvestCall(sv.cfg, id, incentivesOf(staked), user)
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md},
 		[]step{callStep("harvestRewards", call)})
@@ -187,10 +191,20 @@ func (sv stakerVenue) checkHolder(ss chain.V3StakerState, user string, id *big.I
 	return nil
 }
 
-// stakedIn is the incentives position id is staked in, checked against the staker's count of them.
-func (sv stakerVenue) stakedIn(ss chain.V3StakerState, id *big.Int) ([]chain.V3IncentiveStake, error) {
+// stakesRead reads the stakes of the position ss found in every incentive of its pool, and what
+// the staker owes user.
+func (sv stakerVenue) stakesRead(ss chain.V3StakerState, user string) chain.EVMStakesRead {
+	return chain.EVMStakesRead{Staker: strings.ToLower(sv.cfg.Staker), ID: ss.Position.ID, Owner: user, Incentives: ss.Incentives}
+}
+
+// stakedIn is the incentives position id is staked in (read as st.Stakes[0]), checked against the
+// staker's count of them in ss.
+func (sv stakerVenue) stakedIn(ss chain.V3StakerState, st chain.EVMTradeState, id *big.Int) ([]chain.V3IncentiveStake, error) {
+	if !st.Stakes[0].OK {
+		return nil, fmt.Errorf("%w: the stakes of position %s in the staker %s did not answer", chain.ErrUpstreamBadResponse, id, sv.cfg.Staker)
+	}
 	var staked []chain.V3IncentiveStake
-	for _, in := range ss.Incentives {
+	for _, in := range st.Stakes[0].Incentives {
 		if in.Liquidity.Sign() > 0 {
 			staked = append(staked, in)
 		}
@@ -220,10 +234,10 @@ func chooseIncentive(ss chain.V3StakerState, id string, now uint64) (chain.V3Inc
 	for _, in := range ss.Incentives {
 		ids = append(ids, in.ID)
 		if id != "" && strings.EqualFold(in.ID, id) {
-			return in.V3Incentive, live(in.V3Incentive)
+			return in, live(in)
 		}
-		if live(in.V3Incentive) == nil {
-			lives, found = append(lives, in.ID), append(found, in.V3Incentive)
+		if live(in) == nil {
+			lives, found = append(lives, in.ID), append(found, in)
 		}
 	}
 	switch {
@@ -249,8 +263,8 @@ func stakerMetadata(sv stakerVenue, ss chain.V3StakerState) map[string]any {
 }
 
 // rewardsMetadata states in md the incentives the position is staked in and, per reward token,
-// what the claim pays (see the file's comment), and returns the total of the claims.
-func rewardsMetadata(md map[string]any, ss chain.V3StakerState, staked []chain.V3IncentiveStake) *big.Int {
+// what the claim pays at st (see the file's comment), and returns the total of the claims.
+func rewardsMetadata(md map[string]any, st chain.EVMTradeState, staked []chain.V3IncentiveStake) *big.Int {
 	incentives := make([]map[string]any, len(staked))
 	earned := map[string]*big.Int{}
 	var tokens []string
@@ -267,7 +281,7 @@ func rewardsMetadata(md map[string]any, ss chain.V3StakerState, staked []chain.V
 	total := new(big.Int)
 	rewards := make([]map[string]any, len(tokens))
 	for i, t := range tokens {
-		owed := ss.Owed[t]
+		owed := st.Stakes[0].Owed[t]
 		if owed == nil {
 			owed = new(big.Int)
 		}
@@ -275,7 +289,7 @@ func rewardsMetadata(md map[string]any, ss chain.V3StakerState, staked []chain.V
 		total.Add(total, claim)
 		rewards[i] = map[string]any{"token": t, "owed": owed.String(), "earned": earned[t].String(), "claim": claim.String()}
 	}
-	md["incentives"], md["rewards"], md["rewardsAtTime"] = incentives, rewards, ss.Time
+	md["incentives"], md["rewards"], md["rewardsAtTime"] = incentives, rewards, st.Time
 	return total
 }
 

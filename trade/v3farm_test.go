@@ -11,25 +11,25 @@ import (
 // live, or else the pool's only live one; several live without a name is ErrInvalid, none or a
 // wrong one ErrPrerequisite.
 func TestChooseIncentive(t *testing.T) {
-	in := func(id string, start, end uint64) chain.V3IncentiveStake {
-		return chain.V3IncentiveStake{V3Incentive: chain.V3Incentive{ID: id, StartTime: start, EndTime: end}}
+	in := func(id string, start, end uint64) chain.V3Incentive {
+		return chain.V3Incentive{ID: id, StartTime: start, EndTime: end}
 	}
 	ended, live, later, live2 := in("0xa", 10, 20), in("0xb", 10, 200), in("0xc", 150, 300), in("0xd", 50, 500)
 	cases := []struct {
 		name       string
-		incentives []chain.V3IncentiveStake
+		incentives []chain.V3Incentive
 		id         string
 		want       string
 		err        error
 	}{
-		{"the only live one", []chain.V3IncentiveStake{ended, live, later}, "", "0xb", nil},
-		{"named", []chain.V3IncentiveStake{live, live2}, "0xD", "0xd", nil},
-		{"several live", []chain.V3IncentiveStake{live, live2}, "", "", ErrInvalid},
-		{"none live", []chain.V3IncentiveStake{ended, later}, "", "", ErrPrerequisite},
+		{"the only live one", []chain.V3Incentive{ended, live, later}, "", "0xb", nil},
+		{"named", []chain.V3Incentive{live, live2}, "0xD", "0xd", nil},
+		{"several live", []chain.V3Incentive{live, live2}, "", "", ErrInvalid},
+		{"none live", []chain.V3Incentive{ended, later}, "", "", ErrPrerequisite},
 		{"none at all", nil, "", "", ErrPrerequisite},
-		{"named, ended", []chain.V3IncentiveStake{ended, live}, "0xa", "", ErrPrerequisite},
-		{"named, not started", []chain.V3IncentiveStake{later}, "0xc", "", ErrPrerequisite},
-		{"named, not the pool's", []chain.V3IncentiveStake{live}, "0xe", "", ErrPrerequisite},
+		{"named, ended", []chain.V3Incentive{ended, live}, "0xa", "", ErrPrerequisite},
+		{"named, not started", []chain.V3Incentive{later}, "0xc", "", ErrPrerequisite},
+		{"named, not the pool's", []chain.V3Incentive{live}, "0xe", "", ErrPrerequisite},
 	}
 	for _, c := range cases {
 		got, err := chooseIncentive(chain.V3StakerState{Incentives: c.incentives}, c.id, 100)

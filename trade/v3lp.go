@@ -130,7 +130,7 @@ func (c *EVMChain) lpAddPosition(ctx context.Context, s *Service, consumerID int
 	if byTicks == byPrices || (byTicks && (r.TickLower == nil || r.TickUpper == nil)) || (byPrices && (r.PriceLower == "" || r.PriceUpper == "")) {
 		return Build{}, fmt.Errorf("%w: a %s position's range takes tickLower and tickUpper, or priceLower and priceUpper", ErrInvalid, r.Venue)
 	}
-	poolRead := []chain.V3PoolRead{{Pool: pool}}
+	poolRead := []chain.V3PoolRead{{Pool: pool, NoTicks: true}} // a mint needs the price alone
 	first, err := c.Source.ReadTrade(ctx, chain.EVMTradeRead{V3Pools: poolRead, TickLens: pv.cfg.TickLens})
 	if err != nil {
 		return Build{}, fmt.Errorf("pool: %w", err)

@@ -63,7 +63,7 @@ func (s *Service) BuildLPMigrate(ctx context.Context, consumerID int, r LPReques
 	if err != nil {
 		return Build{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Pairs: []string{pair}, V3Pools: []chain.V3PoolRead{{Pool: v3pool, TickSpacing: spacing}},
+	st, nativeUSD, err := c.readPriced(ctx, chain.EVMTradeRead{Pairs: []string{pair}, V3Pools: []chain.V3PoolRead{{Pool: v3pool, TickSpacing: spacing, NoTicks: true}},
 		TickLens: pv.cfg.TickLens, Owner: user, Balances: []string{pair}, Allowances: []chain.EVMAllowance{{Token: pair, Spender: migrator}},
 		Decimals: tokens[:]})
 	if err != nil {

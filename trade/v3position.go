@@ -32,7 +32,7 @@ func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPReque
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := ec.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
+	pos, st, nativeUSD, err := ec.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
 		return chain.EVMTradeRead{Owner: user, Decimals: []string{p.Token0, p.Token1}, Balances: []string{p.Token0, p.Token1},
 			Allowances: []chain.EVMAllowance{{Token: p.Token0, Spender: pv.cfg.PositionManager}, {Token: p.Token1, Spender: pv.cfg.PositionManager}}}
 	})
@@ -99,52 +99,52 @@ func positionMetadata(pv positionVenue, p chain.V3Position) map[string]any {
 }
 
 // ownedPosition reads position id, which user must hold in its wallet, and the build's state
-// (read, given the position), both at the build's block: the positions are read again at it when
-// a block passed between the two reads.
-func (c *EVMChain) ownedPosition(ctx context.Context, pv positionVenue, user string, id *big.Int,
+// (read, given the position) with the position and its pool's state at the same block, in two round
+// trips: which position id is and who holds it (chain.V3StakerReader; held, when not nil, is that
+// read already made), then the build's read with the position (chain.EVMTradeRead.Positions).
+func (c *EVMChain) ownedPosition(ctx context.Context, pv positionVenue, user string, id *big.Int, held *chain.V3StakerState,
 	read func(chain.V3Position) chain.EVMTradeRead) (chain.V3Position, chain.EVMTradeState, *big.Rat, error) {
-	reader, ok := c.Source.(chain.V3PositionReader)
-	if !ok {
-		return chain.V3Position{}, chain.EVMTradeState{}, nil, fmt.Errorf("%w: positions are not read on %s", ErrNotSupported, c.Info.Name)
-	}
-	pos, at, err := heldPosition(ctx, reader, pv, user, id, 0)
-	if err != nil {
-		return pos, chain.EVMTradeState{}, nil, err
-	}
-	st, nativeUSD, err := c.readPriced(ctx, read(pos))
-	if err != nil {
-		return pos, st, nil, fmt.Errorf("lp: %w", err)
-	}
-	if st.Block != at {
-		if pos, _, err = heldPosition(ctx, reader, pv, user, id, st.Block); err != nil {
-			return pos, st, nil, err
+	if held == nil {
+		reader, ok := c.Source.(chain.V3StakerReader)
+		if !ok {
+			return chain.V3Position{}, chain.EVMTradeState{}, nil, fmt.Errorf("%w: positions are not read on %s", ErrNotSupported, c.Info.Name)
 		}
+		ss, err := reader.V3Staker(ctx, chain.V3StakerRead{Where: pv.where, ID: id, PositionOnly: true})
+		if err != nil {
+			return chain.V3Position{}, chain.EVMTradeState{}, nil, fmt.Errorf("position: %w", err)
+		}
+		held = &ss
 	}
-	return pos, st, nativeUSD, nil
+	if err := pv.inWallet(held.Holder, held.PositionOK, user, id); err != nil {
+		return chain.V3Position{}, chain.EVMTradeState{}, nil, err
+	}
+	q := read(held.Position)
+	q.Positions = append(q.Positions, chain.EVMPositionRead{Where: pv.where, Position: held.Position})
+	st, nativeUSD, err := c.readPriced(ctx, q)
+	if err != nil {
+		return chain.V3Position{}, st, nil, fmt.Errorf("lp: %w", err)
+	}
+	ps := st.Positions[len(st.Positions)-1]
+	if err := pv.inWallet(ps.Holder, ps.Position.Liquidity != nil, user, id); err != nil {
+		return chain.V3Position{}, st, nil, err
+	}
+	if !ps.OK {
+		return chain.V3Position{}, st, nil, fmt.Errorf("%w: position %s or its pool did not answer", chain.ErrUpstreamBadResponse, id)
+	}
+	return ps.Position, st, nativeUSD, nil
 }
 
-// heldPosition reads user's positions at block (0: the latest) and returns position id, with the
-// block read at; ErrPrerequisite when the user does not hold it in its wallet.
-func heldPosition(ctx context.Context, reader chain.V3PositionReader, pv positionVenue, user string, id *big.Int, block uint64) (chain.V3Position, uint64, error) {
-	ps, err := reader.V3Positions(ctx, pv.where, []string{user}, block)
-	if err != nil {
-		return chain.V3Position{}, 0, fmt.Errorf("positions: %w", err)
+// inWallet checks that holder, position id's holder (exists: positions(id) answered), is user:
+// ErrPrerequisite when the user does not hold it in its wallet.
+func (pv positionVenue) inWallet(holder string, exists bool, user string, id *big.Int) error {
+	switch {
+	case holder == user && exists:
+		return nil
+	case holder != "" && holder == pv.where.Staker:
+		return fmt.Errorf("%w: position %s is deposited in the staker %s: withdraw it first (lp/farm with action unstake, by its owner)",
+			ErrPrerequisite, id, pv.where.Staker)
 	}
-	for _, p := range ps.Positions[0] {
-		if p.ID.Cmp(id) != 0 {
-			continue
-		}
-		if p.Staked {
-			return p, ps.Block, fmt.Errorf("%w: position %s of %s is deposited in the staker %s: withdraw it first", ErrPrerequisite, id, user, pv.where.Staker)
-		}
-		return p, ps.Block, nil
-	}
-	for _, u := range ps.Unanswered[0] {
-		if u.Cmp(id) == 0 {
-			return chain.V3Position{}, 0, fmt.Errorf("%w: position %s or its pool did not answer", chain.ErrUpstreamBadResponse, id)
-		}
-	}
-	return chain.V3Position{}, 0, fmt.Errorf("%w: %s does not hold position %s of %s (another address owns it, or it does not exist)",
+	return fmt.Errorf("%w: %s does not hold position %s of %s (another address owns it, or it does not exist)",
 		ErrPrerequisite, user, id, pv.cfg.PositionManager)
 }
 
@@ -157,7 +157,7 @@ func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID 
 	if r.Bps < 1 || r.Bps > bpsDenominator {
 		return Build{}, fmt.Errorf("%w: bps must be 1 to 10000", ErrInvalid)
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
 	if err != nil {
 		return Build{}, err
 	}
@@ -190,13 +190,14 @@ func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID 
 		[]step{callStep("decreaseLiquidityAndCollect", rm)})
 }
 
-// lpHarvestPosition is BuildLPHarvest on a venue of NFT positions. See BuildLPHarvest.
-func (c *EVMChain) lpHarvestPosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+// lpHarvestFees is BuildLPHarvest of the fees of a position in the user's wallet (see BuildLPHarvest),
+// held the position's first read when made (nil: not yet).
+func (c *EVMChain) lpHarvestFees(ctx context.Context, s *Service, consumerID int, r LPRequest, held *chain.V3StakerState) (Build, error) {
 	pv, id, user, err := c.positionSetup(r)
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, held, func(chain.V3Position) chain.EVMTradeRead { return chain.EVMTradeRead{Owner: user} })
 	if err != nil {
 		return Build{}, err
 	}

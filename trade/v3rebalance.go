@@ -50,7 +50,7 @@ func (s *Service) BuildLPRebalance(ctx context.Context, consumerID int, r LPRequ
 	if byTicks == byPrices {
 		return Build{}, fmt.Errorf("%w: lp/rebalance takes the new range as tickLower and tickUpper, or priceLower and priceUpper", ErrInvalid)
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, func(p chain.V3Position) chain.EVMTradeRead {
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
 		return ratioRead(pv, user, p)
 	})
 	if err != nil {
@@ -115,10 +115,9 @@ const mintedIDFrom = "the mint's receipt: tokenId of the position manager's Incr
 // position manager.
 func ratioRead(pv positionVenue, user string, p chain.V3Position) chain.EVMTradeRead {
 	tokens := [2]string{p.Token0, p.Token1}
-	pr := chain.V3PoolRead{Pool: p.Pool, Words: ratioWords}
+	pr := chain.V3PoolRead{Pool: p.Pool, Words: ratioWords} // the adapter guesses the word from the pool's last known tick
 	if spacing, ok := pv.TickSpacing(p.Fee); ok {
-		w := chain.V3PoolState{Tick: p.State.Tick, TickSpacing: spacing}.CurrentWord()
-		pr.Word, pr.TickSpacing = &w, spacing
+		pr.TickSpacing = spacing
 	}
 	return chain.EVMTradeRead{V3Pools: []chain.V3PoolRead{pr}, TickLens: pv.cfg.TickLens, Owner: user, Decimals: tokens[:],
 		Allowances: ratioAllowances(pv, tokens)}

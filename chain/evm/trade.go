@@ -69,6 +69,15 @@ func (r *Reader) ReadTrade(ctx context.Context, q chain.EVMTradeRead) (chain.EVM
 	for _, p := range addrs.farmPairs {
 		calls = append(calls, call{Target: addrs.farmFactory, AllowFailure: true, CallData: pack(stakingFactoryABI, "stakingRewardsInfoByStakingToken", p)})
 	}
+	for _, p := range q.Positions {
+		calls = append(calls, positionCalls(p)...)
+	}
+	stakes := make([]int, len(q.Stakes)) // each read's number of calls
+	for i, sr := range q.Stakes {
+		sc := stakesCalls(sr)
+		stakes[i] = len(sc)
+		calls = append(calls, sc...)
+	}
 	calls = append(calls, call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getCurrentBlockTimestamp")},
 		call{Target: r.multicall, AllowFailure: true, CallData: pack(multicall3ABI, "getBlockNumber")})
 
@@ -203,6 +212,12 @@ func (r *Reader) ReadTrade(ctx context.Context, q chain.EVMTradeRead) (chain.EVM
 		}
 		st.FarmsOf = append(st.FarmsOf, farm)
 	}
+	for _, p := range q.Positions {
+		st.Positions = append(st.Positions, decodePositionState(p, take(positionCallCount)))
+	}
+	for i, sr := range q.Stakes {
+		st.Stakes = append(st.Stakes, decodeStakes(sr, take(stakes[i])))
+	}
 	return st, nil
 }
 
@@ -243,6 +258,21 @@ func parseAll(q chain.EVMTradeRead) (tradeAddrs, error) {
 	}
 	if err == nil && q.Owner == "" && (len(q.Balances) > 0 || len(q.Allowances) > 0) {
 		err = fmt.Errorf("balances and allowances need an owner")
+	}
+	for _, p := range q.Positions {
+		for _, s := range []string{p.Where.PositionManager, p.Position.Pool, p.Position.Token0, p.Position.Token1} {
+			one("position address", s)
+		}
+		if err == nil && (p.Position.ID == nil || p.Position.ID.Sign() < 0 || p.Position.ID.BitLen() > 256) {
+			err = fmt.Errorf("position id %v is not a uint256", p.Position.ID)
+		}
+	}
+	for _, sr := range q.Stakes {
+		one("staker", sr.Staker)
+		one("owner", sr.Owner)
+		if err == nil && (sr.ID == nil || sr.ID.Sign() < 0 || sr.ID.BitLen() > 256) {
+			err = fmt.Errorf("position id %v is not a uint256", sr.ID)
+		}
 	}
 	return a, err
 }

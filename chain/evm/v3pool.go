@@ -127,6 +127,9 @@ func (r *Reader) planV3(lens common.Address, reads []chain.V3PoolRead) (v3Plan, 
 			calls = append(calls, call{Target: p.pools[i], AllowFailure: true, CallData: pack(v3ABI, g)})
 		}
 		p.guessed[i] = [2]int{1, 0}
+		if rd.NoTicks {
+			continue
+		}
 		guess, known := r.word(p.pools[i], rd.TickSpacing)
 		if rd.Word != nil {
 			guess, known = int(*rd.Word), true
@@ -212,6 +215,9 @@ func (r *Reader) finishV3(ctx context.Context, op string, p v3Plan, res []result
 			words[i][w] = rs[len(v3Getters)+j]
 		}
 		r.ticks.Store(p.pools[i], knownTick{tick: st.Tick, spacing: st.TickSpacing})
+		if rd.NoTicks {
+			continue
+		}
 		lo, hi := wordRange(int(st.CurrentWord()), rd.Words)
 		out[i].WordLow, out[i].WordHigh = int16(lo), int16(hi)
 		for w := lo; w <= hi; w++ {
@@ -231,7 +237,7 @@ func (r *Reader) finishV3(ctx context.Context, op string, p v3Plan, res []result
 		}
 	}
 	for i := range out {
-		if !out[i].OK {
+		if !out[i].OK || p.reads[i].NoTicks {
 			continue
 		}
 		ticks, ok := decodeTicks(words[i], int(out[i].WordLow), int(out[i].WordHigh), out[i].TickSpacing)

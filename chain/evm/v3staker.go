@@ -16,16 +16,14 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// A position NFT as the UniswapV3Staker (@uniswap/v3-staker 1.0.2) sees it, for the farm builds:
-//
-//  1. one JSON-RPC batch: an aggregate3 of the position manager's ownerOf(id) and positions(id),
-//     the staker's deposits(id), and the block's number and time; and eth_getLogs of every
-//     IncentiveCreated the staker emitted (the staker does not list its incentives: their keys
-//     are only in these logs; logs after the aggregate's block are left out; a node refusing the
-//     query, over a range too long for it, fails only a read that needs them);
-//  2. with Stakes, an aggregate3 at that block: for each incentive of the position's pool,
-//     incentives(id), stakes(position, id) and getRewardInfo(key, position); and rewards(token,
-//     owner) of each reward token.
+// A position NFT as the position manager and the UniswapV3Staker (@uniswap/v3-staker 1.0.2) see
+// it, for the builds on a position, in one JSON-RPC batch: an aggregate3 of the position manager's
+// ownerOf(id) and positions(id), the staker's deposits(id), and the block's number and time; and
+// eth_getLogs of every IncentiveCreated the staker emitted (the staker does not list its
+// incentives: their keys are only in these logs; logs after the aggregate's block are left out; a
+// node refusing the query, over a range too long for it, fails only a read that needs them).
+// Without a staker (or with PositionOnly), the aggregate alone, without deposits(id). The stakes themselves are read with the build's state
+// (chain.EVMTradeRead.Stakes).
 
 // incentiveCreated is IncentiveCreated(rewardToken indexed, pool indexed, startTime, endTime,
 // refundee, reward)'s topic.
@@ -65,16 +63,17 @@ var _ chain.V3StakerReader = (*Source)(nil)
 func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3StakerState, error) {
 	const op = "v3 staker"
 	w := q.Where
-	for _, a := range []string{w.PositionManager, w.Staker, q.Owner} {
+	for _, a := range []string{w.PositionManager, w.Staker} {
 		if a != "" && !common.IsHexAddress(a) {
 			return chain.V3StakerState{}, newError(op, KindInvalidInput, fmt.Errorf("%q is not an address", a))
 		}
 	}
-	if w.PositionManager == "" || w.Staker == "" || q.ID == nil {
-		return chain.V3StakerState{}, newError(op, KindInvalidInput, fmt.Errorf("no position manager, staker or position"))
+	if w.PositionManager == "" || q.ID == nil {
+		return chain.V3StakerState{}, newError(op, KindInvalidInput, fmt.Errorf("no position manager or position"))
 	}
 	r := s.reader
 	npm, staker := common.HexToAddress(w.PositionManager), common.HexToAddress(w.Staker)
+	deposits := w.Staker != "" && !q.PositionOnly
 	calls := []call{
 		{Target: npm, AllowFailure: true, CallData: pack(v3StakerABI, "ownerOf", q.ID)},
 		{Target: npm, AllowFailure: true, CallData: pack(v3PositionsABI, "positions", q.ID)},
@@ -84,10 +83,12 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 	}
 	var raw hexutil.Bytes
 	var logs []types.Log
-	filter := map[string]any{"address": staker, "topics": [][]common.Hash{{incentiveCreated}}, "fromBlock": "0x0", "toBlock": "latest"}
 	batch := []rpc.BatchElem{
 		{Method: "eth_call", Args: []any{callArgs{To: r.multicall, Data: pack(multicall3ABI, "aggregate3", calls)}, "latest"}, Result: &raw},
-		{Method: "eth_getLogs", Args: []any{filter}, Result: &logs},
+	}
+	if deposits {
+		filter := map[string]any{"address": staker, "topics": [][]common.Hash{{incentiveCreated}}, "fromBlock": "0x0", "toBlock": "latest"}
+		batch = append(batch, rpc.BatchElem{Method: "eth_getLogs", Args: []any{filter}, Result: &logs})
 	}
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {
 		return chain.V3StakerState{}, classify(ctx, op, err)
@@ -109,13 +110,13 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 		out.Holder = canonical(holder)
 	}
 	out.Position, out.PositionOK = decodePosition(q.ID, res[1], w)
-	if depositor, ok := address(res[2]); ok && depositor != (common.Address{}) {
+	if depositor, ok := address(res[2]); deposits && ok && depositor != (common.Address{}) {
 		out.Depositor = canonical(depositor)
 		if n, ok := wordAt(res[2], 1); ok && n.IsInt64() {
 			out.Stakes = int(n.Int64())
 		}
 	}
-	if !out.PositionOK {
+	if !out.PositionOK || !deposits {
 		return out, nil
 	}
 	if err := batch[1].Error; err != nil {
@@ -127,63 +128,10 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 	for _, l := range logs {
 		in, ok := decodeIncentive(l)
 		if ok && l.BlockNumber <= out.Block && l.Address == staker && in.Pool == out.Position.Pool {
-			out.Incentives = append(out.Incentives, chain.V3IncentiveStake{V3Incentive: in})
+			out.Incentives = append(out.Incentives, in)
 		}
 	}
-	if !q.Stakes || len(out.Incentives) == 0 {
-		return out, nil
-	}
-	return out, s.readStakes(ctx, op, q, staker, &out)
-}
-
-// readStakes is round 2: the position's stake in each incentive of out, and what the staker owes
-// q.Owner in their reward tokens, at out's block.
-func (s *Source) readStakes(ctx context.Context, op string, q chain.V3StakerRead, staker common.Address, out *chain.V3StakerState) error {
-	var calls []call
-	var tokens []string
-	seen := map[string]bool{}
-	for _, in := range out.Incentives {
-		id := common.HexToHash(in.ID)
-		key := incentiveKey{common.HexToAddress(in.RewardToken), common.HexToAddress(in.Pool), new(big.Int).SetUint64(in.StartTime),
-			new(big.Int).SetUint64(in.EndTime), common.HexToAddress(in.Refundee)}
-		calls = append(calls,
-			call{Target: staker, AllowFailure: true, CallData: pack(v3StakerABI, "incentives", id)},
-			call{Target: staker, AllowFailure: true, CallData: pack(v3StakerABI, "stakes", q.ID, id)},
-			call{Target: staker, AllowFailure: true, CallData: pack(v3StakerABI, "getRewardInfo", key, q.ID)})
-		if !seen[in.RewardToken] {
-			seen[in.RewardToken] = true
-			tokens = append(tokens, in.RewardToken)
-		}
-	}
-	for _, t := range tokens {
-		calls = append(calls, call{Target: staker, AllowFailure: true, CallData: pack(v3StakerABI, "rewards", common.HexToAddress(t), common.HexToAddress(q.Owner))})
-	}
-	res, err := s.reader.aggregate(ctx, op, &out.Block, calls)
-	if err != nil {
-		return err
-	}
-	for i := range out.Incentives {
-		in := &out.Incentives[i]
-		unclaimed, ok1 := word(res[0])
-		liquidity, ok2 := wordAt(res[1], 1)
-		if !ok1 || !ok2 {
-			return badResponse(op, "incentive %s of staker %s did not answer", in.ID, staker)
-		}
-		in.TotalRewardUnclaimed, in.Liquidity, in.Reward = unclaimed, liquidity, new(big.Int)
-		if reward, ok := word(res[2]); ok && liquidity.Sign() > 0 {
-			in.Reward = reward
-		}
-		res = res[3:]
-	}
-	out.Owed = map[string]*big.Int{}
-	for i, t := range tokens {
-		owed, ok := word(res[i])
-		if !ok {
-			return badResponse(op, "rewards(%s) of staker %s did not answer", t, staker)
-		}
-		out.Owed[t] = owed
-	}
-	return nil
+	return out, nil
 }
 
 // decodeIncentive decodes an IncentiveCreated log into the incentive's key and id.

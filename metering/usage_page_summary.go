@@ -33,18 +33,26 @@ func SummarizePage(calls []Call) PageSummary {
 	s.ConsumerID = calls[0].ConsumerID
 	s.FirstRequestID, s.LastRequestID = calls[0].RequestID, calls[0].RequestID
 	first, last := calls[0].At.UnixMicro(), calls[0].At.UnixMicro()
+	group, run := "", 0 // calls in a row of one status group, counted once the row ends
 	for i := range calls {
 		c := &calls[i]
 		us := c.At.UnixMicro()
 		first, last = min(first, us), max(last, us)
 		s.FirstRequestID, s.LastRequestID = min(s.FirstRequestID, c.RequestID), max(s.LastRequestID, c.RequestID)
-		s.Groups[StatusGroup(c.Status)]++
+		if g := StatusGroup(c.Status); g != group {
+			if run > 0 {
+				s.Groups[group] += run
+			}
+			group, run = g, 0
+		}
+		run++
 		s.KeyIDs = addSorted(s.KeyIDs, c.KeyID)
 		s.Operations = addSorted(s.Operations, c.Operation)
 		if code := clip(c.ErrorCode, maxErrorCode); code != "" {
 			s.ErrorCodes = addSorted(s.ErrorCodes, code)
 		}
 	}
+	s.Groups[group] += run
 	s.First, s.Last = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -250,6 +251,17 @@ func TestDecodePageRefuses(t *testing.T) {
 		if _, err := metering.DecodePage(b); !errors.Is(err, metering.ErrBadPage) {
 			t.Errorf("DecodePage(%.20x) = %v, want ErrBadPage", b, err)
 		}
+	}
+
+	// A frame declaring 60 MiB in 12 bytes is refused before anything is allocated for it.
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0xc0, 0x03, 0, 0, 0} // single segment, 4-byte size
+	huge := append([]byte{1, byte(len(frame))}, frame...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := metering.DecodePage(huge)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, metering.ErrBadPage) || after.TotalAlloc-before.TotalAlloc > 1<<20 {
+		t.Errorf("DecodePage of a 60 MiB frame header: %v, %d bytes allocated", err, after.TotalAlloc-before.TotalAlloc)
 	}
 }
 

@@ -54,9 +54,12 @@ type ChainConfig struct {
 //     per pool; initCodeHash optional as for V2; tickLens (optional) is the chain's TickLens, through
 //     which pool reads (quotes, bins) read initialized ticks; positionManager (optional) is the
 //     NonfungiblePositionManager whose NFTs are the venue's positions; staker (optional) is the
-//     UniswapV3Staker that farms those positions; migrator (optional) is the V3Migrator that moves
-//     uniswap-v2 LP into positions; stakingRewardsFactory does not apply and must be empty.
-//     tickLens, positionManager, staker and migrator apply to uniswap-v3 only.
+//     UniswapV3Staker that farms those positions, and stakerStartBlock (optional, with staker) the
+//     block it was deployed at: the staker's incentives are found in its IncentiveCreated logs,
+//     read from that block (0: from genesis, a range public RPC providers often refuse); migrator
+//     (optional) is the V3Migrator that moves uniswap-v2 LP into positions; stakingRewardsFactory
+//     does not apply and must be empty. tickLens, positionManager, staker, stakerStartBlock and
+//     migrator apply to uniswap-v3 only.
 //   - Solana venues (raydium, orca, meteora, pumpswap): factory is the venue's program id and is
 //     required; router, quoter, feeBps, initCodeHash and stakingRewardsFactory do not apply and must
 //     be empty.
@@ -67,6 +70,7 @@ type VenueConfig struct {
 	TickLens              string `json:"tickLens,omitempty"`
 	PositionManager       string `json:"positionManager,omitempty"`
 	Staker                string `json:"staker,omitempty"`
+	StakerStartBlock      uint64 `json:"stakerStartBlock,omitempty"`
 	Migrator              string `json:"migrator,omitempty"`
 	FeeBps                int    `json:"feeBps"`
 	InitCodeHash          string `json:"initCodeHash,omitempty"`
@@ -174,6 +178,7 @@ type (
 		TickLens              string `json:"tickLens"`
 		PositionManager       string `json:"positionManager"`
 		Staker                string `json:"staker"`
+		StakerStartBlock      uint64 `json:"stakerStartBlock"`
 		Migrator              string `json:"migrator"`
 		FeeBps                *int   `json:"feeBps"`
 		InitCodeHash          string `json:"initCodeHash"`
@@ -241,7 +246,7 @@ func ParseConfig(data []byte) (Config, error) {
 		}
 		for venue, fv := range fc.Venues {
 			v := VenueConfig{Factory: fv.Factory, Router: fv.Router, Quoter: fv.Quoter, TickLens: fv.TickLens,
-				PositionManager: fv.PositionManager, Staker: fv.Staker, Migrator: fv.Migrator, InitCodeHash: fv.InitCodeHash,
+				PositionManager: fv.PositionManager, Staker: fv.Staker, StakerStartBlock: fv.StakerStartBlock, Migrator: fv.Migrator, InitCodeHash: fv.InitCodeHash,
 				StakingRewardsFactory: fv.StakingRewardsFactory}
 			known, isKnown := knownUniswapV2(name, fv.Factory)
 			isKnown = isKnown && venue == "uniswap-v2"
@@ -477,6 +482,9 @@ func (v VenueConfig) validate(venue, vp string, evm bool, checkAddr func(path, v
 		checkAddr(vp+".tickLens", v.TickLens, false)
 		checkAddr(vp+".positionManager", v.PositionManager, false)
 		checkAddr(vp+".staker", v.Staker, false)
+		if v.StakerStartBlock != 0 && v.Staker == "" {
+			add(vp+".stakerStartBlock", "is the staker's deployment block: give staker too")
+		}
 		checkAddr(vp+".migrator", v.Migrator, false)
 		if v.FeeBps != 0 {
 			add(vp+".feeBps", "not used by uniswap-v3, whose fee is per pool")
@@ -501,6 +509,9 @@ func (v VenueConfig) notUsedOutsideV3(notUsed func(field, value string)) {
 	notUsed("tickLens", v.TickLens)
 	notUsed("positionManager", v.PositionManager)
 	notUsed("staker", v.Staker)
+	if v.StakerStartBlock != 0 {
+		notUsed("stakerStartBlock", "set")
+	}
 	notUsed("migrator", v.Migrator)
 }
 

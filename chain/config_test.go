@@ -210,8 +210,8 @@ const (
 	baseV3Migrator      = "0x23cF10b1ee3AdfCA73B0eF17C07F7577e7ACd2d7"
 )
 
-// TestParseConfigV3Contracts: uniswap-v3's optional positionManager, staker and migrator are read
-// from the file, kept as written, absent by default, and survive a JSON round trip.
+// TestParseConfigV3Contracts: uniswap-v3's optional positionManager, staker (with
+// stakerStartBlock) and migrator are read from the file, kept as written, absent by default, and survive a JSON round trip.
 func TestParseConfigV3Contracts(t *testing.T) {
 	cfg, err := ParseConfig([]byte(validDoc))
 	if err != nil {
@@ -222,12 +222,12 @@ func TestParseConfigV3Contracts(t *testing.T) {
 	}
 	m := doc(t)
 	v3 := at(m, "chains.base.venues.uniswap-v3")
-	v3["positionManager"], v3["staker"], v3["migrator"] = basePositionManager, baseV3Staker, baseV3Migrator
+	v3["positionManager"], v3["staker"], v3["migrator"], v3["stakerStartBlock"] = basePositionManager, baseV3Staker, baseV3Migrator, 1371680
 	data, _ := json.Marshal(m)
 	if cfg, err = ParseConfig(data); err != nil {
 		t.Fatal(err)
 	}
-	if v := cfg.Chains["base"].Venues["uniswap-v3"]; v.PositionManager != basePositionManager || v.Staker != baseV3Staker || v.Migrator != baseV3Migrator {
+	if v := cfg.Chains["base"].Venues["uniswap-v3"]; v.PositionManager != basePositionManager || v.Staker != baseV3Staker || v.Migrator != baseV3Migrator || v.StakerStartBlock != 1371680 {
 		t.Fatalf("uniswap-v3 = %+v", v)
 	}
 	if data, err = json.Marshal(cfg); err != nil {
@@ -357,6 +357,10 @@ func TestParseConfigErrors(t *testing.T) {
 			"chains.base.venues.uniswap-v2.positionManager: not used by uniswap-v2"},
 		{"v2 staker", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["staker"] = evmA }, "chains.base.venues.uniswap-v2.staker: not used by uniswap-v2"},
 		{"v2 migrator", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["migrator"] = evmA }, "chains.base.venues.uniswap-v2.migrator: not used by uniswap-v2"},
+		{"v2 staker start", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["stakerStartBlock"] = 5 },
+			"chains.base.venues.uniswap-v2.stakerStartBlock: not used by uniswap-v2"},
+		{"v3 staker start without a staker", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v3")["stakerStartBlock"] = 5 },
+			"chains.base.venues.uniswap-v3.stakerStartBlock: is the staker's deployment block: give staker too"},
 		{"v2 fee", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["feeBps"] = 10000 }, "chains.base.venues.uniswap-v2.feeBps: want 0 to 9999"},
 		{"v2 init code hash", func(m map[string]any) { at(m, "chains.base.venues.uniswap-v2")["initCodeHash"] = "0x96e8" },
 			"chains.base.venues.uniswap-v2.initCodeHash: want 0x followed by 64 hex digits"},

@@ -15,6 +15,9 @@ import (
 type V3PositionsRead struct {
 	PositionManager string // the NonfungiblePositionManager (ERC721Enumerable)
 	Staker          string // the UniswapV3Staker whose deposits are read; "" reads none
+	// StakerStartBlock is the staker's deployment block, where its IncentiveCreated logs are read
+	// from.
+	StakerStartBlock uint64
 	// Factory and InitCodeHash derive each position's pool (UniswapV3PoolAddress).
 	Factory, InitCodeHash string
 }

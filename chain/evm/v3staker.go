@@ -87,7 +87,7 @@ func (s *Source) V3Staker(ctx context.Context, q chain.V3StakerRead) (chain.V3St
 		{Method: "eth_call", Args: []any{callArgs{To: r.multicall, Data: pack(multicall3ABI, "aggregate3", calls)}, "latest"}, Result: &raw},
 	}
 	if deposits {
-		filter := map[string]any{"address": staker, "topics": [][]common.Hash{{incentiveCreated}}, "fromBlock": "0x0", "toBlock": "latest"}
+		filter := map[string]any{"address": staker, "topics": [][]common.Hash{{incentiveCreated}}, "fromBlock": hexutil.EncodeUint64(w.StakerStartBlock), "toBlock": "latest"}
 		batch = append(batch, rpc.BatchElem{Method: "eth_getLogs", Args: []any{filter}, Result: &logs})
 	}
 	if err := r.rpc.BatchCallContext(ctx, batch); err != nil {

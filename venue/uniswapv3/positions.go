@@ -17,7 +17,8 @@ func (Venue) PositionsRead(cfg chain.VenueConfig) (chain.V3PositionsRead, bool) 
 	if hash == "" {
 		hash = chain.UniswapV3InitCodeHash
 	}
-	return chain.V3PositionsRead{PositionManager: cfg.PositionManager, Staker: cfg.Staker, Factory: cfg.Factory, InitCodeHash: hash},
+	return chain.V3PositionsRead{PositionManager: cfg.PositionManager, Staker: cfg.Staker, StakerStartBlock: cfg.StakerStartBlock,
+			Factory: cfg.Factory, InitCodeHash: hash},
 		cfg.PositionManager != ""
 }
 

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,6 +143,30 @@ func TestPageRoundTrip(t *testing.T) {
 		calls := pageCalls(uint64(n), n)
 		assertCalls(t, roundTrip(t, calls), calls)
 	}
+}
+
+// TestPageConcurrent encodes and decodes pages from several goroutines at once: the zstd encoder
+// and decoder and the column buffers are shared (run it with -race).
+func TestPageConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 10 {
+				calls := pageCalls(uint64(g*100+i), 50+g*30+i)
+				page, err := metering.EncodePage(calls)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := metering.DecodePage(page)
+				if err != nil || !reflect.DeepEqual(got, calls) {
+					t.Errorf("goroutine %d page %d: %v, or calls differ", g, i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func TestPageEdgeCases(t *testing.T) {

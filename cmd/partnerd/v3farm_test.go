@@ -36,10 +36,7 @@ func TestV3FarmOnAnvil(t *testing.T) {
 	}
 }
 
-var (
-	stakerABI = bindings.NewUniswapV3Staker()
-	pairABI   = bindings.NewUniswapV2Pair()
-)
+var stakerABI = bindings.NewUniswapV3Staker()
 
 // v3Body is a uniswap-v3 LP body of user with fields.
 func v3Body(user common.Address, fields map[string]any) map[string]any {

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -14,28 +13,6 @@ import (
 // Creating a pool with its first position, and leaving a position: the position manager's
 // createAndInitializePoolIfNecessary (PoolInitializer) with mint in one multicall, and
 // decreaseLiquidity, collect and burn in one multicall (@uniswap/v3-periphery 1.4.4).
-
-// createABI is the part of the NonfungiblePositionManager that creates pools and burns positions.
-var createABI = func() abi.ABI {
-	const fragments = `[
-{"type":"function","name":"createAndInitializePoolIfNecessary","stateMutability":"payable","inputs":[{"name":"token0","type":"address"},
- {"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"sqrtPriceX96","type":"uint160"}],"outputs":[{"name":"pool","type":"address"}]},
-{"type":"function","name":"burn","stateMutability":"payable","inputs":[{"name":"tokenId","type":"uint256"}],"outputs":[]}
-]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
-
-func createPack(method string, args ...any) []byte {
-	data, err := createABI.Pack(method, args...)
-	if err != nil {
-		panic("uniswapv3: pack " + method + ": " + err.Error()) // the arguments' types are fixed
-	}
-	return data
-}
 
 // TickSpacing is the tick spacing of a fee tier (pips) the official factory enables; false for
 // another fee.
@@ -74,10 +51,10 @@ func SqrtPriceAt(price *big.Rat, decimals0, decimals1 int) (*big.Int, error) {
 // mint(params)]) on the position manager: the pool is created and initialized at sqrtPriceX96
 // unless it exists and is initialized (then its price stands), and the position is minted.
 func (v Venue) CreateCall(cfg chain.VenueConfig, m chain.V3Mint, sqrtPriceX96 *big.Int) chain.EVMCall {
-	create := createPack("createAndInitializePoolIfNecessary", common.HexToAddress(m.Token0), common.HexToAddress(m.Token1),
+	create := packCall(npmABI, "createAndInitializePoolIfNecessary", common.HexToAddress(m.Token0), common.HexToAddress(m.Token1),
 		big.NewInt(int64(m.Fee)), sqrtPriceX96)
 	calls := [][]byte{create, v.MintCall(cfg, m).Data}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: npmPack("multicall", calls)}
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
 }
 
 // ExitCall is multicall([decreaseLiquidity(id, liquidity, min0, min1, deadline), collect(id,
@@ -90,6 +67,6 @@ func (Venue) ExitCall(cfg chain.VenueConfig, id, liquidity, min0, min1 *big.Int,
 		Amount0Min, Amount1Min *big.Int
 		Deadline               *big.Int
 	}{id, liquidity, min0, min1, big.NewInt(deadline)}
-	calls := [][]byte{npmPack("decreaseLiquidity", params), collectData(id, recipient), createPack("burn", id)}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: npmPack("multicall", calls)}
+	calls := [][]byte{packCall(npmABI, "decreaseLiquidity", params), collectData(id, recipient), packCall(npmABI, "burn", id)}
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
 }

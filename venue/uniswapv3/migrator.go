@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -19,31 +18,15 @@ import (
 var _ chain.V3MigrateVenue = Venue{}
 
 // migratorABI is the part of the V3Migrator the builds call.
-var migratorABI = func() abi.ABI {
-	const fragments = `[
+var migratorABI = mustABI(`[
 {"type":"function","name":"migrate","stateMutability":"nonpayable","inputs":[{"name":"params","type":"tuple","components":[
  {"name":"pair","type":"address"},{"name":"liquidityToMigrate","type":"uint256"},{"name":"percentageToMigrate","type":"uint8"},
  {"name":"token0","type":"address"},{"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"tickLower","type":"int24"},
  {"name":"tickUpper","type":"int24"},{"name":"amount0Min","type":"uint256"},{"name":"amount1Min","type":"uint256"},
  {"name":"recipient","type":"address"},{"name":"deadline","type":"uint256"},{"name":"refundAsETH","type":"bool"}]}],"outputs":[]},
-{"type":"function","name":"createAndInitializePoolIfNecessary","stateMutability":"payable","inputs":[{"name":"token0","type":"address"},
- {"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"sqrtPriceX96","type":"uint160"}],"outputs":[{"name":"pool","type":"address"}]},
+` + poolInitializerFragment + `,
 {"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"data","type":"bytes[]"}],"outputs":[{"name":"results","type":"bytes[]"}]}
-]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
-
-func migratorPack(method string, args ...any) []byte {
-	data, err := migratorABI.Pack(method, args...)
-	if err != nil {
-		panic("uniswapv3: pack " + method + ": " + err.Error()) // the arguments' types are fixed
-	}
-	return data
-}
+]`)
 
 // MigrateCall is migrate(params) on the migrator with percentageToMigrate 100, after
 // createAndInitializePoolIfNecessary in one multicall when m.CreateAt is set.
@@ -62,11 +45,11 @@ func (Venue) MigrateCall(cfg chain.VenueConfig, m chain.V3Migration) chain.EVMCa
 	}{common.HexToAddress(m.Pair), m.Liquidity, 100, common.HexToAddress(m.Token0), common.HexToAddress(m.Token1), big.NewInt(int64(m.Fee)),
 		big.NewInt(int64(m.TickLower)), big.NewInt(int64(m.TickUpper)), m.Amount0Min, m.Amount1Min, common.HexToAddress(m.Recipient),
 		big.NewInt(m.Deadline), m.RefundAsETH}
-	data := migratorPack("migrate", params)
+	data := packCall(migratorABI, "migrate", params)
 	if m.CreateAt != nil {
-		create := migratorPack("createAndInitializePoolIfNecessary", common.HexToAddress(m.Token0), common.HexToAddress(m.Token1),
+		create := packCall(migratorABI, "createAndInitializePoolIfNecessary", common.HexToAddress(m.Token0), common.HexToAddress(m.Token1),
 			big.NewInt(int64(m.Fee)), m.CreateAt)
-		data = migratorPack("multicall", [][]byte{create, data})
+		data = packCall(migratorABI, "multicall", [][]byte{create, data})
 	}
 	return chain.EVMCall{To: strings.ToLower(cfg.Migrator), Data: data}
 }

@@ -4,7 +4,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -17,8 +16,7 @@ import (
 var _ chain.V3LiquidityVenue = Venue{}
 
 // npmABI is the part of the NonfungiblePositionManager the builds call.
-var npmABI = func() abi.ABI {
-	const fragments = `[
+var npmABI = mustABI(`[
 {"type":"function","name":"mint","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[
  {"name":"token0","type":"address"},{"name":"token1","type":"address"},{"name":"fee","type":"uint24"},{"name":"tickLower","type":"int24"},
  {"name":"tickUpper","type":"int24"},{"name":"amount0Desired","type":"uint256"},{"name":"amount1Desired","type":"uint256"},
@@ -31,22 +29,10 @@ var npmABI = func() abi.ABI {
  {"name":"amount1Min","type":"uint256"},{"name":"deadline","type":"uint256"}]}],"outputs":[]},
 {"type":"function","name":"collect","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[
  {"name":"tokenId","type":"uint256"},{"name":"recipient","type":"address"},{"name":"amount0Max","type":"uint128"},{"name":"amount1Max","type":"uint128"}]}],"outputs":[]},
-{"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"data","type":"bytes[]"}],"outputs":[]}
-]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
-
-func npmPack(method string, args ...any) []byte {
-	data, err := npmABI.Pack(method, args...)
-	if err != nil {
-		panic("uniswapv3: pack " + method + ": " + err.Error()) // the arguments' types are fixed
-	}
-	return data
-}
+{"type":"function","name":"burn","stateMutability":"payable","inputs":[{"name":"tokenId","type":"uint256"}],"outputs":[]},
+{"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"data","type":"bytes[]"}],"outputs":[]},
+` + poolInitializerFragment + `
+]`)
 
 // PoolAddress is the pool's CREATE2 address from cfg's factory and init code hash (the official
 // pool's by default).
@@ -86,7 +72,7 @@ func (Venue) MintCall(cfg chain.VenueConfig, m chain.V3Mint) chain.EVMCall {
 	}{common.HexToAddress(m.Token0), common.HexToAddress(m.Token1), big.NewInt(int64(m.Fee)), big.NewInt(int64(m.TickLower)),
 		big.NewInt(int64(m.TickUpper)), m.Amount0Desired, m.Amount1Desired, m.Amount0Min, m.Amount1Min, common.HexToAddress(m.Recipient),
 		big.NewInt(m.Deadline)}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: npmPack("mint", params)}
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "mint", params)}
 }
 
 // IncreaseCall is increaseLiquidity(params) on the position manager.
@@ -97,7 +83,7 @@ func (Venue) IncreaseCall(cfg chain.VenueConfig, id, desired0, desired1, min0, m
 		Amount0Min, Amount1Min         *big.Int
 		Deadline                       *big.Int
 	}{id, desired0, desired1, min0, min1, big.NewInt(deadline)}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: npmPack("increaseLiquidity", params)}
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "increaseLiquidity", params)}
 }
 
 // RemoveCall is multicall([decreaseLiquidity(params), collect(id, recipient, max, max)]) on the
@@ -110,8 +96,8 @@ func (Venue) RemoveCall(cfg chain.VenueConfig, id, liquidity, min0, min1 *big.In
 		Amount0Min, Amount1Min *big.Int
 		Deadline               *big.Int
 	}{id, liquidity, min0, min1, big.NewInt(deadline)}
-	calls := [][]byte{npmPack("decreaseLiquidity", params), collectData(id, recipient)}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: npmPack("multicall", calls)}
+	calls := [][]byte{packCall(npmABI, "decreaseLiquidity", params), collectData(id, recipient)}
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
 }
 
 // CollectCall is collect(id, recipient, max, max) on the position manager.
@@ -126,5 +112,5 @@ func collectData(id *big.Int, recipient string) []byte {
 		Recipient              common.Address
 		Amount0Max, Amount1Max *big.Int
 	}{id, common.HexToAddress(recipient), maxUint128, maxUint128}
-	return npmPack("collect", params)
+	return packCall(npmABI, "collect", params)
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -16,21 +15,6 @@ import (
 // exact-input swap, computed with the pool's exact swap math (Swap) on the pool as the build leaves
 // it, after which the amounts held buy the most liquidity in the range at the pool's new price;
 // executed by SwapRouter02's exactInputSingle.
-
-// exactInputSingleABI is IV3SwapRouter's exactInputSingle (SwapRouter02: no deadline in the params).
-var exactInputSingleABI = func() abi.ABI {
-	const fragments = `[
-{"type":"function","name":"exactInputSingle","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[
- {"name":"tokenIn","type":"address"},{"name":"tokenOut","type":"address"},{"name":"fee","type":"uint24"},{"name":"recipient","type":"address"},
- {"name":"amountIn","type":"uint256"},{"name":"amountOutMinimum","type":"uint256"},{"name":"sqrtPriceLimitX96","type":"uint160"}]}],
- "outputs":[{"name":"amountOut","type":"uint256"}]}
-]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
 
 // SwapSingleCall is SwapRouter02's multicall(deadline, [exactInputSingle(tokenIn, tokenOut, fee,
 // recipient, amountIn, minOut, no price limit)]).
@@ -43,11 +27,8 @@ func (Venue) SwapSingleCall(cfg chain.VenueConfig, tokenIn, tokenOut string, fee
 		AmountOutMinimum  *big.Int
 		SqrtPriceLimitX96 *big.Int
 	}{common.HexToAddress(tokenIn), common.HexToAddress(tokenOut), big.NewInt(int64(fee)), common.HexToAddress(recipient), amountIn, minOut, new(big.Int)}
-	data, err := exactInputSingleABI.Pack("exactInputSingle", params)
-	if err != nil {
-		panic("uniswapv3: pack exactInputSingle: " + err.Error()) // the arguments' types are fixed
-	}
-	return chain.EVMCall{To: strings.ToLower(cfg.Router), Data: pack("multicall", big.NewInt(deadline), [][]byte{data})}
+	data := packCall(routerABI, "exactInputSingle", params)
+	return chain.EVMCall{To: strings.ToLower(cfg.Router), Data: packCall(routerABI, "multicall", big.NewInt(deadline), [][]byte{data})}
 }
 
 // SwapToRatio is the package's SwapToRatio.

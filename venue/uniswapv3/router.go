@@ -2,9 +2,7 @@ package uniswapv3
 
 import (
 	"math/big"
-	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/partner-platform/partnerd/chain"
@@ -12,23 +10,21 @@ import (
 
 // routerABI is the part of @uniswap/swap-router-contracts' SwapRouter02 that swap builds call:
 // multicall with a deadline, exactInput (V3 hops; IV3SwapRouter's params carry no deadline),
-// swapExactTokensForTokens (V2 hops) and unwrapWETH9 to a recipient.
-var routerABI = func() abi.ABI {
-	const fragments = `[
+// exactInputSingle (a swap to a range's ratio: ratio.go), swapExactTokensForTokens (V2 hops) and
+// unwrapWETH9 to a recipient.
+var routerABI = mustABI(`[
 {"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"deadline","type":"uint256"},{"name":"data","type":"bytes[]"}],"outputs":[{"name":"","type":"bytes[]"}]},
 {"type":"function","name":"exactInput","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[
  {"name":"path","type":"bytes"},{"name":"recipient","type":"address"},{"name":"amountIn","type":"uint256"},{"name":"amountOutMinimum","type":"uint256"}]}],
  "outputs":[{"name":"amountOut","type":"uint256"}]},
 {"type":"function","name":"swapExactTokensForTokens","stateMutability":"payable","inputs":[{"name":"amountIn","type":"uint256"},{"name":"amountOutMin","type":"uint256"},
  {"name":"path","type":"address[]"},{"name":"to","type":"address"}],"outputs":[{"name":"amountOut","type":"uint256"}]},
+{"type":"function","name":"exactInputSingle","stateMutability":"payable","inputs":[{"name":"params","type":"tuple","components":[
+ {"name":"tokenIn","type":"address"},{"name":"tokenOut","type":"address"},{"name":"fee","type":"uint24"},{"name":"recipient","type":"address"},
+ {"name":"amountIn","type":"uint256"},{"name":"amountOutMinimum","type":"uint256"},{"name":"sqrtPriceLimitX96","type":"uint160"}]}],
+ "outputs":[{"name":"amountOut","type":"uint256"}]},
 {"type":"function","name":"unwrapWETH9","stateMutability":"payable","inputs":[{"name":"amountMinimum","type":"uint256"},{"name":"recipient","type":"address"}],"outputs":[]}
-]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
+]`)
 
 // SwapRouter02's special recipients and amount (its Constants library): a recipient of
 // addressThis keeps the output in the router for the next call, an amountIn of contractBalance
@@ -75,17 +71,17 @@ func swapRouter02Data(r chain.EVMSwapRoute) []byte {
 			for _, t := range r.Path[start : end+1] {
 				path = append(path, common.HexToAddress(t))
 			}
-			calls = append(calls, pack("swapExactTokensForTokens", amountIn, minOut, path, to))
+			calls = append(calls, packCall(routerABI, "swapExactTokensForTokens", amountIn, minOut, path, to))
 		} else {
-			calls = append(calls, pack("exactInput", exactInputParams{Path: v3Path(r.Path[start:end+1], r.Pools[start:end]),
+			calls = append(calls, packCall(routerABI, "exactInput", exactInputParams{Path: v3Path(r.Path[start:end+1], r.Pools[start:end]),
 				Recipient: to, AmountIn: amountIn, AmountOutMinimum: minOut}))
 		}
 		start = end
 	}
 	if r.NativeOut {
-		calls = append(calls, pack("unwrapWETH9", r.MinOut, recipient))
+		calls = append(calls, packCall(routerABI, "unwrapWETH9", r.MinOut, recipient))
 	}
-	return pack("multicall", big.NewInt(r.Deadline), calls)
+	return packCall(routerABI, "multicall", big.NewInt(r.Deadline), calls)
 }
 
 // v3Path is a V3 multi-hop path: token, fee (3 bytes), token, ..., token.
@@ -96,12 +92,4 @@ func v3Path(tokens []string, pools []chain.EVMSwapPool) []byte {
 		out = append(out, common.HexToAddress(tokens[i+1]).Bytes()...)
 	}
 	return out
-}
-
-func pack(method string, args ...any) []byte {
-	data, err := routerABI.Pack(method, args...)
-	if err != nil {
-		panic("uniswapv3: pack " + method + ": " + err.Error()) // the arguments' types are fixed
-	}
-	return data
 }

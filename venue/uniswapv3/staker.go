@@ -33,20 +33,8 @@ var stakerABI = func() abi.ABI {
  {"name":"data","type":"bytes"}],"outputs":[]},
 {"type":"function","name":"multicall","stateMutability":"payable","inputs":[{"name":"data","type":"bytes[]"}],"outputs":[{"name":"results","type":"bytes[]"}]}
 ]`
-	a, err := abi.JSON(strings.NewReader(fragments))
-	if err != nil {
-		panic(err)
-	}
-	return a
+	return mustABI(fragments)
 }()
-
-func stakerPack(method string, args ...any) []byte {
-	data, err := stakerABI.Pack(method, args...)
-	if err != nil {
-		panic("uniswapv3: pack " + method + ": " + err.Error()) // the arguments' types are fixed
-	}
-	return data
-}
 
 // incentiveKey is the staker's IncentiveKey.
 type incentiveKey struct {
@@ -69,7 +57,7 @@ func (Venue) StakeCall(cfg chain.VenueConfig, owner string, id *big.Int, in chai
 		data = append(data, common.LeftPadBytes(w, 32)...)
 	}
 	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager),
-		Data: stakerPack("safeTransferFrom", common.HexToAddress(owner), common.HexToAddress(cfg.Staker), id, data)}
+		Data: packCall(stakerABI, "safeTransferFrom", common.HexToAddress(owner), common.HexToAddress(cfg.Staker), id, data)}
 }
 
 // WithdrawCall is the staker's multicall of unstakeToken(key, id) for each incentive of staked,
@@ -77,8 +65,8 @@ func (Venue) StakeCall(cfg chain.VenueConfig, owner string, id *big.Int, in chai
 // withdrawToken(id, recipient, "").
 func (Venue) WithdrawCall(cfg chain.VenueConfig, id *big.Int, staked []chain.V3Incentive, recipient string) chain.EVMCall {
 	calls := unstakeAndClaim(id, staked, recipient)
-	calls = append(calls, stakerPack("withdrawToken", id, common.HexToAddress(recipient), []byte{}))
-	return chain.EVMCall{To: strings.ToLower(cfg.Staker), Data: stakerPack("multicall", calls)}
+	calls = append(calls, packCall(stakerABI, "withdrawToken", id, common.HexToAddress(recipient), []byte{}))
+	return chain.EVMCall{To: strings.ToLower(cfg.Staker), Data: packCall(stakerABI, "multicall", calls)}
 }
 
 // HarvestCall is the staker's multicall of unstakeToken(key, id) for each incentive of staked,
@@ -87,9 +75,9 @@ func (Venue) WithdrawCall(cfg chain.VenueConfig, id *big.Int, staked []chain.V3I
 func (Venue) HarvestCall(cfg chain.VenueConfig, id *big.Int, staked []chain.V3Incentive, recipient string) chain.EVMCall {
 	calls := unstakeAndClaim(id, staked, recipient)
 	for _, in := range staked {
-		calls = append(calls, stakerPack("stakeToken", keyOf(in), id))
+		calls = append(calls, packCall(stakerABI, "stakeToken", keyOf(in), id))
 	}
-	return chain.EVMCall{To: strings.ToLower(cfg.Staker), Data: stakerPack("multicall", calls)}
+	return chain.EVMCall{To: strings.ToLower(cfg.Staker), Data: packCall(stakerABI, "multicall", calls)}
 }
 
 // unstakeAndClaim are the unstakeToken calls of id from each incentive of staked, then a
@@ -97,13 +85,13 @@ func (Venue) HarvestCall(cfg chain.VenueConfig, id *big.Int, staked []chain.V3In
 func unstakeAndClaim(id *big.Int, staked []chain.V3Incentive, recipient string) [][]byte {
 	var calls [][]byte
 	for _, in := range staked {
-		calls = append(calls, stakerPack("unstakeToken", keyOf(in), id))
+		calls = append(calls, packCall(stakerABI, "unstakeToken", keyOf(in), id))
 	}
 	seen := map[string]bool{}
 	for _, in := range staked {
 		if !seen[in.RewardToken] {
 			seen[in.RewardToken] = true
-			calls = append(calls, stakerPack("claimReward", common.HexToAddress(in.RewardToken), common.HexToAddress(recipient), new(big.Int)))
+			calls = append(calls, packCall(stakerABI, "claimReward", common.HexToAddress(in.RewardToken), common.HexToAddress(recipient), new(big.Int)))
 		}
 	}
 	return calls

@@ -35,15 +35,9 @@ func (s *Service) BuildLPCompoundPosition(ctx context.Context, consumerID int, r
 	if err != nil {
 		return Build{}, err
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
-		return ratioRead(pv, user, p)
-	})
+	pos, p, st, nativeUSD, err := c.ratioPosition(ctx, pv, user, id)
 	if err != nil {
 		return Build{}, err
-	}
-	p := st.V3Pools[0]
-	if !p.OK {
-		return Build{}, fmt.Errorf("%w: position %s's pool %s did not answer", chain.ErrUpstreamBadResponse, id, pos.Pool)
 	}
 	fig, err := pv.PositionFigures(pos)
 	if err != nil {

@@ -50,15 +50,9 @@ func (s *Service) BuildLPRebalance(ctx context.Context, consumerID int, r LPRequ
 	if byTicks == byPrices {
 		return Build{}, fmt.Errorf("%w: lp/rebalance takes the new range as tickLower and tickUpper, or priceLower and priceUpper", ErrInvalid)
 	}
-	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
-		return ratioRead(pv, user, p)
-	})
+	pos, p, st, nativeUSD, err := c.ratioPosition(ctx, pv, user, id)
 	if err != nil {
 		return Build{}, err
-	}
-	p := st.V3Pools[0]
-	if !p.OK {
-		return Build{}, fmt.Errorf("%w: position %s's pool %s did not answer", chain.ErrUpstreamBadResponse, id, pos.Pool)
 	}
 	tokens, decimals := [2]string{pos.Token0, pos.Token1}, [2]int{st.Decimals[0], st.Decimals[1]}
 	lower, upper, err := c.positionRange(r, pv, p.TickSpacing, decimals)
@@ -112,6 +106,23 @@ const mintedIDFrom = "the mint's receipt: tokenId of the position manager's Incr
 // ratioRead is the state a swap to the ratio of position p's pool and a deposit in it read: the
 // pool with its ticks (ratioWords words on each side of its current word, guessed from the tick the
 // positions read gave), the tokens' decimals and the user's allowances to the router and the
+// ratioPosition reads position id, which user holds in its wallet, with its pool's ticks around the
+// price and the wallet (ratioRead): what compound and rebalance compute on.
+func (c *EVMChain) ratioPosition(ctx context.Context, pv positionVenue, user string, id *big.Int) (chain.V3Position, chain.V3PoolState,
+	chain.EVMTradeState, *big.Rat, error) {
+	pos, st, nativeUSD, err := c.ownedPosition(ctx, pv, user, id, nil, func(p chain.V3Position) chain.EVMTradeRead {
+		return ratioRead(pv, user, p)
+	})
+	if err != nil {
+		return pos, chain.V3PoolState{}, st, nil, err
+	}
+	p := st.V3Pools[0]
+	if !p.OK {
+		return pos, p, st, nil, fmt.Errorf("%w: position %s's pool %s did not answer", chain.ErrUpstreamBadResponse, id, pos.Pool)
+	}
+	return pos, p, st, nativeUSD, nil
+}
+
 // position manager.
 func ratioRead(pv positionVenue, user string, p chain.V3Position) chain.EVMTradeRead {
 	tokens := [2]string{p.Token0, p.Token1}

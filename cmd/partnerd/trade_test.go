@@ -104,12 +104,8 @@ func newTradeWorld(mw *marketWorld, rpcURL string, m devnet.Market, keys []strin
 		key: consumerKey("Trader"), other: consumerKey("Someone else")}
 }
 
-// TestTradeOnAnvil quotes, builds, signs, sends, confirms and looks up swaps, transfers and
-// uniswap-v2 LP operations through the service's HTTP API on anvil, an EVM independent of
-// go-ethereum, configured through PARTNER_CHAINS; and the same on local mode's devnet. See
-// checkTrade.
-func TestTradeOnAnvil(t *testing.T) {
-	t.Parallel()
+// onTradeWorlds runs check in parallel on anvil and on local mode's devnet, each a fresh world.
+func onTradeWorlds(t *testing.T, check func(*testing.T, *tradeWorld)) {
 	for _, world := range []struct {
 		name string
 		new  func(*testing.T) *tradeWorld
@@ -119,9 +115,18 @@ func TestTradeOnAnvil(t *testing.T) {
 	} {
 		t.Run(world.name, func(t *testing.T) {
 			t.Parallel()
-			checkTrade(t, world.new(t))
+			check(t, world.new(t))
 		})
 	}
+}
+
+// TestTradeOnAnvil quotes, builds, signs, sends, confirms and looks up swaps, transfers and
+// uniswap-v2 LP operations through the service's HTTP API on anvil, an EVM independent of
+// go-ethereum, configured through PARTNER_CHAINS; and the same on local mode's devnet. See
+// checkTrade.
+func TestTradeOnAnvil(t *testing.T) {
+	t.Parallel()
+	onTradeWorlds(t, checkTrade)
 }
 
 // answer is an HTTP answer of the service.

@@ -20,20 +20,10 @@ import (
 // official UniswapV3Staker and V3Migrator: see checkV3Farm and checkV3Migrate.
 func TestV3FarmOnAnvil(t *testing.T) {
 	t.Parallel()
-	for _, world := range []struct {
-		name string
-		new  func(*testing.T) *tradeWorld
-	}{
-		{"anvil", newAnvilTradeWorld},
-		{"devnet", newDevnetTradeWorld},
-	} {
-		t.Run(world.name, func(t *testing.T) {
-			t.Parallel()
-			w := world.new(t)
-			checkV3Farm(t, w)
-			checkV3Migrate(t, w)
-		})
-	}
+	onTradeWorlds(t, func(t *testing.T, w *tradeWorld) {
+		checkV3Farm(t, w)
+		checkV3Migrate(t, w)
+	})
 }
 
 var stakerABI = bindings.NewUniswapV3Staker()

@@ -21,18 +21,7 @@ import (
 // NonfungiblePositionManager: see checkV3Liquidity.
 func TestV3LiquidityOnAnvil(t *testing.T) {
 	t.Parallel()
-	for _, world := range []struct {
-		name string
-		new  func(*testing.T) *tradeWorld
-	}{
-		{"anvil", newAnvilTradeWorld},
-		{"devnet", newDevnetTradeWorld},
-	} {
-		t.Run(world.name, func(t *testing.T) {
-			t.Parallel()
-			checkV3Liquidity(t, world.new(t))
-		})
-	}
+	onTradeWorlds(t, checkV3Liquidity)
 }
 
 var npmABI = bindings.NewNonfungiblePositionManager()

@@ -19,18 +19,7 @@ import (
 // the official NonfungiblePositionManager and SwapRouter02: see checkV3Rebalance.
 func TestV3RebalanceOnAnvil(t *testing.T) {
 	t.Parallel()
-	for _, world := range []struct {
-		name string
-		new  func(*testing.T) *tradeWorld
-	}{
-		{"anvil", newAnvilTradeWorld},
-		{"devnet", newDevnetTradeWorld},
-	} {
-		t.Run(world.name, func(t *testing.T) {
-			t.Parallel()
-			checkV3Rebalance(t, world.new(t))
-		})
-	}
+	onTradeWorlds(t, checkV3Rebalance)
 }
 
 // checkV3Rebalance: user 5 wraps ETH, then

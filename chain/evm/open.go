@@ -49,7 +49,10 @@ func Open(ctx context.Context, name string, cfg chain.ChainConfig, venues chain.
 		client.Close()
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	v2 := cfg.Venues["uniswap-v2"]
+	var v2 chain.VenueConfig // the first venue of pairs: the audit's simulated trades go through its factory; its farms
+	if _, pairs := venues.PairLiquidity(cfg); len(pairs) > 0 {
+		v2 = pairs[0]
+	}
 	var indexers []chain.EVMIndexer
 	evmVenues, configs := venues.EVM(cfg)
 	for i, v := range evmVenues {

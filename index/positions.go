@@ -190,20 +190,6 @@ func (s *Store) PoolPositions(ctx context.Context, chainName, pool string) ([]Po
 	return out, nil
 }
 
-// Positions returns the indexed positions of a position manager, by id (burned ones included).
-func (s *Store) Positions(ctx context.Context, chainName, manager string) ([]Position, error) {
-	rows, err := s.db.LPPosition.Query().Where(lpposition.Chain(chainName), lpposition.Manager(manager)).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("positions of %s on %s: %w", manager, chainName, err)
-	}
-	out := make([]Position, len(rows))
-	for i, r := range rows {
-		out[i] = position(r)
-	}
-	slices.SortFunc(out, func(a, b Position) int { return parseInt(a.ID).Cmp(parseInt(b.ID)) })
-	return out, nil
-}
-
 func position(r *ent.LPPosition) Position {
 	return Position{Manager: r.Manager, ID: r.PositionID, Pool: r.Pool, Owner: r.Owner, TickLower: r.TickLower, TickUpper: r.TickUpper,
 		Liquidity: parseInt(r.Liquidity)}

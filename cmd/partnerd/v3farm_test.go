@@ -37,8 +37,8 @@ func v3Body(user common.Address, fields map[string]any) map[string]any {
 	return b
 }
 
-// sendBuilt sends a build's transactions, wanting ids, all successful; it returns the last receipt.
-func (w *tradeWorld) sendBuilt(wl *devnet.Wallet, what string, b builtAnswer, ids ...string) *types.Receipt {
+// sendBuilt sends a build's transactions, wanting ids, all successful; it returns their receipts.
+func (w *tradeWorld) sendBuilt(wl *devnet.Wallet, what string, b builtAnswer, ids ...string) []*types.Receipt {
 	w.t.Helper()
 	if !slices.Equal(b.ids(), ids) {
 		w.t.Fatalf("%s: transactions %v, want %v; metadata %v", what, b.ids(), ids, b.Metadata)
@@ -47,7 +47,7 @@ func (w *tradeWorld) sendBuilt(wl *devnet.Wallet, what string, b builtAnswer, id
 	if len(receipts) != len(ids) || receipts[len(receipts)-1].Status != types.ReceiptStatusSuccessful {
 		w.t.Fatalf("%s: %d of %d transactions sent, the last reverted", what, len(receipts), len(ids))
 	}
-	return receipts[len(receipts)-1]
+	return receipts
 }
 
 // refused posts a build that must answer 422 prerequisite_failed with a message containing want.
@@ -59,10 +59,11 @@ func (w *tradeWorld) refused(what, path string, body map[string]any, want string
 	}
 }
 
-// mintedPosition is the position id of an IncreaseLiquidity event of the position manager in rc.
-func (w *tradeWorld) mintedPosition(what string, rc *types.Receipt) *big.Int {
+// mintedPosition is the position id of the position manager's IncreaseLiquidity event in the
+// last of receipts.
+func (w *tradeWorld) mintedPosition(what string, receipts []*types.Receipt) *big.Int {
 	w.t.Helper()
-	for _, l := range rc.Logs {
+	for _, l := range receipts[len(receipts)-1].Logs {
 		if ev, err := npmABI.UnpackIncreaseLiquidityEvent(l); err == nil && l.Address == w.market.V3.PositionManager {
 			return ev.TokenId
 		}
@@ -162,7 +163,7 @@ func checkV3Farm(t *testing.T, w *tradeWorld) {
 		rc := w.sendBuilt(user, what, b, ids...)
 		got := new(big.Int).Sub(w.balance(inc.RewardToken, user.Address), before)
 		var event *big.Int
-		for _, l := range rc.Logs {
+		for _, l := range rc[len(rc)-1].Logs {
 			if ev, err := stakerABI.UnpackRewardClaimedEvent(l); err == nil && l.Address == staker {
 				event = ev.Reward
 			}
@@ -197,6 +198,8 @@ func checkV3Farm(t *testing.T, w *tradeWorld) {
 //     the deployer gets exactly refund0 and refund1 back, and no LP allowance is left;
 //   - user 7 migrates half its AUR/WETH LP into a 0.3 % pool that does not exist yet: the same
 //     multicall creates it at the pair's price;
+//   - the deployer migrates 5 % more into a range below and around the price with native: the
+//     WETH refund arrives as exactly refund's ETH (gas counted), its WETH balance unchanged;
 //   - user 5, who holds no WETH/USDD LP, is 422 prerequisite_failed.
 func checkV3Migrate(t *testing.T, w *tradeWorld) {
 	migrator := w.market.V3.V3Migrator
@@ -209,9 +212,11 @@ func checkV3Migrate(t *testing.T, w *tradeWorld) {
 		bps     int
 		ticks   [2]int
 		created bool
+		native  bool // the WETH refund comes as ETH
 	}{
-		{"migrate WETH/USDD", 0, weth, usd, 1000, [2]int{int(target.Tick) - 600, int(target.Tick) + 3000}, false},
-		{"migrate AUR/WETH", 7, aur, weth, 5000, [2]int{-887272, 887272}, true},
+		{"migrate WETH/USDD", 0, weth, usd, 1000, [2]int{int(target.Tick) - 600, int(target.Tick) + 3000}, false, false},
+		{"migrate AUR/WETH", 7, aur, weth, 5000, [2]int{-887272, 887272}, true, false},
+		{"migrate WETH/USDD, refund as ETH", 0, weth, usd, 500, [2]int{int(target.Tick) - 3000, int(target.Tick) + 600}, false, true},
 	}
 	for _, c := range cases {
 		user := w.wallet(c.account)
@@ -222,8 +227,9 @@ func checkV3Migrate(t *testing.T, w *tradeWorld) {
 		}
 		lpBefore := w.balance(pair, user.Address)
 		before := [2]*big.Int{w.balance(t0, user.Address), w.balance(t1, user.Address)}
+		ethBefore := w.balance(common.Address{}, user.Address)
 		b := w.build("/v1/build/lp/migrate", v3Body(user.Address, map[string]any{"pool": pair.Hex(), "bps": c.bps, "feeTier": 3000,
-			"tickLower": c.ticks[0], "tickUpper": c.ticks[1], "slippageBps": 100}))
+			"tickLower": c.ticks[0], "tickUpper": c.ticks[1], "slippageBps": 100, "native": c.native}))
 		if b.md("created") != fmt.Sprint(c.created) {
 			t.Errorf("%s: created %s, want %v", c.what, b.md("created"), c.created)
 		}
@@ -231,7 +237,10 @@ func checkV3Migrate(t *testing.T, w *tradeWorld) {
 		if b.md("lpAmount") != want.String() {
 			t.Errorf("%s: lpAmount %s, want %d bps of %s: %s", c.what, b.md("lpAmount"), c.bps, lpBefore, want)
 		}
-		id := w.mintedPosition(c.what, w.sendBuilt(user, c.what, b, "approveLP", "migrate"))
+		receipts := w.sendBuilt(user, c.what, b, "approveLP", "migrate")
+		id := w.mintedPosition(c.what, receipts)
+		ethGot := new(big.Int).Sub(w.balance(common.Address{}, user.Address), ethBefore)
+		ethGot.Add(ethGot, gasPaid(receipts))
 		if got := new(big.Int).Sub(lpBefore, w.balance(pair, user.Address)); got.String() != b.md("lpAmount") {
 			t.Errorf("%s: LP balance dropped by %s, metadata's lpAmount is %s", c.what, got, b.md("lpAmount"))
 		}
@@ -246,6 +255,14 @@ func checkV3Migrate(t *testing.T, w *tradeWorld) {
 		}
 		for i, tk := range []common.Address{t0, t1} {
 			refund := new(big.Int).Sub(w.balance(tk, user.Address), before[i])
+			if c.native && tk == weth {
+				if refund.Sign() != 0 {
+					t.Errorf("%s: WETH moved by %s, want the refund in ETH", c.what, refund)
+				}
+				if refund = ethGot; refund.Sign() <= 0 { // the ETH received, gas added back
+					t.Errorf("%s: no ETH refunded (%s): the range should leave WETH over", c.what, refund)
+				}
+			}
 			if refund.String() != b.md(fmt.Sprintf("refund%d", i)) {
 				t.Errorf("%s: token%d refunded %s, metadata says %s", c.what, i, refund, b.md(fmt.Sprintf("refund%d", i)))
 			}

@@ -87,8 +87,8 @@ type EVMFarmLookup struct {
 	Pairs   []string
 }
 
-// EVMTradeState is what ReadTrade read. Slices follow EVMTradeRead's; an entry that did not answer is nil
-// (Decimals: -1; pairs and farms: OK false). Addresses are canonical (lower-case 0x hex).
+// EVMTradeState is what ReadTrade read. Slices follow EVMTradeRead's; an entry that did not answer
+// is nil (Decimals: -1; pairs and farms: OK false). Addresses are canonical (lower-case 0x hex).
 type EVMTradeState struct {
 	Block   uint64
 	Time    uint64   // the block's timestamp, Unix seconds
@@ -134,9 +134,10 @@ type EVMSimResult struct {
 	Revert  string // !OK: the decoded revert reason, or the node's message when nothing decodes
 }
 
-// EVMNextBlock is where a build's transactions are expected to run: the block after the one its state
-// was read at. Simulate runs the first call in it and each later call one block (and one second)
-// after the previous one, since a wallet sends each transaction once the previous one is mined.
+// EVMNextBlock is where a build's transactions are expected to run: the block after the one its
+// state was read at. Simulate runs the first call in it and each later call one block (and one
+// second) after the previous one, since a wallet sends each transaction once the previous one is
+// mined.
 //
 // go-ethereum and anvil both run the calls at the number and time asked for. The base fee goes into
 // the simulated header on both, but anvil's EVM reads BASEFEE as 0 with validation off (as Simulate
@@ -172,20 +173,21 @@ func (st EVMTradeState) Next(now time.Time) EVMNextBlock {
 // eth_estimateGas adds it to its first guess, as EVMGasNeed does).
 const callStipend = 2_300
 
-// EVMGasNeed is the least gas limit with which a simulated call is expected to succeed in the block it
-// was simulated in, as eth_estimateGas would search for it: the gas it consumed at its peak, before
-// refunds (PeakGas: gasUsed alone falls short by the refund, up to a quarter of it), plus a CALL's
-// stipend, times 64/63 for the sixty-fourth of the gas left that every nested call withholds from
-// its callee (EIP-150). Measured on the official Uniswap V2 router, pairs and farms it is at most 2 %
-// above the least gas that succeeded (an LP removal: peak 146,726, needed 149,715, EVMGasNeed 151,392).
+// EVMGasNeed is the least gas limit with which a simulated call is expected to succeed in the block
+// it was simulated in, as eth_estimateGas would search for it: the gas it consumed at its peak,
+// before refunds (PeakGas: gasUsed alone falls short by the refund, up to a quarter of it), plus a
+// CALL's stipend, times 64/63 for the sixty-fourth of the gas left that every nested call withholds
+// from its callee (EIP-150). Measured on the official Uniswap V2 router, pairs and farms it is at
+// most 2 % above the least gas that succeeded (an LP removal: peak 146,726, needed 149,715,
+// EVMGasNeed 151,392).
 func EVMGasNeed(r EVMSimResult) uint64 {
 	peak := max(r.PeakGas, r.GasUsed)
 	return (peak + callStipend) * 64 / 63
 }
 
-// EVMGasLimit is the gas limit a build sets for a simulated call: EVMGasNeed plus a tenth and 20,000 for
-// the state changing before the transaction is mined (a storage slot it writes becoming zero or
-// non-zero costs up to about 20,000 more). Unused gas is not charged.
+// EVMGasLimit is the gas limit a build sets for a simulated call: EVMGasNeed plus a tenth and
+// 20,000 for the state changing before the transaction is mined (a storage slot it writes becoming
+// zero or non-zero costs up to about 20,000 more). Unused gas is not charged.
 func EVMGasLimit(r EVMSimResult) uint64 {
 	need := EVMGasNeed(r)
 	return need + need/10 + 20_000

@@ -124,13 +124,13 @@ type assembly struct {
 }
 
 // finish simulates the steps in order as the wallet will send them, each in its own block after the
-// one the request's state was read at (chain.EVMTradeState.Next: the next block's number, timestamp and
-// base fee; each later step a block and a second later, after the previous one is mined), each
+// one the request's state was read at (chain.EVMTradeState.Next: the next block's number, timestamp
+// and base fee; each later step a block and a second later, after the previous one is mined), each
 // seeing the earlier ones' effects, and turns them into the build: gas limits from the simulation
-// (chain.EVMGasLimit: the gas the call needs, refunds and nested calls counted, plus a tenth and 20,000),
-// EIP-1559 fees from the fee market read with the request's state, consecutive nonces from the
-// user's pending nonce, network fee rows (at the simulated gas used), and a confirmation token bound
-// to all of it. A step that would revert is a *SimulationError.
+// (chain.EVMGasLimit: the gas the call needs, refunds and nested calls counted, plus a tenth and
+// 20,000), EIP-1559 fees from the fee market read with the request's state, consecutive nonces from
+// the user's pending nonce, network fee rows (at the simulated gas used), and a confirmation token
+// bound to all of it. A step that would revert is a *SimulationError.
 func (s *Service) finish(ctx context.Context, a assembly, steps []step) (Build, error) {
 	calls := make([]chain.EVMCall, len(steps))
 	for i, st := range steps {

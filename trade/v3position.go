@@ -190,8 +190,8 @@ func (c *EVMChain) lpRemovePosition(ctx context.Context, s *Service, consumerID 
 		[]step{callStep("decreaseLiquidityAndCollect", rm)})
 }
 
-// lpHarvestFees is BuildLPHarvest of the fees of a position in the user's wallet (see BuildLPHarvest),
-// held the position's first read when made (nil: not yet).
+// lpHarvestFees is BuildLPHarvest of the fees of a position in the user's wallet (see
+// BuildLPHarvest), held the position's first read when made (nil: not yet).
 func (c *EVMChain) lpHarvestFees(ctx context.Context, s *Service, consumerID int, r LPRequest, held *chain.V3StakerState) (Build, error) {
 	pv, id, user, err := c.positionSetup(r)
 	if err != nil {

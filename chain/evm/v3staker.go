@@ -16,14 +16,14 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// A position NFT as the position manager and the UniswapV3Staker (@uniswap/v3-staker 1.0.2) see
-// it, for the builds on a position, in one JSON-RPC batch: an aggregate3 of the position manager's
+// A position NFT as the position manager and the UniswapV3Staker (@uniswap/v3-staker 1.0.2) see it,
+// for the builds on a position, in one JSON-RPC batch: an aggregate3 of the position manager's
 // ownerOf(id) and positions(id), the staker's deposits(id), and the block's number and time; and
 // eth_getLogs of every IncentiveCreated the staker emitted (the staker does not list its
 // incentives: their keys are only in these logs; logs after the aggregate's block are left out; a
 // node refusing the query, over a range too long for it, fails only a read that needs them).
-// Without a staker (or with PositionOnly), the aggregate alone, without deposits(id). The stakes themselves are read with the build's state
-// (chain.EVMTradeRead.Stakes).
+// Without a staker (or with PositionOnly), the aggregate alone, without deposits(id). The stakes
+// themselves are read with the build's state (chain.EVMTradeRead.Stakes).
 
 // incentiveCreated is IncentiveCreated(rewardToken indexed, pool indexed, startTime, endTime,
 // refundee, reward)'s topic.

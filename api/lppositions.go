@@ -115,9 +115,9 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	}
 	t, consumer := s.deps.Trade, consumerOf(ctx)
 	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
-		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvestPosition,
-		"buildLPFarm": t.BuildLPFarmPosition, "buildLPMigrate": t.BuildLPMigrate, "buildLPCreate": t.BuildLPCreatePosition,
-		"buildLPCompound": t.BuildLPCompoundPosition, "buildLPRebalance": t.BuildLPRebalance,
+		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvest,
+		"buildLPFarm": t.BuildLPFarm, "buildLPMigrate": t.BuildLPMigrate, "buildLPCreate": t.BuildLPCreate,
+		"buildLPCompound": t.BuildLPCompound, "buildLPRebalance": t.BuildLPRebalance,
 	}[opID](ctx, consumer, r)
 	return buildOutput(ctx, build, err)
 }

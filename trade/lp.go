@@ -123,7 +123,8 @@ func lpMetadata(v pairVenue, pool string, p chain.PairState) map[string]any {
 // receipt, then build lp/add, which seeds it. TokenA or TokenB may be Native (the wrapped native
 // token). Errors: ErrInvalid (the same token twice, not an ERC-20, or the pool already exists),
 // *SimulationError, and the adapter's and the store's.
-// On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpCreate, trade/solana.go).
+// On a Solana chain it builds on the chain's liquidity venue (SolanaChain.lpCreate, trade/solana.go);
+// on a venue of NFT positions, a pool with its first position (lpCreatePosition, v3create.go).
 func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -134,6 +135,9 @@ func (s *Service) BuildLPCreate(ctx context.Context, consumerID int, r LPRequest
 
 // lpCreate is BuildLPCreate on an EVM chain.
 func (c *EVMChain) lpCreate(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if _, ok := c.positionVenue(r.Venue); ok {
+		return c.lpCreatePosition(ctx, s, consumerID, r)
+	}
 	v, user, _, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err

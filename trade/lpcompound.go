@@ -30,7 +30,8 @@ import (
 // The swaps and the deposit are computed in order on the reserves read, each seeing the effects
 // of the earlier ones (a swap route may cross the pool itself). Errors: ErrNotFound (not a pair, or
 // no farm for it), ErrNoRoute (no pool path from the reward token), ErrPrerequisite (nothing earned,
-// or too little to compound), *SimulationError, and the adapter's and the store's.
+// or too little to compound), *SimulationError, and the adapter's and the store's. On a venue of
+// NFT positions it compounds a position's fees into it (lpCompoundPosition, v3compound.go).
 func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -41,6 +42,9 @@ func (s *Service) BuildLPCompound(ctx context.Context, consumerID int, r LPReque
 
 // lpCompound is BuildLPCompound on an EVM chain.
 func (c *EVMChain) lpCompound(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if _, ok := c.positionVenue(r.Venue); ok {
+		return c.lpCompoundPosition(ctx, s, consumerID, r)
+	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err

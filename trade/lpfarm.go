@@ -28,12 +28,13 @@ func (c *EVMChain) readFarm(ctx context.Context, pool, farm string, read chain.E
 }
 
 // BuildLPFarm builds a stake of the pool's LP tokens in its farm: an exact approve of the farm,
-// then the venue's stake (Uniswap V2's StakingRewards: stake(amount)). Amount is human LP units, or "" for the whole LP
-// balance. With Unstake it builds withdraw(amount) instead, of Amount or of the whole stake; the
-// rewards stay in the farm (lp/harvest claims them). metadata: farm, action (stake or unstake),
-// lpAmount, staked (before the build), earned and rewardToken. Errors: ErrNotFound (not a pair, or
-// no farm for it), ErrInvalidAmount, ErrPrerequisite (nothing to stake or unstake, or less than
-// Amount), *SimulationError, and the adapter's and the store's.
+// then the venue's stake (Uniswap V2's StakingRewards: stake(amount)). Amount is human LP units,
+// or "" for the whole LP balance. With Unstake it builds withdraw(amount) instead, of Amount or of
+// the whole stake; the rewards stay in the farm (lp/harvest claims them). metadata: farm, action
+// (stake or unstake), lpAmount, staked (before the build), earned and rewardToken. Errors:
+// ErrNotFound (not a pair, or no farm for it), ErrInvalidAmount, ErrPrerequisite (nothing to stake
+// or unstake, or less than Amount), *SimulationError, and the adapter's and the store's. On a
+// venue of NFT positions it stakes or unstakes a position in the staker (lpFarmPosition, v3farm.go).
 func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -44,6 +45,9 @@ func (s *Service) BuildLPFarm(ctx context.Context, consumerID int, r LPRequest) 
 
 // lpFarm is BuildLPFarm on an EVM chain.
 func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
+	if _, ok := c.positionVenue(r.Venue); ok {
+		return c.lpFarmPosition(ctx, s, consumerID, r)
+	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -107,7 +111,8 @@ func (c *EVMChain) lpFarm(ctx context.Context, s *Service, consumerID int, r LPR
 // *SimulationError, and the adapter's and the store's. On a venue of NFT positions
 // (v3position.go) it collects everything the position PositionID is owed to the user, which must
 // hold it: metadata.fees0 and fees1, its fees at the read block, exactly what the collect pays when
-// nothing trades in between (ErrPrerequisite when both are zero).
+// nothing trades in between (ErrPrerequisite when both are zero); a position the user deposited in
+// the staker has its staker rewards harvested (lpHarvestPosition, v3farm.go).
 func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
 	c, err := s.swapChainOf(r.Chain)
 	if err != nil {
@@ -119,7 +124,7 @@ func (s *Service) BuildLPHarvest(ctx context.Context, consumerID int, r LPReques
 // lpHarvest is BuildLPHarvest on an EVM chain.
 func (c *EVMChain) lpHarvest(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	if _, ok := c.positionVenue(r.Venue); ok {
-		return s.BuildLPHarvestPosition(ctx, consumerID, r)
+		return c.lpHarvestPosition(ctx, s, consumerID, r)
 	}
 	v, user, pool, err := c.lpSetup(r)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// BuildLPCompoundPosition builds, as one ordered list computed from the state read at one block
+// lpCompoundPosition builds, as one ordered list computed from the state read at one block
 // and simulated in order, the compounding of the fees of the position PositionID (which the user
 // must hold in its wallet) into it:
 //
@@ -26,11 +26,7 @@ import (
 // leftover0 and leftover1 (what stays in the wallet). Errors: ErrNotSupported, ErrInvalid,
 // ErrPrerequisite (not the user's position, no fees, or fees too little to add liquidity),
 // *SimulationError, and the adapter's and the store's.
-func (s *Service) BuildLPCompoundPosition(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, err := s.lpPositionChain(r.Chain, "lp/compound")
-	if err != nil {
-		return Build{}, err
-	}
+func (c *EVMChain) lpCompoundPosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	pv, id, user, err := c.positionSetup(r)
 	if err != nil {
 		return Build{}, err

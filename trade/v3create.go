@@ -9,7 +9,7 @@ import (
 	"github.com/partner-platform/partnerd/chain"
 )
 
-// BuildLPCreatePosition builds on a venue of NFT positions the creation of the pool of TokenA and
+// lpCreatePosition builds on a venue of NFT positions the creation of the pool of TokenA and
 // TokenB at the fee tier FeeTier (pips), initialized at Price (token units of token1 per token0,
 // the pool's own order: token0 is the lower address), and its first position: AmountA of TokenA
 // and AmountB of TokenB at most (human units) in a range (TickLower and TickUpper, or PriceLower and
@@ -27,11 +27,7 @@ import (
 // once mined). Errors: ErrNotSupported, ErrInvalid (the same token twice, not an ERC-20, a tier
 // the venue lacks, no price for a new pool, a bad range), ErrInvalidAmount, ErrPrerequisite (a
 // balance short, a pool at another price), *SimulationError, and the adapter's and the store's.
-func (s *Service) BuildLPCreatePosition(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, err := s.lpPositionChain(r.Chain, "lp/create")
-	if err != nil {
-		return Build{}, err
-	}
+func (c *EVMChain) lpCreatePosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	pv, ok := c.positionVenue(r.Venue)
 	if !ok {
 		return Build{}, fmt.Errorf("%w: %s has no NFT-style positions built on %s; %s", ErrNotSupported, r.Venue, c.Info.Name, c.positionVenues())

@@ -46,7 +46,7 @@ func (c *EVMChain) stakedSetup(r LPRequest) (stakerVenue, *big.Int, string, chai
 	return stakerVenue{pv, sv}, id, user, reader, nil
 }
 
-// BuildLPFarmPosition is BuildLPFarm on a venue of NFT positions. Without Unstake, it deposits
+// lpFarmPosition is BuildLPFarm on a venue of NFT positions. Without Unstake, it deposits
 // and stakes the position PositionID, which the user holds in its wallet, in an incentive of its
 // pool: the incentive IncentiveID, or the pool's only live one; one position manager
 // safeTransferFrom to the staker carrying the incentive's key (step stake; no approval needed).
@@ -58,11 +58,7 @@ func (c *EVMChain) stakedSetup(r LPRequest) (stakerVenue, *big.Int, string, chai
 // incentives and no IncentiveID), ErrPrerequisite (not the user's position, in the wallet or
 // deposited as the action needs; no liquidity; the incentive not of the position's pool, not
 // started or ended; nothing to choose from), *SimulationError, and the adapter's and the store's.
-func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, err := s.lpPositionChain(r.Chain, "lp/farm")
-	if err != nil {
-		return Build{}, err
-	}
+func (c *EVMChain) lpFarmPosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	sv, id, user, reader, err := c.stakedSetup(r)
 	if err != nil {
 		return Build{}, err
@@ -108,21 +104,17 @@ func (s *Service) BuildLPFarmPosition(ctx context.Context, consumerID int, r LPR
 		[]step{callStep(stepID, call)})
 }
 
-// BuildLPHarvestPosition is BuildLPHarvest on a venue of NFT positions. A position the user holds
-// in its wallet has its fees collected (lpHarvestPosition, after the staker read that found it
-// there: one more round trip where the venue has a staker). A position the user deposited in the
+// lpHarvestPosition is BuildLPHarvest on a venue of NFT positions. A position the user holds
+// in its wallet has its fees collected (lpHarvestFees, taking the staker read that found it there
+// as its first read). A position the user deposited in the
 // staker has its rewards harvested in one staker multicall (step harvestRewards): unstakeToken
 // from every incentive it is staked in (which credits the stakes' rewards), claimReward of
 // everything the staker owes the user in their reward tokens, and stakeToken in each again; the
 // NFT stays deposited. Its fees are not collected: the staker holds the NFT, and only its owner can
 // collect (unstake it first). metadata: positionId, staker, liquidity, rewards (see the file's
-// comment), feesCollected false. Errors: as lpHarvestPosition's, and ErrPrerequisite (staked in
+// comment), feesCollected false. Errors: as lpHarvestFees', and ErrPrerequisite (staked in
 // no incentive, or nothing earned).
-func (s *Service) BuildLPHarvestPosition(ctx context.Context, consumerID int, r LPRequest) (Build, error) {
-	c, err := s.lpPositionChain(r.Chain, "lp/harvest")
-	if err != nil {
-		return Build{}, err
-	}
+func (c *EVMChain) lpHarvestPosition(ctx context.Context, s *Service, consumerID int, r LPRequest) (Build, error) {
 	sv, id, user, reader, err := c.stakedSetup(r)
 	if errors.Is(err, ErrNotSupported) {
 		return c.lpHarvestFees(ctx, s, consumerID, r, nil) // no staker: fees only

@@ -61,12 +61,6 @@ func (v Venue) CreateCall(cfg chain.VenueConfig, m chain.V3Mint, sqrtPriceX96 *b
 // recipient, max, max), burn(id)]) on the position manager: all of a position's liquidity removed,
 // everything it is owed collected, and the emptied NFT burned.
 func (Venue) ExitCall(cfg chain.VenueConfig, id, liquidity, min0, min1 *big.Int, recipient string, deadline int64) chain.EVMCall {
-	params := struct {
-		TokenId                *big.Int
-		Liquidity              *big.Int
-		Amount0Min, Amount1Min *big.Int
-		Deadline               *big.Int
-	}{id, liquidity, min0, min1, big.NewInt(deadline)}
-	calls := [][]byte{packCall(npmABI, "decreaseLiquidity", params), collectData(id, recipient), packCall(npmABI, "burn", id)}
+	calls := append(decreaseAndCollect(id, liquidity, min0, min1, recipient, deadline), packCall(npmABI, "burn", id))
 	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
 }

@@ -90,14 +90,20 @@ func (Venue) IncreaseCall(cfg chain.VenueConfig, id, desired0, desired1, min0, m
 // position manager: the NFT is not burned, even when no liquidity is left (it keeps the
 // position's history; burning it is the owner's choice).
 func (Venue) RemoveCall(cfg chain.VenueConfig, id, liquidity, min0, min1 *big.Int, recipient string, deadline int64) chain.EVMCall {
+	calls := decreaseAndCollect(id, liquidity, min0, min1, recipient, deadline)
+	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
+}
+
+// decreaseAndCollect is decreaseLiquidity(id, liquidity, min0, min1, deadline) and collect(id,
+// recipient, max, max): the calls that take liquidity out of a position and pay it out.
+func decreaseAndCollect(id, liquidity, min0, min1 *big.Int, recipient string, deadline int64) [][]byte {
 	params := struct {
 		TokenId                *big.Int
 		Liquidity              *big.Int
 		Amount0Min, Amount1Min *big.Int
 		Deadline               *big.Int
 	}{id, liquidity, min0, min1, big.NewInt(deadline)}
-	calls := [][]byte{packCall(npmABI, "decreaseLiquidity", params), collectData(id, recipient)}
-	return chain.EVMCall{To: strings.ToLower(cfg.PositionManager), Data: packCall(npmABI, "multicall", calls)}
+	return [][]byte{packCall(npmABI, "decreaseLiquidity", params), collectData(id, recipient)}
 }
 
 // CollectCall is collect(id, recipient, max, max) on the position manager.

@@ -77,28 +77,19 @@ func (c *EVMChain) lpCreatePosition(ctx context.Context, s *Service, consumerID 
 	if err != nil {
 		return Build{}, err
 	}
-	desired, err := c.desiredAmounts(r, tokens, decimals)
+	pd, steps, err := c.requestedDeposit(r, pv, user, tokens, decimals, lower, upper, tick, sqrtPrice, st)
 	if err != nil {
 		return Build{}, err
 	}
-	d, ask, err := deposit(pv, lower, upper, tick, sqrtPrice, desired)
-	if err != nil {
-		return Build{}, err
-	}
-	steps, err := depositSteps(user, pv, tokens, d, st.Balances, st.Allowances, decimals)
-	if err != nil {
-		return Build{}, err
-	}
-	mins := [2]*big.Int{chain.MinOut(d.Amount0, r.SlippageBps), chain.MinOut(d.Amount1, r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	call := pv.CreateCall(pv.cfg, chain.V3Mint{Token0: tokens[0], Token1: tokens[1], Fee: r.FeeTier, TickLower: lower, TickUpper: upper,
-		Amount0Desired: ask[0], Amount1Desired: ask[1], Amount0Min: mins[0], Amount1Min: mins[1], Recipient: user, Deadline: deadline}, sqrtPrice)
+		Amount0Desired: pd.ask[0], Amount1Desired: pd.ask[1], Amount0Min: pd.mins[0], Amount1Min: pd.mins[1], Recipient: user, Deadline: deadline}, sqrtPrice)
 	steps = append(steps, callStep("createAndMint", call))
 	md := v3Metadata(pv, pool, tokens[0], tokens[1])
 	md["fee"], md["tickSpacing"], md["tickLower"], md["tickUpper"], md["tick"] = r.FeeTier, spacing, lower, upper, tick
 	md["created"], md["seeded"], md["sqrtPriceX96"], md["price"] = created, true, sqrtPrice.String(), priceOf(sqrtPrice, decimals).FloatString(18)
 	md["inRange"], md["deadline"], md["recipient"], md["positionIdFrom"] = lower <= tick && tick < upper, deadline, user, mintedIDFrom
-	depositMetadata(md, d, mins, ask)
+	pd.metadata(md)
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
 }
 

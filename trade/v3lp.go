@@ -73,50 +73,75 @@ func (c *EVMChain) desiredAmounts(r LPRequest, tokens [2]string, decimals [2]int
 	return out, nil
 }
 
-// deposit is what the position manager takes of desired amounts in a range at the pool's price,
-// and the desired amounts to ask for it: the fixed point of asking for what it takes (so that it
-// takes exactly what the build approves, and never more should the price move), or, when that
-// does not settle in a few steps, the request's own.
-func deposit(pv positionVenue, lower, upper, tick int, sqrtPriceX96 *big.Int, desired [2]*big.Int) (chain.V3Deposit, [2]*big.Int, error) {
+// plannedDeposit is a deposit into a position: what the position manager takes (d), the desired
+// amounts the build asks for, and the minimums slippageBps below what it takes.
+type plannedDeposit struct {
+	d    chain.V3Deposit
+	ask  [2]*big.Int
+	mins [2]*big.Int
+}
+
+// planDeposit is what the position manager takes of desired amounts in a range at the pool's
+// price, and the desired amounts to ask for it: the fixed point of asking for what it takes (so
+// that it takes exactly what the build approves, and never more should the price move), or, when
+// that does not settle in a few steps, the request's own.
+func planDeposit(pv positionVenue, lower, upper, tick int, sqrtPriceX96 *big.Int, desired [2]*big.Int, slippageBps int) (plannedDeposit, error) {
+	planned := func(d chain.V3Deposit, ask [2]*big.Int) plannedDeposit {
+		return plannedDeposit{d: d, ask: ask, mins: [2]*big.Int{chain.MinOut(d.Amount0, slippageBps), chain.MinOut(d.Amount1, slippageBps)}}
+	}
 	ask := desired
 	for range 8 {
 		d, err := pv.Deposit(lower, upper, tick, sqrtPriceX96, ask[0], ask[1])
 		if err != nil {
-			return d, ask, fmt.Errorf("%w: %v", ErrInvalidAmount, err)
+			return plannedDeposit{}, fmt.Errorf("%w: %v", ErrInvalidAmount, err)
 		}
 		if d.Liquidity.Sign() == 0 {
-			return d, ask, fmt.Errorf("%w: too little to add any liquidity in [%d, %d) at the pool's price", ErrInvalidAmount, lower, upper)
+			return plannedDeposit{}, fmt.Errorf("%w: too little to add any liquidity in [%d, %d) at the pool's price", ErrInvalidAmount, lower, upper)
 		}
 		if d.Amount0.Cmp(ask[0]) == 0 && d.Amount1.Cmp(ask[1]) == 0 {
-			return d, ask, nil
+			return planned(d, ask), nil
 		}
 		ask = [2]*big.Int{d.Amount0, d.Amount1}
 	}
 	d, err := pv.Deposit(lower, upper, tick, sqrtPriceX96, desired[0], desired[1])
-	return d, desired, err
+	if err != nil {
+		return plannedDeposit{}, fmt.Errorf("%w: %v", ErrInvalidAmount, err)
+	}
+	return planned(d, desired), nil
 }
 
-// depositSteps are the exact approvals of the position manager a deposit needs and the balance
-// checks before them.
-func depositSteps(user string, pv positionVenue, tokens [2]string, d chain.V3Deposit, balances, allowances []*big.Int, decimals [2]int) ([]step, error) {
+// requestedDeposit is the deposit of the request's AmountA and AmountB into [lower, upper) at the
+// pool's tick and price, and the exact approvals of the position manager it needs after checking
+// the balances; st read the user's balances and allowances (to the position manager) of tokens,
+// in that order, first.
+func (c *EVMChain) requestedDeposit(r LPRequest, pv positionVenue, user string, tokens [2]string, decimals [2]int, lower, upper, tick int,
+	sqrtPriceX96 *big.Int, st chain.EVMTradeState) (plannedDeposit, []step, error) {
+	desired, err := c.desiredAmounts(r, tokens, decimals)
+	if err != nil {
+		return plannedDeposit{}, nil, err
+	}
+	pd, err := planDeposit(pv, lower, upper, tick, sqrtPriceX96, desired, r.SlippageBps)
+	if err != nil {
+		return plannedDeposit{}, nil, err
+	}
 	var steps []step
-	for i, amount := range []*big.Int{d.Amount0, d.Amount1} {
-		if balances[i] == nil || balances[i].Cmp(amount) < 0 {
-			return nil, insufficient(tokens[i], balances[i], amount, decimals[i])
+	for i, amount := range []*big.Int{pd.d.Amount0, pd.d.Amount1} {
+		if st.Balances[i] == nil || st.Balances[i].Cmp(amount) < 0 {
+			return plannedDeposit{}, nil, insufficient(tokens[i], st.Balances[i], amount, decimals[i])
 		}
-		if a := approval(tokens[i], user, pv.cfg.PositionManager, allowances[i], amount); a != nil {
+		if a := approval(tokens[i], user, pv.cfg.PositionManager, st.Allowances[i], amount); a != nil {
 			a.id = fmt.Sprintf("approveToken%d", i)
 			steps = append(steps, *a)
 		}
 	}
-	return steps, nil
+	return pd, steps, nil
 }
 
-// depositMetadata states a deposit: liquidity, amounts, their minimums and the desired amounts asked.
-func depositMetadata(md map[string]any, d chain.V3Deposit, mins, ask [2]*big.Int) {
-	md["liquidity"], md["amount0"], md["amount1"] = d.Liquidity.String(), d.Amount0.String(), d.Amount1.String()
-	md["minAmount0"], md["minAmount1"] = mins[0].String(), mins[1].String()
-	md["amount0Desired"], md["amount1Desired"] = ask[0].String(), ask[1].String()
+// metadata states the deposit: liquidity, amounts, their minimums and the desired amounts asked.
+func (pd plannedDeposit) metadata(md map[string]any) {
+	md["liquidity"], md["amount0"], md["amount1"] = pd.d.Liquidity.String(), pd.d.Amount0.String(), pd.d.Amount1.String()
+	md["minAmount0"], md["minAmount1"] = pd.mins[0].String(), pd.mins[1].String()
+	md["amount0Desired"], md["amount1Desired"] = pd.ask[0].String(), pd.ask[1].String()
 }
 
 // lpAddPosition is BuildLPAdd on a venue of NFT positions: mint a new position in a range of
@@ -160,27 +185,18 @@ func (c *EVMChain) lpAddPosition(ctx context.Context, s *Service, consumerID int
 	if err != nil {
 		return Build{}, err
 	}
-	desired, err := c.desiredAmounts(r, tokens, decimals)
+	pd, steps, err := c.requestedDeposit(r, pv, user, tokens, decimals, lower, upper, p.Tick, p.SqrtPriceX96, st)
 	if err != nil {
 		return Build{}, err
 	}
-	d, ask, err := deposit(pv, lower, upper, p.Tick, p.SqrtPriceX96, desired)
-	if err != nil {
-		return Build{}, err
-	}
-	steps, err := depositSteps(user, pv, tokens, d, st.Balances, st.Allowances, decimals)
-	if err != nil {
-		return Build{}, err
-	}
-	mins := [2]*big.Int{chain.MinOut(d.Amount0, r.SlippageBps), chain.MinOut(d.Amount1, r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
 	mint := pv.MintCall(pv.cfg, chain.V3Mint{Token0: tokens[0], Token1: tokens[1], Fee: p.Fee, TickLower: lower, TickUpper: upper,
-		Amount0Desired: ask[0], Amount1Desired: ask[1], Amount0Min: mins[0], Amount1Min: mins[1], Recipient: user, Deadline: deadline})
+		Amount0Desired: pd.ask[0], Amount1Desired: pd.ask[1], Amount0Min: pd.mins[0], Amount1Min: pd.mins[1], Recipient: user, Deadline: deadline})
 	steps = append(steps, callStep("mint", mint))
 	md := v3Metadata(pv, pool, tokens[0], tokens[1])
 	md["fee"], md["tickSpacing"], md["tickLower"], md["tickUpper"], md["tick"] = p.Fee, p.TickSpacing, lower, upper, p.Tick
 	md["inRange"], md["deadline"], md["recipient"] = lower <= p.Tick && p.Tick < upper, deadline, user
-	depositMetadata(md, d, mins, ask)
+	pd.metadata(md)
 	return s.finish(ctx, assembly{c: c, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
 }
 

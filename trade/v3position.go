@@ -40,25 +40,16 @@ func (s *Service) BuildLPIncrease(ctx context.Context, consumerID int, r LPReque
 		return Build{}, err
 	}
 	tokens, decimals := [2]string{pos.Token0, pos.Token1}, [2]int{st.Decimals[0], st.Decimals[1]}
-	desired, err := ec.desiredAmounts(r, tokens, decimals)
+	pd, steps, err := ec.requestedDeposit(r, pv, user, tokens, decimals, pos.TickLower, pos.TickUpper, pos.State.Tick, pos.State.SqrtPriceX96, st)
 	if err != nil {
 		return Build{}, err
 	}
-	d, ask, err := deposit(pv, pos.TickLower, pos.TickUpper, pos.State.Tick, pos.State.SqrtPriceX96, desired)
-	if err != nil {
-		return Build{}, err
-	}
-	steps, err := depositSteps(user, pv, tokens, d, st.Balances, st.Allowances, decimals)
-	if err != nil {
-		return Build{}, err
-	}
-	mins := [2]*big.Int{chain.MinOut(d.Amount0, r.SlippageBps), chain.MinOut(d.Amount1, r.SlippageBps)}
 	deadline := s.now().Add(RouterDeadline).Unix()
-	inc := pv.IncreaseCall(pv.cfg, id, ask[0], ask[1], mins[0], mins[1], deadline)
+	inc := pv.IncreaseCall(pv.cfg, id, pd.ask[0], pd.ask[1], pd.mins[0], pd.mins[1], deadline)
 	steps = append(steps, callStep("increaseLiquidity", inc))
 	md := positionMetadata(pv, pos)
 	md["deadline"], md["liquidityBefore"] = deadline, pos.Liquidity.String()
-	depositMetadata(md, d, mins, ask)
+	pd.metadata(md)
 	return s.finish(ctx, assembly{c: ec, consumerID: consumerID, user: user, state: st, nativeUSD: nativeUSD, metadata: md}, steps)
 }
 

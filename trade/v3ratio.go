@@ -16,11 +16,9 @@ import (
 
 // ratioDeposit is a swap to a range's ratio and the deposit after it.
 type ratioDeposit struct {
+	plannedDeposit
 	swap   chain.V3RatioSwap
 	minOut *big.Int
-	d      chain.V3Deposit
-	ask    [2]*big.Int // the desired amounts the deposit asks for
-	mins   [2]*big.Int
 }
 
 // newRatioDeposit computes the swap to r's ratio and the deposit of what it leaves held, with
@@ -30,12 +28,11 @@ func newRatioDeposit(pv positionVenue, r chain.V3Ratio, slippageBps int) (ratioD
 	if err != nil {
 		return ratioDeposit{}, fmt.Errorf("%w: swap to the range's ratio: %v", ErrInvalid, err)
 	}
-	d, ask, err := deposit(pv, r.TickLower, r.TickUpper, sw.Tick, sw.SqrtPriceX96, [2]*big.Int{sw.Held0, sw.Held1})
+	pd, err := planDeposit(pv, r.TickLower, r.TickUpper, sw.Tick, sw.SqrtPriceX96, [2]*big.Int{sw.Held0, sw.Held1}, slippageBps)
 	if err != nil {
 		return ratioDeposit{}, err
 	}
-	return ratioDeposit{swap: sw, minOut: chain.MinOut(sw.AmountOut, slippageBps), d: d, ask: ask,
-		mins: [2]*big.Int{chain.MinOut(d.Amount0, slippageBps), chain.MinOut(d.Amount1, slippageBps)}}, nil
+	return ratioDeposit{plannedDeposit: pd, swap: sw, minOut: chain.MinOut(sw.AmountOut, slippageBps)}, nil
 }
 
 // in and out are the swap's input and output token indexes (0: token0).
@@ -81,7 +78,7 @@ func ratioAllowances(pv positionVenue, tokens [2]string) []chain.EVMAllowance {
 
 // metadata states the swap (metadata.swap: tokenIn, tokenOut, amountIn, amountOut, minAmountOut,
 // and the pool's sqrtPriceX96 and tick after it; null when there is none), the deposit as
-// depositMetadata does, and leftover0 and leftover1: what the deposit leaves of what was held.
+// plannedDeposit.metadata does, and leftover0 and leftover1: what the deposit leaves of what was held.
 func (rd ratioDeposit) metadata(md map[string]any, tokens [2]string) {
 	md["swap"] = nil
 	if rd.swap.AmountIn.Sign() > 0 {
@@ -90,7 +87,7 @@ func (rd ratioDeposit) metadata(md map[string]any, tokens [2]string) {
 			"amountOut": rd.swap.AmountOut.String(), "minAmountOut": rd.minOut.String(), "sqrtPriceX96After": rd.swap.SqrtPriceX96.String(),
 			"tickAfter": rd.swap.Tick}
 	}
-	depositMetadata(md, rd.d, rd.mins, rd.ask)
+	rd.plannedDeposit.metadata(md)
 	md["leftover0"] = new(big.Int).Sub(rd.swap.Held0, rd.d.Amount0).String()
 	md["leftover1"] = new(big.Int).Sub(rd.swap.Held1, rd.d.Amount1).String()
 }

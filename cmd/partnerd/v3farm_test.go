@@ -37,6 +37,38 @@ func v3Body(user common.Address, fields map[string]any) map[string]any {
 	return b
 }
 
+// v3Position is the position manager's positions(id).
+func (w *tradeWorld) v3Position(id *big.Int) bindings.PositionsOutput {
+	w.t.Helper()
+	p, err := npmABI.UnpackPositions(w.mustRead(w.market.V3.PositionManager, npmABI.PackPositions(id)))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// checkChanged checks user's balance changes of tokens since before against the metadata's key0
+// and key1 (paid: the user paid them; else received them), and that nothing of them stays
+// approved to spenders.
+func (w *tradeWorld) checkChanged(what string, before [2]*big.Int, b builtAnswer, key string, paid bool, user common.Address,
+	tokens [2]common.Address, spenders ...common.Address) {
+	w.t.Helper()
+	for i, tk := range tokens {
+		d := new(big.Int).Sub(w.balance(tk, user), before[i])
+		if paid {
+			d.Neg(d)
+		}
+		if want := b.md(fmt.Sprintf("%s%d", key, i)); d.String() != want {
+			w.t.Errorf("%s: token%d changed by %s, metadata %s%d says %s", what, i, d, key, i, want)
+		}
+		for _, spender := range spenders {
+			if a := w.allowance(tk, user, spender); a.Sign() != 0 {
+				w.t.Errorf("%s left an allowance of %s of token%d to %s", what, a, i, spender)
+			}
+		}
+	}
+}
+
 // sendBuilt sends a build's transactions, wanting ids, all successful; it returns their receipts.
 func (w *tradeWorld) sendBuilt(wl *devnet.Wallet, what string, b builtAnswer, ids ...string) []*types.Receipt {
 	w.t.Helper()
@@ -244,10 +276,7 @@ func checkV3Migrate(t *testing.T, w *tradeWorld) {
 		if got := new(big.Int).Sub(lpBefore, w.balance(pair, user.Address)); got.String() != b.md("lpAmount") {
 			t.Errorf("%s: LP balance dropped by %s, metadata's lpAmount is %s", c.what, got, b.md("lpAmount"))
 		}
-		p, err := npmABI.UnpackPositions(w.mustRead(w.market.V3.PositionManager, npmABI.PackPositions(id)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := w.v3Position(id)
 		if p.Liquidity.String() != b.md("liquidity") || p.TickLower.String() != b.md("tickLower") || p.TickUpper.String() != b.md("tickUpper") ||
 			p.Fee.Int64() != 3000 {
 			t.Errorf("%s: position %s holds %s in [%s, %s) at %s, metadata says %s in [%s, %s)", c.what, id, p.Liquidity, p.TickLower, p.TickUpper,

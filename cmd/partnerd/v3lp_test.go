@@ -47,20 +47,6 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 	tokens := [2]common.Address{pool.Token0, pool.Token1}
 	w.rawCall(user, weth, hexutil.MustDecode("0xd0e30db0"), units(2, 18)) // WETH9.deposit of 2 ETH
 
-	body := func(fields map[string]any) map[string]any {
-		b := map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": user.Address.Hex()}
-		for k, v := range fields {
-			b[k] = v
-		}
-		return b
-	}
-	position := func(id *big.Int) bindings.PositionsOutput {
-		p, err := npmABI.UnpackPositions(w.mustRead(npm, npmABI.PackPositions(id)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	balances := func() [2]*big.Int {
 		return [2]*big.Int{w.balance(tokens[0], user.Address), w.balance(tokens[1], user.Address)}
 	}
@@ -76,24 +62,6 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 		w.confirmAtDepth(what, b, hashes)
 		return receipts[len(receipts)-1]
 	}
-	// spent checks the balance changes since before against the metadata's amounts (paid: the
-	// user paid them; else received them).
-	changed := func(what string, before [2]*big.Int, b builtAnswer, key string, paid bool) {
-		t.Helper()
-		after := balances()
-		for i := range 2 {
-			d := new(big.Int).Sub(after[i], before[i])
-			if paid {
-				d.Neg(d)
-			}
-			if want := b.md(fmt.Sprintf("%s%d", key, i)); d.String() != want {
-				t.Errorf("%s: token%d changed by %s, metadata %s%d says %s", what, i, d, key, i, want)
-			}
-			if a := w.allowance(tokens[i], user.Address, npm); a.Sign() != 0 {
-				t.Errorf("%s left an allowance of %s of token%d to the position manager", what, a, i)
-			}
-		}
-	}
 	amounts := func(wethAmount, usdAmount string) map[string]any {
 		return map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": wethAmount, "amountB": usdAmount}
 	}
@@ -104,7 +72,7 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 	f := amounts("0.5", "1500")
 	f["pool"], f["tickLower"], f["tickUpper"] = pool.Address.Hex(), lo, hi
 	before := balances()
-	add := w.build("/v1/build/lp/add", body(f))
+	add := w.build("/v1/build/lp/add", v3Body(user.Address, f))
 	if add.md("tickLower") != fmt.Sprint(wantLo) || add.md("tickUpper") != fmt.Sprint(wantHi) || add.md("inRange") != "true" {
 		t.Errorf("lp/add: range [%s, %s) in range %s, want [%d, %d) in range", add.md("tickLower"), add.md("tickUpper"), add.md("inRange"), wantLo, wantHi)
 	}
@@ -123,11 +91,11 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 	if id == nil {
 		t.Fatal("lp/add: no IncreaseLiquidity event")
 	}
-	p := position(id)
+	p := w.v3Position(id)
 	if p.Liquidity.String() != add.md("liquidity") || p.TickLower.Int64() != int64(wantLo) || p.TickUpper.Int64() != int64(wantHi) {
 		t.Errorf("lp/add: position %s holds %s in [%s, %s), metadata says %s in [%d, %d)", id, p.Liquidity, p.TickLower, p.TickUpper, add.md("liquidity"), wantLo, wantHi)
 	}
-	changed("lp/add", before, add, "amount", true)
+	w.checkChanged("lp/add", before, add, "amount", true, user.Address, tokens, npm)
 	if owner := common.BytesToAddress(w.mustRead(npm, npmABI.PackOwnerOf(id))); owner != user.Address {
 		t.Errorf("lp/add: position %s is owned by %s, want the user", id, owner)
 	}
@@ -137,12 +105,12 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 	f = amounts("0.2", "500")
 	f["positionIds"] = ids
 	before, liq := balances(), p.Liquidity
-	inc := w.build("/v1/build/lp/increase", body(f))
+	inc := w.build("/v1/build/lp/increase", v3Body(user.Address, f))
 	send("lp/increase", inc, "approveToken0", "approveToken1", "increaseLiquidity")
-	if got := new(big.Int).Sub(position(id).Liquidity, liq); got.String() != inc.md("liquidity") || inc.md("liquidityBefore") != liq.String() {
+	if got := new(big.Int).Sub(w.v3Position(id).Liquidity, liq); got.String() != inc.md("liquidity") || inc.md("liquidityBefore") != liq.String() {
 		t.Errorf("lp/increase added %s liquidity, metadata says %s (before %s, want %s)", got, inc.md("liquidity"), inc.md("liquidityBefore"), liq)
 	}
-	changed("lp/increase", before, inc, "amount", true)
+	w.checkChanged("lp/increase", before, inc, "amount", true, user.Address, tokens, npm)
 
 	// A swap of 500 USDD for WETH through the pool, so that the position earns fees.
 	router := w.market.V3.SwapRouter02
@@ -152,20 +120,20 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 
 	// lp/harvest: the fees stated are what collect pays.
 	before = balances()
-	harvest := w.build("/v1/build/lp/harvest", body(map[string]any{"positionIds": ids}))
+	harvest := w.build("/v1/build/lp/harvest", v3Body(user.Address, map[string]any{"positionIds": ids}))
 	if harvest.md("fees0") == "0" && harvest.md("fees1") == "0" {
 		t.Errorf("lp/harvest: no fees after a swap through the position's range: %v", harvest.Metadata)
 	}
 	send("lp/harvest", harvest, "collect")
-	changed("lp/harvest", before, harvest, "fees", false)
+	w.checkChanged("lp/harvest", before, harvest, "fees", false, user.Address, tokens, npm)
 
 	// lp/remove of half, then of everything left: the NFT stays, empty.
 	for _, bps := range []int{5000, 10000} {
 		what := fmt.Sprintf("lp/remove %d", bps)
-		liq = position(id).Liquidity
+		liq = w.v3Position(id).Liquidity
 		want := new(big.Int).Div(new(big.Int).Mul(liq, big.NewInt(int64(bps))), big.NewInt(10_000))
 		before = balances()
-		rm := w.build("/v1/build/lp/remove", body(map[string]any{"positionIds": ids, "bps": bps}))
+		rm := w.build("/v1/build/lp/remove", v3Body(user.Address, map[string]any{"positionIds": ids, "bps": bps}))
 		if rm.md("liquidity") != want.String() || rm.md("burned") != "false" {
 			t.Errorf("%s: removes %s liquidity (burned %s), want %s of %s", what, rm.md("liquidity"), rm.md("burned"), want, liq)
 		}
@@ -176,12 +144,12 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 			}
 		}
 		send(what, rm, "decreaseLiquidityAndCollect")
-		if got := position(id).Liquidity; new(big.Int).Sub(liq, got).Cmp(want) != 0 {
+		if got := w.v3Position(id).Liquidity; new(big.Int).Sub(liq, got).Cmp(want) != 0 {
 			t.Errorf("%s: liquidity %s left of %s, want %s removed", what, got, liq, want)
 		}
-		changed(what, before, rm, "collect", false)
+		w.checkChanged(what, before, rm, "collect", false, user.Address, tokens, npm)
 	}
-	if p := position(id); p.Liquidity.Sign() != 0 || p.TokensOwed0.Sign() != 0 || p.TokensOwed1.Sign() != 0 {
+	if p := w.v3Position(id); p.Liquidity.Sign() != 0 || p.TokensOwed0.Sign() != 0 || p.TokensOwed1.Sign() != 0 {
 		t.Errorf("lp/remove 10000: position %s keeps liquidity %s, owed %s and %s; want none", id, p.Liquidity, p.TokensOwed0, p.TokensOwed1)
 	}
 	if owner := common.BytesToAddress(w.mustRead(npm, npmABI.PackOwnerOf(id))); owner != user.Address {
@@ -198,7 +166,7 @@ func checkV3Liquidity(t *testing.T, w *tradeWorld) {
 		{"remove", map[string]any{"positionIds": theirs, "bps": 10000}},
 		{"harvest", map[string]any{"positionIds": theirs}},
 	} {
-		r := w.do("POST", "/v1/build/lp/"+c.op, w.key, body(c.fields))
+		r := w.do("POST", "/v1/build/lp/"+c.op, w.key, v3Body(user.Address, c.fields))
 		if r.status != 422 || !strings.Contains(string(r.raw), "prerequisite_failed") || !strings.Contains(string(r.raw), "does not hold position") {
 			t.Errorf("lp/%s of the deployer's position %s: %d %s, want 422 prerequisite_failed", c.op, theirs[0], r.status, r.raw)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -49,20 +48,6 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 	w.rawCall(user, weth, hexutil.MustDecode("0xd0e30db0"), units(3, 18)) // WETH9.deposit of 3 ETH
 	poolABI := v3pool.NewUniswapV3Pool()
 
-	body := func(fields map[string]any) map[string]any {
-		b := map[string]any{"chain": "base", "venue": "uniswap-v3", "version": "3", "user": user.Address.Hex()}
-		for k, v := range fields {
-			b[k] = v
-		}
-		return b
-	}
-	position := func(id *big.Int) bindings.PositionsOutput {
-		p, err := npmABI.UnpackPositions(w.mustRead(npm, npmABI.PackPositions(id)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	balances := func() [2]*big.Int {
 		return [2]*big.Int{w.balance(tokens[0], user.Address), w.balance(tokens[1], user.Address)}
 	}
@@ -91,27 +76,6 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 			t.Errorf("%s: not confirmed at depth %d", what, w.depth)
 		}
 	}
-	// changed checks the balance changes since before: -spent (the metadata's key0 and key1 paid)
-	// or kept (the leftovers stayed), and that nothing stays approved to the position manager or
-	// the router.
-	changed := func(what string, before [2]*big.Int, b builtAnswer, key string, paid bool) {
-		t.Helper()
-		after := balances()
-		for i := range 2 {
-			d := new(big.Int).Sub(after[i], before[i])
-			if paid {
-				d.Neg(d)
-			}
-			if want := b.md(fmt.Sprintf("%s%d", key, i)); d.String() != want {
-				t.Errorf("%s: token%d changed by %s, metadata %s%d says %s", what, i, d, key, i, want)
-			}
-			for _, spender := range []common.Address{npm, router} {
-				if a := w.allowance(tokens[i], user.Address, spender); a.Sign() != 0 {
-					t.Errorf("%s left an allowance of %s of token%d to %s", what, a, i, spender)
-				}
-			}
-		}
-	}
 	held := func() []*big.Int {
 		n := new(big.Int).SetBytes(w.mustRead(npm, npmABI.PackBalanceOf(user.Address)))
 		var ids []*big.Int
@@ -122,7 +86,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 	}
 	checkPosition := func(what string, id *big.Int, b builtAnswer) {
 		t.Helper()
-		p := position(id)
+		p := w.v3Position(id)
 		if p.Liquidity.String() != b.md("liquidity") || p.TickLower.String() != b.md("tickLower") || p.TickUpper.String() != b.md("tickUpper") {
 			t.Errorf("%s: position %s holds %s in [%s, %s), metadata says %s in [%s, %s)", what, id, p.Liquidity, p.TickLower, p.TickUpper,
 				b.md("liquidity"), b.md("tickLower"), b.md("tickUpper"))
@@ -144,7 +108,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	create := body(map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": "0.3", "amountB": "1000", "feeTier": 10000, "price": price,
+	create := v3Body(user.Address, map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": "0.3", "amountB": "1000", "feeTier": 10000, "price": price,
 		"tickLower": tick - 2000, "tickUpper": tick + 2000})
 	before := balances()
 	cr := w.build("/v1/build/lp/create", create)
@@ -165,7 +129,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 		t.Fatalf("lp/create: the user holds %d positions, want 1", len(ids))
 	}
 	checkPosition("lp/create", ids[0], cr)
-	changed("lp/create", before, cr, "amount", true)
+	w.checkChanged("lp/create", before, cr, "amount", true, user.Address, tokens, npm, router)
 
 	// The same pool at another price: refused.
 	create["price"] = map[bool]string{true: "4000", false: "0.00025"}[tokens[0] == weth]
@@ -175,7 +139,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 
 	// lp/create of the seeded 0.05 % pool, without a price: an add at the pool's price.
 	before = balances()
-	add := w.build("/v1/build/lp/create", body(map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": "0.5", "amountB": "1500",
+	add := w.build("/v1/build/lp/create", v3Body(user.Address, map[string]any{"tokenA": weth.Hex(), "tokenB": usd.Hex(), "amountA": "0.5", "amountB": "1500",
 		"feeTier": 500, "tickLower": int(seeded.Tick) - 600, "tickUpper": int(seeded.Tick) + 600}))
 	if add.md("created") != "false" || !strings.EqualFold(add.md("poolId"), seeded.Address.Hex()) {
 		t.Errorf("lp/create of the seeded pool: created %s, poolId %s; want false, %s", add.md("created"), add.md("poolId"), seeded.Address)
@@ -187,7 +151,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 	}
 	id := ids[1]
 	checkPosition("lp/create (existing pool)", id, add)
-	changed("lp/create (existing pool)", before, add, "amount", true)
+	w.checkChanged("lp/create (existing pool)", before, add, "amount", true, user.Address, tokens, npm, router)
 
 	// A swap of 500 USDD for WETH through the pool, so that the position earns fees.
 	w.rawCall(user, usd, tokenABI.PackApprove(router, units(500, 6)), nil)
@@ -195,23 +159,23 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 		Fee: big.NewInt(500), Recipient: user.Address, AmountIn: units(500, 6), AmountOutMinimum: new(big.Int), SqrtPriceLimitX96: new(big.Int)}), nil)
 
 	// lp/compound.
-	liq := position(id).Liquidity
+	liq := w.v3Position(id).Liquidity
 	before = balances()
-	cp := w.build("/v1/build/lp/compound", body(map[string]any{"positionIds": []string{id.String()}}))
+	cp := w.build("/v1/build/lp/compound", v3Body(user.Address, map[string]any{"positionIds": []string{id.String()}}))
 	if cp.md("fees0") == "0" && cp.md("fees1") == "0" {
 		t.Errorf("lp/compound: no fees after a swap through the position's range: %v", cp.Metadata)
 	}
 	send("lp/compound", cp)
-	if got := new(big.Int).Sub(position(id).Liquidity, liq); got.String() != cp.md("liquidity") || cp.md("liquidityBefore") != liq.String() {
+	if got := new(big.Int).Sub(w.v3Position(id).Liquidity, liq); got.String() != cp.md("liquidity") || cp.md("liquidityBefore") != liq.String() {
 		t.Errorf("lp/compound added %s liquidity, metadata says %s (before %s, want %s)", got, cp.md("liquidity"), cp.md("liquidityBefore"), liq)
 	}
-	changed("lp/compound", before, cp, "leftover", false)
+	w.checkChanged("lp/compound", before, cp, "leftover", false, user.Address, tokens, npm, router)
 
 	// lp/rebalance to a range above and around the price.
-	liq = position(id).Liquidity
+	liq = w.v3Position(id).Liquidity
 	lo, hi := int(seeded.Tick)-200, int(seeded.Tick)+1800
 	before = balances()
-	rb := w.build("/v1/build/lp/rebalance", body(map[string]any{"positionIds": []string{id.String()}, "tickLower": lo, "tickUpper": hi}))
+	rb := w.build("/v1/build/lp/rebalance", v3Body(user.Address, map[string]any{"positionIds": []string{id.String()}, "tickLower": lo, "tickUpper": hi}))
 	if ids := rb.ids(); ids[0] != "exit" || ids[len(ids)-1] != "mint" || rb.md("burned") != "true" || rb.md("removedLiquidity") != liq.String() {
 		t.Errorf("lp/rebalance: transactions %v, metadata %v; want exit first, mint last, burned, all of %s removed", ids, rb.Metadata, liq)
 	}
@@ -227,10 +191,10 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 		t.Fatalf("lp/rebalance: the user holds positions %v, want the created one and one new one", ids)
 	}
 	checkPosition("lp/rebalance", ids[1], rb)
-	if p := position(ids[1]); p.Liquidity.Sign() == 0 || p.TickLower.Int64() != int64(floorDiv(lo, 10)*10) || p.TickUpper.Int64() != int64(-floorDiv(-hi, 10)*10) {
+	if p := w.v3Position(ids[1]); p.Liquidity.Sign() == 0 || p.TickLower.Int64() != int64(floorDiv(lo, 10)*10) || p.TickUpper.Int64() != int64(-floorDiv(-hi, 10)*10) {
 		t.Errorf("lp/rebalance: position %s holds %s in [%s, %s), want liquidity in [%d, %d) snapped", ids[1], p.Liquidity, p.TickLower, p.TickUpper, lo, hi)
 	}
-	changed("lp/rebalance", before, rb, "leftover", false)
+	w.checkChanged("lp/rebalance", before, rb, "leftover", false, user.Address, tokens, npm, router)
 
 	// Another owner's position.
 	theirs := []string{seeded.Positions[0].TokenID.String()}
@@ -241,7 +205,7 @@ func checkV3Rebalance(t *testing.T, w *tradeWorld) {
 		{"compound", map[string]any{"positionIds": theirs}},
 		{"rebalance", map[string]any{"positionIds": theirs, "tickLower": lo, "tickUpper": hi}},
 	} {
-		r := w.do("POST", "/v1/build/lp/"+c.op, w.key, body(c.fields))
+		r := w.do("POST", "/v1/build/lp/"+c.op, w.key, v3Body(user.Address, c.fields))
 		if r.status != 422 || !strings.Contains(string(r.raw), "prerequisite_failed") || !strings.Contains(string(r.raw), "does not hold position") {
 			t.Errorf("lp/%s of the deployer's position %s: %d %s, want 422 prerequisite_failed", c.op, theirs[0], r.status, r.raw)
 		}

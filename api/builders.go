@@ -496,7 +496,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		spec, _ := chain.LookupVenue(string(b.Venue))
 		if op, ok := rangedOnly[opID]; ok && spec.Kind == chain.ConstantProduct {
 			will := " will support "
-			if positionOps[opID] && spec.Family == chain.KindEVM {
+			if spec.Family == chain.KindEVM {
 				will = " supports "
 			}
 			return nil, Errorf(CodeOperationNotSupported, "%s is for NFT-style positions (concentrated liquidity); %s pools are fungible "+
@@ -506,7 +506,7 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if spec.Kind == chain.ConstantProduct {
 			return s.buildLPFungible(ctx, opID, spec, b)
 		}
-		if positionOps[opID] && c.Kind == chain.KindEVM && spec.Kind == chain.Concentrated {
+		if c.Kind == chain.KindEVM {
 			return s.buildLPPositions(ctx, opID, spec, b)
 		}
 		fields := []field{addr("user", b.User)}
@@ -526,26 +526,17 @@ func (s *Server) buildLP(opID string) func(context.Context, *buildInput[BuildLPR
 		if opID == "buildLPRemove" && b.Bps == nil {
 			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
 		}
-		for _, amount := range []string{b.AmountA, b.AmountB, b.Amount} { // optional
-			if amount == "" {
-				continue
-			}
-			if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
-				return nil, e
-			}
+		if e := lpAmountsError(b); e != nil {
+			return nil, e
 		}
 		if c, e = s.resolve(ctx, string(b.Chain), fields...); e != nil {
 			return nil, e
 		}
-		if c.Kind == chain.KindEVM {
-			return nil, Errorf(CodeOperationNotSupported, "%s is not available on %s %s yet; uniswap-v3 serves lp/add, lp/increase, lp/remove, "+
-				"lp/harvest, lp/farm and lp/migrate, uniswap-v2 the LP operations GET /v1/chains lists for %s", lpPath(opID), b.Venue, c.Name, c.Name)
-		}
-		return nil, s.notAvailable(ctx, c)
+		return nil, s.notAvailable(ctx, c) // a Solana venue of concentrated liquidity
 	}
 }
 
-// buildLPV2 builds an LP operation on uniswap-v2 (EVM chains; venueOn checked the chain's family).
+// buildLPFungible builds an LP operation on a venue of fungible pools (uniswap-v2; raydium on solana).
 func (s *Server) buildLPFungible(ctx context.Context, opID string, spec chain.VenueSpec, b BuildLPRequest) (*output[BuildResponse], error) {
 	if b.Version != spec.Version {
 		return nil, Errorf(CodeInvalidRequest, "%s takes version %s, not %q", spec.Name, spec.Version, b.Version)
@@ -564,7 +555,6 @@ func (s *Server) buildLPFungible(ctx context.Context, opID string, spec chain.Ve
 	} else {
 		fields = append(fields, addr("pool", b.Pool))
 	}
-	amounts := []string{b.Amount}
 	switch opID {
 	case "buildLPAdd":
 		if b.AmountA == "" || b.AmountB == "" {
@@ -573,7 +563,6 @@ func (s *Server) buildLPFungible(ctx context.Context, opID string, spec chain.Ve
 		if (b.TokenA == "") != (b.TokenB == "") {
 			return nil, Errorf(CodeInvalidRequest, "give both tokenA and tokenB (the tokens amountA and amountB are of), or neither (token0 and token1)")
 		}
-		amounts = append(amounts, b.AmountA, b.AmountB)
 		fields = append(fields, field{name: "tokenA", value: b.TokenA, optional: true, native: true},
 			field{name: "tokenB", value: b.TokenB, optional: true, native: true})
 	case "buildLPRemove":
@@ -581,39 +570,7 @@ func (s *Server) buildLPFungible(ctx context.Context, opID string, spec chain.Ve
 			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
 		}
 	}
-	for _, amount := range amounts {
-		if amount == "" {
-			continue
-		}
-		if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
-			return nil, e
-		}
-	}
-	c, e := s.resolve(ctx, string(b.Chain), fields...)
-	if e == nil {
-		e = s.serving(ctx, c)
-	}
-	if e != nil {
-		return nil, e
-	}
-	r := trade.LPRequest{Chain: c.Name, Venue: string(b.Venue), User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
-		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, Amount: b.Amount, Unstake: b.Action == "unstake",
-		SlippageBps: trade.DefaultLPSlippageBps}
-	if b.SlippageBps != nil {
-		r.SlippageBps = *b.SlippageBps
-	}
-	if b.Bps != nil {
-		r.Bps = *b.Bps
-	}
-	if b.FeeTier != nil {
-		r.FeeTier = *b.FeeTier
-	}
-	t, consumer := s.deps.Trade, consumerOf(ctx)
-	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
-		"buildLPCreate": t.BuildLPCreate, "buildLPAdd": t.BuildLPAdd, "buildLPRemove": t.BuildLPRemove,
-		"buildLPFarm": t.BuildLPFarm, "buildLPHarvest": t.BuildLPHarvest, "buildLPCompound": t.BuildLPCompound,
-	}[opID](ctx, consumer, r)
-	return buildOutput(ctx, build, err)
+	return s.runLP(ctx, opID, b, fields)
 }
 
 // confirmBuild confirms a build against the chain its token was issued for.

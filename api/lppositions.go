@@ -8,11 +8,6 @@ import (
 	"github.com/partner-platform/partnerd/trade"
 )
 
-// positionOps are the LP operations served on NFT-style positions of an EVM venue (uniswap-v3):
-// the others answer 400 operation_not_supported naming these.
-var positionOps = map[string]bool{"buildLPAdd": true, "buildLPIncrease": true, "buildLPRemove": true, "buildLPHarvest": true,
-	"buildLPFarm": true, "buildLPMigrate": true, "buildLPCreate": true, "buildLPCompound": true, "buildLPRebalance": true}
-
 // lpPath is an LP operation's path below /v1/build/: lp/add for buildLPAdd.
 func lpPath(opID string) string {
 	for _, op := range lpOps {
@@ -40,7 +35,7 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 			return nil, Errorf(CodeInvalidRequest, "%s lp/migrate takes pool (the uniswap-v2 pair whose LP tokens migrate), bps (the share of "+
 				"the LP balance), feeTier (the new position's pool: 500, 3000 or 10000) and a range, not positionIds", spec.Name)
 		}
-		if (b.TickLower == nil) != (b.TickUpper == nil) || (b.PriceLower == "") != (b.PriceUpper == "") || (b.TickLower == nil) == (b.PriceLower == "") {
+		if !ranged(b) {
 			return nil, Errorf(CodeInvalidRequest, "%s lp/migrate takes the range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
 		}
 		fields = append(fields, addr("pool", b.Pool))
@@ -57,7 +52,7 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 		if len(b.PositionIDs) > 0 || b.Pool == "" {
 			return nil, Errorf(CodeInvalidRequest, "%s lp/add mints a new position: give pool (the pool's address), not positionIds; lp/increase adds to a position", spec.Name)
 		}
-		if (b.TickLower == nil) != (b.TickUpper == nil) || (b.PriceLower == "") != (b.PriceUpper == "") || (b.TickLower == nil) == (b.PriceLower == "") {
+		if !ranged(b) {
 			return nil, Errorf(CodeInvalidRequest, "%s lp/add takes the range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
 		}
 		fields = append(fields, addr("pool", b.Pool), field{name: "tokenA", value: b.TokenA, optional: true}, field{name: "tokenB", value: b.TokenB, optional: true})
@@ -67,7 +62,6 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	if opID == "buildLPRebalance" && !ranged(b) {
 		return nil, Errorf(CodeInvalidRequest, "%s lp/rebalance takes the new range as tickLower and tickUpper, or as priceLower and priceUpper", spec.Name)
 	}
-	var amounts []string
 	switch opID {
 	case "buildLPAdd", "buildLPIncrease", "buildLPCreate":
 		if b.AmountA == "" || b.AmountB == "" {
@@ -76,16 +70,22 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 		if (b.TokenA == "") != (b.TokenB == "") {
 			return nil, Errorf(CodeInvalidRequest, "give both tokenA and tokenB (the tokens amountA and amountB are of), or neither (token0 and token1)")
 		}
-		amounts = []string{b.AmountA, b.AmountB}
 	case "buildLPRemove":
 		if b.Bps == nil {
 			return nil, Errorf(CodeInvalidRequest, "remove takes bps: the share of the position in basis points, 1 to 10000")
 		}
 	}
-	for _, amount := range amounts {
-		if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
-			return nil, e
-		}
+	if b.IncentiveID != "" && (opID != "buildLPFarm" || b.Action == "unstake") {
+		return nil, Errorf(CodeInvalidRequest, "incentiveId names the incentive lp/farm stakes in; unstaking leaves every incentive")
+	}
+	return s.runLP(ctx, opID, b, fields)
+}
+
+// runLP builds an LP operation whose body is checked: its amounts parsed (human units), the
+// chain resolved with fields; the trade service reads, of the body, what the operation takes.
+func (s *Server) runLP(ctx context.Context, opID string, b BuildLPRequest, fields []field) (*output[BuildResponse], error) {
+	if e := lpAmountsError(b); e != nil {
+		return nil, e
 	}
 	c, e := s.resolve(ctx, string(b.Chain), fields...)
 	if e == nil {
@@ -95,15 +95,12 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 		return nil, e
 	}
 	r := trade.LPRequest{Chain: c.Name, Venue: string(b.Venue), User: b.User, Pool: b.Pool, TokenA: b.TokenA, TokenB: b.TokenB,
-		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, SlippageBps: trade.DefaultLPSlippageBps,
-		TickLower: b.TickLower, TickUpper: b.TickUpper, PriceLower: b.PriceLower, PriceUpper: b.PriceUpper, Price: b.Price}
+		AmountA: b.AmountA, AmountB: b.AmountB, Native: b.Native, Amount: b.Amount, Unstake: b.Action == "unstake", IncentiveID: b.IncentiveID,
+		SlippageBps: trade.DefaultLPSlippageBps, TickLower: b.TickLower, TickUpper: b.TickUpper, PriceLower: b.PriceLower,
+		PriceUpper: b.PriceUpper, Price: b.Price}
 	if len(b.PositionIDs) == 1 {
 		r.PositionID = b.PositionIDs[0]
 	}
-	if b.IncentiveID != "" && (opID != "buildLPFarm" || b.Action == "unstake") {
-		return nil, Errorf(CodeInvalidRequest, "incentiveId names the incentive lp/farm stakes in; unstaking leaves every incentive")
-	}
-	r.Unstake, r.IncentiveID = b.Action == "unstake", b.IncentiveID
 	if b.FeeTier != nil {
 		r.FeeTier = *b.FeeTier
 	}
@@ -113,13 +110,27 @@ func (s *Server) buildLPPositions(ctx context.Context, opID string, spec chain.V
 	if b.Bps != nil {
 		r.Bps = *b.Bps
 	}
-	t, consumer := s.deps.Trade, consumerOf(ctx)
+	t := s.deps.Trade
 	build, err := map[string]func(context.Context, int, trade.LPRequest) (trade.Build, error){
 		"buildLPAdd": t.BuildLPAdd, "buildLPIncrease": t.BuildLPIncrease, "buildLPRemove": t.BuildLPRemove, "buildLPHarvest": t.BuildLPHarvest,
 		"buildLPFarm": t.BuildLPFarm, "buildLPMigrate": t.BuildLPMigrate, "buildLPCreate": t.BuildLPCreate,
 		"buildLPCompound": t.BuildLPCompound, "buildLPRebalance": t.BuildLPRebalance,
-	}[opID](ctx, consumer, r)
+	}[opID](ctx, consumerOf(ctx), r)
 	return buildOutput(ctx, build, err)
+}
+
+// lpAmountsError is the error of the first of a body's amounts (amountA, amountB, amount: human
+// units) that does not parse; those absent are not checked.
+func lpAmountsError(b BuildLPRequest) *Error {
+	for _, amount := range []string{b.AmountA, b.AmountB, b.Amount} {
+		if amount == "" {
+			continue
+		}
+		if e := amountError(chain.ParseHumanAmount(amount, 36)); e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 // ranged reports whether a body gives a range one way: tickLower and tickUpper, or priceLower and

@@ -40,6 +40,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
+	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 
 	stdsql "database/sql"
@@ -100,6 +101,8 @@ type Client struct {
 	UsageLatency *UsageLatencyClient
 	// UsageMinute is the client for interacting with the UsageMinute builders.
 	UsageMinute *UsageMinuteClient
+	// UsagePage is the client for interacting with the UsagePage builders.
+	UsagePage *UsagePageClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 }
@@ -138,6 +141,7 @@ func (c *Client) init() {
 	c.UsageHourly = NewUsageHourlyClient(c.config)
 	c.UsageLatency = NewUsageLatencyClient(c.config)
 	c.UsageMinute = NewUsageMinuteClient(c.config)
+	c.UsagePage = NewUsagePageClient(c.config)
 	c.UsageRecord = NewUsageRecordClient(c.config)
 }
 
@@ -256,6 +260,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageLatency:      NewUsageLatencyClient(cfg),
 		UsageMinute:       NewUsageMinuteClient(cfg),
+		UsagePage:         NewUsagePageClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -301,6 +306,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		UsageHourly:       NewUsageHourlyClient(cfg),
 		UsageLatency:      NewUsageLatencyClient(cfg),
 		UsageMinute:       NewUsageMinuteClient(cfg),
+		UsagePage:         NewUsagePageClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
 	}, nil
 }
@@ -336,7 +342,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
 		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
 		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
-		c.UsageRecord,
+		c.UsagePage, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -351,7 +357,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
 		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
 		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
-		c.UsageRecord,
+		c.UsagePage, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -410,6 +416,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.UsageLatency.mutate(ctx, m)
 	case *UsageMinuteMutation:
 		return c.UsageMinute.mutate(ctx, m)
+	case *UsagePageMutation:
+		return c.UsagePage.mutate(ctx, m)
 	case *UsageRecordMutation:
 		return c.UsageRecord.mutate(ctx, m)
 	default:
@@ -3870,6 +3878,139 @@ func (c *UsageMinuteClient) mutate(ctx context.Context, m *UsageMinuteMutation) 
 	}
 }
 
+// UsagePageClient is a client for the UsagePage schema.
+type UsagePageClient struct {
+	config
+}
+
+// NewUsagePageClient returns a client for the UsagePage from the given config.
+func NewUsagePageClient(c config) *UsagePageClient {
+	return &UsagePageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `usagepage.Hooks(f(g(h())))`.
+func (c *UsagePageClient) Use(hooks ...Hook) {
+	c.hooks.UsagePage = append(c.hooks.UsagePage, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `usagepage.Intercept(f(g(h())))`.
+func (c *UsagePageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsagePage = append(c.inters.UsagePage, interceptors...)
+}
+
+// Create returns a builder for creating a UsagePage entity.
+func (c *UsagePageClient) Create() *UsagePageCreate {
+	mutation := newUsagePageMutation(c.config, OpCreate)
+	return &UsagePageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UsagePage entities.
+func (c *UsagePageClient) CreateBulk(builders ...*UsagePageCreate) *UsagePageCreateBulk {
+	return &UsagePageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UsagePageClient) MapCreateBulk(slice any, setFunc func(*UsagePageCreate, int)) *UsagePageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UsagePageCreateBulk{err: fmt.Errorf("calling to UsagePageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UsagePageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UsagePageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UsagePage.
+func (c *UsagePageClient) Update() *UsagePageUpdate {
+	mutation := newUsagePageMutation(c.config, OpUpdate)
+	return &UsagePageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UsagePageClient) UpdateOne(_m *UsagePage) *UsagePageUpdateOne {
+	mutation := newUsagePageMutation(c.config, OpUpdateOne, withUsagePage(_m))
+	return &UsagePageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UsagePageClient) UpdateOneID(id int) *UsagePageUpdateOne {
+	mutation := newUsagePageMutation(c.config, OpUpdateOne, withUsagePageID(id))
+	return &UsagePageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UsagePage.
+func (c *UsagePageClient) Delete() *UsagePageDelete {
+	mutation := newUsagePageMutation(c.config, OpDelete)
+	return &UsagePageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UsagePageClient) DeleteOne(_m *UsagePage) *UsagePageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UsagePageClient) DeleteOneID(id int) *UsagePageDeleteOne {
+	builder := c.Delete().Where(usagepage.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UsagePageDeleteOne{builder}
+}
+
+// Query returns a query builder for UsagePage.
+func (c *UsagePageClient) Query() *UsagePageQuery {
+	return &UsagePageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUsagePage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UsagePage entity by its id.
+func (c *UsagePageClient) Get(ctx context.Context, id int) (*UsagePage, error) {
+	return c.Query().Where(usagepage.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UsagePageClient) GetX(ctx context.Context, id int) *UsagePage {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UsagePageClient) Hooks() []Hook {
+	return c.hooks.UsagePage
+}
+
+// Interceptors returns the client interceptors.
+func (c *UsagePageClient) Interceptors() []Interceptor {
+	return c.inters.UsagePage
+}
+
+func (c *UsagePageClient) mutate(ctx context.Context, m *UsagePageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UsagePageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UsagePageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UsagePageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UsagePageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UsagePage mutation op: %q", m.Op())
+	}
+}
+
 // UsageRecordClient is a client for the UsageRecord schema.
 type UsageRecordClient struct {
 	config
@@ -4010,14 +4151,15 @@ type (
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
 		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
 		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageLatency, UsageMinute, UsageRecord []ent.Hook
+		UsageHourly, UsageLatency, UsageMinute, UsagePage, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
 		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
 		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageLatency, UsageMinute, UsageRecord []ent.Interceptor
+		UsageHourly, UsageLatency, UsageMinute, UsagePage,
+		UsageRecord []ent.Interceptor
 	}
 )
 

@@ -37,6 +37,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
+	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -123,6 +124,7 @@ func checkColumn(t, c string) error {
 			usagehourly.Table:       usagehourly.ValidColumn,
 			usagelatency.Table:      usagelatency.ValidColumn,
 			usageminute.Table:       usageminute.ValidColumn,
+			usagepage.Table:         usagepage.ValidColumn,
 			usagerecord.Table:       usagerecord.ValidColumn,
 		})
 	})

@@ -37,6 +37,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
+	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -74,6 +75,7 @@ const (
 	TypeUsageHourly       = "UsageHourly"
 	TypeUsageLatency      = "UsageLatency"
 	TypeUsageMinute       = "UsageMinute"
+	TypeUsagePage         = "UsagePage"
 	TypeUsageRecord       = "UsageRecord"
 )
 
@@ -20179,6 +20181,1322 @@ func (m *UsageMinuteMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *UsageMinuteMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown UsageMinute edge %s", name)
+}
+
+// UsagePageMutation represents an operation that mutates the UsagePage nodes in the graph.
+type UsagePageMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	consumer_id      *int
+	addconsumer_id   *int
+	first_at         *time.Time
+	last_at          *time.Time
+	first_request_id *string
+	last_request_id  *string
+	calls            *int
+	addcalls         *int
+	calls_2xx        *int
+	addcalls_2xx     *int
+	calls_3xx        *int
+	addcalls_3xx     *int
+	calls_4xx        *int
+	addcalls_4xx     *int
+	calls_429        *int
+	addcalls_429     *int
+	calls_5xx        *int
+	addcalls_5xx     *int
+	key_ids          *string
+	operations       *string
+	error_codes      *string
+	data             *[]byte
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*UsagePage, error)
+	predicates       []predicate.UsagePage
+}
+
+var _ ent.Mutation = (*UsagePageMutation)(nil)
+
+// usagepageOption allows management of the mutation configuration using functional options.
+type usagepageOption func(*UsagePageMutation)
+
+// newUsagePageMutation creates new mutation for the UsagePage entity.
+func newUsagePageMutation(c config, op Op, opts ...usagepageOption) *UsagePageMutation {
+	m := &UsagePageMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeUsagePage,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withUsagePageID sets the ID field of the mutation.
+func withUsagePageID(id int) usagepageOption {
+	return func(m *UsagePageMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *UsagePage
+		)
+		m.oldValue = func(ctx context.Context) (*UsagePage, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().UsagePage.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withUsagePage sets the old UsagePage of the mutation.
+func withUsagePage(node *UsagePage) usagepageOption {
+	return func(m *UsagePageMutation) {
+		m.oldValue = func(context.Context) (*UsagePage, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m UsagePageMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m UsagePageMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *UsagePageMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *UsagePageMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().UsagePage.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetConsumerID sets the "consumer_id" field.
+func (m *UsagePageMutation) SetConsumerID(i int) {
+	m.consumer_id = &i
+	m.addconsumer_id = nil
+}
+
+// ConsumerID returns the value of the "consumer_id" field in the mutation.
+func (m *UsagePageMutation) ConsumerID() (r int, exists bool) {
+	v := m.consumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumerID returns the old "consumer_id" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldConsumerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumerID: %w", err)
+	}
+	return oldValue.ConsumerID, nil
+}
+
+// AddConsumerID adds i to the "consumer_id" field.
+func (m *UsagePageMutation) AddConsumerID(i int) {
+	if m.addconsumer_id != nil {
+		*m.addconsumer_id += i
+	} else {
+		m.addconsumer_id = &i
+	}
+}
+
+// AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
+func (m *UsagePageMutation) AddedConsumerID() (r int, exists bool) {
+	v := m.addconsumer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConsumerID resets all changes to the "consumer_id" field.
+func (m *UsagePageMutation) ResetConsumerID() {
+	m.consumer_id = nil
+	m.addconsumer_id = nil
+}
+
+// SetFirstAt sets the "first_at" field.
+func (m *UsagePageMutation) SetFirstAt(t time.Time) {
+	m.first_at = &t
+}
+
+// FirstAt returns the value of the "first_at" field in the mutation.
+func (m *UsagePageMutation) FirstAt() (r time.Time, exists bool) {
+	v := m.first_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstAt returns the old "first_at" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldFirstAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstAt: %w", err)
+	}
+	return oldValue.FirstAt, nil
+}
+
+// ResetFirstAt resets all changes to the "first_at" field.
+func (m *UsagePageMutation) ResetFirstAt() {
+	m.first_at = nil
+}
+
+// SetLastAt sets the "last_at" field.
+func (m *UsagePageMutation) SetLastAt(t time.Time) {
+	m.last_at = &t
+}
+
+// LastAt returns the value of the "last_at" field in the mutation.
+func (m *UsagePageMutation) LastAt() (r time.Time, exists bool) {
+	v := m.last_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastAt returns the old "last_at" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldLastAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastAt: %w", err)
+	}
+	return oldValue.LastAt, nil
+}
+
+// ResetLastAt resets all changes to the "last_at" field.
+func (m *UsagePageMutation) ResetLastAt() {
+	m.last_at = nil
+}
+
+// SetFirstRequestID sets the "first_request_id" field.
+func (m *UsagePageMutation) SetFirstRequestID(s string) {
+	m.first_request_id = &s
+}
+
+// FirstRequestID returns the value of the "first_request_id" field in the mutation.
+func (m *UsagePageMutation) FirstRequestID() (r string, exists bool) {
+	v := m.first_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstRequestID returns the old "first_request_id" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldFirstRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstRequestID: %w", err)
+	}
+	return oldValue.FirstRequestID, nil
+}
+
+// ResetFirstRequestID resets all changes to the "first_request_id" field.
+func (m *UsagePageMutation) ResetFirstRequestID() {
+	m.first_request_id = nil
+}
+
+// SetLastRequestID sets the "last_request_id" field.
+func (m *UsagePageMutation) SetLastRequestID(s string) {
+	m.last_request_id = &s
+}
+
+// LastRequestID returns the value of the "last_request_id" field in the mutation.
+func (m *UsagePageMutation) LastRequestID() (r string, exists bool) {
+	v := m.last_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastRequestID returns the old "last_request_id" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldLastRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastRequestID: %w", err)
+	}
+	return oldValue.LastRequestID, nil
+}
+
+// ResetLastRequestID resets all changes to the "last_request_id" field.
+func (m *UsagePageMutation) ResetLastRequestID() {
+	m.last_request_id = nil
+}
+
+// SetCalls sets the "calls" field.
+func (m *UsagePageMutation) SetCalls(i int) {
+	m.calls = &i
+	m.addcalls = nil
+}
+
+// Calls returns the value of the "calls" field in the mutation.
+func (m *UsagePageMutation) Calls() (r int, exists bool) {
+	v := m.calls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls returns the old "calls" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls: %w", err)
+	}
+	return oldValue.Calls, nil
+}
+
+// AddCalls adds i to the "calls" field.
+func (m *UsagePageMutation) AddCalls(i int) {
+	if m.addcalls != nil {
+		*m.addcalls += i
+	} else {
+		m.addcalls = &i
+	}
+}
+
+// AddedCalls returns the value that was added to the "calls" field in this mutation.
+func (m *UsagePageMutation) AddedCalls() (r int, exists bool) {
+	v := m.addcalls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls resets all changes to the "calls" field.
+func (m *UsagePageMutation) ResetCalls() {
+	m.calls = nil
+	m.addcalls = nil
+}
+
+// SetCalls2xx sets the "calls_2xx" field.
+func (m *UsagePageMutation) SetCalls2xx(i int) {
+	m.calls_2xx = &i
+	m.addcalls_2xx = nil
+}
+
+// Calls2xx returns the value of the "calls_2xx" field in the mutation.
+func (m *UsagePageMutation) Calls2xx() (r int, exists bool) {
+	v := m.calls_2xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls2xx returns the old "calls_2xx" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls2xx(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls2xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls2xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls2xx: %w", err)
+	}
+	return oldValue.Calls2xx, nil
+}
+
+// AddCalls2xx adds i to the "calls_2xx" field.
+func (m *UsagePageMutation) AddCalls2xx(i int) {
+	if m.addcalls_2xx != nil {
+		*m.addcalls_2xx += i
+	} else {
+		m.addcalls_2xx = &i
+	}
+}
+
+// AddedCalls2xx returns the value that was added to the "calls_2xx" field in this mutation.
+func (m *UsagePageMutation) AddedCalls2xx() (r int, exists bool) {
+	v := m.addcalls_2xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls2xx resets all changes to the "calls_2xx" field.
+func (m *UsagePageMutation) ResetCalls2xx() {
+	m.calls_2xx = nil
+	m.addcalls_2xx = nil
+}
+
+// SetCalls3xx sets the "calls_3xx" field.
+func (m *UsagePageMutation) SetCalls3xx(i int) {
+	m.calls_3xx = &i
+	m.addcalls_3xx = nil
+}
+
+// Calls3xx returns the value of the "calls_3xx" field in the mutation.
+func (m *UsagePageMutation) Calls3xx() (r int, exists bool) {
+	v := m.calls_3xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls3xx returns the old "calls_3xx" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls3xx(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls3xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls3xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls3xx: %w", err)
+	}
+	return oldValue.Calls3xx, nil
+}
+
+// AddCalls3xx adds i to the "calls_3xx" field.
+func (m *UsagePageMutation) AddCalls3xx(i int) {
+	if m.addcalls_3xx != nil {
+		*m.addcalls_3xx += i
+	} else {
+		m.addcalls_3xx = &i
+	}
+}
+
+// AddedCalls3xx returns the value that was added to the "calls_3xx" field in this mutation.
+func (m *UsagePageMutation) AddedCalls3xx() (r int, exists bool) {
+	v := m.addcalls_3xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls3xx resets all changes to the "calls_3xx" field.
+func (m *UsagePageMutation) ResetCalls3xx() {
+	m.calls_3xx = nil
+	m.addcalls_3xx = nil
+}
+
+// SetCalls4xx sets the "calls_4xx" field.
+func (m *UsagePageMutation) SetCalls4xx(i int) {
+	m.calls_4xx = &i
+	m.addcalls_4xx = nil
+}
+
+// Calls4xx returns the value of the "calls_4xx" field in the mutation.
+func (m *UsagePageMutation) Calls4xx() (r int, exists bool) {
+	v := m.calls_4xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls4xx returns the old "calls_4xx" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls4xx(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls4xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls4xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls4xx: %w", err)
+	}
+	return oldValue.Calls4xx, nil
+}
+
+// AddCalls4xx adds i to the "calls_4xx" field.
+func (m *UsagePageMutation) AddCalls4xx(i int) {
+	if m.addcalls_4xx != nil {
+		*m.addcalls_4xx += i
+	} else {
+		m.addcalls_4xx = &i
+	}
+}
+
+// AddedCalls4xx returns the value that was added to the "calls_4xx" field in this mutation.
+func (m *UsagePageMutation) AddedCalls4xx() (r int, exists bool) {
+	v := m.addcalls_4xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls4xx resets all changes to the "calls_4xx" field.
+func (m *UsagePageMutation) ResetCalls4xx() {
+	m.calls_4xx = nil
+	m.addcalls_4xx = nil
+}
+
+// SetCalls429 sets the "calls_429" field.
+func (m *UsagePageMutation) SetCalls429(i int) {
+	m.calls_429 = &i
+	m.addcalls_429 = nil
+}
+
+// Calls429 returns the value of the "calls_429" field in the mutation.
+func (m *UsagePageMutation) Calls429() (r int, exists bool) {
+	v := m.calls_429
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls429 returns the old "calls_429" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls429(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls429 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls429 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls429: %w", err)
+	}
+	return oldValue.Calls429, nil
+}
+
+// AddCalls429 adds i to the "calls_429" field.
+func (m *UsagePageMutation) AddCalls429(i int) {
+	if m.addcalls_429 != nil {
+		*m.addcalls_429 += i
+	} else {
+		m.addcalls_429 = &i
+	}
+}
+
+// AddedCalls429 returns the value that was added to the "calls_429" field in this mutation.
+func (m *UsagePageMutation) AddedCalls429() (r int, exists bool) {
+	v := m.addcalls_429
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls429 resets all changes to the "calls_429" field.
+func (m *UsagePageMutation) ResetCalls429() {
+	m.calls_429 = nil
+	m.addcalls_429 = nil
+}
+
+// SetCalls5xx sets the "calls_5xx" field.
+func (m *UsagePageMutation) SetCalls5xx(i int) {
+	m.calls_5xx = &i
+	m.addcalls_5xx = nil
+}
+
+// Calls5xx returns the value of the "calls_5xx" field in the mutation.
+func (m *UsagePageMutation) Calls5xx() (r int, exists bool) {
+	v := m.calls_5xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls5xx returns the old "calls_5xx" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldCalls5xx(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls5xx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls5xx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls5xx: %w", err)
+	}
+	return oldValue.Calls5xx, nil
+}
+
+// AddCalls5xx adds i to the "calls_5xx" field.
+func (m *UsagePageMutation) AddCalls5xx(i int) {
+	if m.addcalls_5xx != nil {
+		*m.addcalls_5xx += i
+	} else {
+		m.addcalls_5xx = &i
+	}
+}
+
+// AddedCalls5xx returns the value that was added to the "calls_5xx" field in this mutation.
+func (m *UsagePageMutation) AddedCalls5xx() (r int, exists bool) {
+	v := m.addcalls_5xx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls5xx resets all changes to the "calls_5xx" field.
+func (m *UsagePageMutation) ResetCalls5xx() {
+	m.calls_5xx = nil
+	m.addcalls_5xx = nil
+}
+
+// SetKeyIds sets the "key_ids" field.
+func (m *UsagePageMutation) SetKeyIds(s string) {
+	m.key_ids = &s
+}
+
+// KeyIds returns the value of the "key_ids" field in the mutation.
+func (m *UsagePageMutation) KeyIds() (r string, exists bool) {
+	v := m.key_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeyIds returns the old "key_ids" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldKeyIds(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeyIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeyIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeyIds: %w", err)
+	}
+	return oldValue.KeyIds, nil
+}
+
+// ResetKeyIds resets all changes to the "key_ids" field.
+func (m *UsagePageMutation) ResetKeyIds() {
+	m.key_ids = nil
+}
+
+// SetOperations sets the "operations" field.
+func (m *UsagePageMutation) SetOperations(s string) {
+	m.operations = &s
+}
+
+// Operations returns the value of the "operations" field in the mutation.
+func (m *UsagePageMutation) Operations() (r string, exists bool) {
+	v := m.operations
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperations returns the old "operations" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldOperations(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperations is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperations requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperations: %w", err)
+	}
+	return oldValue.Operations, nil
+}
+
+// ResetOperations resets all changes to the "operations" field.
+func (m *UsagePageMutation) ResetOperations() {
+	m.operations = nil
+}
+
+// SetErrorCodes sets the "error_codes" field.
+func (m *UsagePageMutation) SetErrorCodes(s string) {
+	m.error_codes = &s
+}
+
+// ErrorCodes returns the value of the "error_codes" field in the mutation.
+func (m *UsagePageMutation) ErrorCodes() (r string, exists bool) {
+	v := m.error_codes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCodes returns the old "error_codes" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldErrorCodes(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCodes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCodes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCodes: %w", err)
+	}
+	return oldValue.ErrorCodes, nil
+}
+
+// ResetErrorCodes resets all changes to the "error_codes" field.
+func (m *UsagePageMutation) ResetErrorCodes() {
+	m.error_codes = nil
+}
+
+// SetData sets the "data" field.
+func (m *UsagePageMutation) SetData(b []byte) {
+	m.data = &b
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *UsagePageMutation) Data() (r []byte, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the UsagePage entity.
+// If the UsagePage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsagePageMutation) OldData(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *UsagePageMutation) ResetData() {
+	m.data = nil
+}
+
+// Where appends a list predicates to the UsagePageMutation builder.
+func (m *UsagePageMutation) Where(ps ...predicate.UsagePage) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the UsagePageMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *UsagePageMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsagePage, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *UsagePageMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *UsagePageMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (UsagePage).
+func (m *UsagePageMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *UsagePageMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.consumer_id != nil {
+		fields = append(fields, usagepage.FieldConsumerID)
+	}
+	if m.first_at != nil {
+		fields = append(fields, usagepage.FieldFirstAt)
+	}
+	if m.last_at != nil {
+		fields = append(fields, usagepage.FieldLastAt)
+	}
+	if m.first_request_id != nil {
+		fields = append(fields, usagepage.FieldFirstRequestID)
+	}
+	if m.last_request_id != nil {
+		fields = append(fields, usagepage.FieldLastRequestID)
+	}
+	if m.calls != nil {
+		fields = append(fields, usagepage.FieldCalls)
+	}
+	if m.calls_2xx != nil {
+		fields = append(fields, usagepage.FieldCalls2xx)
+	}
+	if m.calls_3xx != nil {
+		fields = append(fields, usagepage.FieldCalls3xx)
+	}
+	if m.calls_4xx != nil {
+		fields = append(fields, usagepage.FieldCalls4xx)
+	}
+	if m.calls_429 != nil {
+		fields = append(fields, usagepage.FieldCalls429)
+	}
+	if m.calls_5xx != nil {
+		fields = append(fields, usagepage.FieldCalls5xx)
+	}
+	if m.key_ids != nil {
+		fields = append(fields, usagepage.FieldKeyIds)
+	}
+	if m.operations != nil {
+		fields = append(fields, usagepage.FieldOperations)
+	}
+	if m.error_codes != nil {
+		fields = append(fields, usagepage.FieldErrorCodes)
+	}
+	if m.data != nil {
+		fields = append(fields, usagepage.FieldData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *UsagePageMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case usagepage.FieldConsumerID:
+		return m.ConsumerID()
+	case usagepage.FieldFirstAt:
+		return m.FirstAt()
+	case usagepage.FieldLastAt:
+		return m.LastAt()
+	case usagepage.FieldFirstRequestID:
+		return m.FirstRequestID()
+	case usagepage.FieldLastRequestID:
+		return m.LastRequestID()
+	case usagepage.FieldCalls:
+		return m.Calls()
+	case usagepage.FieldCalls2xx:
+		return m.Calls2xx()
+	case usagepage.FieldCalls3xx:
+		return m.Calls3xx()
+	case usagepage.FieldCalls4xx:
+		return m.Calls4xx()
+	case usagepage.FieldCalls429:
+		return m.Calls429()
+	case usagepage.FieldCalls5xx:
+		return m.Calls5xx()
+	case usagepage.FieldKeyIds:
+		return m.KeyIds()
+	case usagepage.FieldOperations:
+		return m.Operations()
+	case usagepage.FieldErrorCodes:
+		return m.ErrorCodes()
+	case usagepage.FieldData:
+		return m.Data()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *UsagePageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case usagepage.FieldConsumerID:
+		return m.OldConsumerID(ctx)
+	case usagepage.FieldFirstAt:
+		return m.OldFirstAt(ctx)
+	case usagepage.FieldLastAt:
+		return m.OldLastAt(ctx)
+	case usagepage.FieldFirstRequestID:
+		return m.OldFirstRequestID(ctx)
+	case usagepage.FieldLastRequestID:
+		return m.OldLastRequestID(ctx)
+	case usagepage.FieldCalls:
+		return m.OldCalls(ctx)
+	case usagepage.FieldCalls2xx:
+		return m.OldCalls2xx(ctx)
+	case usagepage.FieldCalls3xx:
+		return m.OldCalls3xx(ctx)
+	case usagepage.FieldCalls4xx:
+		return m.OldCalls4xx(ctx)
+	case usagepage.FieldCalls429:
+		return m.OldCalls429(ctx)
+	case usagepage.FieldCalls5xx:
+		return m.OldCalls5xx(ctx)
+	case usagepage.FieldKeyIds:
+		return m.OldKeyIds(ctx)
+	case usagepage.FieldOperations:
+		return m.OldOperations(ctx)
+	case usagepage.FieldErrorCodes:
+		return m.OldErrorCodes(ctx)
+	case usagepage.FieldData:
+		return m.OldData(ctx)
+	}
+	return nil, fmt.Errorf("unknown UsagePage field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsagePageMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case usagepage.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumerID(v)
+		return nil
+	case usagepage.FieldFirstAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstAt(v)
+		return nil
+	case usagepage.FieldLastAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastAt(v)
+		return nil
+	case usagepage.FieldFirstRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstRequestID(v)
+		return nil
+	case usagepage.FieldLastRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastRequestID(v)
+		return nil
+	case usagepage.FieldCalls:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls(v)
+		return nil
+	case usagepage.FieldCalls2xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls2xx(v)
+		return nil
+	case usagepage.FieldCalls3xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls3xx(v)
+		return nil
+	case usagepage.FieldCalls4xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls4xx(v)
+		return nil
+	case usagepage.FieldCalls429:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls429(v)
+		return nil
+	case usagepage.FieldCalls5xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls5xx(v)
+		return nil
+	case usagepage.FieldKeyIds:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeyIds(v)
+		return nil
+	case usagepage.FieldOperations:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperations(v)
+		return nil
+	case usagepage.FieldErrorCodes:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCodes(v)
+		return nil
+	case usagepage.FieldData:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsagePage field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *UsagePageMutation) AddedFields() []string {
+	var fields []string
+	if m.addconsumer_id != nil {
+		fields = append(fields, usagepage.FieldConsumerID)
+	}
+	if m.addcalls != nil {
+		fields = append(fields, usagepage.FieldCalls)
+	}
+	if m.addcalls_2xx != nil {
+		fields = append(fields, usagepage.FieldCalls2xx)
+	}
+	if m.addcalls_3xx != nil {
+		fields = append(fields, usagepage.FieldCalls3xx)
+	}
+	if m.addcalls_4xx != nil {
+		fields = append(fields, usagepage.FieldCalls4xx)
+	}
+	if m.addcalls_429 != nil {
+		fields = append(fields, usagepage.FieldCalls429)
+	}
+	if m.addcalls_5xx != nil {
+		fields = append(fields, usagepage.FieldCalls5xx)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *UsagePageMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case usagepage.FieldConsumerID:
+		return m.AddedConsumerID()
+	case usagepage.FieldCalls:
+		return m.AddedCalls()
+	case usagepage.FieldCalls2xx:
+		return m.AddedCalls2xx()
+	case usagepage.FieldCalls3xx:
+		return m.AddedCalls3xx()
+	case usagepage.FieldCalls4xx:
+		return m.AddedCalls4xx()
+	case usagepage.FieldCalls429:
+		return m.AddedCalls429()
+	case usagepage.FieldCalls5xx:
+		return m.AddedCalls5xx()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *UsagePageMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case usagepage.FieldConsumerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConsumerID(v)
+		return nil
+	case usagepage.FieldCalls:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls(v)
+		return nil
+	case usagepage.FieldCalls2xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls2xx(v)
+		return nil
+	case usagepage.FieldCalls3xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls3xx(v)
+		return nil
+	case usagepage.FieldCalls4xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls4xx(v)
+		return nil
+	case usagepage.FieldCalls429:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls429(v)
+		return nil
+	case usagepage.FieldCalls5xx:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls5xx(v)
+		return nil
+	}
+	return fmt.Errorf("unknown UsagePage numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *UsagePageMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *UsagePageMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *UsagePageMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsagePage nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *UsagePageMutation) ResetField(name string) error {
+	switch name {
+	case usagepage.FieldConsumerID:
+		m.ResetConsumerID()
+		return nil
+	case usagepage.FieldFirstAt:
+		m.ResetFirstAt()
+		return nil
+	case usagepage.FieldLastAt:
+		m.ResetLastAt()
+		return nil
+	case usagepage.FieldFirstRequestID:
+		m.ResetFirstRequestID()
+		return nil
+	case usagepage.FieldLastRequestID:
+		m.ResetLastRequestID()
+		return nil
+	case usagepage.FieldCalls:
+		m.ResetCalls()
+		return nil
+	case usagepage.FieldCalls2xx:
+		m.ResetCalls2xx()
+		return nil
+	case usagepage.FieldCalls3xx:
+		m.ResetCalls3xx()
+		return nil
+	case usagepage.FieldCalls4xx:
+		m.ResetCalls4xx()
+		return nil
+	case usagepage.FieldCalls429:
+		m.ResetCalls429()
+		return nil
+	case usagepage.FieldCalls5xx:
+		m.ResetCalls5xx()
+		return nil
+	case usagepage.FieldKeyIds:
+		m.ResetKeyIds()
+		return nil
+	case usagepage.FieldOperations:
+		m.ResetOperations()
+		return nil
+	case usagepage.FieldErrorCodes:
+		m.ResetErrorCodes()
+		return nil
+	case usagepage.FieldData:
+		m.ResetData()
+		return nil
+	}
+	return fmt.Errorf("unknown UsagePage field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *UsagePageMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *UsagePageMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *UsagePageMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *UsagePageMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *UsagePageMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *UsagePageMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *UsagePageMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsagePage unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *UsagePageMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsagePage edge %s", name)
 }
 
 // UsageRecordMutation represents an operation that mutates the UsageRecord nodes in the graph.

@@ -31,6 +31,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
+	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -806,6 +807,50 @@ func init() {
 	usageminuteDescLimited := usageminuteFields[4].Descriptor()
 	// usageminute.LimitedValidator is a validator for the "limited" field. It is called by the builders before save.
 	usageminute.LimitedValidator = usageminuteDescLimited.Validators[0].(func(int64) error)
+	usagepageFields := schema.UsagePage{}.Fields()
+	_ = usagepageFields
+	// usagepageDescFirstRequestID is the schema descriptor for first_request_id field.
+	usagepageDescFirstRequestID := usagepageFields[3].Descriptor()
+	// usagepage.FirstRequestIDValidator is a validator for the "first_request_id" field. It is called by the builders before save.
+	usagepage.FirstRequestIDValidator = usagepageDescFirstRequestID.Validators[0].(func(string) error)
+	// usagepageDescLastRequestID is the schema descriptor for last_request_id field.
+	usagepageDescLastRequestID := usagepageFields[4].Descriptor()
+	// usagepage.LastRequestIDValidator is a validator for the "last_request_id" field. It is called by the builders before save.
+	usagepage.LastRequestIDValidator = usagepageDescLastRequestID.Validators[0].(func(string) error)
+	// usagepageDescCalls is the schema descriptor for calls field.
+	usagepageDescCalls := usagepageFields[5].Descriptor()
+	// usagepage.CallsValidator is a validator for the "calls" field. It is called by the builders before save.
+	usagepage.CallsValidator = usagepageDescCalls.Validators[0].(func(int) error)
+	// usagepageDescCalls2xx is the schema descriptor for calls_2xx field.
+	usagepageDescCalls2xx := usagepageFields[6].Descriptor()
+	// usagepage.DefaultCalls2xx holds the default value on creation for the calls_2xx field.
+	usagepage.DefaultCalls2xx = usagepageDescCalls2xx.Default.(int)
+	// usagepage.Calls2xxValidator is a validator for the "calls_2xx" field. It is called by the builders before save.
+	usagepage.Calls2xxValidator = usagepageDescCalls2xx.Validators[0].(func(int) error)
+	// usagepageDescCalls3xx is the schema descriptor for calls_3xx field.
+	usagepageDescCalls3xx := usagepageFields[7].Descriptor()
+	// usagepage.DefaultCalls3xx holds the default value on creation for the calls_3xx field.
+	usagepage.DefaultCalls3xx = usagepageDescCalls3xx.Default.(int)
+	// usagepage.Calls3xxValidator is a validator for the "calls_3xx" field. It is called by the builders before save.
+	usagepage.Calls3xxValidator = usagepageDescCalls3xx.Validators[0].(func(int) error)
+	// usagepageDescCalls4xx is the schema descriptor for calls_4xx field.
+	usagepageDescCalls4xx := usagepageFields[8].Descriptor()
+	// usagepage.DefaultCalls4xx holds the default value on creation for the calls_4xx field.
+	usagepage.DefaultCalls4xx = usagepageDescCalls4xx.Default.(int)
+	// usagepage.Calls4xxValidator is a validator for the "calls_4xx" field. It is called by the builders before save.
+	usagepage.Calls4xxValidator = usagepageDescCalls4xx.Validators[0].(func(int) error)
+	// usagepageDescCalls429 is the schema descriptor for calls_429 field.
+	usagepageDescCalls429 := usagepageFields[9].Descriptor()
+	// usagepage.DefaultCalls429 holds the default value on creation for the calls_429 field.
+	usagepage.DefaultCalls429 = usagepageDescCalls429.Default.(int)
+	// usagepage.Calls429Validator is a validator for the "calls_429" field. It is called by the builders before save.
+	usagepage.Calls429Validator = usagepageDescCalls429.Validators[0].(func(int) error)
+	// usagepageDescCalls5xx is the schema descriptor for calls_5xx field.
+	usagepageDescCalls5xx := usagepageFields[10].Descriptor()
+	// usagepage.DefaultCalls5xx holds the default value on creation for the calls_5xx field.
+	usagepage.DefaultCalls5xx = usagepageDescCalls5xx.Default.(int)
+	// usagepage.Calls5xxValidator is a validator for the "calls_5xx" field. It is called by the builders before save.
+	usagepage.Calls5xxValidator = usagepageDescCalls5xx.Validators[0].(func(int) error)
 	usagerecordFields := schema.UsageRecord{}.Fields()
 	_ = usagerecordFields
 	// usagerecordDescOperation is the schema descriptor for operation field.

@@ -64,6 +64,8 @@ type Tx struct {
 	UsageLatency *UsageLatencyClient
 	// UsageMinute is the client for interacting with the UsageMinute builders.
 	UsageMinute *UsageMinuteClient
+	// UsagePage is the client for interacting with the UsagePage builders.
+	UsagePage *UsagePageClient
 	// UsageRecord is the client for interacting with the UsageRecord builders.
 	UsageRecord *UsageRecordClient
 
@@ -222,6 +224,7 @@ func (tx *Tx) init() {
 	tx.UsageHourly = NewUsageHourlyClient(tx.config)
 	tx.UsageLatency = NewUsageLatencyClient(tx.config)
 	tx.UsageMinute = NewUsageMinuteClient(tx.config)
+	tx.UsagePage = NewUsagePageClient(tx.config)
 	tx.UsageRecord = NewUsageRecordClient(tx.config)
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
 )
@@ -107,10 +108,7 @@ func ids(from, to int) []string {
 // storedIDs returns the request ids of every raw call in the store, sorted.
 func storedIDs(t *testing.T, st *store.Store) []string {
 	t.Helper()
-	got, err := st.Client.UsageRecord.Query().Select("request_id").Strings(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := meteringtest.StoredRequestIDs(t, st.DB)
 	slices.Sort(got)
 	return got
 }

@@ -2,7 +2,6 @@ package metering
 
 import (
 	"context"
-	stdsql "database/sql"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -11,18 +10,13 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
 // The request log: a consumer's raw calls, newest first, paged by a cursor over (at, id) and
-// filtered by time, key, operation, status group, error code or request-id prefix. Each filter
-// alone is served by its own index, (consumer_id, <filter>, at), read backwards from the cursor, so
-// a page costs the same on the first day and with ten million calls: no OFFSET, no sort.
-//
-// A request-id prefix search reads the (consumer_id, request_id) index instead and orders by request
-// id: request ids begin with their millisecond (see api.newRequestID), so that order is newest first
-// too, and a short prefix matching millions of calls still needs no sort.
+// filtered by time, key, operation, status group, error code or request-id prefix. Calls are kept
+// in pages (usage_page.go); usage_log_pages.go reads them in order. A request-id prefix search
+// orders by request id: request ids begin with their millisecond (see api.newRequestID), so that
+// order is newest first too.
 
 // LogFilter narrows the request log; zero fields match every call.
 type LogFilter struct {
@@ -178,65 +172,6 @@ type LogPage struct {
 // MaxLogPage bounds a page of the request log.
 const MaxLogPage = 500
 
-// logColumns are the columns a log page reads (not the error body: a page has no use for it).
-const logColumns = `"id", "at", "key_id", "operation", "method", "path", "status", "status_group", "error_code", "cost", ` +
-	`"latency_us", "chain", "request_id", "source", "rate_remaining", "replayed"`
-
-// logQuery is the SQL of one read of the log: the consumer's calls matching f, beyond the cursor in
-// the given direction (older: descending), at most limit rows.
-func (s *UsageStore) logQuery(consumerID int, f LogFilter, cur *LogCursor, older bool, limit int) (string, []any) {
-	var q strings.Builder
-	args := []any{consumerID}
-	arg := func(v any) string {
-		args = append(args, v)
-		return s.param(len(args))
-	}
-	q.WriteString(`SELECT ` + logColumns + ` FROM "` + usagerecord.Table + `" WHERE "consumer_id" = ` + s.param(1))
-	// Equality filters first, so the planner sees the index (consumer_id, <filter>, at).
-	if f.KeyID != 0 {
-		q.WriteString(` AND "key_id" = ` + arg(f.KeyID))
-	}
-	if f.Operation != "" {
-		q.WriteString(` AND "operation" = ` + arg(f.Operation))
-	}
-	if f.StatusGroup != "" {
-		q.WriteString(` AND "status_group" = ` + arg(f.StatusGroup))
-	}
-	if f.ErrorCode != "" {
-		q.WriteString(` AND "error_code" = ` + arg(f.ErrorCode))
-	}
-	order := `"at"`
-	if f.bySearch() {
-		order = `"request_id"`
-		q.WriteString(` AND "request_id" >= ` + arg(f.RequestIDPrefix) + ` AND "request_id" < ` + arg(prefixEnd(f.RequestIDPrefix)))
-	}
-	if !f.From.IsZero() {
-		q.WriteString(` AND "at" >= ` + arg(f.From.UTC()))
-	}
-	if !f.To.IsZero() {
-		q.WriteString(` AND "at" < ` + arg(f.To.UTC()))
-	}
-	if cur != nil {
-		var pos any = cur.At.UTC()
-		if f.bySearch() {
-			pos = cur.RequestID
-		}
-		// (order, id) beyond the cursor, spelled so that the index range stops at the cursor.
-		cmp, cmpEq := "<", "<="
-		if !older {
-			cmp, cmpEq = ">", ">="
-		}
-		p := arg(pos)
-		q.WriteString(` AND ` + order + ` ` + cmpEq + ` ` + p + ` AND (` + order + ` ` + cmp + ` ` + arg(pos) + ` OR "id" ` + cmp + ` ` + arg(cur.ID) + `)`)
-	}
-	dir := " DESC"
-	if !older {
-		dir = " ASC"
-	}
-	q.WriteString(` ORDER BY ` + order + dir + `, "id"` + dir + ` LIMIT ` + strconv.Itoa(limit))
-	return q.String(), args
-}
-
 // Log returns a page of the consumer's request log matching f, newest first: the newest calls
 // (before and after both nil), the calls older than before, or those newer than after.
 func (s *UsageStore) Log(ctx context.Context, consumerID int, f LogFilter, before, after *LogCursor, limit int) (LogPage, error) {
@@ -249,8 +184,11 @@ func (s *UsageStore) Log(ctx context.Context, consumerID int, f LogFilter, befor
 	if cur != nil && f.bySearch() != (cur.RequestID != "") {
 		return LogPage{}, ErrBadCursor // a cursor from a differently ordered log
 	}
-	q, args := s.logQuery(consumerID, f, cur, older, limit+1)
-	calls, err := s.readLog(ctx, q, args, limit+1)
+	calls := make([]LogCall, 0, limit+1)
+	err := s.eachCall(ctx, &logRead{consumerID: consumerID, f: f, cur: cur, older: older, chunk: 4}, func(c LogCall) bool {
+		calls = append(calls, c)
+		return len(calls) <= limit
+	})
 	if err != nil {
 		return LogPage{}, fmt.Errorf("read request log: %w", err)
 	}
@@ -281,130 +219,55 @@ func (s *UsageStore) Log(ctx context.Context, consumerID int, f LogFilter, befor
 	return p, nil
 }
 
-func (s *UsageStore) readLog(ctx context.Context, q string, args []any, capacity int) ([]LogCall, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := make([]LogCall, 0, capacity)
-	for rows.Next() {
-		var c LogCall
-		var rate stdsql.NullInt64
-		if err := rows.Scan(&c.ID, &c.At, &c.KeyID, &c.Operation, &c.Method, &c.Path, &c.Status, &c.StatusGroup, &c.ErrorCode,
-			&c.Cost, &c.LatencyUs, &c.Chain, &c.RequestID, &c.Source, &rate, &c.Replayed); err != nil {
-			return nil, err
-		}
-		if rate.Valid {
-			n := int(rate.Int64)
-			c.RateRemaining = &n
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
 // ErrCallNotFound is LogCall's answer for a request id the consumer has no call under.
 var ErrCallNotFound = errors.New("metering: no such call")
 
 // LogCall returns the consumer's call with the request id, with its error body: another consumer's
-// call is not found (ErrCallNotFound), like an id never answered.
+// call is not found (ErrCallNotFound), like an id never answered. Should two calls share the id,
+// the one written first is returned.
 func (s *UsageStore) LogCall(ctx context.Context, consumerID int, requestID string) (LogCall, error) {
-	q := `SELECT ` + logColumns + `, "error_body" FROM "` + usagerecord.Table + `" WHERE "consumer_id" = ` + s.param(1) +
-		` AND "request_id" = ` + s.param(2) + ` ORDER BY "id" LIMIT 1`
-	var c LogCall
-	var rate stdsql.NullInt64
-	rows, err := s.db.QueryContext(ctx, q, consumerID, requestID)
+	var found *LogCall
+	r := &logRead{consumerID: consumerID, requestID: requestID, older: true, withBody: true, chunk: 4}
+	err := s.eachCall(ctx, r, func(c LogCall) bool {
+		if found == nil || c.ID < found.ID {
+			found = &c
+		}
+		return true
+	})
 	if err != nil {
 		return LogCall{}, fmt.Errorf("read call %s: %w", requestID, err)
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return LogCall{}, fmt.Errorf("read call %s: %w", requestID, err)
-		}
+	if found == nil {
 		return LogCall{}, ErrCallNotFound
 	}
-	if err := rows.Scan(&c.ID, &c.At, &c.KeyID, &c.Operation, &c.Method, &c.Path, &c.Status, &c.StatusGroup, &c.ErrorCode,
-		&c.Cost, &c.LatencyUs, &c.Chain, &c.RequestID, &c.Source, &rate, &c.Replayed, &c.ErrorBody); err != nil {
-		return LogCall{}, fmt.Errorf("read call %s: %w", requestID, err)
-	}
-	if rate.Valid {
-		n := int(rate.Int64)
-		c.RateRemaining = &n
-	}
-	return c, nil
+	return *found, nil
 }
 
-// exportPage is how many calls ExportLog reads at a time.
-const exportPage = 1_000
-
-// ExportLog calls fn with every call of the consumer's log matching f, newest first, reading a page
-// at a time: memory stays constant however long the log. It stops at fn's first error and returns it.
+// ExportLog calls fn with every call of the consumer's log matching f, newest first, reading pages
+// a few at a time: memory stays bounded however long the log. It stops at fn's first error and
+// returns it.
 func (s *UsageStore) ExportLog(ctx context.Context, consumerID int, f LogFilter, fn func(LogCall) error) error {
-	var cur *LogCursor
-	for {
-		q, args := s.logQuery(consumerID, f, cur, true, exportPage)
-		calls, err := s.readLog(ctx, q, args, exportPage)
-		if err != nil {
-			return fmt.Errorf("export request log: %w", err)
-		}
-		for _, c := range calls {
-			if err := fn(c); err != nil {
-				return err
-			}
-		}
-		if len(calls) < exportPage {
-			return nil
-		}
-		last := calls[len(calls)-1].Cursor(f)
-		cur = &last
+	var fnErr error
+	err := s.eachCall(ctx, &logRead{consumerID: consumerID, f: f, older: true, chunk: 16}, func(c LogCall) bool {
+		fnErr = fn(c)
+		return fnErr == nil
+	})
+	if fnErr != nil {
+		return fnErr
 	}
+	if err != nil {
+		return fmt.Errorf("export request log: %w", err)
+	}
+	return nil
 }
 
-// Column bounds of the request log's detail (ent/schema/usagerecord.go).
+// Column bounds of the request log's detail: a page keeps a call's fields clipped to them.
 const (
 	maxMethod    = 8
 	maxPath      = 512
 	maxErrorCode = 64
 	maxSource    = 64
 )
-
-// appendLogArgs appends the request log's columns of c, after the call's own (rawColumns), clipped
-// to their columns' sizes.
-func appendLogArgs(a []any, c *Call) []any {
-	var rate, body any // NULL unless known
-	if c.RateRemaining != nil {
-		rate = int64(*c.RateRemaining)
-	}
-	if len(c.ErrorBody) > 0 {
-		body = c.ErrorBody[:min(len(c.ErrorBody), MaxErrorBody)]
-	}
-	source := ""
-	if c.Source.IsValid() {
-		source = c.Source.String()
-	}
-	return append(a, boxed(clip(c.Method, maxMethod)), clip(c.Path, maxPath), boxed(StatusGroup(c.Status)),
-		boxed(clip(c.ErrorCode, maxErrorCode)), clip(source, maxSource), rate, c.Replayed, body)
-}
-
-// boxedStrings are the common short values of the log's columns as interface values made once:
-// boxing a string allocates, and the writer stores every call.
-var boxedStrings = func() map[string]any {
-	m := map[string]any{"": ""}
-	for _, s := range append([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, StatusGroups...) {
-		m[s] = s
-	}
-	return m
-}()
-
-// boxed is s as an interface value, without allocating for the common ones.
-func boxed(s string) any {
-	if b, ok := boxedStrings[s]; ok {
-		return b
-	}
-	return s
-}
 
 // clip cuts s to at most n bytes, on a rune boundary.
 func clip(s string, n int) string {

@@ -1,6 +1,6 @@
 package metering
 
-// LogQuery exposes the request log's SQL for the tests that check its plans.
-func (s *UsageStore) LogQuery(consumerID int, f LogFilter, cur *LogCursor, older bool, limit int) (string, []any) {
-	return s.logQuery(consumerID, f, cur, older, limit)
+// PageQuery exposes the SQL that reads the request log's pages, for the tests that check its plans.
+func (s *UsageStore) PageQuery(consumerID int, f LogFilter, cur *LogCursor, older bool) (string, []any) {
+	return s.pageQuery(&logRead{consumerID: consumerID, f: f, cur: cur, older: older, chunk: 4}, nil)
 }

@@ -310,8 +310,9 @@ func TestStatusGroup(t *testing.T) {
 	}
 }
 
-// TestUsageLogQueryPlans checks that each filter alone reads its own index, newest first, without
-// sorting: what keeps a first page fast with millions of calls (see console's BenchmarkLog10M).
+// TestUsageLogQueryPlans checks that the request log reads pages through the index of its order
+// (newest first by their last call, oldest first by their first; by request id in a search),
+// without sorting: what keeps a first page fast with millions of calls.
 func TestUsageLogQueryPlans(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		e := newUsageEnv(t, st)
@@ -343,7 +344,7 @@ func TestUsageLogQueryPlans(t *testing.T) {
 		explain := "EXPLAIN QUERY PLAN "
 		if st.Dialect == "postgres" {
 			explain = "EXPLAIN "
-			if _, err := conn.ExecContext(ctx, "ANALYZE usage_records"); err != nil {
+			if _, err := conn.ExecContext(ctx, "ANALYZE usage_pages"); err != nil {
 				t.Fatal(err)
 			}
 			// A table this small is cheaper to scan whole: ask the planner what it would do with
@@ -359,30 +360,26 @@ func TestUsageLogQueryPlans(t *testing.T) {
 			}
 		}
 		cur := &metering.LogCursor{At: day0.Add(time.Minute), ID: 1000}
-		for _, tc := range []struct {
-			f     metering.LogFilter
-			index string
-		}{
-			{metering.LogFilter{}, "usagerecord_consumer_id_at"},
-			{metering.LogFilter{KeyID: k2}, "usagerecord_consumer_id_key_id_at"},
-			{metering.LogFilter{Operation: "getPoolChart"}, "usagerecord_consumer_id_operation_at"},
-			{metering.LogFilter{StatusGroup: "429"}, "usagerecord_consumer_id_status_group_at"},
-			{metering.LogFilter{ErrorCode: "not_found"}, "usagerecord_consumer_id_error_code_at"},
-			{metering.LogFilter{From: day0, To: day0.Add(time.Hour)}, "usagerecord_consumer_id_at"},
-			{metering.LogFilter{RequestIDPrefix: "req_0"}, "usagerecord_consumer_id_request_id"},
+		for _, f := range []metering.LogFilter{
+			{}, {KeyID: k2}, {Operation: "getPoolChart"}, {StatusGroup: "429"}, {ErrorCode: "not_found"},
+			{From: day0, To: day0.Add(time.Hour)}, {RequestIDPrefix: "req_0"},
 		} {
 			for _, c := range []*metering.LogCursor{nil, cur} {
-				if c != nil && tc.f.RequestIDPrefix != "" {
+				if c != nil && f.RequestIDPrefix != "" {
 					c = &metering.LogCursor{RequestID: "req_0f", ID: 1000}
 				}
 				for _, older := range []bool{true, false} {
-					q, args := e.us.LogQuery(cons, tc.f, c, older, 51)
+					index := map[[2]bool]string{
+						{false, true}: "usagepage_consumer_id_last_at_id_first_at", {false, false}: "usagepage_consumer_id_first_at_id_last_at",
+						{true, true}: "usagepage_consumer_id_last_request_id_id_first_request_id", {true, false}: "usagepage_consumer_id_first_request_id_id_last_request_id",
+					}[[2]bool{f.RequestIDPrefix != "", older}]
+					q, args := e.us.PageQuery(cons, f, c, older)
 					text := queryPlan(t, conn, explain+q, args)
 					sorted := strings.Contains(text, "TEMP B-TREE") || strings.Contains(text, "\nSort") ||
 						strings.HasPrefix(text, "Sort") || strings.Contains(text, "->  Sort")
-					if !strings.Contains(text, tc.index+" ") && !strings.HasSuffix(text, tc.index) || sorted ||
-						strings.Contains(text, "Seq Scan") || strings.Contains(text, "SCAN usage_records") {
-						t.Errorf("filter %+v (cursor %v, older %v) plan:\n%s\nwant %s, in order", tc.f, c != nil, older, text, tc.index)
+					if !strings.Contains(text, index+" ") && !strings.HasSuffix(text, index) || sorted ||
+						strings.Contains(text, "Seq Scan") || strings.Contains(text, "SCAN usage_pages") {
+						t.Errorf("filter %+v (cursor %v, older %v) plan:\n%s\nwant %s, in order", f, c != nil, older, text, index)
 					}
 				}
 			}

@@ -264,7 +264,7 @@ func TestUsageReportsReadRollupsOnly(t *testing.T) {
 			t.Fatalf("the fixture has no usage to report: %+v, %+v", before[0].Total, sumBefore)
 		}
 
-		if _, err := st.DB.ExecContext(t.Context(), "DELETE FROM usage_records"); err != nil {
+		if _, err := st.DB.ExecContext(t.Context(), "DELETE FROM usage_pages"); err != nil {
 			t.Fatal(err)
 		}
 		if n := e.rawCount(); n != 0 {

@@ -35,7 +35,7 @@ func readStoredUsage(t *testing.T, st *store.Store) storedUsage {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	row(`SELECT COUNT(*) FROM usage_records`, &u.raw)
+	row(`SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM usage_pages`, &u.raw)
 	row(`SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT), CAST(COALESCE(SUM(cost), 0) AS BIGINT), CAST(COALESCE(SUM(errors), 0) AS BIGINT) FROM usage_dailies`,
 		&u.daily.Calls, &u.daily.Cost, &u.daily.Errors)
 	row(`SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT), CAST(COALESCE(SUM(cost), 0) AS BIGINT), CAST(COALESCE(SUM(errors), 0) AS BIGINT) FROM usage_hourlies`,
@@ -97,7 +97,7 @@ func TestUsageSoak(t *testing.T) {
 			buffer int
 		}{{"all", metering.DefaultBufferSize}, {"shedding", 1_000}} {
 			t.Run(tc.name, func(t *testing.T) {
-				if _, err := st.DB.ExecContext(t.Context(), `DELETE FROM usage_records`); err != nil {
+				if _, err := st.DB.ExecContext(t.Context(), `DELETE FROM usage_pages`); err != nil {
 					t.Fatal(err)
 				}
 				for _, tbl := range []string{"usage_dailies", "usage_hourlies"} {

@@ -1,18 +1,15 @@
 package metering
 
 import (
-	"cmp"
 	"context"
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/apikey"
@@ -20,7 +17,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
-	"github.com/partner-platform/partnerd/ent/usagerecord"
+	"github.com/partner-platform/partnerd/ent/usagepage"
 )
 
 // UsageRetention is how long usage is kept and shown.
@@ -63,7 +60,7 @@ func Hour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 // Statement sizes: rows per multi-row statement, under SQLite's (32,766) and PostgreSQL's (65,535)
 // bound-parameter limits.
 const (
-	rawRowsPerStmt    = 1_000 // 17 parameters a row
+	pageRowsPerStmt   = 100   // 15 parameters a row
 	rollupRowsPerStmt = 1_000 // at most 9 parameters a row
 )
 
@@ -72,15 +69,16 @@ func (s *UsageStore) WriteCalls(ctx context.Context, calls []Call) error {
 	return s.WriteUsage(ctx, UsageBatch{Calls: calls, Rollups: RollupsOf(calls)})
 }
 
-// WriteUsage implements UsageWriter: one transaction inserts the raw calls, adds the rollup
+// WriteUsage implements UsageWriter: the raw calls are encoded as pages (one or more per consumer,
+// pagesOf) before anything is written; then one transaction inserts the pages, adds the rollup
 // increments to the daily rollups (per key, UTC day and operation) and the hourly rollups (per
 // consumer and UTC hour), and moves each key's last use forward. Rows are updated in a fixed order
 // (daily rollups by key, day and operation, hourly rollups by consumer and hour, then keys by id), so
 // replicas writing at once for the same consumer wait for each other's locks instead of deadlocking.
 //
-// Raw calls go in as multi-row INSERTs (ent's bulk create reads every new id back, which costs more
-// than the insert itself and no one needs the ids), prepared once per transaction when the store has
-// its pool (WithDB); on PostgreSQL with the pool, through COPY. Rollups are multi-row upserts.
+// Statements are multi-row INSERTs and upserts (ent's bulk create reads every new id back, which no
+// one needs), prepared once per transaction when the store has its pool (WithDB); on PostgreSQL with
+// the pool, one pipelined batch.
 func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
 	if len(b.Calls) == 0 && b.Rollups.Calls() == 0 {
 		return nil
@@ -88,16 +86,19 @@ func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
 	if b.Rollups == nil {
 		b.Rollups = &Rollups{}
 	}
-	var err error
+	pages, err := pagesOf(b.Calls)
+	if err != nil {
+		return fmt.Errorf("write usage: %w", err)
+	}
 	switch {
 	case s.sqlDB != nil && s.dialect == dialect.Postgres:
-		if err = s.copyUsage(ctx, b); errors.Is(err, errNotPgx) {
-			err = s.writeSQLTx(ctx, b)
+		if err = s.batchUsage(ctx, pages, b.Rollups); errors.Is(err, errNotPgx) {
+			err = s.writeSQLTx(ctx, pages, b.Rollups)
 		}
 	case s.sqlDB != nil:
-		err = s.writeSQLTx(ctx, b)
+		err = s.writeSQLTx(ctx, pages, b.Rollups)
 	default:
-		err = s.writeEntTx(ctx, b)
+		err = s.writeEntTx(ctx, pages, b.Rollups)
 	}
 	if err != nil {
 		return fmt.Errorf("write usage: %w", err)
@@ -111,23 +112,23 @@ type execer struct {
 	prepare func(ctx context.Context, query string) (*stdsql.Stmt, error)
 }
 
-func (s *UsageStore) writeEntTx(ctx context.Context, b UsageBatch) error {
+func (s *UsageStore) writeEntTx(ctx context.Context, pages []pageRow, r *Rollups) error {
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return err
 	}
-	if err := s.writeRows(ctx, execer{exec: tx.ExecContext}, b); err != nil {
+	if err := s.writeRows(ctx, execer{exec: tx.ExecContext}, pages, r); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
 }
 
-func (s *UsageStore) writeSQLTx(ctx context.Context, b UsageBatch) error {
+func (s *UsageStore) writeSQLTx(ctx context.Context, pages []pageRow, r *Rollups) error {
 	tx, err := s.sqlDB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := s.writeRows(ctx, execer{exec: tx.ExecContext, prepare: tx.PrepareContext}, b); err != nil {
+	if err := s.writeRows(ctx, execer{exec: tx.ExecContext, prepare: tx.PrepareContext}, pages, r); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
@@ -135,7 +136,6 @@ func (s *UsageStore) writeSQLTx(ctx context.Context, b UsageBatch) error {
 
 // Statement heads and tails; VALUES rows go between them.
 var (
-	rawInsertHead    = `INSERT INTO "` + usagerecord.Table + `" ("` + strings.Join(rawColumns, `", "`) + `") VALUES `
 	dailyUpsertHead  = `INSERT INTO "` + usagedaily.Table + `" ("consumer_id", "key_id", "day", "operation", "calls", "cost", "errors") VALUES `
 	dailyUpsertTail  = ` ON CONFLICT ("key_id", "day", "operation") DO UPDATE SET ` + addExcluded(usagedaily.Table, "calls", "cost", "errors")
 	hourlyUpsertHead = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx") VALUES `
@@ -230,17 +230,14 @@ func (s *UsageStore) execRows(ctx context.Context, x execer, head, tail string, 
 	return nil
 }
 
-func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) error {
-	calls := b.Calls
-	err := s.execRows(ctx, x, rawInsertHead, "", len(rawColumns), rawRowsPerStmt, len(calls), func(a []any, i int) []any {
-		c := &calls[i]
-		a = append(a, c.ConsumerID, c.KeyID, c.Operation, c.Status, c.Cost, c.Latency.Microseconds(), c.Chain, c.RequestID, c.At.UTC())
-		return appendLogArgs(a, c)
+func (s *UsageStore) writeRows(ctx context.Context, x execer, pages []pageRow, r *Rollups) error {
+	err := s.execRows(ctx, x, pageInsertHead, "", len(pageColumnsWritten), pageRowsPerStmt, len(pages), func(a []any, i int) []any {
+		return pages[i].args(a)
 	})
 	if err != nil {
 		return err
 	}
-	daily := b.Rollups.dailyRows()
+	daily := r.dailyRows()
 	err = s.execRows(ctx, x, dailyUpsertHead, dailyUpsertTail, 7, rollupRowsPerStmt, len(daily), func(a []any, i int) []any {
 		r := &daily[i]
 		return append(a, r.consumerID, r.keyID, r.day, r.operation, r.Calls, r.Cost, r.Errors)
@@ -248,7 +245,7 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 	if err != nil {
 		return err
 	}
-	hourly := b.Rollups.hourlyRows()
+	hourly := r.hourlyRows()
 	err = s.execRows(ctx, x, hourlyUpsertHead, hourlyUpsertTail, 9, rollupRowsPerStmt, len(hourly), func(a []any, i int) []any {
 		r := &hourly[i]
 		return append(a, r.consumerID, r.hour, r.Calls, r.Cost, r.Errors, r.groups.OK, r.groups.Client, r.groups.Limited, r.groups.Server)
@@ -256,7 +253,7 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 	if err != nil {
 		return err
 	}
-	minutes := b.Rollups.minuteRows()
+	minutes := r.minuteRows()
 	err = s.execRows(ctx, x, minuteUpsertHead, minuteUpsertTail, 5, rollupRowsPerStmt, len(minutes), func(a []any, i int) []any {
 		r := &minutes[i]
 		return append(a, r.consumerID, r.minute, r.calls, r.cost, r.limited)
@@ -264,7 +261,7 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 	if err != nil {
 		return err
 	}
-	lats := b.Rollups.latencyRows()
+	lats := r.latencyRows()
 	err = s.execRows(ctx, x, latencyUpsertHead, latencyUpsertTail, 5, rollupRowsPerStmt, len(lats), func(a []any, i int) []any {
 		r := &lats[i]
 		return append(a, r.consumerID, r.hour, r.operation, r.bucket, r.calls)
@@ -272,7 +269,7 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 	if err != nil {
 		return err
 	}
-	uses := b.Rollups.keyUses()
+	uses := r.keyUses()
 	if len(uses) == 0 {
 		return nil
 	}
@@ -295,6 +292,26 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, b UsageBatch) erro
 		}
 	}
 	return nil
+}
+
+// prunePages deletes the consumer's pages whose last call is before cutoff and returns how many
+// calls they held.
+func (s *UsageStore) prunePages(ctx context.Context, consumerID int, cutoff time.Time) (int, error) {
+	rows, err := s.db.QueryContext(ctx, `DELETE FROM "`+usagepage.Table+`" WHERE "consumer_id" = `+s.param(1)+
+		` AND "last_at" < `+s.param(2)+` RETURNING "calls"`, consumerID, cutoff.UTC())
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var calls int
+		if err := rows.Scan(&calls); err != nil {
+			return n, err
+		}
+		n += calls
+	}
+	return n, rows.Err()
 }
 
 // Day is the UTC day of t as rollups name it.
@@ -342,50 +359,40 @@ type RecentFilter struct {
 	RequestID string // "": every call
 }
 
-// Recent returns the consumer's newest calls matching f, newest first. A request-id lookup reads
-// that id's rows through its index (there are at most a few) and orders them here: asking the
-// database to order would let SQLite walk the consumer's whole history by time instead.
+// Recent returns the consumer's newest calls matching f, newest first.
 func (s *UsageStore) Recent(ctx context.Context, consumerID int, f RecentFilter, limit int) ([]RecentCall, error) {
-	q := s.db.UsageRecord.Query().Where(usagerecord.ConsumerID(consumerID))
-	if f.KeyID != 0 {
-		q.Where(usagerecord.KeyID(f.KeyID))
+	out := []RecentCall{}
+	if limit <= 0 {
+		return out, nil
 	}
-	if f.RequestID != "" {
-		q.Where(usagerecord.RequestID(f.RequestID))
-	} else {
-		q.Order(usagerecord.ByAt(sql.OrderDesc()), usagerecord.ByID(sql.OrderDesc())).Limit(limit)
-	}
-	rows, err := q.All(ctx)
+	r := &logRead{consumerID: consumerID, f: LogFilter{KeyID: f.KeyID}, requestID: f.RequestID, older: true, chunk: 4}
+	err := s.eachCall(ctx, r, func(c LogCall) bool {
+		out = append(out, RecentCall{At: c.At, KeyID: c.KeyID, Operation: c.Operation, Status: c.Status, Cost: c.Cost,
+			LatencyUs: c.LatencyUs, Chain: c.Chain, RequestID: c.RequestID})
+		return len(out) < limit
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read recent calls: %w", err)
-	}
-	slices.SortStableFunc(rows, func(a, b *ent.UsageRecord) int {
-		return cmp.Or(b.At.Compare(a.At), cmp.Compare(b.ID, a.ID))
-	})
-	rows = rows[:min(len(rows), limit)]
-	out := make([]RecentCall, len(rows))
-	for i, r := range rows {
-		out[i] = RecentCall{At: r.At, KeyID: r.KeyID, Operation: r.Operation, Status: r.Status, Cost: r.Cost,
-			LatencyUs: r.LatencyUs, Chain: r.Chain, RequestID: r.RequestID}
 	}
 	return out, nil
 }
 
 // Prune deletes usage older than the retention before now and returns how many raw calls it deleted:
-// raw calls before now-UsageRetention, and the rollups wholly before it (the daily rollups of earlier
+// the pages whose calls are all before now-UsageRetention (a page straddling the cutoff stays until
+// its last call is that old), and the rollups wholly before it (the daily rollups of earlier
 // UTC days, the hourly rollups and latency histograms of earlier UTC hours; the rollups of the
 // cutoff's own day and hour stay), and the units-per-minute rollups older than MinuteRetention.
 func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	cutoff := now.Add(-UsageRetention)
-	// Consumer by consumer, on the (consumer_id, at) index: the table has no index on time alone,
-	// which every write would pay for. Consumers are never deleted, so none is missed.
+	// Consumer by consumer, on the (consumer_id, last_at) index: the table has no index on time
+	// alone. Consumers are never deleted, so none is missed.
 	consumers, err := s.db.Consumer.Query().IDs(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("prune usage: %w", err)
 	}
 	n := 0
 	for _, id := range consumers {
-		m, err := s.db.UsageRecord.Delete().Where(usagerecord.ConsumerID(id), usagerecord.AtLT(cutoff)).Exec(ctx)
+		m, err := s.prunePages(ctx, id, cutoff)
 		if err != nil {
 			return n, fmt.Errorf("prune usage: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -14,13 +15,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagehourly"
 	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
-	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
-
-// rawColumns are the raw-call columns every write sets, in the order of its arguments: the call,
-// then the request log's detail (appendLogArgs).
-var rawColumns = []string{"consumer_id", "key_id", "operation", "status", "cost", "latency_us", "chain", "request_id", "at",
-	"method", "path", "status_group", "error_code", "source", "rate_remaining", "replayed", "error_body"}
 
 // PostgreSQL rollup upserts take one array per column, so each is one statement, the same text
 // (prepared once per connection) whatever the number of rows; unnest yields the rows in array order,
@@ -38,16 +33,17 @@ var (
 	pgLatencyUpsert = `INSERT INTO "` + usagelatency.Table + `" ("consumer_id", "hour", "operation", "bucket", "calls") ` +
 		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::bigint[], $5::bigint[])` +
 		latencyUpsertTail
-	pgLastUsed = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
+	pgPageInsert = (&UsageStore{dialect: dialect.Postgres}).valuesQuery(pageInsertHead, len(pageColumnsWritten), 1, "")
+	pgLastUsed   = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
 )
 
 // errNotPgx is copyUsage's answer on a pool whose driver is not pgx's stdlib: the caller writes
 // through database/sql instead.
 var errNotPgx = errors.New("not a pgx connection")
 
-// copyUsage writes b in one pgx transaction on a connection of the pool: the raw calls through COPY
-// (binary), then the rollup upserts and the keys' last use in one pipelined batch.
-func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
+// batchUsage writes pages and rollup increments in one pgx transaction on a connection of the
+// pool: every statement in one pipelined batch, so the write costs one round trip and the commit.
+func (s *UsageStore) batchUsage(ctx context.Context, pages []pageRow, r *Rollups) error {
 	conn, err := s.sqlDB.Conn(ctx)
 	if err != nil {
 		return err
@@ -59,32 +55,11 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 			return errNotPgx
 		}
 		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
-			if len(b.Calls) > 0 {
-				row := make([]any, len(rawColumns))
-				src := pgx.CopyFromFunc(func() func() ([]any, error) {
-					i := 0
-					return func() ([]any, error) {
-						if i == len(b.Calls) {
-							return nil, nil
-						}
-						c := &b.Calls[i]
-						i++
-						row[0], row[1], row[2], row[3], row[4] = int64(c.ConsumerID), int64(c.KeyID), c.Operation, int64(c.Status), int64(c.Cost)
-						row[5], row[6], row[7], row[8] = c.Latency.Microseconds(), c.Chain, c.RequestID, c.At
-						appendLogArgs(row[:9], c)
-						return row, nil
-					}
-				}())
-				n, err := tx.CopyFrom(ctx, pgx.Identifier{usagerecord.Table}, rawColumns, src)
-				if err != nil {
-					return fmt.Errorf("copy raw calls: %w", err)
-				}
-				if n != int64(len(b.Calls)) {
-					return fmt.Errorf("copy raw calls: copied %d of %d rows", n, len(b.Calls))
-				}
-			}
 			batch := &pgx.Batch{}
-			if daily := b.Rollups.dailyRows(); len(daily) > 0 {
+			for i := range pages {
+				batch.Queue(pgPageInsert, pages[i].args(nil)...)
+			}
+			if daily := r.dailyRows(); len(daily) > 0 {
 				var cons, keys, calls, cost, errs []int64
 				var days, ops []string
 				for _, r := range daily {
@@ -94,7 +69,7 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 				}
 				batch.Queue(pgDailyUpsert, cons, keys, days, ops, calls, cost, errs)
 			}
-			if hourly := b.Rollups.hourlyRows(); len(hourly) > 0 {
+			if hourly := r.hourlyRows(); len(hourly) > 0 {
 				var cons, calls, cost, errs, g2, g4, g429, g5 []int64
 				var hours []time.Time
 				for _, r := range hourly {
@@ -105,7 +80,7 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 				}
 				batch.Queue(pgHourlyUpsert, cons, hours, calls, cost, errs, g2, g4, g429, g5)
 			}
-			if minutes := b.Rollups.minuteRows(); len(minutes) > 0 {
+			if minutes := r.minuteRows(); len(minutes) > 0 {
 				var cons, calls, cost, limited []int64
 				var at []time.Time
 				for _, r := range minutes {
@@ -114,7 +89,7 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 				}
 				batch.Queue(pgMinuteUpsert, cons, at, calls, cost, limited)
 			}
-			if lats := b.Rollups.latencyRows(); len(lats) > 0 {
+			if lats := r.latencyRows(); len(lats) > 0 {
 				var cons, buckets, calls []int64
 				var hours []time.Time
 				var ops []string
@@ -124,14 +99,14 @@ func (s *UsageStore) copyUsage(ctx context.Context, b UsageBatch) error {
 				}
 				batch.Queue(pgLatencyUpsert, cons, hours, ops, buckets, calls)
 			}
-			for _, u := range b.Rollups.keyUses() {
+			for _, u := range r.keyUses() {
 				batch.Queue(pgLastUsed, u.at, int64(u.keyID))
 			}
 			if batch.Len() == 0 {
 				return nil
 			}
 			if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-				return fmt.Errorf("upsert rollups: %w", err)
+				return fmt.Errorf("write pages and rollups: %w", err)
 			}
 			return nil
 		})

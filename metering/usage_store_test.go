@@ -9,8 +9,8 @@ import (
 
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagerecord"
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
 )
@@ -107,11 +107,7 @@ func assertHourly(t *testing.T, got, want []hourRow) {
 
 func (e *usageEnv) rawCount() int {
 	e.t.Helper()
-	n, err := e.st.Client.UsageRecord.Query().Count(e.t.Context())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return n
+	return meteringtest.StoredCallCount(e.t, e.st.DB)
 }
 
 func (e *usageEnv) lastUsed(keyID int) *time.Time {
@@ -377,10 +373,7 @@ func TestUsageStorePrune(t *testing.T) {
 		if n != 3 {
 			t.Fatalf("Prune deleted %d raw calls, want 3", n)
 		}
-		ids, err := st.Client.UsageRecord.Query().Select(usagerecord.FieldRequestID).Strings(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
+		ids := meteringtest.StoredRequestIDs(t, st.DB)
 		slices.Sort(ids)
 		if want := []string{"29 days", "b 2 days", "exactly 30 days", "now"}; !slices.Equal(ids, want) {
 			t.Fatalf("raw calls after Prune = %v, want %v", ids, want)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/partner-platform/partnerd/chain"
 	"github.com/partner-platform/partnerd/chain/devnet"
-	"github.com/partner-platform/partnerd/ent/usagerecord"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
 )
@@ -249,41 +249,19 @@ func (rs *replicaSet) awaitRecorded(answered []answeredCall, allowance time.Dura
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var missing []answeredCall
-		for chunk := range slicesChunk(answered, 500) {
-			ids := make([]string, len(chunk))
-			for i, a := range chunk {
-				ids[i] = a.id
-			}
-			found, err := rs.db.Client.UsageRecord.Query().Where(usagerecord.RequestIDIn(ids...)).Select(usagerecord.FieldRequestID).Strings(rs.t.Context())
-			if err != nil {
-				rs.t.Fatal(err)
-			}
-			seen := map[string]bool{}
-			for _, id := range found {
-				seen[id] = true
-			}
-			for _, a := range chunk {
-				if !seen[a.id] {
-					missing = append(missing, a)
-				}
+		seen := map[string]bool{}
+		for _, id := range meteringtest.StoredRequestIDs(rs.t, rs.db.DB) {
+			seen[id] = true
+		}
+		for _, a := range answered {
+			if !seen[a.id] {
+				missing = append(missing, a)
 			}
 		}
 		if len(missing) == 0 || (allowance > 0 && time.Now().After(deadline.Add(-7*time.Second))) || time.Now().After(deadline) {
 			return missing
 		}
 		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-func slicesChunk[T any](s []T, n int) func(func([]T) bool) {
-	return func(yield func([]T) bool) {
-		for len(s) > 0 {
-			k := min(n, len(s))
-			if !yield(s[:k]) {
-				return
-			}
-			s = s[k:]
-		}
 	}
 }
 

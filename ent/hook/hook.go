@@ -309,6 +309,18 @@ func (f UsageMinuteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageMinuteMutation", m)
 }
 
+// The UsagePageFunc type is an adapter to allow the use of ordinary
+// function as UsagePage mutator.
+type UsagePageFunc func(context.Context, *ent.UsagePageMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UsagePageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UsagePageMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsagePageMutation", m)
+}
+
 // The UsageRecordFunc type is an adapter to allow the use of ordinary
 // function as UsageRecord mutator.
 type UsageRecordFunc func(context.Context, *ent.UsageRecordMutation) (ent.Value, error)

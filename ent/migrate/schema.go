@@ -747,6 +747,53 @@ var (
 			},
 		},
 	}
+	// UsagePagesColumns holds the columns for the "usage_pages" table.
+	UsagePagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "consumer_id", Type: field.TypeInt},
+		{Name: "first_at", Type: field.TypeTime},
+		{Name: "last_at", Type: field.TypeTime},
+		{Name: "first_request_id", Type: field.TypeString, Size: 64},
+		{Name: "last_request_id", Type: field.TypeString, Size: 64},
+		{Name: "calls", Type: field.TypeInt},
+		{Name: "calls_2xx", Type: field.TypeInt, Default: 0},
+		{Name: "calls_3xx", Type: field.TypeInt, Default: 0},
+		{Name: "calls_4xx", Type: field.TypeInt, Default: 0},
+		{Name: "calls_429", Type: field.TypeInt, Default: 0},
+		{Name: "calls_5xx", Type: field.TypeInt, Default: 0},
+		{Name: "key_ids", Type: field.TypeString, Size: 2147483647},
+		{Name: "operations", Type: field.TypeString, Size: 2147483647},
+		{Name: "error_codes", Type: field.TypeString, Size: 2147483647},
+		{Name: "data", Type: field.TypeBytes},
+	}
+	// UsagePagesTable holds the schema information for the "usage_pages" table.
+	UsagePagesTable = &schema.Table{
+		Name:       "usage_pages",
+		Columns:    UsagePagesColumns,
+		PrimaryKey: []*schema.Column{UsagePagesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "usagepage_consumer_id_last_at_id_first_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsagePagesColumns[1], UsagePagesColumns[3], UsagePagesColumns[0], UsagePagesColumns[2]},
+			},
+			{
+				Name:    "usagepage_consumer_id_first_at_id_last_at",
+				Unique:  false,
+				Columns: []*schema.Column{UsagePagesColumns[1], UsagePagesColumns[2], UsagePagesColumns[0], UsagePagesColumns[3]},
+			},
+			{
+				Name:    "usagepage_consumer_id_last_request_id_id_first_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{UsagePagesColumns[1], UsagePagesColumns[5], UsagePagesColumns[0], UsagePagesColumns[4]},
+			},
+			{
+				Name:    "usagepage_consumer_id_first_request_id_id_last_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{UsagePagesColumns[1], UsagePagesColumns[4], UsagePagesColumns[0], UsagePagesColumns[5]},
+			},
+		},
+	}
 	// UsageRecordsColumns holds the columns for the "usage_records" table.
 	UsageRecordsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -773,38 +820,6 @@ var (
 		Name:       "usage_records",
 		Columns:    UsageRecordsColumns,
 		PrimaryKey: []*schema.Column{UsageRecordsColumns[0]},
-		Indexes: []*schema.Index{
-			{
-				Name:    "usagerecord_consumer_id_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[9]},
-			},
-			{
-				Name:    "usagerecord_consumer_id_request_id",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[8]},
-			},
-			{
-				Name:    "usagerecord_consumer_id_key_id_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[2], UsageRecordsColumns[9]},
-			},
-			{
-				Name:    "usagerecord_consumer_id_operation_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[3], UsageRecordsColumns[9]},
-			},
-			{
-				Name:    "usagerecord_consumer_id_status_group_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[12], UsageRecordsColumns[9]},
-			},
-			{
-				Name:    "usagerecord_consumer_id_error_code_at",
-				Unique:  false,
-				Columns: []*schema.Column{UsageRecordsColumns[1], UsageRecordsColumns[13], UsageRecordsColumns[9]},
-			},
-		},
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
@@ -833,6 +848,7 @@ var (
 		UsageHourliesTable,
 		UsageLatenciesTable,
 		UsageMinutesTable,
+		UsagePagesTable,
 		UsageRecordsTable,
 	}
 )

@@ -81,5 +81,8 @@ type UsageLatency func(*sql.Selector)
 // UsageMinute is the predicate function for usageminute builders.
 type UsageMinute func(*sql.Selector)
 
+// UsagePage is the predicate function for usagepage builders.
+type UsagePage func(*sql.Selector)
+
 // UsageRecord is the predicate function for usagerecord builders.
 type UsageRecord func(*sql.Selector)

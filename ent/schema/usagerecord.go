@@ -3,11 +3,11 @@ package schema
 import (
 	"entgo.io/ent"
 	"entgo.io/ent/schema/field"
-	"entgo.io/ent/schema/index"
 )
 
-// UsageRecord is one authenticated call, kept raw for 30 days. Pages read the rollups, never these,
-// except the request log (its pages, a call's detail, its CSV export) and a lookup by request id.
+// UsageRecord is one authenticated call as releases before usage pages kept it, one row a call.
+// Nothing writes it any more: metering.UsageStore.MoveRawCalls moves what an older release left into
+// pages (UsagePage), and a later release drops the table.
 type UsageRecord struct {
 	ent.Schema
 }
@@ -37,18 +37,3 @@ func (UsageRecord) Fields() []ent.Field {
 	}
 }
 
-// Indexes of the UsageRecord. Every index costs the usage writer on every call, so there are only
-// those the reads need: the request log by consumer (and pruning, consumer by consumer), its
-// filters by key, operation, status group and error code (each serves its filter's first page
-// newest-first without a scan), and the lookup by request id or its prefix. Request ids and times
-// grow, so each index grows at its end.
-func (UsageRecord) Indexes() []ent.Index {
-	return []ent.Index{
-		index.Fields("consumer_id", "at"),
-		index.Fields("consumer_id", "request_id"),
-		index.Fields("consumer_id", "key_id", "at"),
-		index.Fields("consumer_id", "operation", "at"),
-		index.Fields("consumer_id", "status_group", "at"),
-		index.Fields("consumer_id", "error_code", "at"),
-	}
-}

@@ -1,0 +1,338 @@
+package metering
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+
+	"github.com/partner-platform/partnerd/ent/usagepage"
+)
+
+// How the request log reads pages (usage_log.go): it asks the store for the pages whose summaries
+// may hold matching calls, a few at a time, in the order of the read: newest first by their latest
+// call, or oldest first by their earliest (by request id instead in a request-id search). It
+// decodes each, keeps the calls that match, and hands a call on once no page still to come can hold
+// one that goes before it: the next page's latest (or earliest) bound is past it. So a read costs
+// the pages it returns and those that overlap them, however long the log.
+
+// pageIndexBits is how many low bits of a call's id (LogCall.ID) are its place in its page: the
+// rest is the page's id, so ids are unique, stable and ordered as pages were written.
+const pageIndexBits = 13
+
+func init() {
+	if MaxPageCalls > 1<<pageIndexBits {
+		panic("metering: MaxPageCalls does not fit in pageIndexBits")
+	}
+}
+
+// logRead is one read of the request log.
+type logRead struct {
+	consumerID int
+	f          LogFilter
+	requestID  string     // only the calls with this request id; "" every one
+	cur        *LogCursor // only the calls beyond it in the read's order
+	older      bool       // newest first (true) or oldest first
+	withBody   bool       // fill LogCall.ErrorBody
+	chunk      int        // pages asked of the store at once
+}
+
+// before reports whether a comes before b in the read's order.
+func (r *logRead) before(a, b *LogCall) bool {
+	var c int
+	if r.f.bySearch() {
+		c = cmp.Or(strings.Compare(a.RequestID, b.RequestID), cmp.Compare(a.ID, b.ID))
+	} else {
+		c = cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID))
+	}
+	if r.older {
+		return c > 0
+	}
+	return c < 0
+}
+
+// beyondCursor reports whether c comes after the read's cursor.
+func (r *logRead) beyondCursor(c *LogCall) bool {
+	if r.cur == nil {
+		return true
+	}
+	cur := LogCall{At: r.cur.At, RequestID: r.cur.RequestID, ID: r.cur.ID}
+	return r.before(&cur, c)
+}
+
+// matches reports whether c matches the read's filter.
+func (r *logRead) matches(c *Call) bool {
+	f := &r.f
+	switch {
+	case !f.From.IsZero() && c.At.Before(f.From),
+		!f.To.IsZero() && !c.At.Before(f.To),
+		f.KeyID != 0 && c.KeyID != f.KeyID,
+		f.Operation != "" && c.Operation != f.Operation,
+		f.StatusGroup != "" && StatusGroup(c.Status) != f.StatusGroup,
+		f.ErrorCode != "" && c.ErrorCode != f.ErrorCode,
+		f.RequestIDPrefix != "" && !strings.HasPrefix(c.RequestID, f.RequestIDPrefix),
+		r.requestID != "" && c.RequestID != r.requestID:
+		return false
+	}
+	return true
+}
+
+// storedPage is a page read from the store: its id, the bounds of its calls and its bytes.
+type storedPage struct {
+	id                            int
+	firstAt, lastAt               time.Time
+	firstRequestID, lastRequestID string
+	data                          []byte
+}
+
+// mayPrecede reports whether p may hold a call that comes before c (or ties with it) in the read's
+// order: while it may, c waits.
+func (r *logRead) mayPrecede(p *storedPage, c *LogCall) bool {
+	switch {
+	case r.f.bySearch() && r.older:
+		return p.lastRequestID >= c.RequestID
+	case r.f.bySearch():
+		return p.firstRequestID <= c.RequestID
+	case r.older:
+		return !p.lastAt.Before(c.At)
+	default:
+		return !p.firstAt.After(c.At)
+	}
+}
+
+// pageQuery is the SQL that reads the next chunk of the read's pages after the page last (nil:
+// from the start), in the read's order.
+func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
+	var q strings.Builder
+	args := []any{r.consumerID}
+	arg := func(v any) string {
+		args = append(args, v)
+		return s.param(len(args))
+	}
+	f := &r.f
+	q.WriteString(`SELECT "id", "first_at", "last_at", "first_request_id", "last_request_id", "data" FROM "` + usagepage.Table + `"`)
+	if s.dialect == dialect.SQLite {
+		// Without statistics SQLite may take the index of the other end of the range, which then
+		// needs a sort; the read's order is what bounds its work.
+		q.WriteString(` INDEXED BY "` + r.orderIndex() + `"`)
+	}
+	q.WriteString(` WHERE "consumer_id" = ` + s.param(1))
+	if f.KeyID != 0 {
+		q.WriteString(` AND ` + s.contains("key_ids", arg(setMember(strconv.Itoa(f.KeyID)))))
+	}
+	if f.Operation != "" {
+		q.WriteString(` AND ` + s.contains("operations", arg(setMember(f.Operation))))
+	}
+	if f.ErrorCode != "" {
+		q.WriteString(` AND ` + s.contains("error_codes", arg(setMember(f.ErrorCode))))
+	}
+	if f.StatusGroup != "" {
+		if !slices.Contains(StatusGroups, f.StatusGroup) {
+			q.WriteString(` AND 1 = 0`)
+		} else {
+			q.WriteString(` AND "calls_` + f.StatusGroup + `" > 0`)
+		}
+	}
+	if !f.From.IsZero() {
+		q.WriteString(` AND "last_at" >= ` + arg(f.From.UTC()))
+	}
+	if !f.To.IsZero() {
+		q.WriteString(` AND "first_at" < ` + arg(f.To.UTC()))
+	}
+	if f.bySearch() {
+		q.WriteString(` AND "last_request_id" >= ` + arg(f.RequestIDPrefix) + ` AND "first_request_id" < ` + arg(prefixEnd(f.RequestIDPrefix)))
+	}
+	if r.requestID != "" {
+		q.WriteString(` AND "last_request_id" >= ` + arg(r.requestID) + ` AND "first_request_id" <= ` + arg(r.requestID))
+	}
+	// The order: by the pages' bound on the read's side, then their ids.
+	lo, hi := `"first_at"`, `"last_at"`
+	var curPos any
+	if r.cur != nil {
+		curPos = r.cur.At.UTC()
+	}
+	if f.bySearch() {
+		lo, hi = `"first_request_id"`, `"last_request_id"`
+		if r.cur != nil {
+			curPos = r.cur.RequestID
+		}
+	}
+	order, dir, cmpOp := hi, " DESC", "<"
+	if !r.older {
+		order, dir, cmpOp = lo, " ASC", ">"
+	}
+	if r.cur != nil { // pages holding calls at or beyond the cursor's place
+		if r.older {
+			q.WriteString(` AND ` + lo + ` <= ` + arg(curPos))
+			if !f.bySearch() { // a page's calls are of one hour (pagesOf): where the index starts
+				q.WriteString(` AND "last_at" < ` + arg(Hour(r.cur.At).Add(time.Hour)))
+			}
+		} else {
+			q.WriteString(` AND ` + hi + ` >= ` + arg(curPos))
+			if !f.bySearch() {
+				q.WriteString(` AND "first_at" >= ` + arg(Hour(r.cur.At)))
+			}
+		}
+	}
+	if last != nil {
+		var pos any = last.lastAt
+		switch {
+		case f.bySearch() && r.older:
+			pos = last.lastRequestID
+		case f.bySearch():
+			pos = last.firstRequestID
+		case !r.older:
+			pos = last.firstAt
+		}
+		q.WriteString(` AND (` + order + ` ` + cmpOp + ` ` + arg(pos) + ` OR (` + order + ` = ` + arg(pos) +
+			` AND "id" ` + cmpOp + ` ` + arg(last.id) + `))`)
+	}
+	q.WriteString(` ORDER BY ` + order + dir + `, "id"` + dir + ` LIMIT ` + strconv.Itoa(r.chunk))
+	return q.String(), args
+}
+
+// orderIndex is the index whose order the read's pages come in (ent/schema/usagepage.go).
+func (r *logRead) orderIndex() string {
+	switch {
+	case r.f.bySearch() && r.older:
+		return "usagepage_consumer_id_last_request_id_id_first_request_id"
+	case r.f.bySearch():
+		return "usagepage_consumer_id_first_request_id_id_last_request_id"
+	case r.older:
+		return "usagepage_consumer_id_last_at_id_first_at"
+	}
+	return "usagepage_consumer_id_first_at_id_last_at"
+}
+
+// contains is the SQL test that the set column col holds the member bound as param.
+func (s *UsageStore) contains(col, param string) string {
+	if s.dialect == dialect.Postgres {
+		return `strpos("` + col + `", ` + param + `) > 0`
+	}
+	return `instr("` + col + `", ` + param + `) > 0`
+}
+
+// pageCursor reads a read's pages a chunk at a time.
+type pageCursor struct {
+	s       *UsageStore
+	r       *logRead
+	pages   []storedPage
+	last    *storedPage
+	drained bool
+}
+
+// peek returns the next page without taking it; nil when there is none.
+func (pc *pageCursor) peek(ctx context.Context) (*storedPage, error) {
+	if len(pc.pages) == 0 && !pc.drained {
+		if err := pc.fill(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if len(pc.pages) == 0 {
+		return nil, nil
+	}
+	return &pc.pages[0], nil
+}
+
+func (pc *pageCursor) fill(ctx context.Context) error {
+	q, args := pc.s.pageQuery(pc.r, pc.last)
+	rows, err := pc.s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p storedPage
+		if err := rows.Scan(&p.id, &p.firstAt, &p.lastAt, &p.firstRequestID, &p.lastRequestID, &p.data); err != nil {
+			return err
+		}
+		pc.pages = append(pc.pages, p)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	pc.drained = len(pc.pages) < pc.r.chunk
+	if len(pc.pages) > 0 {
+		last := pc.pages[len(pc.pages)-1]
+		pc.last = &last
+	}
+	return nil
+}
+
+// eachCall calls fn with the read's calls in its order until fn returns false or none is left.
+func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) bool) error {
+	pc := &pageCursor{s: s, r: r}
+	var held []LogCall // decoded, matching and not yet handed on, in the read's order
+	for {
+		p, err := pc.peek(ctx)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			break
+		}
+		page := *p
+		pc.pages = pc.pages[1:]
+		calls, err := DecodePage(page.data)
+		if err != nil {
+			return fmt.Errorf("usage page %d: %w", page.id, err)
+		}
+		for i := range calls {
+			c := &calls[i]
+			if !r.matches(c) {
+				continue
+			}
+			lc := logCallOf(c, page.id<<pageIndexBits|i, r.withBody)
+			if r.beyondCursor(&lc) {
+				held = append(held, lc)
+			}
+		}
+		slices.SortFunc(held, func(a, b LogCall) int {
+			switch {
+			case r.before(&a, &b):
+				return -1
+			case r.before(&b, &a):
+				return 1
+			}
+			return 0
+		})
+		next, err := pc.peek(ctx)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for n < len(held) && (next == nil || !r.mayPrecede(next, &held[n])) {
+			if !fn(held[n]) {
+				return nil
+			}
+			n++
+		}
+		held = held[n:]
+	}
+	for _, c := range held {
+		if !fn(c) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// logCallOf is a decoded call as the request log shows it.
+func logCallOf(c *Call, id int, withBody bool) LogCall {
+	lc := LogCall{ID: id, At: c.At, KeyID: c.KeyID, Operation: c.Operation, Method: c.Method, Path: c.Path,
+		Status: c.Status, StatusGroup: StatusGroup(c.Status), ErrorCode: c.ErrorCode, Cost: c.Cost,
+		LatencyUs: c.Latency.Microseconds(), Chain: c.Chain, RequestID: c.RequestID,
+		RateRemaining: c.RateRemaining, Replayed: c.Replayed}
+	if c.Source.IsValid() {
+		lc.Source = c.Source.String()
+	}
+	if withBody {
+		lc.ErrorBody = c.ErrorBody
+	}
+	return lc
+}

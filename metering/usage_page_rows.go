@@ -1,0 +1,90 @@
+package metering
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/partner-platform/partnerd/ent/usagepage"
+)
+
+// pageRow is a usage page as the store writes it: its summary and its bytes.
+type pageRow struct {
+	sum  PageSummary
+	data []byte
+}
+
+// pageColumnsWritten are the usage_pages columns a write sets, in the order of pageRow.args.
+var pageColumnsWritten = []string{"consumer_id", "first_at", "last_at", "first_request_id", "last_request_id", "calls",
+	"calls_2xx", "calls_3xx", "calls_4xx", "calls_429", "calls_5xx", "key_ids", "operations", "error_codes", "data"}
+
+var pageInsertHead = `INSERT INTO "` + usagepage.Table + `" ("` + strings.Join(pageColumnsWritten, `", "`) + `") VALUES `
+
+// args appends the row's values in the order of pageColumnsWritten.
+func (p *pageRow) args(a []any) []any {
+	s := &p.sum
+	return append(a, s.ConsumerID, s.First, s.Last, s.FirstRequestID, s.LastRequestID, s.Calls,
+		s.Groups[Group2xx], s.Groups[Group3xx], s.Groups[Group4xx], s.Groups[Group429], s.Groups[Group5xx],
+		setOf(s.KeyIDs, strconv.Itoa), setOf(s.Operations, identity), setOf(s.ErrorCodes, identity), p.data)
+}
+
+func identity(s string) string { return s }
+
+// setOf spells a set as the summary columns keep it: ",a,b," (setMember finds a member), or ""
+// when empty.
+func setOf[T any](vs []T, str func(T) string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, v := range vs {
+		b.WriteByte(',')
+		b.WriteString(str(v))
+	}
+	b.WriteByte(',')
+	return b.String()
+}
+
+// setMember is how v is spelled inside a set column.
+func setMember(v string) string { return "," + v + "," }
+
+// pagesOf encodes calls as pages: in each, the calls of one consumer and one UTC hour, in the
+// order given, at most MaxPageCalls. So retention drops a call within the hour it becomes due, as
+// it drops the hourly rollups. The rows are ordered by consumer and hour.
+func pagesOf(calls []Call) ([]pageRow, error) {
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	type place struct{ consumer, hour int64 }
+	placeOf := func(c *Call) place {
+		return place{int64(c.ConsumerID), c.At.UnixMicro() / int64(time.Hour/time.Microsecond)}
+	}
+	sorted := calls
+	for i := range calls {
+		if placeOf(&calls[i]) != placeOf(&calls[0]) {
+			sorted = slices.Clone(calls)
+			slices.SortStableFunc(sorted, func(a, b Call) int {
+				pa, pb := placeOf(&a), placeOf(&b)
+				return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour))
+			})
+			break
+		}
+	}
+	var rows []pageRow
+	for start := 0; start < len(sorted); {
+		p, end := placeOf(&sorted[start]), start+1
+		for end < len(sorted) && end-start < MaxPageCalls && placeOf(&sorted[end]) == p {
+			end++
+		}
+		page := sorted[start:end]
+		data, err := EncodePage(page)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, pageRow{sum: SummarizePage(page), data: data})
+		start = end
+	}
+	return rows, nil
+}

@@ -2,7 +2,6 @@ package metering_test
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,101 +15,15 @@ import (
 	"time"
 
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 )
 
-// pageMix is a realistic traffic mix of one consumer: its keys, operations with their paths
-// and chains, and the errors it meets.
-var pageMix = struct {
-	keys   []int
-	ops    []pageOp
-	tokens []string
-	errs   []pageErr
-	addrs  []netip.Addr
-}{
-	keys: []int{101, 102, 103, 117},
-	ops: []pageOp{
-		{"getTokenPrice", "GET", "/v1/tokens/%s/price", 1, true},
-		{"getTrending", "GET", "/v1/trending", 1, false},
-		{"getPoolChart", "GET", "/v1/pools/%s/chart", 5, true},
-		{"getQuote", "POST", "/v1/quotes", 2, false},
-		{"buildSwap", "POST", "/v1/swaps/build", 10, false},
-		{"getBalances", "GET", "/v1/wallets/%s/balances", 3, true},
-		{"getToken", "GET", "/v1/tokens/%s", 1, true},
-	},
-	errs: []pageErr{
-		{400, "invalid_address", "mint must be an EVM address (0x followed by 40 hex digits)"},
-		{404, "not_found", "no such token on this chain"},
-		{429, "rate_limited", "rate limit exceeded: retry after the Retry-After seconds"},
-		{502, "upstream_unavailable", "the price source did not answer in time"},
-		{499, "client_closed_request", "the caller went away before the answer"},
-		{422, "chain_not_enabled", "chain solana is not enabled for this consumer"},
-	},
-	addrs: []netip.Addr{netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("203.0.113.8"),
-		netip.MustParseAddr("2001:db8::15")},
-}
+// pageKeys are the keys of pageCalls's consumer.
+var pageKeys = []int{101, 102, 103, 117}
 
-type pageOp struct {
-	name, method, path string
-	cost               int
-	token              bool
-}
-
-type pageErr struct {
-	status        int
-	code, message string
-}
-
-func init() {
-	rng := rand.New(rand.NewPCG(7, 7))
-	for range 24 {
-		pageMix.tokens = append(pageMix.tokens, fmt.Sprintf("0x%040x", rng.Uint64()<<32|rng.Uint64()))
-	}
-}
-
-// pageCalls makes n calls of one consumer as the API records them: Poisson arrivals about 5 ms
-// apart, request ids from their millisecond, 7 % errors with the API's error envelope, 1 % replays,
-// 3 % refused before the limiter (no RateRemaining). Times and latencies are to the microsecond,
-// as a page keeps them.
+// pageCalls makes n calls of one consumer (meteringtest.Traffic) about 5 ms apart.
 func pageCalls(seed uint64, n int) []metering.Call {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	at := time.Date(2030, time.May, 10, 12, 0, 0, 0, time.UTC)
-	calls := make([]metering.Call, n)
-	rate := 600
-	chains := []string{"base", "ethereum", "ethereum", "arbitrum", ""}
-	for i := range calls {
-		at = at.Add(time.Duration(rng.ExpFloat64() * float64(5*time.Millisecond)).Truncate(time.Microsecond))
-		op := pageMix.ops[rng.IntN(len(pageMix.ops))]
-		path := op.path
-		if op.token {
-			path = fmt.Sprintf(op.path, pageMix.tokens[rng.IntN(len(pageMix.tokens))])
-		}
-		var rnd [10]byte
-		for j := range rnd {
-			rnd[j] = byte(rng.Uint32())
-		}
-		ms := uint64(at.UnixMilli()) - uint64(rng.IntN(2)) // the id is made as the call arrives
-		id := fmt.Sprintf("req_%012x%s", ms, hex.EncodeToString(rnd[:]))
-		key := pageMix.keys[min(rng.IntN(8), len(pageMix.keys)-1)] // the last key does most calls
-		c := metering.Call{ConsumerID: 42, KeyID: key, Operation: op.name, Status: 200, Cost: op.cost,
-			Latency: time.Duration(rng.ExpFloat64()*float64(40*time.Millisecond)).Truncate(time.Microsecond) + 300*time.Microsecond,
-			Chain:   chains[rng.IntN(len(chains))], RequestID: id, At: at, Method: op.method, Path: path,
-			Source: pageMix.addrs[min(rng.IntN(10), len(pageMix.addrs)-1)]}
-		rate = min(600, rate+rng.IntN(4)) - c.Cost
-		if rng.IntN(100) < 3 {
-			c.Cost = 0
-		} else {
-			r := max(rate, 0)
-			c.RateRemaining = &r
-		}
-		if rng.IntN(100) < 7 {
-			e := pageMix.errs[rng.IntN(len(pageMix.errs))]
-			c.Status, c.ErrorCode, c.Cost = e.status, e.code, 0
-			c.ErrorBody = fmt.Appendf(nil, `{"ok":false,"error":%q,"code":%q,"requestId":%q}`, e.message, e.code, id)
-		}
-		c.Replayed = rng.IntN(100) == 0
-		calls[i] = c
-	}
-	return calls
+	return meteringtest.NewTraffic(seed, 42, pageKeys, time.Date(2030, time.May, 10, 12, 0, 0, 0, time.UTC), 5*time.Millisecond).Calls(n)
 }
 
 func roundTrip(t *testing.T, calls []metering.Call) []metering.Call {
@@ -327,7 +240,7 @@ func TestSummarizePage(t *testing.T) {
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("summary\n got %+v\nwant %+v", s, want)
 	}
-	if len(want.ErrorCodes) != len(pageMix.errs) || len(want.Groups) != 4 { // no 3xx in the mix
+	if len(want.ErrorCodes) != len(meteringtest.TrafficErrorCodes()) || len(want.Groups) != 4 { // no 3xx in the mix
 		t.Fatalf("the mix lacks errors: %+v", want)
 	}
 
@@ -376,16 +289,16 @@ func TestPageSummaryMatches(t *testing.T) {
 			f.To = c.At.Add(time.Duration(rng.IntN(3)) * time.Second)
 		}
 		if pick(30) {
-			f.KeyID = pageMix.keys[rng.IntN(len(pageMix.keys))] + rng.IntN(2)
+			f.KeyID = pageKeys[rng.IntN(len(pageKeys))] + rng.IntN(2)
 		}
 		if pick(30) {
-			f.Operation = pageMix.ops[rng.IntN(len(pageMix.ops))].name
+			f.Operation = meteringtest.TrafficOperations()[rng.IntN(len(meteringtest.TrafficOperations()))]
 		}
 		if pick(30) {
 			f.StatusGroup = metering.StatusGroups[rng.IntN(len(metering.StatusGroups))]
 		}
 		if pick(30) {
-			f.ErrorCode = pageMix.errs[rng.IntN(len(pageMix.errs))].code
+			f.ErrorCode = meteringtest.TrafficErrorCodes()[rng.IntN(len(meteringtest.TrafficErrorCodes()))]
 		}
 		if pick(30) {
 			f.RequestIDPrefix = c.RequestID[:4+1+rng.IntN(32)]

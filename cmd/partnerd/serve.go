@@ -166,6 +166,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := idem.Sweep(ctx, time.Now()); return err })
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := m.chains.trade.Sweep(ctx); return err })
 	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
+	m.every(loopCtx, 0, func(ctx context.Context) error { return m.moveRawCalls(ctx, usageStore) })
 	m.every(loopCtx, 10*time.Minute, func(ctx context.Context) error { _, err := web.SweepSessions(ctx); return err })
 	m.chains.run(loopCtx, m)
 	go func() {
@@ -211,6 +212,18 @@ func (m *Main) every(ctx context.Context, interval time.Duration, fn func(contex
 			}
 		}
 	}()
+}
+
+// moveRawCalls moves what a release before usage pages recorded one row a call into pages, in the
+// background: the request log shows those calls as they move.
+func (m *Main) moveRawCalls(ctx context.Context, us *metering.UsageStore) error {
+	n, err := us.MoveRawCalls(ctx)
+	if err != nil && ctx.Err() == nil {
+		m.Log.Error("move raw calls into usage pages", "moved", n, "err", err)
+	} else if n > 0 {
+		m.Log.Info("moved raw calls into usage pages", "calls", n)
+	}
+	return nil
 }
 
 // Close stops accepting calls, lets in-flight calls finish, flushes usage and closes the store.

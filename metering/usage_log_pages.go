@@ -42,31 +42,38 @@ type logRead struct {
 	chunk      int        // pages asked of the store at once
 }
 
-// before reports whether a comes before b in the read's order.
-func (r *logRead) before(a, b *LogCall) bool {
-	var c int
-	if r.f.bySearch() {
-		c = cmp.Or(strings.Compare(a.RequestID, b.RequestID), cmp.Compare(a.ID, b.ID))
-	} else {
-		c = cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID))
-	}
-	if r.older {
-		return c > 0
-	}
-	return c < 0
+// heldCall is a decoded call waiting to be handed on, with its id (LogCall.ID).
+type heldCall struct {
+	c  *Call
+	id int
 }
 
-// beyondCursor reports whether c comes after the read's cursor.
-func (r *logRead) beyondCursor(c *LogCall) bool {
+// compare orders a and b as the read hands them on: negative when a comes first.
+func (r *logRead) compare(a, b heldCall) int {
+	var c int
+	if r.f.bySearch() {
+		c = cmp.Or(strings.Compare(a.c.RequestID, b.c.RequestID), cmp.Compare(a.id, b.id))
+	} else {
+		c = cmp.Or(a.c.At.Compare(b.c.At), cmp.Compare(a.id, b.id))
+	}
+	if r.older {
+		return -c
+	}
+	return c
+}
+
+// beyondCursor reports whether h comes after the read's cursor.
+func (r *logRead) beyondCursor(h heldCall) bool {
 	if r.cur == nil {
 		return true
 	}
-	cur := LogCall{At: r.cur.At, RequestID: r.cur.RequestID, ID: r.cur.ID}
-	return r.before(&cur, c)
+	cur := heldCall{c: &Call{At: r.cur.At, RequestID: r.cur.RequestID}, id: r.cur.ID}
+	return r.compare(cur, h) < 0
 }
 
-// matches reports whether c matches the read's filter.
-func (r *logRead) matches(c *Call) bool {
+// matchesFields reports whether c matches the read's filter but for its request id, which
+// decodePage makes only for the calls this keeps.
+func (r *logRead) matchesFields(c *Call) bool {
 	f := &r.f
 	switch {
 	case !f.From.IsZero() && c.At.Before(f.From),
@@ -74,12 +81,15 @@ func (r *logRead) matches(c *Call) bool {
 		f.KeyID != 0 && c.KeyID != f.KeyID,
 		f.Operation != "" && c.Operation != f.Operation,
 		f.StatusGroup != "" && StatusGroup(c.Status) != f.StatusGroup,
-		f.ErrorCode != "" && c.ErrorCode != f.ErrorCode,
-		f.RequestIDPrefix != "" && !strings.HasPrefix(c.RequestID, f.RequestIDPrefix),
-		r.requestID != "" && c.RequestID != r.requestID:
+		f.ErrorCode != "" && c.ErrorCode != f.ErrorCode:
 		return false
 	}
 	return true
+}
+
+// matchesRequestID reports whether c's request id matches the read.
+func (r *logRead) matchesRequestID(c *Call) bool {
+	return strings.HasPrefix(c.RequestID, r.f.RequestIDPrefix) && (r.requestID == "" || c.RequestID == r.requestID)
 }
 
 // storedPage is a page read from the store: its id, the bounds of its calls and its bytes.
@@ -90,18 +100,18 @@ type storedPage struct {
 	data                          []byte
 }
 
-// mayPrecede reports whether p may hold a call that comes before c (or ties with it) in the read's
-// order: while it may, c waits.
-func (r *logRead) mayPrecede(p *storedPage, c *LogCall) bool {
+// mayPrecede reports whether p may hold a call that comes before h (or ties with it) in the read's
+// order: while it may, h waits.
+func (r *logRead) mayPrecede(p *storedPage, h heldCall) bool {
 	switch {
 	case r.f.bySearch() && r.older:
-		return p.lastRequestID >= c.RequestID
+		return p.lastRequestID >= h.c.RequestID
 	case r.f.bySearch():
-		return p.firstRequestID <= c.RequestID
+		return p.firstRequestID <= h.c.RequestID
 	case r.older:
-		return !p.lastAt.Before(c.At)
+		return !p.lastAt.Before(h.c.At)
 	default:
-		return !p.firstAt.After(c.At)
+		return !p.firstAt.After(h.c.At)
 	}
 }
 
@@ -267,7 +277,7 @@ func (pc *pageCursor) fill(ctx context.Context) error {
 // eachCall calls fn with the read's calls in its order until fn returns false or none is left.
 func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) bool) error {
 	pc := &pageCursor{s: s, r: r}
-	var held []LogCall // decoded, matching and not yet handed on, in the read's order
+	var held []heldCall // decoded, matching and not yet handed on, in the read's order
 	for {
 		p, err := pc.peek(ctx)
 		if err != nil {
@@ -278,44 +288,32 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 		}
 		page := *p
 		pc.pages = pc.pages[1:]
-		calls, err := DecodePage(page.data)
+		calls, places, err := decodePage(page.data, r.matchesFields)
 		if err != nil {
 			return fmt.Errorf("usage page %d: %w", page.id, err)
 		}
 		for i := range calls {
-			c := &calls[i]
-			if !r.matches(c) {
-				continue
-			}
-			lc := logCallOf(c, page.id<<pageIndexBits|i, r.withBody)
-			if r.beyondCursor(&lc) {
-				held = append(held, lc)
+			h := heldCall{c: &calls[i], id: page.id<<pageIndexBits | int(places[i])}
+			if r.matchesRequestID(h.c) && r.beyondCursor(h) {
+				held = append(held, h)
 			}
 		}
-		slices.SortFunc(held, func(a, b LogCall) int {
-			switch {
-			case r.before(&a, &b):
-				return -1
-			case r.before(&b, &a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(held, r.compare)
 		next, err := pc.peek(ctx)
 		if err != nil {
 			return err
 		}
 		n := 0
-		for n < len(held) && (next == nil || !r.mayPrecede(next, &held[n])) {
-			if !fn(held[n]) {
+		for n < len(held) && (next == nil || !r.mayPrecede(next, held[n])) {
+			if !fn(logCallOf(held[n], r.withBody)) {
 				return nil
 			}
 			n++
 		}
 		held = held[n:]
 	}
-	for _, c := range held {
-		if !fn(c) {
+	for _, h := range held {
+		if !fn(logCallOf(h, r.withBody)) {
 			return nil
 		}
 	}
@@ -323,8 +321,9 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 }
 
 // logCallOf is a decoded call as the request log shows it.
-func logCallOf(c *Call, id int, withBody bool) LogCall {
-	lc := LogCall{ID: id, At: c.At, KeyID: c.KeyID, Operation: c.Operation, Method: c.Method, Path: c.Path,
+func logCallOf(h heldCall, withBody bool) LogCall {
+	c := h.c
+	lc := LogCall{ID: h.id, At: c.At, KeyID: c.KeyID, Operation: c.Operation, Method: c.Method, Path: c.Path,
 		Status: c.Status, StatusGroup: StatusGroup(c.Status), ErrorCode: c.ErrorCode, Cost: c.Cost,
 		LatencyUs: c.Latency.Microseconds(), Chain: c.Chain, RequestID: c.RequestID,
 		RateRemaining: c.RateRemaining, Replayed: c.Replayed}

@@ -79,13 +79,15 @@ var (
 // DecodePage returns them as a page keeps them: times in UTC and latencies to the microsecond,
 // method, path, error code and error body clipped as a raw row clipped them, an empty error body
 // as none. It is safe to call from several goroutines.
-func EncodePage(calls []Call) ([]byte, error) {
-	if len(calls) > MaxPageCalls {
-		return nil, fmt.Errorf("encode usage page: %d calls, at most %d", len(calls), MaxPageCalls)
+func EncodePage(calls []Call) ([]byte, error) { return encodePage(callView{calls: calls}) }
+
+func encodePage(v callView) ([]byte, error) {
+	if v.len() > MaxPageCalls {
+		return nil, fmt.Errorf("encode usage page: %d calls, at most %d", v.len(), MaxPageCalls)
 	}
 	w := pageWriters.Get().(*pageWriter)
 	defer pageWriters.Put(w)
-	body, err := w.body(calls)
+	body, err := w.body(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode usage page: %w", err)
 	}
@@ -93,6 +95,27 @@ func EncodePage(calls []Call) ([]byte, error) {
 	page := make([]byte, 0, 1+binary.MaxVarintLen64+len(w.frame)+len(w.ridRand))
 	page = binary.AppendUvarint(append(page, pageVersion), uint64(len(w.frame)))
 	return append(append(page, w.frame...), w.ridRand...), nil
+}
+
+// callView is some of calls without copying them: those at idx, in its order, or every one when
+// idx is nil.
+type callView struct {
+	calls []Call
+	idx   []int32
+}
+
+func (v callView) len() int {
+	if v.idx != nil {
+		return len(v.idx)
+	}
+	return len(v.calls)
+}
+
+func (v callView) at(i int) *Call {
+	if v.idx != nil {
+		return &v.calls[v.idx[i]]
+	}
+	return &v.calls[i]
 }
 
 // pageWriter builds a page's columns.
@@ -120,20 +143,21 @@ func (w *pageWriter) reset() {
 
 // body is the page's content before compression, valid until w's next use; the random parts of
 // request ids, which go after the frame, are left in w.ridRand.
-func (w *pageWriter) body(calls []Call) ([]byte, error) {
+func (w *pageWriter) body(calls callView) ([]byte, error) {
 	w.reset()
 	consumer := 0
-	if len(calls) > 0 {
-		consumer = calls[0].ConsumerID
+	n := calls.len()
+	if n > 0 {
+		consumer = calls.at(0).ConsumerID
 	}
 	var prev int64
-	for i := range calls {
-		if calls[i].ConsumerID != consumer {
-			return nil, fmt.Errorf("consumers %d and %d in one page", consumer, calls[i].ConsumerID)
+	for i := range n {
+		c := calls.at(i)
+		if c.ConsumerID != consumer {
+			return nil, fmt.Errorf("consumers %d and %d in one page", consumer, c.ConsumerID)
 		}
 		// Each field as a raw row kept it (usage_store.go): the time and the latency to the
 		// microsecond, method, path, error code and error body clipped to the row's columns.
-		c := &calls[i]
 		us := c.At.UnixMicro()
 		w.at, prev = binary.AppendVarint(w.at, us-prev), us
 		var f byte
@@ -169,7 +193,7 @@ func (w *pageWriter) body(calls []Call) ([]byte, error) {
 	}
 
 	b := binary.AppendVarint(w.out[:0], int64(consumer))
-	b = binary.AppendUvarint(b, uint64(len(calls)))
+	b = binary.AppendUvarint(b, uint64(n))
 	for _, col := range [][]byte{w.at, w.flags, w.ridTime, w.ridRaw} {
 		b = appendColumn(b, col)
 	}
@@ -220,22 +244,31 @@ func appendColumn(b, col []byte) []byte {
 // views of that content, capped so that appending to one copies it. It is safe to call from
 // several goroutines.
 func DecodePage(page []byte) ([]Call, error) {
+	calls, _, err := decodePage(page, nil)
+	return calls, err
+}
+
+// decodePage decodes a page as DecodePage does, keeping only the calls for which keep (nil: every
+// call) returns true, and returns their places in the page. keep sees each call before its request
+// id and error body are made (RequestID and ErrorBody are empty): those are made only for the calls
+// it keeps.
+func decodePage(page []byte, keep func(*Call) bool) ([]Call, []int32, error) {
 	if len(page) == 0 || page[0] != pageVersion {
-		return nil, fmt.Errorf("%w: unknown version", ErrBadPage)
+		return nil, nil, fmt.Errorf("%w: unknown version", ErrBadPage)
 	}
 	size, n := binary.Uvarint(page[1:])
 	if n <= 0 || size > uint64(len(page)-1-n) {
-		return nil, fmt.Errorf("%w: bad frame length", ErrBadPage)
+		return nil, nil, fmt.Errorf("%w: bad frame length", ErrBadPage)
 	}
 	frame, rnd := page[1+n:1+n+int(size)], page[1+n+int(size):]
 	var h zstd.Header
 	if err := h.Decode(frame); err != nil || !h.HasFCS || h.FrameContentSize > maxPageBody ||
 		h.FrameContentSize > uint64(len(frame)/4)*zstdMaxBlock {
-		return nil, fmt.Errorf("%w: not a zstd frame of a size it can hold", ErrBadPage)
+		return nil, nil, fmt.Errorf("%w: not a zstd frame of a size it can hold", ErrBadPage)
 	}
 	body, err := pageDecoder.DecodeAll(frame, make([]byte, 0, h.FrameContentSize))
 	if err != nil || uint64(len(body)) != h.FrameContentSize {
-		return nil, errors.Join(fmt.Errorf("%w: bad zstd frame", ErrBadPage), err)
+		return nil, nil, errors.Join(fmt.Errorf("%w: bad zstd frame", ErrBadPage), err)
 	}
-	return decodeBody(body, rnd)
+	return decodeBody(body, rnd, keep)
 }

@@ -36,9 +36,10 @@ const (
 	colRIDRandom
 )
 
-// decodeBody reads a page's content and the random parts of its request ids. Every count and
-// length is checked against the bytes left before anything is allocated for it.
-func decodeBody(body, rnd []byte) ([]Call, error) {
+// decodeBody reads a page's content and the random parts of its request ids, keeping the calls
+// keep keeps (decodePage). Every count and length is checked against the bytes left before
+// anything is allocated for it.
+func decodeBody(body, rnd []byte, keep func(*Call) bool) ([]Call, []int32, error) {
 	r := &pageReader{b: body}
 	consumer := int(r.varint())
 	n := r.uvarint()
@@ -48,21 +49,21 @@ func decodeBody(body, rnd []byte) ([]Call, error) {
 	}
 	cols[colRIDRandom] = &pageReader{b: rnd}
 	if err := r.done("page"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if n > MaxPageCalls {
 		r.fail("too many calls")
-		return nil, r.err
+		return nil, nil, r.err
 	}
 	flags := cols[colFlags].bytes(n) // a byte per call: n is bounded by the page's size too
 	if err := cols[colFlags].done("flags"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rated := 0
 	for _, f := range flags {
 		if f&^flagsKnown != 0 {
 			r.fail("unknown flags")
-			return nil, r.err
+			return nil, nil, r.err
 		}
 		if f&flagRated != 0 {
 			rated++
@@ -74,33 +75,40 @@ func decodeBody(body, rnd []byte) ([]Call, error) {
 	paths, codes := cols[colPaths].strings(), cols[colCodes].strings()
 	sources := cols[colSources].addrs()
 	if err := firstErr(cols[:]); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Every call has a value in every dictionary, so none is empty: a bad index reads as 0.
 	if n > 0 && min(len(keys), len(ops), len(chains), len(methods), len(paths), len(codes), len(sources)) == 0 {
 		r.fail("empty dictionary")
-		return nil, r.err
+		return nil, nil, r.err
 	}
 
-	calls := make([]Call, n)
+	capacity := n
+	if keep != nil {
+		capacity = 0
+	}
+	calls := make([]Call, 0, capacity)
+	var places []int32
 	var us int64
-	for i := range calls {
-		c := &calls[i]
+	for i := range int(n) {
+		var c Call
 		f := flags[i]
 		us += cols[colAt].varint()
 		c.ConsumerID = consumer
 		c.At = time.UnixMicro(us).UTC()
+		// The request id's parts; the id itself is made once the call is kept.
+		var rawRID, rnd []byte
+		var ms int64
 		if f&flagRawRID != 0 {
 			rid := cols[colRIDRaw]
-			c.RequestID = string(rid.bytes(rid.uvarint()))
+			rawRID = rid.bytes(rid.uvarint())
 		} else {
-			ms := c.At.UnixMilli() + cols[colRIDTime].varint()
-			rnd := cols[colRIDRandom].bytes(ridRandom)
+			ms = c.At.UnixMilli() + cols[colRIDTime].varint()
+			rnd = cols[colRIDRandom].bytes(ridRandom)
 			if ms < 0 || ms >= 1<<48 || rnd == nil {
 				r.fail("bad request id")
 				break
 			}
-			c.RequestID = requestID(ms, rnd)
 		}
 		c.KeyID = keys[cols[colKeyIdx].index(len(keys))]
 		c.Operation = ops[cols[colOpIdx].index(len(ops))]
@@ -117,34 +125,47 @@ func decodeBody(body, rnd []byte) ([]Call, error) {
 			c.RateRemaining, rates = &rates[0], rates[1:]
 		}
 		c.Replayed = f&flagReplayed != 0
+		var body []byte
+		var ridAt uint64 // where the body's request id was cut out: 0 none, else the offset plus 1
 		if f&flagBody != 0 {
-			c.ErrorBody = readBody(cols[colBodyLen], cols[colBodyRID], cols[colBodyData], c.RequestID)
+			body, ridAt = cols[colBodyData].bytes(cols[colBodyLen].uvarint()), cols[colBodyRID].uvarint()
+			if ridAt > 0 && ridAt-1 > uint64(len(body)) {
+				cols[colBodyRID].fail("request id beyond its error body")
+			}
 		}
+		if keep != nil && !keep(&c) {
+			continue
+		}
+		if rawRID != nil || rnd == nil {
+			c.RequestID = string(rawRID)
+		} else {
+			c.RequestID = requestID(ms, rnd)
+		}
+		if f&flagBody != 0 {
+			c.ErrorBody = withRequestID(body, ridAt, c.RequestID)
+		}
+		calls = append(calls, c)
+		places = append(places, int32(i))
 	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, nil, r.err
 	}
 	for i, col := range cols {
 		if err := col.done(columnNames[i]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(calls) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return calls, nil
+	return calls, places, nil
 }
 
-// readBody reads an error body, its request id put back where it was cut out.
-func readBody(lens, rids, data *pageReader, rid string) []byte {
-	b := data.bytes(lens.uvarint())
-	at := rids.uvarint()
-	switch {
-	case at == 0:
+// withRequestID is an error body with its request id put back where the page cut it out: at is
+// 0 when none was, else the offset plus 1 (at most len(b)+1).
+func withRequestID(b []byte, at uint64, rid string) []byte {
+	if at == 0 || b == nil {
 		return b[:len(b):len(b)]
-	case at-1 > uint64(len(b)):
-		rids.fail("request id beyond its error body")
-		return nil
 	}
 	out := make([]byte, 0, len(b)+len(rid))
 	return append(append(append(out, b[:at-1]...), rid...), b[at-1:]...)

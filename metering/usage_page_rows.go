@@ -58,32 +58,46 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 		return nil, nil
 	}
 	type place struct{ consumer, hour int64 }
-	placeOf := func(c *Call) place {
-		return place{int64(c.ConsumerID), c.At.UnixMicro() / int64(time.Hour/time.Microsecond)}
-	}
-	sorted := calls
+	places := make([]place, len(calls))
+	mixed := false
 	for i := range calls {
-		if placeOf(&calls[i]) != placeOf(&calls[0]) {
-			sorted = slices.Clone(calls)
-			slices.SortStableFunc(sorted, func(a, b Call) int {
-				pa, pb := placeOf(&a), placeOf(&b)
-				return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour))
-			})
-			break
+		places[i] = place{int64(calls[i].ConsumerID), calls[i].At.UnixMicro() / int64(time.Hour/time.Microsecond)}
+		mixed = mixed || places[i] != places[0]
+	}
+	var order []int32 // nil: the calls in the order given
+	if mixed {        // each place's calls together, in the order given, without copying a call
+		order = make([]int32, len(calls))
+		for i := range order {
+			order[i] = int32(i)
 		}
+		slices.SortFunc(order, func(a, b int32) int {
+			pa, pb := places[a], places[b]
+			return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour), cmp.Compare(a, b))
+		})
+	}
+	placeAt := func(i int) place {
+		if order != nil {
+			return places[order[i]]
+		}
+		return places[i]
 	}
 	var rows []pageRow
-	for start := 0; start < len(sorted); {
-		p, end := placeOf(&sorted[start]), start+1
-		for end < len(sorted) && end-start < MaxPageCalls && placeOf(&sorted[end]) == p {
+	for start := 0; start < len(calls); {
+		end := start + 1
+		for end < len(calls) && end-start < MaxPageCalls && placeAt(end) == placeAt(start) {
 			end++
 		}
-		page := sorted[start:end]
-		data, err := EncodePage(page)
+		page := callView{calls: calls}
+		if order != nil {
+			page.idx = order[start:end]
+		} else {
+			page.calls = calls[start:end]
+		}
+		data, err := encodePage(page)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, pageRow{sum: SummarizePage(page), data: data})
+		rows = append(rows, pageRow{sum: summarizePage(page), data: data})
 		start = end
 	}
 	return rows, nil

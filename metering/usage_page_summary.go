@@ -25,17 +25,21 @@ type PageSummary struct {
 }
 
 // SummarizePage summarizes the calls of a page (EncodePage), all of one consumer.
-func SummarizePage(calls []Call) PageSummary {
-	s := PageSummary{Calls: len(calls), Groups: map[string]int{}}
-	if len(calls) == 0 {
+func SummarizePage(calls []Call) PageSummary { return summarizePage(callView{calls: calls}) }
+
+func summarizePage(calls callView) PageSummary {
+	n := calls.len()
+	s := PageSummary{Calls: n, Groups: map[string]int{}}
+	if n == 0 {
 		return s
 	}
-	s.ConsumerID = calls[0].ConsumerID
-	s.FirstRequestID, s.LastRequestID = calls[0].RequestID, calls[0].RequestID
-	first, last := calls[0].At.UnixMicro(), calls[0].At.UnixMicro()
+	c0 := calls.at(0)
+	s.ConsumerID = c0.ConsumerID
+	s.FirstRequestID, s.LastRequestID = c0.RequestID, c0.RequestID
+	first, last := c0.At.UnixMicro(), c0.At.UnixMicro()
 	group, run := "", 0 // calls in a row of one status group, counted once the row ends
-	for i := range calls {
-		c := &calls[i]
+	for i := range n {
+		c := calls.at(i)
 		us := c.At.UnixMicro()
 		first, last = min(first, us), max(last, us)
 		s.FirstRequestID, s.LastRequestID = min(s.FirstRequestID, c.RequestID), max(s.LastRequestID, c.RequestID)

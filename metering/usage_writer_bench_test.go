@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -62,17 +63,27 @@ func newLoadEnv(tb testing.TB, st *store.Store) *loadEnv {
 	return e
 }
 
-// call is the i-th call of the load: 1 in 20 answered with an error, 1 ms apart from t0.
+// call is the i-th call of the load, 1 ms apart from t0, the same for the same i: keys and
+// operations in turn, 1 in 20 answered 503 with the API's error envelope, request ids as the API
+// makes them (their random part a hash of i), as the request log records them.
 func (e *loadEnv) call(i int) metering.Call {
 	k := e.keys[i%len(e.keys)]
-	status, cost := 200, 1
+	at := e.t0.Add(time.Duration(i) * time.Millisecond)
+	h := uint64(i)*0x9e3779b97f4a7c15 ^ 0xbf58476d1ce4e5b9
+	rid := fmt.Sprintf("req_%012x%016x%04x", at.UnixMilli(), h, h>>48)
+	rate := 600 - i%600
+	c := metering.Call{ConsumerID: k.consumer, KeyID: k.key, Operation: e.ops[i/len(e.keys)%len(e.ops)],
+		Status: 200, Cost: 1, Latency: time.Duration(200+i%800) * time.Microsecond, Chain: "base",
+		RequestID: rid, At: at, Method: "GET", Path: "/v1/" + e.ops[i/len(e.keys)%len(e.ops)],
+		Source: loadSource, RateRemaining: &rate}
 	if i%20 == 0 {
-		status, cost = 503, 0
+		c.Status, c.Cost, c.ErrorCode = 503, 0, "upstream_unavailable"
+		c.ErrorBody = []byte(`{"ok":false,"error":"the price source did not answer in time","code":"upstream_unavailable","requestId":"` + rid + `"}`)
 	}
-	return metering.Call{ConsumerID: k.consumer, KeyID: k.key, Operation: e.ops[i/len(e.keys)%len(e.ops)],
-		Status: status, Cost: cost, Latency: time.Duration(200+i%800) * time.Microsecond, Chain: "base",
-		RequestID: fmt.Sprintf("01J%023d", i), At: e.t0.Add(time.Duration(i) * time.Millisecond)}
+	return c
 }
+
+var loadSource = netip.MustParseAddr("203.0.113.7")
 
 // BenchmarkUsageWriter measures how many raw calls per second the usage writer stores, with their
 // rollups, on each store: "batch" writes batches of MaxBatch calls (one transaction each, the unit
@@ -82,7 +93,8 @@ func (e *loadEnv) call(i int) metering.Call {
 //
 //	go test ./metering/ -run '^$' -bench UsageWriter -benchtime 100x
 //
-// (100 batches: 500,000 calls into one table) and read the rows/s metric. rows/cpu-s divides the rows
+// (100 batches: 500,000 calls) and read the rows/s metric; disk-bytes/call is the database's growth
+// (pages, their summaries and indexes, and the rollups) per call. rows/cpu-s divides the rows
 // by the CPU time they took (this process's, plus on PostgreSQL the server processes serving this
 // benchmark's database when they run on this machine): what one otherwise idle core sustains, a figure
 // that holds on a machine busy with other work, where rows/s does not.
@@ -132,6 +144,7 @@ func benchBatches(b *testing.B, e *loadEnv, us *metering.UsageStore) {
 		}
 		batches[i] = metering.UsageBatch{Calls: calls, Rollups: metering.RollupsOf(calls)}
 	}
+	size := diskBytes(b, e.st)
 	cpu := cpuClock(b, e.st)
 	b.ResetTimer()
 	for i := range b.N {
@@ -140,8 +153,26 @@ func benchBatches(b *testing.B, e *loadEnv, us *metering.UsageStore) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(b.N*metering.MaxBatch)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(b.N*metering.MaxBatch)/cpu().Seconds(), "rows/cpu-s")
+	n := float64(b.N * metering.MaxBatch)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(n/cpu().Seconds(), "rows/cpu-s")
+	b.ReportMetric(float64(cpu().Nanoseconds())/n, "cpu-ns/call")
+	b.ReportMetric(float64(diskBytes(b, e.st)-size)/n, "disk-bytes/call")
+}
+
+// diskBytes is the size of st's database: on SQLite its pages in use, on PostgreSQL
+// pg_database_size (tables, indexes and their TOAST, not the WAL).
+func diskBytes(tb testing.TB, st *store.Store) int64 {
+	tb.Helper()
+	var n int64
+	q := `SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()`
+	if st.Dialect == dialect.Postgres {
+		q = `SELECT pg_database_size(current_database())`
+	}
+	if err := st.DB.QueryRow(q).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
 }
 
 // cpuClock starts a CPU clock: the returned function gives the CPU time used since, by this process

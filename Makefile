@@ -4,7 +4,7 @@ PKGS := ./...
 # GENERATED is what make generate and make contracts write, and check-generated holds against the commit.
 GENERATED := ent console chain/devnet/bindings chain/evm/abi cmd/partnerd/internal/apiclient chain/solana/program/raydium_cpmm.so
 
-.PHONY: run build test lint generate contracts vendor program check-generated bench migrate-diff soak clean
+.PHONY: run build test lint generate contracts vendor program check-generated bench bench-log migrate-diff soak clean
 
 ## run: build and start the service on the embedded default (SQLite under ./data, in-process stores)
 run:
@@ -109,6 +109,17 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkQuote$$' -benchtime 2000x ./api/
 	$(GO) test -run '^$$' -bench 'BenchmarkQuoteCandidates' -benchtime 1000x ./api/
 
+## bench-log: the request log of one consumer with 50,000,000 calls (seeded through the page writer, a few minutes, about
+## 1 GB; STORE=sqlite or postgres, CALLS to change the count): each filter's first page, an older page, the lookup by
+## request id (the call's page), the CSV export of 1,000,000 calls, and the bytes a call takes on disk; then the usage
+## writer's CPU and disk bytes per call on both stores. Not in make test.
+STORE ?= sqlite
+CALLS ?= 50000000
+.PHONY: bench-log
+bench-log:
+	PARTNER_BENCH_LOG50M=$(STORE) PARTNER_BENCH_LOG50M_CALLS=$(CALLS) $(GO) test -run '^$$' -bench 'BenchmarkLog50M' -benchtime 20x -timeout 60m ./console/
+	$(GO) test -run '^$$' -bench 'BenchmarkUsageWriter/.*/batch$$' -benchtime 200x ./metering/
+
 ## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler, nginx and
 ## HAProxy as classic gateways (key map, rate limit, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one
 ## run (needs wrk, nginx and haproxy: installs the Debian packages if missing); prints req/s and the ratios. Not in make test.
@@ -124,7 +135,7 @@ loadtest-solana-quote:
 
 ## soak: three minutes of 10,000 calls/s through the usage recorder into SQLite and PostgreSQL: every call recorded; then
 ## two minutes of two replicas (real binaries on PostgreSQL and Redis, loopback) under a cached price read and a holdings
-## read: only 200 and 429, every answered call in usage_records, RSS and goroutines flat after a 20 s warm-up, a table of
+## read: only 200 and 429, every answered call in the usage pages, RSS and goroutines flat after a 20 s warm-up, a table of
 ## samples every 5 s (not in make test)
 soak:
 	$(GO) test ./metering/ -run UsageSoakPaced -soak 3m -timeout 20m -count=1 -v

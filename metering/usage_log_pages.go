@@ -42,6 +42,10 @@ type logRead struct {
 	chunk      int        // pages asked of the store at once
 }
 
+// byRequestID reports whether the read goes in request-id order: a prefix search, or a lookup of
+// one id, whose pages the request-id index finds.
+func (r *logRead) byRequestID() bool { return r.f.bySearch() || r.requestID != "" }
+
 // heldCall is a decoded call waiting to be handed on, with its id (LogCall.ID).
 type heldCall struct {
 	c  *Call
@@ -51,7 +55,7 @@ type heldCall struct {
 // compare orders a and b as the read hands them on: negative when a comes first.
 func (r *logRead) compare(a, b heldCall) int {
 	var c int
-	if r.f.bySearch() {
+	if r.byRequestID() {
 		c = cmp.Or(strings.Compare(a.c.RequestID, b.c.RequestID), cmp.Compare(a.id, b.id))
 	} else {
 		c = cmp.Or(a.c.At.Compare(b.c.At), cmp.Compare(a.id, b.id))
@@ -104,9 +108,9 @@ type storedPage struct {
 // order: while it may, h waits.
 func (r *logRead) mayPrecede(p *storedPage, h heldCall) bool {
 	switch {
-	case r.f.bySearch() && r.older:
+	case r.byRequestID() && r.older:
 		return p.lastRequestID >= h.c.RequestID
-	case r.f.bySearch():
+	case r.byRequestID():
 		return p.firstRequestID <= h.c.RequestID
 	case r.older:
 		return !p.lastAt.Before(h.c.At)
@@ -166,7 +170,7 @@ func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
 	if r.cur != nil {
 		curPos = r.cur.At.UTC()
 	}
-	if f.bySearch() {
+	if r.byRequestID() {
 		lo, hi = `"first_request_id"`, `"last_request_id"`
 		if r.cur != nil {
 			curPos = r.cur.RequestID
@@ -179,12 +183,12 @@ func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
 	if r.cur != nil { // pages holding calls at or beyond the cursor's place
 		if r.older {
 			q.WriteString(` AND ` + lo + ` <= ` + arg(curPos))
-			if !f.bySearch() { // a page's calls are of one hour (pagesOf): where the index starts
+			if !r.byRequestID() { // a page's calls are of one hour (pagesOf): where the index starts
 				q.WriteString(` AND "last_at" < ` + arg(Hour(r.cur.At).Add(time.Hour)))
 			}
 		} else {
 			q.WriteString(` AND ` + hi + ` >= ` + arg(curPos))
-			if !f.bySearch() {
+			if !r.byRequestID() {
 				q.WriteString(` AND "first_at" >= ` + arg(Hour(r.cur.At)))
 			}
 		}
@@ -192,9 +196,9 @@ func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
 	if last != nil {
 		var pos any = last.lastAt
 		switch {
-		case f.bySearch() && r.older:
+		case r.byRequestID() && r.older:
 			pos = last.lastRequestID
-		case f.bySearch():
+		case r.byRequestID():
 			pos = last.firstRequestID
 		case !r.older:
 			pos = last.firstAt
@@ -209,9 +213,9 @@ func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
 // orderIndex is the index whose order the read's pages come in (ent/schema/usagepage.go).
 func (r *logRead) orderIndex() string {
 	switch {
-	case r.f.bySearch() && r.older:
+	case r.byRequestID() && r.older:
 		return "usagepage_consumer_id_last_request_id_id_first_request_id"
-	case r.f.bySearch():
+	case r.byRequestID():
 		return "usagepage_consumer_id_first_request_id_id_last_request_id"
 	case r.older:
 		return "usagepage_consumer_id_last_at_id_first_at"

@@ -1,6 +1,7 @@
 package metering_test
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -90,13 +91,28 @@ func walk(t *testing.T, us *metering.UsageStore, consumerID int, f metering.LogF
 	return ids
 }
 
-// newestFirst is the request ids of calls matching keep, in the log's order (at, then insertion, descending).
+// newestFirst is the request ids of calls matching keep, written in one batch, in the log's order:
+// by time, newest first; calls sharing a time in the order they were stored, last first, where a
+// batch stores its failed calls (status 400 and up) after its successful ones (pagesOf).
 func newestFirst(calls []metering.Call, keep func(metering.Call) bool) []string {
-	var out []string
-	for i := len(calls) - 1; i >= 0; i-- {
-		if keep(calls[i]) {
-			out = append(out, calls[i].RequestID)
+	order := make([]int, 0, len(calls))
+	for i, c := range calls {
+		if keep(c) {
+			order = append(order, i)
 		}
+	}
+	failed := func(i int) int {
+		if calls[i].Status >= 400 {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(calls[b].At.Compare(calls[a].At), cmp.Compare(failed(b), failed(a)), cmp.Compare(b, a))
+	})
+	out := make([]string, len(order))
+	for i, j := range order {
+		out[i] = calls[j].RequestID
 	}
 	return out
 }

@@ -50,18 +50,24 @@ func setOf[T any](vs []T, str func(T) string) string {
 // setMember is how v is spelled inside a set column.
 func setMember(v string) string { return "," + v + "," }
 
-// pagesOf encodes calls as pages: in each, the calls of one consumer and one UTC hour, in the
-// order given, at most MaxPageCalls. So retention drops a call within the hour it becomes due, as
-// it drops the hourly rollups. The rows are ordered by consumer and hour.
+// pagesOf encodes calls as pages: in each, the calls of one consumer and one UTC hour that all
+// succeeded (status below 400) or all failed, in the order given, at most MaxPageCalls. So
+// retention drops a call within the hour it becomes due, as it drops the hourly rollups; and a
+// request log filtered to errors, or to a rare error code, decodes only pages of failed calls,
+// a few percent of the calls. The rows are ordered by consumer and hour.
 func pagesOf(calls []Call) ([]pageRow, error) {
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	type place struct{ consumer, hour int64 }
+	type place struct {
+		consumer, hour int64
+		failed         bool
+	}
 	places := make([]place, len(calls))
 	mixed := false
 	for i := range calls {
-		places[i] = place{int64(calls[i].ConsumerID), calls[i].At.UnixMicro() / int64(time.Hour/time.Microsecond)}
+		c := &calls[i]
+		places[i] = place{int64(c.ConsumerID), c.At.UnixMicro() / int64(time.Hour/time.Microsecond), c.Status >= 400}
 		mixed = mixed || places[i] != places[0]
 	}
 	var order []int32 // nil: the calls in the order given
@@ -72,7 +78,7 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 		}
 		slices.SortFunc(order, func(a, b int32) int {
 			pa, pb := places[a], places[b]
-			return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour), cmp.Compare(a, b))
+			return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour), cmpBool(pa.failed, pb.failed), cmp.Compare(a, b))
 		})
 	}
 	placeAt := func(i int) place {
@@ -101,4 +107,15 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 		start = end
 	}
 	return rows, nil
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

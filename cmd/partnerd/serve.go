@@ -167,6 +167,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := m.chains.trade.Sweep(ctx); return err })
 	m.every(loopCtx, time.Hour, func(ctx context.Context) error { _, err := usageStore.Prune(ctx, time.Now()); return err })
 	m.every(loopCtx, 0, func(ctx context.Context) error { return m.moveRawCalls(ctx, usageStore) })
+	m.every(loopCtx, time.Minute, func(ctx context.Context) error { _, err := usageStore.CompactPages(ctx, time.Now()); return err })
 	m.every(loopCtx, 10*time.Minute, func(ctx context.Context) error { _, err := web.SweepSessions(ctx); return err })
 	m.chains.run(loopCtx, m)
 	go func() {

@@ -11,6 +11,8 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -293,9 +295,10 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 	}
 	c.rated, c.rateRemaining = true, r.Remaining
 	h := responseHeader(ctx)
-	h["X-RateLimit-Limit"] = []string{strconv.Itoa(limit.Burst)}
+	lh := limitHeadersOf(limit)
+	h["X-RateLimit-Limit"] = lh.limit
 	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(r.Remaining)}
-	h["RateLimit-Policy"] = []string{rateLimitPolicy(limit)}
+	h["RateLimit-Policy"] = lh.policy
 	c.cost = cost
 	next(ctx)
 	refund := cancelled(ctx.Context())
@@ -336,6 +339,31 @@ func rateLimited(r *metering.Refusal, cost int, limit metering.Limit) *Error {
 		WithHeader("X-RateLimit-Limit", strconv.Itoa(limit.Burst)).
 		WithHeader("X-RateLimit-Remaining", strconv.Itoa(r.Remaining)).
 		WithHeader("RateLimit-Policy", rateLimitPolicy(limit))
+}
+
+// limitHeaders are a limit's X-RateLimit-Limit and RateLimit-Policy values. They are made once per
+// limit and shared by every answer under it: net/http copies a response's header as it writes it,
+// and nothing appends to these two.
+type limitHeaders struct{ limit, policy []string }
+
+// limitHeaderCache maps a metering.Limit to its limitHeaders; limitHeaderCount bounds it to
+// maxLimitHeaders limits (a plan's limit each), beyond which values are made per call.
+var (
+	limitHeaderCache sync.Map
+	limitHeaderCount atomic.Int32
+)
+
+const maxLimitHeaders = 1024
+
+func limitHeadersOf(l metering.Limit) limitHeaders {
+	if v, ok := limitHeaderCache.Load(l); ok {
+		return v.(limitHeaders)
+	}
+	lh := limitHeaders{limit: []string{strconv.Itoa(l.Burst)}, policy: []string{rateLimitPolicy(l)}}
+	if limitHeaderCount.Add(1) <= maxLimitHeaders {
+		limitHeaderCache.Store(l, lh)
+	}
+	return lh
 }
 
 // rateLimitPolicy states the consumer's limits as an IETF RateLimit-Policy list

@@ -2,7 +2,9 @@ package chain
 
 import (
 	"fmt"
+	"hash"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/sha3"
 )
@@ -41,15 +43,44 @@ func CheckEVMAddress(s string) error {
 	if !IsEVMAddress(s) {
 		return fmt.Errorf("%w: want 0x followed by 40 hex digits", ErrInvalidAddress)
 	}
-	digits := s[2:]
-	if digits == strings.ToLower(digits) || digits == strings.ToUpper(digits) {
+	var upper, lower bool
+	for i := 2; i < len(s); i++ {
+		upper = upper || 'A' <= s[i] && s[i] <= 'F'
+		lower = lower || 'a' <= s[i] && s[i] <= 'f'
+	}
+	if !upper || !lower {
 		return nil
 	}
-	if EVMChecksum(s)[2:] != digits {
-		return ErrChecksumMismatch
+	// Mixed case: each letter upper-case exactly when its nibble of keccak256(lower-case digits)
+	// is 8 or more (EIP-55). Without allocating: this runs on every call naming an address.
+	var digits [40]byte
+	for i := range digits {
+		digits[i] = s[2+i] | 0x20 // hex letters to lower case; digits keep their bit
+	}
+	k := keccakPool.Get().(*keccak)
+	defer keccakPool.Put(k)
+	k.h.Reset()
+	k.h.Write(digits[:])
+	sum := k.h.Sum(k.sum[:0])
+	for i, c := range digits {
+		if c < 'a' {
+			continue
+		}
+		wantUpper := sum[i/2]>>(4*(1-uint(i%2)))&0xf >= 8
+		if wantUpper != (s[2+i] < 'a') {
+			return ErrChecksumMismatch
+		}
 	}
 	return nil
 }
+
+// keccak is a Keccak-256 state and a buffer for its sum, kept in keccakPool for CheckEVMAddress.
+type keccak struct {
+	h   hash.Hash
+	sum [32]byte
+}
+
+var keccakPool = sync.Pool{New: func() any { return &keccak{h: sha3.NewLegacyKeccak256()} }}
 
 // EVMChecksum returns the EIP-55 mixed-case form of a 0x EVM address (unchanged when it is not one).
 func EVMChecksum(addr string) string {

@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -85,4 +87,34 @@ func FuzzCheckEVMAddress(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckEVMAddressAgreesWithChecksum: on random addresses, the checked form is exactly the one
+// EVMChecksum makes: it passes, and flipping the case of any one of its letters fails.
+func TestCheckEVMAddressAgreesWithChecksum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2_000 {
+		var raw [20]byte
+		for i := range raw {
+			raw[i] = byte(rng.Uint32())
+		}
+		addr := EVMChecksum("0x" + hex.EncodeToString(raw[:]))
+		if err := CheckEVMAddress(addr); err != nil {
+			t.Fatalf("CheckEVMAddress(%s) = %v", addr, err)
+		}
+		for i := 2; i < len(addr); i++ {
+			if addr[i] <= '9' { // a digit has no case
+				continue
+			}
+			flipped := []byte(addr)
+			flipped[i] ^= 0x20
+			if err := CheckEVMAddress(string(flipped)); err != ErrChecksumMismatch && !allOneCase(string(flipped[2:])) {
+				t.Fatalf("CheckEVMAddress(%s) = %v, want ErrChecksumMismatch", flipped, err)
+			}
+		}
+	}
+}
+
+func allOneCase(digits string) bool {
+	return digits == strings.ToLower(digits) || digits == strings.ToUpper(digits)
 }

@@ -23,7 +23,7 @@ func TestCompactPages(t *testing.T) {
 		start := day0.Add(-40 * time.Minute) // the calls cross the hour at day0
 		calls := meteringtest.NewTraffic(5, a, []int{ka}, start, 2*time.Second).Calls(1_500)
 		now := calls[len(calls)-1].At.Add(time.Minute) // the last minute's pages are too recent to merge
-		for len(calls) > 0 { // a write a second, as the recorder flushes
+		for len(calls) > 0 {                           // a write a second, as the recorder flushes
 			n := 1
 			for n < len(calls) && calls[n].At.Sub(calls[0].At) < time.Second {
 				n++

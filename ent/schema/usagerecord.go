@@ -36,4 +36,3 @@ func (UsageRecord) Fields() []ent.Field {
 		field.Bytes("error_body").Optional().MaxLen(4096).Comment("the error envelope as answered"),
 	}
 }
-

@@ -77,8 +77,8 @@ var (
 
 // EncodePage encodes calls, at most MaxPageCalls of one consumer, in any order, as a page.
 // DecodePage returns them as a page keeps them: times in UTC and latencies to the microsecond,
-// method, path, error code and error body clipped as a raw row clipped them, an empty error body
-// as none. It is safe to call from several goroutines.
+// method, path, error code and error body clipped to their bounds (maxMethod, maxPath,
+// maxErrorCode, MaxErrorBody), an empty error body as none. It is safe to call from several goroutines.
 func EncodePage(calls []Call) ([]byte, error) { return encodePage(callView{calls: calls}) }
 
 func encodePage(v callView) ([]byte, error) {
@@ -156,8 +156,8 @@ func (w *pageWriter) body(calls callView) ([]byte, error) {
 		if c.ConsumerID != consumer {
 			return nil, fmt.Errorf("consumers %d and %d in one page", consumer, c.ConsumerID)
 		}
-		// Each field as a raw row kept it (usage_store.go): the time and the latency to the
-		// microsecond, method, path, error code and error body clipped to the row's columns.
+		// The time and the latency to the microsecond; method, path, error code and error body
+		// clipped to their bounds.
 		us := c.At.UnixMicro()
 		w.at, prev = binary.AppendVarint(w.at, us-prev), us
 		var f byte

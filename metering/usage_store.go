@@ -26,13 +26,14 @@ const UsageRetention = 30 * 24 * time.Hour
 // MinuteRetention is how long the units-per-minute rollups are kept: the 24-hour view reads them.
 const MinuteRetention = 48 * time.Hour
 
-// UsageStore keeps usage in the database: raw calls for the recent-calls log and request-id
-// lookups; daily rollups per key and operation, and hourly rollups per consumer, which usage pages,
-// the operators' consumer list and the CLI read (Report, Summaries, Daily), never the raw calls.
+// UsageStore keeps usage in the database: raw calls in pages (usage_page.go) for the request log
+// and request-id lookups; daily rollups per key and operation, and hourly rollups per consumer,
+// which the console's usage page, the operators' consumer list and the CLI read (Report, Summaries,
+// Daily), never the raw calls.
 type UsageStore struct {
 	db      *ent.Client
 	dialect string
-	sqlDB   *stdsql.DB // the pool beneath db, when given (WithDB): prepared inserts, COPY on PostgreSQL
+	sqlDB   *stdsql.DB // the pool beneath db, when given (WithDB): prepared inserts, one pipelined batch on PostgreSQL
 	// latCache keeps the latency sums of settled hours (Analytics).
 	latCache latencyCache
 }
@@ -41,8 +42,8 @@ type UsageStore struct {
 type UsageOption func(*UsageStore)
 
 // WithDB gives the usage store the connection pool beneath its ent client (store.Store.DB). Writes
-// then prepare their multi-row inserts once per transaction and, on PostgreSQL, send raw calls with
-// COPY through pgx. Without it they run through the ent client: multi-row inserts, unprepared.
+// then prepare their multi-row inserts once per transaction and, on PostgreSQL, send the whole write
+// as one pipelined pgx batch. Without it they run through the ent client: multi-row inserts, unprepared.
 func WithDB(db *stdsql.DB) UsageOption { return func(s *UsageStore) { s.sqlDB = db } }
 
 // NewUsageStore returns a usage store on the client; dialect is the store's (entgo.io/ent/dialect).

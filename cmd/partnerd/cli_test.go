@@ -214,8 +214,8 @@ func TestMigrate(t *testing.T) {
 	}
 	for i := range 2 { // the second run finds nothing to do
 		got := as[map[string]any](t, c.ok("migrate"))
-		if got["ok"] != true || got["dialect"] != "sqlite3" {
-			t.Errorf("migrate run %d = %v, want ok and dialect sqlite3", i+1, got)
+		if got["ok"] != true || got["dialect"] != "sqlite3" || got["rawCallsMoved"] != float64(0) {
+			t.Errorf("migrate run %d = %v, want ok, dialect sqlite3 and no raw calls moved", i+1, got)
 		}
 		if n := countVersions(); n != len(files) {
 			t.Errorf("after migrate run %d: %d versions recorded, want %d", i+1, n, len(files))
@@ -223,6 +223,21 @@ func TestMigrate(t *testing.T) {
 	}
 	if l := as[map[string][]access.Consumer](t, c.ok("consumer", "list"))["consumers"]; len(l) != 0 {
 		t.Errorf("fresh database lists consumers: %v", l)
+	}
+
+	// A call an earlier release recorded as a row moves into a page.
+	st, err := store.Open(context.Background(), c.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Client.UsageRecord.Create().SetConsumerID(1).SetKeyID(1).SetOperation("getTrending").SetStatus(200).
+		SetCost(1).SetLatencyUs(250).SetRequestID("req_0123").SetAt(time.Now()).Exec(context.Background())
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := as[map[string]any](t, c.ok("migrate")); got["rawCallsMoved"] != float64(1) {
+		t.Errorf("migrate with a raw call = %v, want rawCallsMoved 1", got)
 	}
 
 	// The flag overrides the environment.

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/partner-platform/partnerd/metering"
+	"github.com/partner-platform/partnerd/metering/meteringtest"
 	"github.com/partner-platform/partnerd/store"
 	"github.com/partner-platform/partnerd/store/storetest"
 )
@@ -29,7 +30,9 @@ const (
 
 // loadEnv is a store with consumers and keys to record calls for.
 type loadEnv struct {
-	st   *store.Store
+	st *store.Store
+	// next, when set, makes the calls of benchBatches instead of call (the traffic sub-benchmark).
+	next func(i int) metering.Call
 	keys []loadKey
 	ops  []string
 	t0   time.Time
@@ -87,7 +90,9 @@ var loadSource = netip.MustParseAddr("203.0.113.7")
 
 // BenchmarkUsageWriter measures how many raw calls per second the usage writer stores, with their
 // rollups, on each store: "batch" writes batches of MaxBatch calls (one transaction each, the unit
-// of the recorder's writes) straight through WriteUsage; "recorder" records calls as fast as one
+// of the recorder's writes) straight through WriteUsage; "traffic" does the same with
+// meteringtest.Traffic's calls of four consumers (their mix of operations, paths, errors and
+// request ids as the API makes them); "recorder" records calls as fast as one
 // goroutine can into a Recorder that holds them all and times until Close has written every one.
 // Without the pool (WithDB) writes go through the ent client ("batch-ent"). Run it with
 //
@@ -106,6 +111,20 @@ func BenchmarkUsageWriter(b *testing.B) {
 		b.Run(backend.name+"/batch", func(b *testing.B) {
 			st := backend.open(b)
 			benchBatches(b, newLoadEnv(b, st), metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB)))
+		})
+		b.Run(backend.name+"/traffic", func(b *testing.B) {
+			st := backend.open(b)
+			e := newLoadEnv(b, st)
+			var traffic []*meteringtest.Traffic // one a consumer, with its keys
+			for c := range loadConsumers {
+				var keys []int
+				for _, k := range e.keys[c*loadKeys : (c+1)*loadKeys] {
+					keys = append(keys, k.key)
+				}
+				traffic = append(traffic, meteringtest.NewTraffic(uint64(c), e.keys[c*loadKeys].consumer, keys, e.t0, 4*time.Millisecond))
+			}
+			e.next = func(i int) metering.Call { return traffic[i%len(traffic)].Next() }
+			benchBatches(b, e, metering.NewUsageStore(st.Client, st.Dialect, metering.WithDB(st.DB)))
 		})
 		b.Run(backend.name+"/batch-ent", func(b *testing.B) {
 			st := backend.open(b)
@@ -140,7 +159,11 @@ func benchBatches(b *testing.B, e *loadEnv, us *metering.UsageStore) {
 	for i := range batches {
 		calls := make([]metering.Call, metering.MaxBatch)
 		for j := range calls {
-			calls[j] = e.call(i*metering.MaxBatch + j)
+			if e.next != nil {
+				calls[j] = e.next(i*metering.MaxBatch + j)
+			} else {
+				calls[j] = e.call(i*metering.MaxBatch + j)
+			}
 		}
 		batches[i] = metering.UsageBatch{Calls: calls, Rollups: metering.RollupsOf(calls)}
 	}

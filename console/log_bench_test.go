@@ -73,7 +73,7 @@ func BenchmarkLog50M(b *testing.B) {
 	seedLog(b, us, cons.ID, keyIDs, start, gap, calls)
 	seedLog(b, us, noise.ID, []int{nk.ID}, start, gap*100, calls/100)
 	b.Logf("seeded %d calls for one consumer and %d for a neighbour in %v (%s): %.1f bytes a call on disk",
-		calls, calls/100, time.Since(t0).Round(time.Millisecond), h.st.Dialect, float64(dbSize(b, h.st))/float64(calls+calls/100))
+		calls, calls/100, time.Since(t0).Round(time.Millisecond), h.st.Dialect, float64(storetest.DiskBytes(b, h.st))/float64(calls+calls/100))
 
 	session := benchSignIn(b, h, "heavy@example.com")
 	get := func(target string) string {
@@ -176,20 +176,6 @@ func seedLog(b testing.TB, us *metering.UsageStore, consumerID int, keyIDs []int
 			b.Fatal(err)
 		}
 	}
-}
-
-// dbSize is the size of the store's database: on SQLite its pages in use, on PostgreSQL
-// pg_database_size.
-func dbSize(b testing.TB, st *store.Store) int64 {
-	q := `SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()`
-	if st.Dialect == "postgres" {
-		q = `SELECT pg_database_size(current_database())`
-	}
-	var n int64
-	if err := st.DB.QueryRow(q).Scan(&n); err != nil {
-		b.Fatal(err)
-	}
-	return n
 }
 
 // benchSignIn signs in through the handler and returns the session cookie.

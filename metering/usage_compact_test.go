@@ -34,7 +34,7 @@ func TestCompactPages(t *testing.T) {
 		e.write(meteringtest.NewTraffic(6, b, []int{kb}, start, time.Minute).Calls(40)...)
 		before, bPages := pageCount(t, st, a), pageCount(t, st, b)
 		wantLog := bruteForce(storedLog(t, st, a), metering.LogFilter{})
-		size := diskBytes(t, st)
+		size := storetest.DiskBytes(t, st)
 
 		var wg sync.WaitGroup
 		removed := make([]int, 2)
@@ -52,7 +52,7 @@ func TestCompactPages(t *testing.T) {
 		if removed[0]+removed[1] != before-after || after >= before/10 {
 			t.Fatalf("pages of a: %d before, %d after, %v removed", before, after, removed)
 		}
-		t.Logf("%d pages became %d; the database from %d to %d bytes for %d calls", before, after, size, diskBytes(t, st), len(wantLog))
+		t.Logf("%d pages became %d; the database from %d to %d bytes for %d calls", before, after, size, storetest.DiskBytes(t, st), len(wantLog))
 		if n := pageCount(t, st, b); n != bPages {
 			t.Fatalf("b has %d pages, want its %d left alone (one write: a page per hour and class)", n, bPages)
 		}

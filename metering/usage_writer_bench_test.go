@@ -167,7 +167,7 @@ func benchBatches(b *testing.B, e *loadEnv, us *metering.UsageStore) {
 		}
 		batches[i] = metering.UsageBatch{Calls: calls, Rollups: metering.RollupsOf(calls)}
 	}
-	size := diskBytes(b, e.st)
+	size := storetest.DiskBytes(b, e.st)
 	cpu := cpuClock(b, e.st)
 	b.ResetTimer()
 	for i := range b.N {
@@ -180,22 +180,7 @@ func benchBatches(b *testing.B, e *loadEnv, us *metering.UsageStore) {
 	b.ReportMetric(n/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(n/cpu().Seconds(), "rows/cpu-s")
 	b.ReportMetric(float64(cpu().Nanoseconds())/n, "cpu-ns/call")
-	b.ReportMetric(float64(diskBytes(b, e.st)-size)/n, "disk-bytes/call")
-}
-
-// diskBytes is the size of st's database: on SQLite its pages in use, on PostgreSQL
-// pg_database_size (tables, indexes and their TOAST, not the WAL).
-func diskBytes(tb testing.TB, st *store.Store) int64 {
-	tb.Helper()
-	var n int64
-	q := `SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()`
-	if st.Dialect == dialect.Postgres {
-		q = `SELECT pg_database_size(current_database())`
-	}
-	if err := st.DB.QueryRow(q).Scan(&n); err != nil {
-		tb.Fatal(err)
-	}
-	return n
+	b.ReportMetric(float64(storetest.DiskBytes(b, e.st)-size)/n, "disk-bytes/call")
 }
 
 // cpuClock starts a CPU clock: the returned function gives the CPU time used since, by this process

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -117,4 +118,19 @@ func unreachable(t testing.TB, display string, err error) {
 		t.Fatalf("storetest: PostgreSQL at %s is unreachable and PARTNER_TEST_REQUIRE_ALL=1: %v", display, err)
 	}
 	t.Skipf("storetest: skipping, PostgreSQL at %s is unreachable (set PARTNER_TEST_POSTGRES_URL, or PARTNER_TEST_REQUIRE_ALL=1 to fail): %v", display, err)
+}
+
+// DiskBytes is the size of the store's database: on SQLite the pages in use (the free list left
+// out), on PostgreSQL pg_database_size (tables, indexes and their TOAST, not the WAL).
+func DiskBytes(tb testing.TB, s *store.Store) int64 {
+	tb.Helper()
+	q := `SELECT (page_count - freelist_count) * page_size FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()`
+	if s.Dialect == dialect.Postgres {
+		q = `SELECT pg_database_size(current_database())`
+	}
+	var n int64
+	if err := s.DB.QueryRow(q).Scan(&n); err != nil {
+		tb.Fatalf("storetest: database size: %v", err)
+	}
+	return n
 }

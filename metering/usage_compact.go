@@ -45,7 +45,11 @@ func (s *UsageStore) CompactPages(ctx context.Context, now time.Time) (int, erro
 			return removed, fmt.Errorf("compact usage pages: %w", err)
 		}
 		for _, ids := range groups {
+			start := time.Now()
 			n, err := s.mergePages(ctx, ids)
+			if err == nil {
+				err = s.yieldWriteLock(ctx, time.Since(start))
+			}
 			if err != nil {
 				return removed, fmt.Errorf("compact usage pages: %w", err)
 			}

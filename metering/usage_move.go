@@ -13,8 +13,9 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
-// moveBatch is how many raw rows one step of MoveRawCalls pages.
-const moveBatch = 20_000
+// moveBatch is how many raw rows one step of MoveRawCalls pages: a recorder's batch, so a step
+// holds SQLite's write lock about as long as a recorder's write does.
+const moveBatch = MaxBatch
 
 // MoveRawCalls moves the calls that releases before usage pages kept one row each (the
 // usage_records table) into pages, and returns how many it moved. Each step takes the oldest rows
@@ -25,9 +26,13 @@ const moveBatch = 20_000
 func (s *UsageStore) MoveRawCalls(ctx context.Context) (int, error) {
 	moved := 0
 	for {
+		start := time.Now()
 		n, err := s.moveRawStep(ctx)
 		moved += n
 		if err != nil {
+			return moved, fmt.Errorf("move raw calls into pages: %w", err)
+		}
+		if err := s.yieldWriteLock(ctx, time.Since(start)); err != nil {
 			return moved, fmt.Errorf("move raw calls into pages: %w", err)
 		}
 		if n == 0 {
@@ -36,6 +41,24 @@ func (s *UsageStore) MoveRawCalls(ctx context.Context) (int, error) {
 				return moved, err
 			}
 		}
+	}
+}
+
+// yieldWriteLock pauses, on SQLite, as long as the write that took took: SQLite's busy handler
+// polls, so a loop of back-to-back transactions would keep its write lock from the recorder's
+// writes (and another mover's) until they gave up with SQLITE_BUSY. PostgreSQL locks rows, not
+// the database, and does not pause.
+func (s *UsageStore) yieldWriteLock(ctx context.Context, took time.Duration) error {
+	if s.dialect != dialect.SQLite {
+		return nil
+	}
+	t := time.NewTimer(took)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 

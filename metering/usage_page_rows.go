@@ -59,54 +59,83 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	type place struct {
-		consumer, hour int64
-		failed         bool
-	}
-	places := make([]place, len(calls))
-	mixed := false
+	// Each call's place, as an index into the distinct places met (few: a batch's consumers,
+	// hours and classes); the last one found is tried first, as calls come in runs.
+	var distinct []pagePlace
+	at := map[pagePlace]int32{}
+	placeOf := make([]int32, len(calls))
+	last := int32(-1)
 	for i := range calls {
 		c := &calls[i]
-		places[i] = place{int64(c.ConsumerID), c.At.UnixMicro() / int64(time.Hour/time.Microsecond), c.Status >= 400}
-		mixed = mixed || places[i] != places[0]
+		p := pagePlace{int64(c.ConsumerID), c.At.UnixMicro() / int64(time.Hour/time.Microsecond), c.Status >= 400}
+		if last < 0 || distinct[last] != p {
+			var ok bool
+			if last, ok = at[p]; !ok {
+				last = int32(len(distinct))
+				at[p] = last
+				distinct = append(distinct, p)
+			}
+		}
+		placeOf[i] = last
 	}
-	var order []int32 // nil: the calls in the order given
-	if mixed {        // each place's calls together, in the order given, without copying a call
+	// Each place's calls together, places in order, calls in the order given, without copying a
+	// call: a counting sort of their indexes.
+	var order []int32 // nil: every call is of one place
+	rank := make([]int32, len(distinct))
+	starts := make([]int, len(distinct)+1) // by rank
+	if len(distinct) > 1 {
+		byPlace := make([]int32, len(distinct))
+		for i := range byPlace {
+			byPlace[i] = int32(i)
+		}
+		slices.SortFunc(byPlace, func(a, b int32) int { return distinct[a].compare(distinct[b]) })
+		for r, p := range byPlace {
+			rank[p] = int32(r)
+		}
+		for _, p := range placeOf {
+			starts[rank[p]+1]++
+		}
+		for r := 1; r < len(starts); r++ {
+			starts[r] += starts[r-1]
+		}
 		order = make([]int32, len(calls))
-		for i := range order {
-			order[i] = int32(i)
+		next := slices.Clone(starts[:len(distinct)])
+		for i, p := range placeOf {
+			order[next[rank[p]]] = int32(i)
+			next[rank[p]]++
 		}
-		slices.SortFunc(order, func(a, b int32) int {
-			pa, pb := places[a], places[b]
-			return cmp.Or(cmp.Compare(pa.consumer, pb.consumer), cmp.Compare(pa.hour, pb.hour), cmpBool(pa.failed, pb.failed), cmp.Compare(a, b))
-		})
-	}
-	placeAt := func(i int) place {
-		if order != nil {
-			return places[order[i]]
-		}
-		return places[i]
+	} else {
+		starts[1] = len(calls)
 	}
 	var rows []pageRow
-	for start := 0; start < len(calls); {
-		end := start + 1
-		for end < len(calls) && end-start < MaxPageCalls && placeAt(end) == placeAt(start) {
-			end++
+	for r := range distinct {
+		for start := starts[r]; start < starts[r+1]; start += MaxPageCalls {
+			end := min(start+MaxPageCalls, starts[r+1])
+			page := callView{calls: calls}
+			if order != nil {
+				page.idx = order[start:end]
+			} else {
+				page.calls = calls[start:end]
+			}
+			data, err := encodePage(page)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, pageRow{sum: summarizePage(page), data: data})
 		}
-		page := callView{calls: calls}
-		if order != nil {
-			page.idx = order[start:end]
-		} else {
-			page.calls = calls[start:end]
-		}
-		data, err := encodePage(page)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, pageRow{sum: summarizePage(page), data: data})
-		start = end
 	}
 	return rows, nil
+}
+
+// pagePlace is what a page's calls share: consumer, UTC hour (in hours since 1970) and class.
+type pagePlace struct {
+	consumer, hour int64
+	failed         bool
+}
+
+// compare orders places by consumer, hour, then succeeded before failed.
+func (p pagePlace) compare(q pagePlace) int {
+	return cmp.Or(cmp.Compare(p.consumer, q.consumer), cmp.Compare(p.hour, q.hour), cmpBool(p.failed, q.failed))
 }
 
 // cmpBool orders false before true.

@@ -5,8 +5,10 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -36,6 +38,8 @@ type UsageStore struct {
 	sqlDB   *stdsql.DB // the pool beneath db, when given (WithDB): prepared inserts, one pipelined batch on PostgreSQL
 	// latCache keeps the latency sums of settled hours (Analytics).
 	latCache latencyCache
+	// stmts keeps the write statements prepared on sqlDB (prepared): stmtKey to *sql.Stmt.
+	stmts sync.Map
 }
 
 // UsageOption configures a UsageStore.
@@ -109,8 +113,10 @@ func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
 
 // execer runs statements in one transaction; prepare is nil when the transaction cannot prepare.
 type execer struct {
-	exec    func(ctx context.Context, query string, args ...any) (stdsql.Result, error)
-	prepare func(ctx context.Context, query string) (*stdsql.Stmt, error)
+	exec func(ctx context.Context, query string, args ...any) (stdsql.Result, error)
+	// stmt runs a statement of the store's pool in the transaction (sql.Tx.StmtContext); nil
+	// when the transaction is not on that pool.
+	stmt func(ctx context.Context, st *stdsql.Stmt) *stdsql.Stmt
 }
 
 func (s *UsageStore) writeEntTx(ctx context.Context, pages []pageRow, r *Rollups) error {
@@ -129,7 +135,7 @@ func (s *UsageStore) writeSQLTx(ctx context.Context, pages []pageRow, r *Rollups
 	if err != nil {
 		return err
 	}
-	if err := s.writeRows(ctx, execer{exec: tx.ExecContext, prepare: tx.PrepareContext}, pages, r); err != nil {
+	if err := s.writeRows(ctx, execer{exec: tx.ExecContext, stmt: tx.StmtContext}, pages, r); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
@@ -196,39 +202,57 @@ func (s *UsageStore) valuesQuery(head string, cols, rows int, tail string) strin
 }
 
 // execRows inserts n rows (appendArgs appends row i's cols arguments) in statements of at most
-// perStmt rows; full statements are prepared once when the transaction can prepare.
+// perStmt rows, and below that of a power of two rows each, so a write uses a few statement texts
+// of a few sizes. With the store's pool (x.stmt set) each text is prepared once per connection
+// and kept (prepared), so a write parses no SQL.
 func (s *UsageStore) execRows(ctx context.Context, x execer, head, tail string, cols, perStmt, n int,
 	appendArgs func(args []any, i int) []any) error {
-	var full *stdsql.Stmt
-	defer func() {
-		if full != nil {
-			full.Close()
-		}
-	}()
 	args := make([]any, 0, min(n, perStmt)*cols)
-	for i := 0; i < n; i += perStmt {
-		m := min(perStmt, n-i)
+	for i := 0; i < n; {
+		m := min(perStmt, 1<<(bits.Len(uint(n-i))-1))
 		args = args[:0]
 		for j := i; j < i+m; j++ {
 			args = appendArgs(args, j)
 		}
 		var err error
-		switch {
-		case m == perStmt && x.prepare != nil:
-			if full == nil {
-				if full, err = x.prepare(ctx, s.valuesQuery(head, cols, m, tail)); err != nil {
-					return err
-				}
+		if x.stmt != nil {
+			var st *stdsql.Stmt
+			if st, err = s.prepared(ctx, stmtKey{head, m}, func() string { return s.valuesQuery(head, cols, m, tail) }); err == nil {
+				_, err = x.stmt(ctx, st).ExecContext(ctx, args...)
 			}
-			_, err = full.ExecContext(ctx, args...)
-		default:
+		} else {
 			_, err = x.exec(ctx, s.valuesQuery(head, cols, m, tail), args...)
 		}
 		if err != nil {
 			return err
 		}
+		i += m
 	}
 	return nil
+}
+
+// stmtKey names a write statement: its head and its number of rows (the head names its tail), or
+// a whole statement and 0.
+type stmtKey struct {
+	head string
+	rows int
+}
+
+// prepared returns the statement named key, prepared on the store's pool from query() the first
+// time (each connection prepares it when it first runs it) and kept for the store's life.
+func (s *UsageStore) prepared(ctx context.Context, key stmtKey, query func() string) (*stdsql.Stmt, error) {
+	if st, ok := s.stmts.Load(key); ok {
+		return st.(*stdsql.Stmt), nil
+	}
+	st, err := s.sqlDB.PrepareContext(ctx, query())
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(key, st); loaded {
+		st.Close()
+		return prev.(*stdsql.Stmt), nil
+	}
+	return st, nil
 }
 
 func (s *UsageStore) writeRows(ctx context.Context, x execer, pages []pageRow, r *Rollups) error {
@@ -276,14 +300,13 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, pages []pageRow, r
 	}
 	q := s.lastUsedUpdate()
 	exec := x.exec
-	if x.prepare != nil && len(uses) > 1 {
-		st, err := x.prepare(ctx, q)
+	if x.stmt != nil {
+		st, err := s.prepared(ctx, stmtKey{head: q}, func() string { return q })
 		if err != nil {
 			return err
 		}
-		defer st.Close()
 		exec = func(ctx context.Context, _ string, args ...any) (stdsql.Result, error) {
-			return st.ExecContext(ctx, args...)
+			return x.stmt(ctx, st).ExecContext(ctx, args...)
 		}
 	}
 	for _, u := range uses {

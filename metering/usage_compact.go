@@ -143,15 +143,12 @@ func (s *UsageStore) mergePages(ctx context.Context, ids []int) (int, error) {
 		}
 		calls = append(calls, c...)
 	}
-	merged, err := pagesOf(calls)
-	if err == nil {
-		err = s.writeRows(ctx, execer{exec: tx.ExecContext}, merged, &Rollups{})
-	}
+	merged, err := s.insertPages(ctx, tx, calls)
 	if err != nil {
 		return rollback(err)
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	return len(pages) - len(merged), nil
+	return len(pages) - merged, nil
 }

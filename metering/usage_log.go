@@ -266,7 +266,6 @@ const (
 	maxMethod    = 8
 	maxPath      = 512
 	maxErrorCode = 64
-	maxSource    = 64
 )
 
 // clip cuts s to at most n bytes, on a rune boundary.

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
@@ -80,15 +81,21 @@ func (s *UsageStore) moveRawStep(ctx context.Context) (int, error) {
 	}
 	calls, err := s.takeRawRows(ctx, tx.QueryContext)
 	if err == nil {
-		var pages []pageRow
-		if pages, err = pagesOf(calls); err == nil {
-			err = s.writeRows(ctx, execer{exec: tx.ExecContext}, pages, &Rollups{})
-		}
+		_, err = s.insertPages(ctx, tx, calls)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("%w (rolled back: %v)", err, tx.Rollback())
 	}
 	return len(calls), tx.Commit()
+}
+
+// insertPages writes calls as pages (pagesOf) in tx, without rollups, and returns how many.
+func (s *UsageStore) insertPages(ctx context.Context, tx *ent.Tx, calls []Call) (int, error) {
+	pages, err := pagesOf(calls)
+	if err != nil {
+		return 0, err
+	}
+	return len(pages), s.writeRows(ctx, execer{exec: tx.ExecContext}, pages, &Rollups{})
 }
 
 // takeRawRows runs moveRawQuery and reads the rows it deleted as calls.

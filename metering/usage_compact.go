@@ -59,12 +59,13 @@ func (s *UsageStore) CompactPages(ctx context.Context, now time.Time) (int, erro
 	return removed, nil
 }
 
-// smallPages returns the consumer's pages to merge, grouped by hour and class, each group in the
-// order written; groups of one page are left out.
+// smallPages returns the consumer's pages to merge, grouped by hour and class and in the order
+// written, each group holding at most MaxPageCalls calls (one merged page); groups of one page
+// are left out.
 func (s *UsageStore) smallPages(ctx context.Context, consumerID int, now time.Time) ([][]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT "id", "first_at", "calls_4xx" + "calls_429" + "calls_5xx" FROM "`+usagepage.Table+
-		`" WHERE "consumer_id" = `+s.param(1)+` AND "last_at" >= `+s.param(2)+` AND "last_at" < `+s.param(3)+
-		` AND "calls" < `+strconv.Itoa(compactBelow), consumerID, now.Add(-compactWindow).UTC(), now.Add(-compactAfter).UTC())
+	rows, err := s.db.QueryContext(ctx, `SELECT "id", "first_at", "calls", "calls_4xx" + "calls_429" + "calls_5xx" FROM "`+
+		usagepage.Table+`" WHERE "consumer_id" = `+s.param(1)+` AND "last_at" >= `+s.param(2)+` AND "last_at" < `+s.param(3)+
+		` AND "calls" < `+strconv.Itoa(compactBelow)+` ORDER BY "id"`, consumerID, now.Add(-compactWindow).UTC(), now.Add(-compactAfter).UTC())
 	if err != nil {
 		return nil, err
 	}
@@ -73,27 +74,36 @@ func (s *UsageStore) smallPages(ctx context.Context, consumerID int, now time.Ti
 		hour   time.Time
 		failed bool
 	}
-	groups := map[place][]int{}
+	type group struct {
+		ids   []int
+		calls int
+	}
+	open := map[place]*group{} // the group each place is filling
+	var groups []*group
 	for rows.Next() {
-		var id, failed int
+		var id, calls, failed int
 		var first time.Time
-		if err := rows.Scan(&id, &first, &failed); err != nil {
+		if err := rows.Scan(&id, &first, &calls, &failed); err != nil {
 			return nil, err
 		}
 		p := place{Hour(first), failed > 0}
-		groups[p] = append(groups[p], id)
+		g := open[p]
+		if g == nil || g.calls+calls > MaxPageCalls {
+			g = &group{}
+			open[p] = g
+			groups = append(groups, g)
+		}
+		g.ids, g.calls = append(g.ids, id), g.calls+calls
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var out [][]int
-	for _, ids := range groups {
-		if len(ids) > 1 {
-			slices.Sort(ids)
-			out = append(out, ids)
+	for _, g := range groups {
+		if len(g.ids) > 1 {
+			out = append(out, g.ids)
 		}
 	}
-	slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
 	return out, nil
 }
 

@@ -21,16 +21,7 @@ func TestCompactPages(t *testing.T) {
 		a, b := e.consumer("a"), e.consumer("b")
 		ka, kb := e.key(a), e.key(b)
 		start := day0.Add(-40 * time.Minute) // the calls cross the hour at day0
-		calls := meteringtest.NewTraffic(5, a, []int{ka}, start, 2*time.Second).Calls(1_500)
-		now := calls[len(calls)-1].At.Add(time.Minute) // the last minute's pages are too recent to merge
-		for len(calls) > 0 {                           // a write a second, as the recorder flushes
-			n := 1
-			for n < len(calls) && calls[n].At.Sub(calls[0].At) < time.Second {
-				n++
-			}
-			e.write(calls[:n]...)
-			calls = calls[n:]
-		}
+		now := writeQuietly(e, a, ka, start)
 		e.write(meteringtest.NewTraffic(6, b, []int{kb}, start, time.Minute).Calls(40)...)
 		before, bPages := pageCount(t, st, a), pageCount(t, st, b)
 		wantLog := bruteForce(storedLog(t, st, a), metering.LogFilter{})
@@ -79,6 +70,47 @@ func TestCompactPages(t *testing.T) {
 		if n, err := e.us.CompactPages(t.Context(), now); err != nil || n != 0 {
 			t.Fatalf("compacting again removed %d pages (%v), want 0", n, err)
 		}
+	})
+}
+
+// writeQuietly writes 1,500 calls of the consumer from start, about 2 s apart, a write a second
+// as the recorder flushes them, and returns a time a minute after the last.
+func writeQuietly(e *usageEnv, consumerID, keyID int, start time.Time) time.Time {
+	calls := meteringtest.NewTraffic(5, consumerID, []int{keyID}, start, 2*time.Second).Calls(1_500)
+	now := calls[len(calls)-1].At.Add(time.Minute)
+	for len(calls) > 0 {
+		n := 1
+		for n < len(calls) && calls[n].At.Sub(calls[0].At) < time.Second {
+			n++
+		}
+		e.write(calls[:n]...)
+		calls = calls[n:]
+	}
+	return now
+}
+
+// TestExportDuringCompaction: a CSV export reads one snapshot: pages merged while it runs are
+// neither missed nor repeated.
+func TestExportDuringCompaction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newUsageEnv(t, st)
+		a := e.consumer("a")
+		now := writeQuietly(e, a, e.key(a), day0.Add(-40*time.Minute))
+		want := bruteForce(storedLog(t, st, a), metering.LogFilter{})
+		var got []metering.LogCall
+		err := e.us.ExportLog(t.Context(), a, metering.LogFilter{}, func(c metering.LogCall) error {
+			if len(got) == 0 { // the export has read its first pages: merge every page behind them
+				if n, err := e.us.CompactPages(t.Context(), now); err != nil || n == 0 {
+					t.Fatalf("CompactPages during the export: %d, %v", n, err)
+				}
+			}
+			got = append(got, c)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertLog(t, "the export during a compaction", got, want)
 	})
 }
 

@@ -244,11 +244,12 @@ func (s *UsageStore) LogCall(ctx context.Context, consumerID int, requestID stri
 }
 
 // ExportLog calls fn with every call of the consumer's log matching f, newest first, reading pages
-// a few at a time: memory stays bounded however long the log. It stops at fn's first error and
-// returns it.
+// a few at a time: memory stays bounded however long the log. It reads one snapshot of the log,
+// so pages compacted or pruned meanwhile are neither missed nor repeated. It stops at fn's first
+// error and returns it.
 func (s *UsageStore) ExportLog(ctx context.Context, consumerID int, f LogFilter, fn func(LogCall) error) error {
 	var fnErr error
-	err := s.eachCall(ctx, &logRead{consumerID: consumerID, f: f, older: true, chunk: 16}, func(c LogCall) bool {
+	err := s.eachCall(ctx, &logRead{consumerID: consumerID, f: f, older: true, chunk: 16, snapshot: true}, func(c LogCall) bool {
 		fnErr = fn(c)
 		return fnErr == nil
 	})

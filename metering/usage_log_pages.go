@@ -3,6 +3,7 @@ package metering
 import (
 	"cmp"
 	"context"
+	stdsql "database/sql"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,6 +41,9 @@ type logRead struct {
 	older      bool       // newest first (true) or oldest first
 	withBody   bool       // fill LogCall.ErrorBody
 	chunk      int        // pages asked of the store at once
+	// snapshot reads every chunk in one read-only transaction, so a long read sees the pages as
+	// they were when it began, whatever compaction and retention do meanwhile.
+	snapshot bool
 }
 
 // byRequestID reports whether the read goes in request-id order: a prefix search, or a lookup of
@@ -235,6 +239,7 @@ func (s *UsageStore) contains(col, param string) string {
 type pageCursor struct {
 	s       *UsageStore
 	r       *logRead
+	query   func(ctx context.Context, query string, args ...any) (*stdsql.Rows, error)
 	pages   []storedPage
 	last    *storedPage
 	drained bool
@@ -255,7 +260,7 @@ func (pc *pageCursor) peek(ctx context.Context) (*storedPage, error) {
 
 func (pc *pageCursor) fill(ctx context.Context) error {
 	q, args := pc.s.pageQuery(pc.r, pc.last)
-	rows, err := pc.s.db.QueryContext(ctx, q, args...)
+	rows, err := pc.query(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -280,7 +285,19 @@ func (pc *pageCursor) fill(ctx context.Context) error {
 
 // eachCall calls fn with the read's calls in its order until fn returns false or none is left.
 func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) bool) error {
-	pc := &pageCursor{s: s, r: r}
+	pc := &pageCursor{s: s, r: r, query: s.db.QueryContext}
+	if r.snapshot {
+		opts := &stdsql.TxOptions{ReadOnly: true}
+		if s.dialect == dialect.Postgres {
+			opts.Isolation = stdsql.LevelRepeatableRead // SQLite's read transactions are snapshots already (WAL)
+		}
+		tx, err := s.db.BeginTx(ctx, opts)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback() // read only: nothing to commit
+		pc.query = tx.QueryContext
+	}
 	var held []heldCall // decoded, matching and not yet handed on, in the read's order
 	for {
 		p, err := pc.peek(ctx)

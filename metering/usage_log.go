@@ -132,6 +132,8 @@ func prefixEnd(prefix string) string {
 
 // LogCall is one call of the request log.
 type LogCall struct {
+	// ID is the call's place in the store: its page's id and its position there (pageIndexBits),
+	// the cursor's tie-break between calls of one time. A compaction changes it.
 	ID          int
 	At          time.Time
 	KeyID       int

@@ -70,13 +70,9 @@ func (r *logRead) compare(a, b heldCall) int {
 	return c
 }
 
-// beyondCursor reports whether h comes after the read's cursor.
-func (r *logRead) beyondCursor(h heldCall) bool {
-	if r.cur == nil {
-		return true
-	}
-	cur := heldCall{c: &Call{At: r.cur.At, RequestID: r.cur.RequestID}, id: r.cur.ID}
-	return r.compare(cur, h) < 0
+// beyondCursor reports whether h comes after cur, the read's cursor as a call (nil: no cursor).
+func (r *logRead) beyondCursor(cur *heldCall, h heldCall) bool {
+	return cur == nil || r.compare(*cur, h) < 0
 }
 
 // matchesFields reports whether c matches the read's filter but for its request id, which
@@ -298,6 +294,10 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 		defer tx.Rollback() // read only: nothing to commit
 		pc.query = tx.QueryContext
 	}
+	var cur *heldCall
+	if r.cur != nil {
+		cur = &heldCall{c: &Call{At: r.cur.At, RequestID: r.cur.RequestID}, id: r.cur.ID}
+	}
 	var held []heldCall // decoded, matching and not yet handed on, in the read's order
 	for {
 		p, err := pc.peek(ctx)
@@ -315,7 +315,7 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 		}
 		for i := range calls {
 			h := heldCall{c: &calls[i], id: page.id<<pageIndexBits | int(places[i])}
-			if r.matchesRequestID(h.c) && r.beyondCursor(h) {
+			if r.matchesRequestID(h.c) && r.beyondCursor(cur, h) {
 				held = append(held, h)
 			}
 		}

@@ -150,10 +150,7 @@ func bruteForce(stored []storedCall, f metering.LogFilter) []metering.LogCall {
 	var out []metering.LogCall
 	for _, s := range stored {
 		c := s.call
-		if !f.From.IsZero() && c.At.Before(f.From) || !f.To.IsZero() && !c.At.Before(f.To) ||
-			f.KeyID != 0 && c.KeyID != f.KeyID || f.Operation != "" && c.Operation != f.Operation ||
-			f.StatusGroup != "" && metering.StatusGroup(c.Status) != f.StatusGroup ||
-			f.ErrorCode != "" && c.ErrorCode != f.ErrorCode || !strings.HasPrefix(c.RequestID, f.RequestIDPrefix) {
+		if !callMatches(c, f) {
 			continue
 		}
 		out = append(out, metering.LogCall{ID: s.ID, At: c.At, KeyID: c.KeyID, Operation: c.Operation, Status: c.Status, RequestID: c.RequestID})
@@ -165,6 +162,14 @@ func bruteForce(stored []storedCall, f metering.LogFilter) []metering.LogCall {
 		return -cmp.Or(x.At.Compare(y.At), cmp.Compare(x.ID, y.ID))
 	})
 	return out
+}
+
+// callMatches is the request log's filter applied to one call.
+func callMatches(c metering.Call, f metering.LogFilter) bool {
+	return (f.From.IsZero() || !c.At.Before(f.From)) && (f.To.IsZero() || c.At.Before(f.To)) &&
+		(f.KeyID == 0 || c.KeyID == f.KeyID) && (f.Operation == "" || c.Operation == f.Operation) &&
+		(f.StatusGroup == "" || metering.StatusGroup(c.Status) == f.StatusGroup) &&
+		(f.ErrorCode == "" || c.ErrorCode == f.ErrorCode) && strings.HasPrefix(c.RequestID, f.RequestIDPrefix)
 }
 
 // randomFilter is one or two random filters over the calls.

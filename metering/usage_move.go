@@ -41,6 +41,10 @@ func (s *UsageStore) MoveRawCalls(ctx context.Context) (int, error) {
 			if err != nil || !left {
 				return moved, err
 			}
+			// Rows are left that another mover holds (SKIP LOCKED): wait for its step to end.
+			if err := sleep(ctx, 100*time.Millisecond); err != nil {
+				return moved, fmt.Errorf("move raw calls into pages: %w", err)
+			}
 		}
 	}
 }
@@ -53,7 +57,12 @@ func (s *UsageStore) yieldWriteLock(ctx context.Context, took time.Duration) err
 	if s.dialect != dialect.SQLite {
 		return nil
 	}
-	t := time.NewTimer(took)
+	return sleep(ctx, took)
+}
+
+// sleep waits d, or less when ctx ends first (then its error).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():

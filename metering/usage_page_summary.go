@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// PageSummary is what the store indexes of a usage page (DESIGN.md section 7): request-log
-// filters select pages by it before decoding any.
+// PageSummary is what the store indexes of a usage page (DESIGN.md section 7): the request log
+// selects pages by its columns (usage_log_pages.go) before decoding any.
 type PageSummary struct {
 	ConsumerID int
 	Calls      int
@@ -67,27 +67,4 @@ func addSorted[T int | string](vs []T, v T) []T {
 		vs = slices.Insert(vs, i, v)
 	}
 	return vs
-}
-
-// Matches reports whether the page may hold calls matching f: false when none can, so the log
-// need not decode it. Each of f's fields is checked alone, so a page can match f and none of its
-// calls match all of f's fields at once.
-func (s PageSummary) Matches(f LogFilter) bool {
-	switch {
-	case s.Calls == 0,
-		!f.From.IsZero() && s.Last.Before(f.From),
-		!f.To.IsZero() && !s.First.Before(f.To),
-		f.KeyID != 0 && !has(s.KeyIDs, f.KeyID),
-		f.Operation != "" && !has(s.Operations, f.Operation),
-		f.StatusGroup != "" && s.Groups[f.StatusGroup] == 0,
-		f.ErrorCode != "" && !has(s.ErrorCodes, f.ErrorCode),
-		f.bySearch() && (s.LastRequestID < f.RequestIDPrefix || s.FirstRequestID >= prefixEnd(f.RequestIDPrefix)):
-		return false
-	}
-	return true
-}
-
-func has[T int | string](sorted []T, v T) bool {
-	_, found := slices.BinarySearch(sorted, v)
-	return found
 }

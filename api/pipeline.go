@@ -40,6 +40,10 @@ func responseHeader(ctx huma.Context) http.Header {
 	return w.Header()
 }
 
+// apiKeyHeader is X-API-Key as net/http stores it: reading a header by its canonical name
+// allocates nothing.
+var apiKeyHeader = http.CanonicalHeaderKey("X-API-Key")
+
 // callKey is the context key of the per-call state shared by the stages.
 type callKey struct{}
 
@@ -147,7 +151,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 			return
 		}
 	}
-	raw := ctx.Header("X-API-Key")
+	raw := ctx.Header(apiKeyHeader)
 	if raw == "" {
 		s.writeError(ctx, Errorf(CodeInvalidAPIKey, "missing X-API-Key header"))
 		return
@@ -387,14 +391,15 @@ func (s *Server) contain(ctx huma.Context, next func(huma.Context)) {
 	next(ctx)
 }
 
-// deadline runs the handler under its class's deadline (stage 7).
+// deadline runs the handler under its class's deadline (stage 7). Its timer starts only when the
+// handler waits on something (lazyDeadline).
 func (s *Server) deadline(ctx huma.Context, next func(huma.Context)) {
 	d := specOf(ctx).deadline()
 	if d == 0 {
 		next(ctx)
 		return
 	}
-	dctx, cancel := context.WithTimeout(ctx.Context(), d)
-	defer cancel()
+	dctx := withLazyDeadline(ctx.Context(), d)
+	defer dctx.release()
 	next(huma.WithContext(ctx, dctx))
 }

@@ -53,15 +53,16 @@ func CheckEVMAddress(s string) error {
 	}
 	// Mixed case: each letter upper-case exactly when its nibble of keccak256(lower-case digits)
 	// is 8 or more (EIP-55). Without allocating: this runs on every call naming an address.
-	var digits [40]byte
+	k := keccakPool.Get().(*keccak)
+	defer keccakPool.Put(k)
+	digits := &k.digits
 	for i := range digits {
 		digits[i] = s[2+i] | 0x20 // hex letters to lower case; digits keep their bit
 	}
-	k := keccakPool.Get().(*keccak)
-	defer keccakPool.Put(k)
 	k.h.Reset()
 	k.h.Write(digits[:])
-	sum := k.h.Sum(k.sum[:0])
+	sum := k.sum[:]
+	k.h.Read(sum) // the sum, without Sum's copy of the state
 	for i, c := range digits {
 		if c < 'a' {
 			continue
@@ -74,13 +75,22 @@ func CheckEVMAddress(s string) error {
 	return nil
 }
 
-// keccak is a Keccak-256 state and a buffer for its sum, kept in keccakPool for CheckEVMAddress.
+// keccak is a Keccak-256 state and buffers for its input and sum, kept in keccakPool for
+// CheckEVMAddress.
 type keccak struct {
-	h   hash.Hash
-	sum [32]byte
+	h      keccakState
+	digits [40]byte
+	sum    [32]byte
 }
 
-var keccakPool = sync.Pool{New: func() any { return &keccak{h: sha3.NewLegacyKeccak256()} }}
+// keccakState is a Keccak-256 hash that also reads its sum out (x/crypto's legacy hash does),
+// without Sum's copy of the state.
+type keccakState interface {
+	hash.Hash
+	Read(p []byte) (int, error)
+}
+
+var keccakPool = sync.Pool{New: func() any { return &keccak{h: sha3.NewLegacyKeccak256().(keccakState)} }}
 
 // EVMChecksum returns the EIP-55 mixed-case form of a 0x EVM address (unchanged when it is not one).
 func EVMChecksum(addr string) string {

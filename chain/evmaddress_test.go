@@ -118,3 +118,11 @@ func TestCheckEVMAddressAgreesWithChecksum(t *testing.T) {
 func allOneCase(digits string) bool {
 	return digits == strings.ToLower(digits) || digits == strings.ToUpper(digits)
 }
+
+// TestCheckEVMAddressAllocates nothing: it runs on every call that names an address.
+func TestCheckEVMAddressAllocates(t *testing.T) {
+	addr := EVMChecksum("0xfa172d7e20a062de8b89f8b03821e77072b141b3")
+	if n := testing.AllocsPerRun(100, func() { _ = CheckEVMAddress(addr) }); n != 0 {
+		t.Fatalf("CheckEVMAddress allocates %v times a call, want 0", n)
+	}
+}

@@ -25,11 +25,17 @@ const (
 	// row of a call is shed (counted in Stats) while its count still goes into the rollups.
 	DefaultBufferSize = 100_000
 	// MaxBatch bounds the raw calls of one write (one transaction), so a flush that falls behind writes
-	// more batches of the same size, never larger ones.
-	MaxBatch = 5_000
+	// more batches of the same size, never larger ones. A write's rollup increments cost the same
+	// however many calls it carries (they are per key, operation, hour and latency bucket), and its
+	// raw calls go into pages of up to MaxPageCalls: four full pages' worth spreads the rollups over
+	// many calls while a write still takes tens of milliseconds.
+	MaxBatch = 4 * MaxPageCalls
 	// batchTimeout bounds one write of the background flusher.
 	batchTimeout = 10 * time.Second
 )
+
+// minChunk is the least room a new chunk of raw calls starts with; it grows to MaxBatch as needed.
+const minChunk = 256
 
 // Recorder batches calls and writes them off the hot path. Record never blocks.
 //
@@ -50,11 +56,14 @@ type Recorder struct {
 
 	flushMu sync.Mutex // one write at a time, so chunks are written in order and once
 
-	mu      sync.Mutex
-	queue   [][]Call // oldest first; the last chunk is the one Record appends to
-	held    int      // raw calls queued or being written
-	rollups *Rollups // increments not yet taken by a write
-	stats   Stats
+	mu    sync.Mutex
+	queue [][]Call // oldest first; the last chunk is the one Record appends to
+	held  int      // raw calls queued or being written
+	// lastChunk is the size of the chunk last taken for writing: a new chunk starts with room for
+	// as many (at least minChunk), so a quiet service does not hold a whole batch's room per second.
+	lastChunk int
+	rollups   *Rollups // increments not yet taken by a write
+	stats     Stats
 
 	kick     chan struct{}
 	stop     chan struct{}
@@ -112,14 +121,15 @@ func (r *Recorder) Record(c Call) {
 		r.mu.Unlock()
 		return
 	}
+	batch := min(MaxBatch, r.limit)
 	n := len(r.queue)
-	if n == 0 || len(r.queue[n-1]) == cap(r.queue[n-1]) {
-		r.queue = append(r.queue, make([]Call, 0, min(MaxBatch, r.limit)))
+	if n == 0 || len(r.queue[n-1]) == batch {
+		r.queue = append(r.queue, make([]Call, 0, min(batch, max(minChunk, r.lastChunk))))
 		n++
 	}
 	r.queue[n-1] = append(r.queue[n-1], c)
 	r.held++
-	full := len(r.queue[n-1]) == cap(r.queue[n-1])
+	full := len(r.queue[n-1]) == batch
 	r.mu.Unlock()
 	if full {
 		select {
@@ -222,6 +232,7 @@ func (r *Recorder) take() ([]Call, *Rollups) {
 		calls = r.queue[0]
 		r.queue[0] = nil
 		r.queue = r.queue[1:]
+		r.lastChunk = len(calls)
 	}
 	rollups := r.rollups
 	r.rollups = &Rollups{}

@@ -148,7 +148,7 @@ func within(t *testing.T, what string, fn func()) {
 func TestRecorderRecordNeverBlocks(t *testing.T) {
 	// The writer hangs: the first flush (timer or full batch) sits in WriteCalls until released.
 	w := &testWriter{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
-	const buffer = 5_000 // above the flush batch, so full batches kick the flusher too
+	const buffer = 5_000 // below MaxBatch: a chunk is full at the buffer size, which kicks the flusher too
 	r := metering.NewRecorder(w, discard, time.Millisecond, buffer)
 
 	within(t, "Record while the writer hangs", func() {

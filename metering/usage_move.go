@@ -14,9 +14,10 @@ import (
 	"github.com/partner-platform/partnerd/ent/usagerecord"
 )
 
-// moveBatch is how many raw rows one step of MoveRawCalls pages: a recorder's batch, so a step
-// holds SQLite's write lock about as long as a recorder's write does.
-const moveBatch = MaxBatch
+// moveBatch is how many raw rows one step of MoveRawCalls pages. Deleting a row with its indexes
+// costs far more than paging it, so a step of 5,000 holds SQLite's write lock about as long as a
+// recorder's write does.
+const moveBatch = 5_000
 
 // MoveRawCalls moves the calls that releases before usage pages kept one row each (the
 // usage_records table) into pages, and returns how many it moved. Each step takes the oldest rows

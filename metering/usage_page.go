@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -79,22 +80,26 @@ var (
 // DecodePage returns them as a page keeps them: times in UTC and latencies to the microsecond,
 // method, path, error code and error body clipped to their bounds (maxMethod, maxPath,
 // maxErrorCode, MaxErrorBody), an empty error body as none. It is safe to call from several goroutines.
-func EncodePage(calls []Call) ([]byte, error) { return encodePage(callView{calls: calls}) }
+func EncodePage(calls []Call) ([]byte, error) {
+	page, _, err := encodePage(callView{calls: calls})
+	return page, err
+}
 
-func encodePage(v callView) ([]byte, error) {
+// encodePage encodes a page and summarizes it (SummarizePage) in the same pass over its calls.
+func encodePage(v callView) ([]byte, PageSummary, error) {
 	if v.len() > MaxPageCalls {
-		return nil, fmt.Errorf("encode usage page: %d calls, at most %d", v.len(), MaxPageCalls)
+		return nil, PageSummary{}, fmt.Errorf("encode usage page: %d calls, at most %d", v.len(), MaxPageCalls)
 	}
 	w := pageWriters.Get().(*pageWriter)
 	defer pageWriters.Put(w)
-	body, err := w.body(v)
+	body, sum, err := w.body(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode usage page: %w", err)
+		return nil, PageSummary{}, fmt.Errorf("encode usage page: %w", err)
 	}
 	w.frame = pageEncoder.EncodeAll(body, w.frame[:0])
 	page := make([]byte, 0, 1+binary.MaxVarintLen64+len(w.frame)+len(w.ridRand))
 	page = binary.AppendUvarint(append(page, pageVersion), uint64(len(w.frame)))
-	return append(append(page, w.frame...), w.ridRand...), nil
+	return append(append(page, w.frame...), w.ridRand...), sum, nil
 }
 
 // callView is some of calls without copying them: those at idx, in its order, or every one when
@@ -141,25 +146,40 @@ func (w *pageWriter) reset() {
 	w.sources.reset()
 }
 
-// body is the page's content before compression, valid until w's next use; the random parts of
-// request ids, which go after the frame, are left in w.ridRand.
-func (w *pageWriter) body(calls callView) ([]byte, error) {
+// body is the page's content before compression, valid until w's next use, and the page's
+// summary; the random parts of request ids, which go after the frame, are left in w.ridRand.
+func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 	w.reset()
-	consumer := 0
 	n := calls.len()
+	sum := PageSummary{Calls: n, Groups: map[string]int{}}
+	var consumer int
+	var first, last int64
 	if n > 0 {
-		consumer = calls.at(0).ConsumerID
+		c0 := calls.at(0)
+		consumer = c0.ConsumerID
+		first, last = c0.At.UnixMicro(), c0.At.UnixMicro()
+		sum.FirstRequestID, sum.LastRequestID = c0.RequestID, c0.RequestID
 	}
+	group, run := "", 0 // calls in a row of one status group, counted once the row ends
 	var prev int64
 	for i := range n {
 		c := calls.at(i)
 		if c.ConsumerID != consumer {
-			return nil, fmt.Errorf("consumers %d and %d in one page", consumer, c.ConsumerID)
+			return nil, PageSummary{}, fmt.Errorf("consumers %d and %d in one page", consumer, c.ConsumerID)
 		}
 		// The time and the latency to the microsecond; method, path, error code and error body
 		// clipped to their bounds.
 		us := c.At.UnixMicro()
 		w.at, prev = binary.AppendVarint(w.at, us-prev), us
+		first, last = min(first, us), max(last, us)
+		sum.FirstRequestID, sum.LastRequestID = min(sum.FirstRequestID, c.RequestID), max(sum.LastRequestID, c.RequestID)
+		if g := StatusGroup(c.Status); g != group {
+			if run > 0 {
+				sum.Groups[group] += run
+			}
+			group, run = g, 0
+		}
+		run++
 		var f byte
 		if ms, rnd, ok := parseRequestID(c.RequestID); ok {
 			w.ridTime = binary.AppendVarint(w.ridTime, ms-time.UnixMicro(us).UnixMilli())
@@ -191,6 +211,19 @@ func (w *pageWriter) body(calls callView) ([]byte, error) {
 		}
 		w.flags = append(w.flags, f)
 	}
+	if n > 0 {
+		sum.Groups[group] += run
+		sum.ConsumerID = consumer
+		sum.First, sum.Last = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
+	}
+	sum.KeyIDs = slices.Sorted(slices.Values(w.keys.values))
+	sum.Operations = slices.Sorted(slices.Values(w.ops.values))
+	for _, code := range w.codes.values {
+		if code != "" {
+			sum.ErrorCodes = append(sum.ErrorCodes, code)
+		}
+	}
+	slices.Sort(sum.ErrorCodes)
 
 	b := binary.AppendVarint(w.out[:0], int64(consumer))
 	b = binary.AppendUvarint(b, uint64(n))
@@ -210,9 +243,9 @@ func (w *pageWriter) body(calls callView) ([]byte, error) {
 	}
 	w.out = b
 	if len(b) > maxPageBody {
-		return nil, fmt.Errorf("%d bytes before compression, at most %d", len(b), maxPageBody)
+		return nil, PageSummary{}, fmt.Errorf("%d bytes before compression, at most %d", len(b), maxPageBody)
 	}
-	return b, nil
+	return b, sum, nil
 }
 
 // addBody adds an error body to the body columns, without the request id it quotes: the id is in

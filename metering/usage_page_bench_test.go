@@ -53,14 +53,3 @@ func BenchmarkDecodePage(b *testing.B) {
 	}
 	reportPerCall(b, cpu, benchPageCalls)
 }
-
-// BenchmarkSummarizePage summarizes that page, as the writer will with each page it stores.
-func BenchmarkSummarizePage(b *testing.B) {
-	calls := pageCalls(1, benchPageCalls)
-	b.ReportAllocs()
-	cpu := processCPU(b)
-	for b.Loop() {
-		metering.SummarizePage(calls)
-	}
-	reportPerCall(b, cpu, benchPageCalls)
-}

@@ -117,11 +117,11 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 			} else {
 				page.calls = calls[start:end]
 			}
-			data, err := encodePage(page)
+			data, sum, err := encodePage(page)
 			if err != nil {
 				return nil, err
 			}
-			rows = append(rows, pageRow{sum: summarizePage(page), data: data})
+			rows = append(rows, pageRow{sum: sum, data: data})
 		}
 	}
 	return rows, nil

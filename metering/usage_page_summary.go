@@ -1,9 +1,6 @@
 package metering
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // PageSummary is what the store indexes of a usage page (DESIGN.md section 7): the request log
 // selects pages by its columns (usage_log_pages.go) before decoding any.
@@ -24,47 +21,14 @@ type PageSummary struct {
 	ErrorCodes []string
 }
 
-// SummarizePage summarizes the calls of a page (EncodePage), all of one consumer.
-func SummarizePage(calls []Call) PageSummary { return summarizePage(callView{calls: calls}) }
-
-func summarizePage(calls callView) PageSummary {
-	n := calls.len()
-	s := PageSummary{Calls: n, Groups: map[string]int{}}
-	if n == 0 {
-		return s
+// SummarizePage summarizes the calls of a page (EncodePage), all of one consumer. The writer
+// summarizes each page as it encodes it (encodePage).
+func SummarizePage(calls []Call) PageSummary {
+	w := pageWriters.Get().(*pageWriter)
+	defer pageWriters.Put(w)
+	_, sum, err := w.body(callView{calls: calls})
+	if err != nil {
+		return PageSummary{}
 	}
-	c0 := calls.at(0)
-	s.ConsumerID = c0.ConsumerID
-	s.FirstRequestID, s.LastRequestID = c0.RequestID, c0.RequestID
-	first, last := c0.At.UnixMicro(), c0.At.UnixMicro()
-	group, run := "", 0 // calls in a row of one status group, counted once the row ends
-	for i := range n {
-		c := calls.at(i)
-		us := c.At.UnixMicro()
-		first, last = min(first, us), max(last, us)
-		s.FirstRequestID, s.LastRequestID = min(s.FirstRequestID, c.RequestID), max(s.LastRequestID, c.RequestID)
-		if g := StatusGroup(c.Status); g != group {
-			if run > 0 {
-				s.Groups[group] += run
-			}
-			group, run = g, 0
-		}
-		run++
-		s.KeyIDs = addSorted(s.KeyIDs, c.KeyID)
-		s.Operations = addSorted(s.Operations, c.Operation)
-		if code := clip(c.ErrorCode, maxErrorCode); code != "" {
-			s.ErrorCodes = addSorted(s.ErrorCodes, code)
-		}
-	}
-	s.Groups[group] += run
-	s.First, s.Last = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
-	return s
-}
-
-// addSorted adds v to the sorted set vs. Sets are small (a page's keys, operations, codes).
-func addSorted[T int | string](vs []T, v T) []T {
-	if i, found := slices.BinarySearch(vs, v); !found {
-		vs = slices.Insert(vs, i, v)
-	}
-	return vs
+	return sum
 }

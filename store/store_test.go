@@ -314,3 +314,18 @@ func TestCloseStopsQueries(t *testing.T) {
 		}
 	})
 }
+
+// TestPageDataStoredWithoutCompression: on PostgreSQL a usage page's data, zstd-compressed already,
+// is kept out of line without TOAST's compression (attstorage 'e', EXTERNAL).
+func TestPageDataStoredWithoutCompression(t *testing.T) {
+	s := storetest.Postgres(t)
+	var storage string
+	err := s.DB.QueryRowContext(t.Context(), `SELECT attstorage FROM pg_attribute
+		WHERE attrelid = 'usage_pages'::regclass AND attname = 'data'`).Scan(&storage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if storage != "e" {
+		t.Fatalf("usage_pages.data storage %q, want e (EXTERNAL)", storage)
+	}
+}

@@ -197,7 +197,7 @@ awk -v p="$P" -v g="$G" -v h="$H" -v b="$B" 'BEGIN {
 }'
 
 # The usage writer alone, each store in turn, against the pipeline's rate measured above.
-echo "measuring the usage writer: BenchmarkUsageWriter recorder, 40 batches of 5,000 calls per store" >&2
+echo "measuring the usage writer: BenchmarkUsageWriter recorder, 40 batches of MaxBatch (32,768) calls per store" >&2
 go test ./metering/ -run '^$' -bench 'UsageWriter/(sqlite|postgres)/recorder$' -benchtime 40x >"$DIR/writer.txt" 2>&1 ||
 	{ cat "$DIR/writer.txt" >&2; exit 1; }
 awk -v p="$P" '/rows\/s/ {

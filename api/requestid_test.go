@@ -2,6 +2,7 @@ package api
 
 import (
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -16,9 +17,14 @@ func TestRequestIDsSortByTime(t *testing.T) {
 		if i%500 == 0 {
 			time.Sleep(2 * time.Millisecond)
 		}
+		before := time.Now().UnixMilli()
 		id := newRequestID()
+		after := time.Now().UnixMilli()
 		if !shape.MatchString(id) {
 			t.Fatalf("request id %q does not match %v", id, shape)
+		}
+		if ms, err := strconv.ParseInt(id[4:16], 16, 64); err != nil || ms < before || ms > after {
+			t.Fatalf("request id %q leads with millisecond %d, made between %d and %d", id, ms, before, after)
 		}
 		if seen[id] {
 			t.Fatalf("request id %q made twice", id)
@@ -35,5 +41,12 @@ func TestRequestIDsSortByTime(t *testing.T) {
 	}
 	if first, last := prefix(ids[0]), prefix(ids[len(ids)-1]); first == last {
 		t.Fatalf("ids over 8 ms share their time prefix %s", first)
+	}
+}
+
+// TestRequestIDAllocatesOnce: the id is made on every request, as one string.
+func TestRequestIDAllocatesOnce(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = newRequestID() }); n != 1 {
+		t.Fatalf("newRequestID allocates %v times, want 1", n)
 	}
 }

@@ -5,11 +5,12 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
+	mathrand "math/rand/v2"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -166,16 +167,21 @@ func requestID(next http.Handler) http.Handler {
 // newRequestID is "req_" and 32 hex digits: the Unix time in milliseconds (48 bits), then 80 random
 // bits. Ids made later sort later, so the usage log's index on (consumer, request id) grows at its
 // end like the others instead of splitting pages at random places (random ids cost the usage writer
-// twice the CPU per row); ids made in the same millisecond differ in their 80 random bits.
+// twice the CPU per row); ids made in the same millisecond differ in their 80 random bits. An id
+// names a call and grants nothing, so its bits come from math/rand/v2's generator (ChaCha8, seeded
+// by the OS), which costs a tenth of crypto/rand; the id is one allocation.
 func newRequestID() string {
-	var b [16]byte
-	ms := uint64(time.Now().UnixMilli())
-	for i := range 6 {
-		b[i] = byte(ms >> (8 * (5 - i)))
-	}
-	_, _ = rand.Read(b[6:]) // never fails (crypto/rand documents it)
-	return "req_" + hex.EncodeToString(b[:])
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], uint64(time.Now().UnixMilli())<<16|uint64(mathrand.Uint32()>>16))
+	binary.BigEndian.PutUint64(raw[8:], mathrand.Uint64())
+	var id [len(requestIDPrefix) + 32]byte
+	copy(id[:], requestIDPrefix)
+	hex.Encode(id[len(requestIDPrefix):], raw[:])
+	return string(id[:])
 }
+
+// requestIDPrefix starts every request id.
+const requestIDPrefix = "req_"
 
 // requestIDOf returns the request id of a call inside Huma.
 func requestIDOf(ctx huma.Context) string {

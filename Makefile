@@ -118,7 +118,7 @@ CALLS ?= 50000000
 .PHONY: bench-log
 bench-log:
 	PARTNER_BENCH_LOG50M=$(STORE) PARTNER_BENCH_LOG50M_CALLS=$(CALLS) $(GO) test -run '^$$' -bench 'BenchmarkLog50M' -benchtime 20x -timeout 60m -v ./console/ | grep -v '^=== RUN'
-	$(GO) test -run '^$$' -bench 'BenchmarkUsageWriter/.*/(batch|traffic)$$' -benchtime 200x ./metering/
+	$(GO) test -run '^$$' -bench 'BenchmarkUsageWriter/.*/(batch|traffic)$$' -benchtime 31x ./metering/
 
 ## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler, nginx and
 ## HAProxy as classic gateways (key map, rate limit, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each in one

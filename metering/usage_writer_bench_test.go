@@ -96,9 +96,9 @@ var loadSource = netip.MustParseAddr("203.0.113.7")
 // goroutine can into a Recorder that holds them all and times until Close has written every one.
 // Without the pool (WithDB) writes go through the ent client ("batch-ent"). Run it with
 //
-//	go test ./metering/ -run '^$' -bench UsageWriter -benchtime 100x
+//	go test ./metering/ -run '^$' -bench UsageWriter -benchtime 31x
 //
-// (100 batches: 500,000 calls) and read the rows/s metric; disk-bytes/call is the database's growth
+// (31 batches of MaxBatch: 1,015,808 calls) and read the rows/s metric; disk-bytes/call is the database's growth
 // (pages, their summaries and indexes, and the rollups) per call. rows/cpu-s divides the rows
 // by the CPU time they took (this process's, plus on PostgreSQL the server processes serving this
 // benchmark's database when they run on this machine): what one otherwise idle core sustains, a figure

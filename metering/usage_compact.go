@@ -60,8 +60,8 @@ func (s *UsageStore) CompactPages(ctx context.Context, now time.Time) (int, erro
 }
 
 // smallPages returns the consumer's pages to merge, grouped by hour and class and in the order
-// written, each group holding at most MaxPageCalls calls (one merged page); groups of one page
-// are left out.
+// written, each group holding at most a page's calls (pageCap: one merged page); groups of one
+// page are left out.
 func (s *UsageStore) smallPages(ctx context.Context, consumerID int, now time.Time) ([][]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT "id", "first_at", "calls", "calls_4xx" + "calls_429" + "calls_5xx" FROM "`+
 		usagepage.Table+`" WHERE "consumer_id" = `+s.param(1)+` AND "last_at" >= `+s.param(2)+` AND "last_at" < `+s.param(3)+
@@ -88,7 +88,7 @@ func (s *UsageStore) smallPages(ctx context.Context, consumerID int, now time.Ti
 		}
 		p := place{Hour(first), failed > 0}
 		g := open[p]
-		if g == nil || g.calls+calls > MaxPageCalls {
+		if g == nil || g.calls+calls > pageCap(p.failed) {
 			g = &group{}
 			open[p] = g
 			groups = append(groups, g)

@@ -1,5 +1,7 @@
 package metering
 
+import "time"
+
 // PageQuery exposes the SQL that reads the request log's pages, for the tests that check its plans.
 func (s *UsageStore) PageQuery(consumerID int, f LogFilter, cur *LogCursor, older bool) (string, []any) {
 	return s.pageQuery(&logRead{consumerID: consumerID, f: f, cur: cur, older: older, chunk: 4}, nil)
@@ -7,3 +9,9 @@ func (s *UsageStore) PageQuery(consumerID int, f LogFilter, cur *LogCursor, olde
 
 // PageIndexBits exposes how a call's id holds its page's id and its place in the page.
 const PageIndexBits = pageIndexBits
+
+// NextPageQuery is PageQuery for the chunk after a page of that id and those bounds.
+func (s *UsageStore) NextPageQuery(consumerID int, f LogFilter, older bool, id int, firstAt, lastAt time.Time, firstRID, lastRID string) (string, []any) {
+	last := &storedPage{id: id, firstAt: firstAt, lastAt: lastAt, firstRequestID: firstRID, lastRequestID: lastRID}
+	return s.pageQuery(&logRead{consumerID: consumerID, f: f, older: older, chunk: 4}, last)
+}

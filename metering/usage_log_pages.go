@@ -203,8 +203,10 @@ func (s *UsageStore) pageQuery(r *logRead, last *storedPage) (string, []any) {
 		case !r.older:
 			pos = last.firstAt
 		}
-		q.WriteString(` AND (` + order + ` ` + cmpOp + ` ` + arg(pos) + ` OR (` + order + ` = ` + arg(pos) +
-			` AND "id" ` + cmpOp + ` ` + arg(last.id) + `))`)
+		// The first test bounds the index range where the scan starts (the second alone is a filter:
+		// each chunk would walk again every page before it); the second takes the pages after last.
+		q.WriteString(` AND ` + order + ` ` + cmpOp + `= ` + arg(pos) + ` AND (` + order + ` ` + cmpOp + ` ` + arg(pos) +
+			` OR (` + order + ` = ` + arg(pos) + ` AND "id" ` + cmpOp + ` ` + arg(last.id) + `))`)
 	}
 	q.WriteString(` ORDER BY ` + order + dir + `, "id"` + dir + ` LIMIT ` + strconv.Itoa(r.chunk))
 	return q.String(), args

@@ -397,10 +397,32 @@ func TestUsageLogQueryPlans(t *testing.T) {
 						strings.Contains(text, "Seq Scan") || strings.Contains(text, "SCAN usage_pages") {
 						t.Errorf("filter %+v (cursor %v, older %v) plan:\n%s\nwant %s, in order", f, c != nil, older, text, index)
 					}
+					// The next chunk starts where the last one ended: its bound is part of the index
+					// range, not a filter over every page before it.
+					q, args = e.us.NextPageQuery(cons, f, older, 7, day0, day0.Add(time.Minute), "req_0a", "req_0b")
+					text = queryPlan(t, conn, explain+q, args)
+					col := strings.TrimPrefix(strings.TrimSuffix(index, "_id_first_at"), "usagepage_consumer_id_")
+					col = strings.TrimSuffix(strings.TrimSuffix(col, "_id_last_at"), "_id_first_request_id")
+					col = strings.TrimSuffix(col, "_id_last_request_id")
+					if !rangeOn(text, col) {
+						t.Errorf("filter %+v (older %v), the next chunk's plan:\n%s\nwant an index range on %s", f, older, text, col)
+					}
 				}
 			}
 		}
 	})
+}
+
+// rangeOn reports whether a plan bounds its index scan on col: SQLite's SEARCH names it in its
+// index's terms, PostgreSQL's Index Cond in its condition.
+func rangeOn(plan, col string) bool {
+	for _, line := range strings.Split(plan, "\n") {
+		if strings.Contains(line, "SEARCH usage_pages USING") && strings.Contains(line, " AND "+col) ||
+			strings.Contains(line, "Index Cond:") && strings.Contains(line, col) {
+			return true
+		}
+	}
+	return false
 }
 
 // queryPlan runs an EXPLAIN on conn and returns its plan, one line a row (the last column).

@@ -50,8 +50,23 @@ func setOf[T any](vs []T, str func(T) string) string {
 // setMember is how v is spelled inside a set column.
 func setMember(v string) string { return "," + v + "," }
 
+// maxFailedPageCalls bounds a page of failed calls. A request log filtered to failures (a status
+// group, an error code) decodes such pages only, each whole when it holds a match: for a rare
+// error code most of what it decodes does not match, so these pages stay small. Failed calls are
+// a few percent of all, so their extra pages cost little.
+const maxFailedPageCalls = 512
+
+// pageCap is the most calls a page of succeeded (false) or failed (true) calls holds.
+func pageCap(failed bool) int {
+	if failed {
+		return maxFailedPageCalls
+	}
+	return MaxPageCalls
+}
+
 // pagesOf encodes calls as pages: in each, the calls of one consumer and one UTC hour that all
-// succeeded (status below 400) or all failed, in the order given, at most MaxPageCalls. So
+// succeeded (status below 400) or all failed, in the order given, at most MaxPageCalls
+// (maxFailedPageCalls for failed calls). So
 // retention drops a call within the hour it becomes due, as it drops the hourly rollups; and a
 // request log filtered to errors, or to a rare error code, decodes only pages of failed calls,
 // a few percent of the calls. The rows are ordered by consumer and hour.
@@ -83,8 +98,9 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 	var order []int32 // nil: every call is of one place
 	rank := make([]int32, len(distinct))
 	starts := make([]int, len(distinct)+1) // by rank
+	byPlace := []int32{0}                  // places by rank
 	if len(distinct) > 1 {
-		byPlace := make([]int32, len(distinct))
+		byPlace = make([]int32, len(distinct))
 		for i := range byPlace {
 			byPlace[i] = int32(i)
 		}
@@ -108,9 +124,10 @@ func pagesOf(calls []Call) ([]pageRow, error) {
 		starts[1] = len(calls)
 	}
 	var rows []pageRow
-	for r := range distinct {
-		for start := starts[r]; start < starts[r+1]; start += MaxPageCalls {
-			end := min(start+MaxPageCalls, starts[r+1])
+	for r, p := range byPlace {
+		size := pageCap(distinct[p].failed)
+		for start := starts[r]; start < starts[r+1]; start += size {
+			end := min(start+size, starts[r+1])
 			page := callView{calls: calls}
 			if order != nil {
 				page.idx = order[start:end]

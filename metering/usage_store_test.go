@@ -453,3 +453,62 @@ func testLargeBatch(t *testing.T, e *usageEnv) {
 		t.Fatalf("last_used_at = %v, want %v", got, calls[n-1].At)
 	}
 }
+
+// TestUsagePagesBounded: a batch of one consumer's hour goes into the fewest pages of one class
+// each: succeeded calls up to MaxPageCalls a page, failed ones up to 512, so a filter on a rare
+// error code decodes little beside its matches.
+func TestUsagePagesBounded(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := newUsageEnv(t, st)
+		c := e.consumer("bounded")
+		k := e.key(c)
+		const n, failEvery = 20_000, 10
+		calls := make([]metering.Call, n)
+		for i := range calls {
+			calls[i] = metering.Call{ConsumerID: c, KeyID: k, Operation: "getTrending", Status: 200, Cost: 1,
+				RequestID: fmt.Sprintf("req-%05d", i), At: day0.Add(time.Duration(i) * 100 * time.Millisecond)} // 33 min
+			if i%failEvery == 0 {
+				calls[i].Status, calls[i].ErrorCode = 502, "upstream_unavailable"
+			}
+		}
+		e.write(calls...)
+		param := "?"
+		if st.Dialect == "postgres" {
+			param = "$1"
+		}
+		rows, err := st.DB.QueryContext(t.Context(), `SELECT "calls", "calls_4xx" + "calls_429" + "calls_5xx" FROM "usage_pages"
+			WHERE "consumer_id" = `+param, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var okPages, failedPages, okCalls, failedCalls int
+		for rows.Next() {
+			var calls, failed int
+			if err := rows.Scan(&calls, &failed); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case failed == 0 && calls <= metering.MaxPageCalls:
+				okPages, okCalls = okPages+1, okCalls+calls
+			case failed == calls && calls <= 512:
+				failedPages, failedCalls = failedPages+1, failedCalls+calls
+			default:
+				t.Fatalf("a page of %d calls, %d failed: want one class, at most %d succeeded or 512 failed", calls, failed, metering.MaxPageCalls)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		wantFailed := n / failEvery
+		if okCalls != n-wantFailed || failedCalls != wantFailed {
+			t.Fatalf("pages hold %d succeeded and %d failed calls, want %d and %d", okCalls, failedCalls, n-wantFailed, wantFailed)
+		}
+		if want := (n - wantFailed + metering.MaxPageCalls - 1) / metering.MaxPageCalls; okPages != want {
+			t.Fatalf("%d pages of succeeded calls, want %d", okPages, want)
+		}
+		if want := (wantFailed + 511) / 512; failedPages != want {
+			t.Fatalf("%d pages of failed calls, want %d", failedPages, want)
+		}
+	})
+}

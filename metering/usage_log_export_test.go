@@ -15,3 +15,9 @@ func (s *UsageStore) NextPageQuery(consumerID int, f LogFilter, older bool, id i
 	last := &storedPage{id: id, firstAt: firstAt, lastAt: lastAt, firstRequestID: firstRID, lastRequestID: lastRID}
 	return s.pageQuery(&logRead{consumerID: consumerID, f: f, older: older, chunk: 4}, last)
 }
+
+// SummarizePage is the summary the writer stores with a page of calls (encodePage makes both).
+func SummarizePage(calls []Call) PageSummary {
+	_, sum, _ := encodePage(callView{calls: calls})
+	return sum
+}

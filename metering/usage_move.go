@@ -50,7 +50,7 @@ func (s *UsageStore) MoveRawCalls(ctx context.Context) (int, error) {
 	}
 }
 
-// yieldWriteLock pauses, on SQLite, as long as the write that took took: SQLite's busy handler
+// yieldWriteLock pauses, on SQLite, as long as the write before it took: SQLite's busy handler
 // polls, so a loop of back-to-back transactions would keep its write lock from the recorder's
 // writes (and another mover's) until they gave up with SQLITE_BUSY. PostgreSQL locks rows, not
 // the database, and does not pause.

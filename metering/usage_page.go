@@ -85,7 +85,8 @@ func EncodePage(calls []Call) ([]byte, error) {
 	return page, err
 }
 
-// encodePage encodes a page and summarizes it (SummarizePage) in the same pass over its calls.
+// encodePage encodes a page and, in the same pass over its calls, makes the summary the store
+// indexes it by.
 func encodePage(v callView) ([]byte, PageSummary, error) {
 	if v.len() > MaxPageCalls {
 		return nil, PageSummary{}, fmt.Errorf("encode usage page: %d calls, at most %d", v.len(), MaxPageCalls)

@@ -20,15 +20,3 @@ type PageSummary struct {
 	Operations []string
 	ErrorCodes []string
 }
-
-// SummarizePage summarizes the calls of a page (EncodePage), all of one consumer. The writer
-// summarizes each page as it encodes it (encodePage).
-func SummarizePage(calls []Call) PageSummary {
-	w := pageWriters.Get().(*pageWriter)
-	defer pageWriters.Put(w)
-	_, sum, err := w.body(callView{calls: calls})
-	if err != nil {
-		return PageSummary{}
-	}
-	return sum
-}

@@ -111,7 +111,7 @@ func (s *UsageStore) WriteUsage(ctx context.Context, b UsageBatch) error {
 	return nil
 }
 
-// execer runs statements in one transaction; prepare is nil when the transaction cannot prepare.
+// execer runs statements in one transaction.
 type execer struct {
 	exec func(ctx context.Context, query string, args ...any) (stdsql.Result, error)
 	// stmt runs a statement of the store's pool in the transaction (sql.Tx.StmtContext); nil

@@ -80,9 +80,13 @@ func requireAddress(c chain.Info, what, addr string) *Error {
 }
 
 // noteChain records the chain a call names, for its usage record; the first chain named wins
-// (a bridge records its origin).
+// (a bridge records its origin). A supported chain is recorded as the registry spells it, one
+// string for every call: the usage log numbers a page's chains by their address (metering).
 func noteChain(ctx context.Context, name string) {
 	if c := callOf(ctx); c != nil && c.chain == "" {
+		if info, ok := chain.Lookup(name); ok {
+			name = info.Name
+		}
 		c.chain = name
 	}
 }

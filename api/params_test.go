@@ -1,11 +1,15 @@
 package api
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/partner-platform/partnerd/chain"
 )
 
 // TestChecksumMismatch sends a mixed-case EVM address with one mistyped digit in every place the
@@ -103,5 +107,31 @@ func TestCallerMessages(t *testing.T) {
 		if r.code() != string(tc.code) || !strings.Contains(msg, tc.want) || strings.Count(msg, "invalid amount") > 1 || strings.Contains(msg, "^[") {
 			t.Errorf("%s: %d %s, want %s saying %q", tc.name, r.status, r.rawBody, tc.code, tc.want)
 		}
+	}
+}
+
+// TestRecordedNamesAreConstants: a recorded call's method and chain are the one string net/http
+// and the chain registry spell them with, not the request's own copy, so the usage log finds them
+// by their address; a method or chain it does not know is kept as given.
+func TestRecordedNamesAreConstants(t *testing.T) {
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	for _, m := range methods {
+		if got := methodName(strings.Clone(m)); got != m || !same(got, m) {
+			t.Errorf("methodName(%s) is not net/http's constant", m)
+		}
+	}
+	if got := methodName("BREW"); got != "BREW" {
+		t.Errorf("methodName(BREW) = %q", got)
+	}
+	for _, c := range chain.Supported {
+		ctx := context.WithValue(t.Context(), callKey{}, &call{})
+		noteChain(ctx, strings.Clone(c.Name))
+		if got := callOf(ctx).chain; got != c.Name || !same(got, c.Name) {
+			t.Errorf("noted chain %s is not the registry's string", c.Name)
+		}
+	}
+	ctx := context.WithValue(t.Context(), callKey{}, &call{})
+	if noteChain(ctx, "atlantis"); callOf(ctx).chain != "atlantis" {
+		t.Errorf("unknown chain noted as %q", callOf(ctx).chain)
 	}
 }

@@ -212,7 +212,7 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 		Chain:      c.chain,
 		RequestID:  requestIDOf(ctx),
 		At:         start,
-		Method:     ctx.Method(),
+		Method:     methodName(ctx.Method()),
 		Path:       ctx.URL().Path,
 		ErrorCode:  c.errCode,
 		Replayed:   c.replayed,
@@ -223,6 +223,22 @@ func (s *Server) recordUsage(ctx huma.Context, next func(huma.Context)) {
 		rec.RateRemaining = &c.rateRemaining // c is on the heap already: no allocation
 	}
 	s.deps.Usage.Record(rec)
+}
+
+// methods are the request methods as net/http spells them.
+var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+	http.MethodHead, http.MethodOptions}
+
+// methodName is m as net/http's constant spells it, when it is one: one string for every call,
+// where a request's method is a slice of its request line. The usage log numbers a page's methods
+// by their address (metering).
+func methodName(m string) string {
+	for _, k := range methods {
+		if m == k {
+			return k
+		}
+	}
+	return m
 }
 
 // cancelled reports whether the caller went away (not our own deadline).

@@ -66,11 +66,14 @@ var ErrBadPage = errors.New("metering: not a usage page")
 
 // The zstd encoder and decoder of every page; their EncodeAll and DecodeAll are safe to call from
 // several goroutines. The fastest level: on a page, the better ones save under 1 % for twice the
-// CPU. A single segment makes every frame declare its content size, which DecodePage allocates
+// CPU. Literals are not entropy-coded: Huffman coding them saved 1.6 bytes a call (8 %) for a
+// sixth of the encoder's CPU (BenchmarkEncodePage: 21.2 bytes and 222 ns a call against 19.5 and
+// 267). A single segment makes every frame declare its content size, which DecodePage allocates
 // before decoding, after checking it (the cap limit holds the decoder to it). The options are
 // constants, so neither constructor fails.
 var (
-	pageEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithSingleSegment(true))
+	pageEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithSingleSegment(true),
+		zstd.WithNoEntropyCompression(true))
 	pageDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxPageBody), zstd.WithDecodeAllCapLimit(true))
 	// pageWriters keeps page encoders' column buffers between pages.
 	pageWriters = sync.Pool{New: func() any { return new(pageWriter) }}
@@ -189,12 +192,12 @@ func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 			f |= flagRawRID
 			w.ridRaw = putString(w.ridRaw, c.RequestID)
 		}
-		w.keys.add(c.KeyID)
-		w.ops.add(c.Operation)
-		w.chains.add(c.Chain)
-		w.methods.add(clip(c.Method, maxMethod))
-		w.paths.add(clip(c.Path, maxPath))
-		w.codes.add(clip(c.ErrorCode, maxErrorCode))
+		w.keys.addWord(c.KeyID, uintptr(c.KeyID), 0)
+		addString(&w.ops, c.Operation)
+		addString(&w.chains, c.Chain)
+		addString(&w.methods, clip(c.Method, maxMethod))
+		addString(&w.paths, clip(c.Path, maxPath))
+		addString(&w.codes, clip(c.ErrorCode, maxErrorCode))
 		w.sources.add(c.Source)
 		w.status = binary.AppendVarint(w.status, int64(c.Status))
 		w.cost = binary.AppendVarint(w.cost, int64(c.Cost))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"unsafe"
 )
 
 // The building blocks of a usage page's columns (usage_page.go): dictionaries, request ids split
@@ -22,6 +23,16 @@ type dict[T comparable] struct {
 	last    T
 	lastIdx uint64
 	used    bool
+	// seen remembers values met by a word that identifies them (addWord), so a value met before
+	// is numbered without hashing it or searching for it.
+	seen [64]seenWord
+}
+
+// seenWord is a value's identifying word and byte length, and its number.
+type seenWord struct {
+	word, n uintptr
+	idx     uint64
+	set     bool
 }
 
 func (d *dict[T]) reset() {
@@ -29,6 +40,7 @@ func (d *dict[T]) reset() {
 		d.index = map[T]uint64{}
 	}
 	clear(d.index)
+	clear(d.seen[:])
 	d.values, d.idx, d.used = d.values[:0], d.idx[:0], false
 }
 
@@ -43,6 +55,28 @@ func (d *dict[T]) add(v T) {
 		d.last, d.lastIdx, d.used = v, i, true
 	}
 	d.idx = binary.AppendUvarint(d.idx, d.lastIdx)
+}
+
+// addWord adds v, which word and n identify among the page's values: no other value of the page
+// has both. Most columns hold a few values in random order, where hashing each value and the
+// branches of comparing it cost more than the rest of a call's encoding; a word picks its slot
+// without a branch on the value.
+func (d *dict[T]) addWord(v T, word, n uintptr) {
+	s := &d.seen[(word*0x9e3779b97f4a7c15)>>58]
+	if s.set && s.word == word && s.n == n {
+		d.idx = binary.AppendUvarint(d.idx, s.idx)
+		return
+	}
+	d.add(v)
+	*s = seenWord{word, n, d.lastIdx, true}
+}
+
+// addString adds s to d, identified by its address and length. A string is never changed, and the
+// page's calls hold every string of the page while it is encoded, so no two different strings
+// of a page share both; the API records operations, chains, methods and error codes from
+// constants, so each of those has one address.
+func addString(d *dict[string], s string) {
+	d.addWord(s, uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(len(s)))
 }
 
 // appendDict appends d's values, their count first, each written by put.

@@ -116,6 +116,20 @@ func TestPageEdgeCases(t *testing.T) {
 		}
 		assertCalls(t, roundTrip(t, calls), calls)
 	})
+	t.Run("strings sharing their bytes", func(t *testing.T) {
+		// A page numbers a string it met before by its address and length: prefixes of one string
+		// share its address, and equal strings may have different ones.
+		const s = "/v1/tokens/0xabc/price"
+		codes := []string{"", "not_found", strings.Clone("not_found"), "not_found"[:3]}
+		var calls []metering.Call
+		for i := range 4 * len(s) {
+			c := one
+			c.Path, c.Operation = s[:i%len(s)], strings.Clone(s[:i%7])
+			c.Method, c.Chain, c.ErrorCode = s[1:1+i%3], "base"[:i%5%4], codes[i%len(codes)]
+			calls = append(calls, c)
+		}
+		assertCalls(t, roundTrip(t, calls), calls)
+	})
 	t.Run("largest values", func(t *testing.T) {
 		c := one
 		c.Method, c.Path, c.ErrorCode = strings.Repeat("M", 8), "/"+strings.Repeat("p", 511), strings.Repeat("c", 64)

@@ -38,7 +38,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -97,8 +97,8 @@ type Client struct {
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
 	UsageHourly *UsageHourlyClient
-	// UsageLatency is the client for interacting with the UsageLatency builders.
-	UsageLatency *UsageLatencyClient
+	// UsageLatencyBand is the client for interacting with the UsageLatencyBand builders.
+	UsageLatencyBand *UsageLatencyBandClient
 	// UsageMinute is the client for interacting with the UsageMinute builders.
 	UsageMinute *UsageMinuteClient
 	// UsagePage is the client for interacting with the UsagePage builders.
@@ -139,7 +139,7 @@ func (c *Client) init() {
 	c.TokenTransfer = NewTokenTransferClient(c.config)
 	c.UsageDaily = NewUsageDailyClient(c.config)
 	c.UsageHourly = NewUsageHourlyClient(c.config)
-	c.UsageLatency = NewUsageLatencyClient(c.config)
+	c.UsageLatencyBand = NewUsageLatencyBandClient(c.config)
 	c.UsageMinute = NewUsageMinuteClient(c.config)
 	c.UsagePage = NewUsagePageClient(c.config)
 	c.UsageRecord = NewUsageRecordClient(c.config)
@@ -258,7 +258,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
-		UsageLatency:      NewUsageLatencyClient(cfg),
+		UsageLatencyBand:  NewUsageLatencyBandClient(cfg),
 		UsageMinute:       NewUsageMinuteClient(cfg),
 		UsagePage:         NewUsagePageClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
@@ -304,7 +304,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		TokenTransfer:     NewTokenTransferClient(cfg),
 		UsageDaily:        NewUsageDailyClient(cfg),
 		UsageHourly:       NewUsageHourlyClient(cfg),
-		UsageLatency:      NewUsageLatencyClient(cfg),
+		UsageLatencyBand:  NewUsageLatencyBandClient(cfg),
 		UsageMinute:       NewUsageMinuteClient(cfg),
 		UsagePage:         NewUsagePageClient(cfg),
 		UsageRecord:       NewUsageRecordClient(cfg),
@@ -341,8 +341,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
 		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
 		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
-		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
-		c.UsagePage, c.UsageRecord,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatencyBand,
+		c.UsageMinute, c.UsagePage, c.UsageRecord,
 	} {
 		n.Use(hooks...)
 	}
@@ -356,8 +356,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Consumer, c.IdempotencyRecord, c.IndexBlock, c.IndexCursor, c.IndexLease,
 		c.LPPosition, c.LPPositionChange, c.MarketPool, c.MarketToken, c.PasswordToken,
 		c.PoolEvent, c.RecoveryCode, c.ScopeGrant, c.SourceAllow, c.TokenBalance,
-		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatency, c.UsageMinute,
-		c.UsagePage, c.UsageRecord,
+		c.TokenTransfer, c.UsageDaily, c.UsageHourly, c.UsageLatencyBand,
+		c.UsageMinute, c.UsagePage, c.UsageRecord,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -412,8 +412,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.UsageDaily.mutate(ctx, m)
 	case *UsageHourlyMutation:
 		return c.UsageHourly.mutate(ctx, m)
-	case *UsageLatencyMutation:
-		return c.UsageLatency.mutate(ctx, m)
+	case *UsageLatencyBandMutation:
+		return c.UsageLatencyBand.mutate(ctx, m)
 	case *UsageMinuteMutation:
 		return c.UsageMinute.mutate(ctx, m)
 	case *UsagePageMutation:
@@ -3612,107 +3612,107 @@ func (c *UsageHourlyClient) mutate(ctx context.Context, m *UsageHourlyMutation) 
 	}
 }
 
-// UsageLatencyClient is a client for the UsageLatency schema.
-type UsageLatencyClient struct {
+// UsageLatencyBandClient is a client for the UsageLatencyBand schema.
+type UsageLatencyBandClient struct {
 	config
 }
 
-// NewUsageLatencyClient returns a client for the UsageLatency from the given config.
-func NewUsageLatencyClient(c config) *UsageLatencyClient {
-	return &UsageLatencyClient{config: c}
+// NewUsageLatencyBandClient returns a client for the UsageLatencyBand from the given config.
+func NewUsageLatencyBandClient(c config) *UsageLatencyBandClient {
+	return &UsageLatencyBandClient{config: c}
 }
 
 // Use adds a list of mutation hooks to the hooks stack.
-// A call to `Use(f, g, h)` equals to `usagelatency.Hooks(f(g(h())))`.
-func (c *UsageLatencyClient) Use(hooks ...Hook) {
-	c.hooks.UsageLatency = append(c.hooks.UsageLatency, hooks...)
+// A call to `Use(f, g, h)` equals to `usagelatencyband.Hooks(f(g(h())))`.
+func (c *UsageLatencyBandClient) Use(hooks ...Hook) {
+	c.hooks.UsageLatencyBand = append(c.hooks.UsageLatencyBand, hooks...)
 }
 
 // Intercept adds a list of query interceptors to the interceptors stack.
-// A call to `Intercept(f, g, h)` equals to `usagelatency.Intercept(f(g(h())))`.
-func (c *UsageLatencyClient) Intercept(interceptors ...Interceptor) {
-	c.inters.UsageLatency = append(c.inters.UsageLatency, interceptors...)
+// A call to `Intercept(f, g, h)` equals to `usagelatencyband.Intercept(f(g(h())))`.
+func (c *UsageLatencyBandClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UsageLatencyBand = append(c.inters.UsageLatencyBand, interceptors...)
 }
 
-// Create returns a builder for creating a UsageLatency entity.
-func (c *UsageLatencyClient) Create() *UsageLatencyCreate {
-	mutation := newUsageLatencyMutation(c.config, OpCreate)
-	return &UsageLatencyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Create returns a builder for creating a UsageLatencyBand entity.
+func (c *UsageLatencyBandClient) Create() *UsageLatencyBandCreate {
+	mutation := newUsageLatencyBandMutation(c.config, OpCreate)
+	return &UsageLatencyBandCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// CreateBulk returns a builder for creating a bulk of UsageLatency entities.
-func (c *UsageLatencyClient) CreateBulk(builders ...*UsageLatencyCreate) *UsageLatencyCreateBulk {
-	return &UsageLatencyCreateBulk{config: c.config, builders: builders}
+// CreateBulk returns a builder for creating a bulk of UsageLatencyBand entities.
+func (c *UsageLatencyBandClient) CreateBulk(builders ...*UsageLatencyBandCreate) *UsageLatencyBandCreateBulk {
+	return &UsageLatencyBandCreateBulk{config: c.config, builders: builders}
 }
 
 // MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
 // a builder and applies setFunc on it.
-func (c *UsageLatencyClient) MapCreateBulk(slice any, setFunc func(*UsageLatencyCreate, int)) *UsageLatencyCreateBulk {
+func (c *UsageLatencyBandClient) MapCreateBulk(slice any, setFunc func(*UsageLatencyBandCreate, int)) *UsageLatencyBandCreateBulk {
 	rv := reflect.ValueOf(slice)
 	if rv.Kind() != reflect.Slice {
-		return &UsageLatencyCreateBulk{err: fmt.Errorf("calling to UsageLatencyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+		return &UsageLatencyBandCreateBulk{err: fmt.Errorf("calling to UsageLatencyBandClient.MapCreateBulk with wrong type %T, need slice", slice)}
 	}
-	builders := make([]*UsageLatencyCreate, rv.Len())
+	builders := make([]*UsageLatencyBandCreate, rv.Len())
 	for i := 0; i < rv.Len(); i++ {
 		builders[i] = c.Create()
 		setFunc(builders[i], i)
 	}
-	return &UsageLatencyCreateBulk{config: c.config, builders: builders}
+	return &UsageLatencyBandCreateBulk{config: c.config, builders: builders}
 }
 
-// Update returns an update builder for UsageLatency.
-func (c *UsageLatencyClient) Update() *UsageLatencyUpdate {
-	mutation := newUsageLatencyMutation(c.config, OpUpdate)
-	return &UsageLatencyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Update returns an update builder for UsageLatencyBand.
+func (c *UsageLatencyBandClient) Update() *UsageLatencyBandUpdate {
+	mutation := newUsageLatencyBandMutation(c.config, OpUpdate)
+	return &UsageLatencyBandUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOne returns an update builder for the given entity.
-func (c *UsageLatencyClient) UpdateOne(_m *UsageLatency) *UsageLatencyUpdateOne {
-	mutation := newUsageLatencyMutation(c.config, OpUpdateOne, withUsageLatency(_m))
-	return &UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *UsageLatencyBandClient) UpdateOne(_m *UsageLatencyBand) *UsageLatencyBandUpdateOne {
+	mutation := newUsageLatencyBandMutation(c.config, OpUpdateOne, withUsageLatencyBand(_m))
+	return &UsageLatencyBandUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
-func (c *UsageLatencyClient) UpdateOneID(id int) *UsageLatencyUpdateOne {
-	mutation := newUsageLatencyMutation(c.config, OpUpdateOne, withUsageLatencyID(id))
-	return &UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *UsageLatencyBandClient) UpdateOneID(id int) *UsageLatencyBandUpdateOne {
+	mutation := newUsageLatencyBandMutation(c.config, OpUpdateOne, withUsageLatencyBandID(id))
+	return &UsageLatencyBandUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// Delete returns a delete builder for UsageLatency.
-func (c *UsageLatencyClient) Delete() *UsageLatencyDelete {
-	mutation := newUsageLatencyMutation(c.config, OpDelete)
-	return &UsageLatencyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Delete returns a delete builder for UsageLatencyBand.
+func (c *UsageLatencyBandClient) Delete() *UsageLatencyBandDelete {
+	mutation := newUsageLatencyBandMutation(c.config, OpDelete)
+	return &UsageLatencyBandDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // DeleteOne returns a builder for deleting the given entity.
-func (c *UsageLatencyClient) DeleteOne(_m *UsageLatency) *UsageLatencyDeleteOne {
+func (c *UsageLatencyBandClient) DeleteOne(_m *UsageLatencyBand) *UsageLatencyBandDeleteOne {
 	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
-func (c *UsageLatencyClient) DeleteOneID(id int) *UsageLatencyDeleteOne {
-	builder := c.Delete().Where(usagelatency.ID(id))
+func (c *UsageLatencyBandClient) DeleteOneID(id int) *UsageLatencyBandDeleteOne {
+	builder := c.Delete().Where(usagelatencyband.ID(id))
 	builder.mutation.id = &id
 	builder.mutation.op = OpDeleteOne
-	return &UsageLatencyDeleteOne{builder}
+	return &UsageLatencyBandDeleteOne{builder}
 }
 
-// Query returns a query builder for UsageLatency.
-func (c *UsageLatencyClient) Query() *UsageLatencyQuery {
-	return &UsageLatencyQuery{
+// Query returns a query builder for UsageLatencyBand.
+func (c *UsageLatencyBandClient) Query() *UsageLatencyBandQuery {
+	return &UsageLatencyBandQuery{
 		config: c.config,
-		ctx:    &QueryContext{Type: TypeUsageLatency},
+		ctx:    &QueryContext{Type: TypeUsageLatencyBand},
 		inters: c.Interceptors(),
 	}
 }
 
-// Get returns a UsageLatency entity by its id.
-func (c *UsageLatencyClient) Get(ctx context.Context, id int) (*UsageLatency, error) {
-	return c.Query().Where(usagelatency.ID(id)).Only(ctx)
+// Get returns a UsageLatencyBand entity by its id.
+func (c *UsageLatencyBandClient) Get(ctx context.Context, id int) (*UsageLatencyBand, error) {
+	return c.Query().Where(usagelatencyband.ID(id)).Only(ctx)
 }
 
 // GetX is like Get, but panics if an error occurs.
-func (c *UsageLatencyClient) GetX(ctx context.Context, id int) *UsageLatency {
+func (c *UsageLatencyBandClient) GetX(ctx context.Context, id int) *UsageLatencyBand {
 	obj, err := c.Get(ctx, id)
 	if err != nil {
 		panic(err)
@@ -3721,27 +3721,27 @@ func (c *UsageLatencyClient) GetX(ctx context.Context, id int) *UsageLatency {
 }
 
 // Hooks returns the client hooks.
-func (c *UsageLatencyClient) Hooks() []Hook {
-	return c.hooks.UsageLatency
+func (c *UsageLatencyBandClient) Hooks() []Hook {
+	return c.hooks.UsageLatencyBand
 }
 
 // Interceptors returns the client interceptors.
-func (c *UsageLatencyClient) Interceptors() []Interceptor {
-	return c.inters.UsageLatency
+func (c *UsageLatencyBandClient) Interceptors() []Interceptor {
+	return c.inters.UsageLatencyBand
 }
 
-func (c *UsageLatencyClient) mutate(ctx context.Context, m *UsageLatencyMutation) (Value, error) {
+func (c *UsageLatencyBandClient) mutate(ctx context.Context, m *UsageLatencyBandMutation) (Value, error) {
 	switch m.Op() {
 	case OpCreate:
-		return (&UsageLatencyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&UsageLatencyBandCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdate:
-		return (&UsageLatencyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&UsageLatencyBandUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdateOne:
-		return (&UsageLatencyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&UsageLatencyBandUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpDelete, OpDeleteOne:
-		return (&UsageLatencyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+		return (&UsageLatencyBandDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
-		return nil, fmt.Errorf("ent: unknown UsageLatency mutation op: %q", m.Op())
+		return nil, fmt.Errorf("ent: unknown UsageLatencyBand mutation op: %q", m.Op())
 	}
 }
 
@@ -4151,14 +4151,14 @@ type (
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
 		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
 		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageLatency, UsageMinute, UsagePage, UsageRecord []ent.Hook
+		UsageHourly, UsageLatencyBand, UsageMinute, UsagePage, UsageRecord []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, ConfirmationToken, ConsoleSession, ConsoleUser, Consumer,
 		IdempotencyRecord, IndexBlock, IndexCursor, IndexLease, LPPosition,
 		LPPositionChange, MarketPool, MarketToken, PasswordToken, PoolEvent,
 		RecoveryCode, ScopeGrant, SourceAllow, TokenBalance, TokenTransfer, UsageDaily,
-		UsageHourly, UsageLatency, UsageMinute, UsagePage,
+		UsageHourly, UsageLatencyBand, UsageMinute, UsagePage,
 		UsageRecord []ent.Interceptor
 	}
 )

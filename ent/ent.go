@@ -35,7 +35,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -122,7 +122,7 @@ func checkColumn(t, c string) error {
 			tokentransfer.Table:     tokentransfer.ValidColumn,
 			usagedaily.Table:        usagedaily.ValidColumn,
 			usagehourly.Table:       usagehourly.ValidColumn,
-			usagelatency.Table:      usagelatency.ValidColumn,
+			usagelatencyband.Table:  usagelatencyband.ValidColumn,
 			usageminute.Table:       usageminute.ValidColumn,
 			usagepage.Table:         usagepage.ValidColumn,
 			usagerecord.Table:       usagerecord.ValidColumn,

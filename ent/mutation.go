@@ -35,7 +35,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -73,7 +73,7 @@ const (
 	TypeTokenTransfer     = "TokenTransfer"
 	TypeUsageDaily        = "UsageDaily"
 	TypeUsageHourly       = "UsageHourly"
-	TypeUsageLatency      = "UsageLatency"
+	TypeUsageLatencyBand  = "UsageLatencyBand"
 	TypeUsageMinute       = "UsageMinute"
 	TypeUsagePage         = "UsagePage"
 	TypeUsageRecord       = "UsageRecord"
@@ -18862,8 +18862,8 @@ func (m *UsageHourlyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown UsageHourly edge %s", name)
 }
 
-// UsageLatencyMutation represents an operation that mutates the UsageLatency nodes in the graph.
-type UsageLatencyMutation struct {
+// UsageLatencyBandMutation represents an operation that mutates the UsageLatencyBand nodes in the graph.
+type UsageLatencyBandMutation struct {
 	config
 	op             Op
 	typ            string
@@ -18872,27 +18872,41 @@ type UsageLatencyMutation struct {
 	addconsumer_id *int
 	hour           *time.Time
 	operation      *string
-	bucket         *int
-	addbucket      *int
-	calls          *int64
-	addcalls       *int64
+	band           *int
+	addband        *int
+	calls0         *int64
+	addcalls0      *int64
+	calls1         *int64
+	addcalls1      *int64
+	calls2         *int64
+	addcalls2      *int64
+	calls3         *int64
+	addcalls3      *int64
+	calls4         *int64
+	addcalls4      *int64
+	calls5         *int64
+	addcalls5      *int64
+	calls6         *int64
+	addcalls6      *int64
+	calls7         *int64
+	addcalls7      *int64
 	clearedFields  map[string]struct{}
 	done           bool
-	oldValue       func(context.Context) (*UsageLatency, error)
-	predicates     []predicate.UsageLatency
+	oldValue       func(context.Context) (*UsageLatencyBand, error)
+	predicates     []predicate.UsageLatencyBand
 }
 
-var _ ent.Mutation = (*UsageLatencyMutation)(nil)
+var _ ent.Mutation = (*UsageLatencyBandMutation)(nil)
 
-// usagelatencyOption allows management of the mutation configuration using functional options.
-type usagelatencyOption func(*UsageLatencyMutation)
+// usagelatencybandOption allows management of the mutation configuration using functional options.
+type usagelatencybandOption func(*UsageLatencyBandMutation)
 
-// newUsageLatencyMutation creates new mutation for the UsageLatency entity.
-func newUsageLatencyMutation(c config, op Op, opts ...usagelatencyOption) *UsageLatencyMutation {
-	m := &UsageLatencyMutation{
+// newUsageLatencyBandMutation creates new mutation for the UsageLatencyBand entity.
+func newUsageLatencyBandMutation(c config, op Op, opts ...usagelatencybandOption) *UsageLatencyBandMutation {
+	m := &UsageLatencyBandMutation{
 		config:        c,
 		op:            op,
-		typ:           TypeUsageLatency,
+		typ:           TypeUsageLatencyBand,
 		clearedFields: make(map[string]struct{}),
 	}
 	for _, opt := range opts {
@@ -18901,20 +18915,20 @@ func newUsageLatencyMutation(c config, op Op, opts ...usagelatencyOption) *Usage
 	return m
 }
 
-// withUsageLatencyID sets the ID field of the mutation.
-func withUsageLatencyID(id int) usagelatencyOption {
-	return func(m *UsageLatencyMutation) {
+// withUsageLatencyBandID sets the ID field of the mutation.
+func withUsageLatencyBandID(id int) usagelatencybandOption {
+	return func(m *UsageLatencyBandMutation) {
 		var (
 			err   error
 			once  sync.Once
-			value *UsageLatency
+			value *UsageLatencyBand
 		)
-		m.oldValue = func(ctx context.Context) (*UsageLatency, error) {
+		m.oldValue = func(ctx context.Context) (*UsageLatencyBand, error) {
 			once.Do(func() {
 				if m.done {
 					err = errors.New("querying old values post mutation is not allowed")
 				} else {
-					value, err = m.Client().UsageLatency.Get(ctx, id)
+					value, err = m.Client().UsageLatencyBand.Get(ctx, id)
 				}
 			})
 			return value, err
@@ -18923,10 +18937,10 @@ func withUsageLatencyID(id int) usagelatencyOption {
 	}
 }
 
-// withUsageLatency sets the old UsageLatency of the mutation.
-func withUsageLatency(node *UsageLatency) usagelatencyOption {
-	return func(m *UsageLatencyMutation) {
-		m.oldValue = func(context.Context) (*UsageLatency, error) {
+// withUsageLatencyBand sets the old UsageLatencyBand of the mutation.
+func withUsageLatencyBand(node *UsageLatencyBand) usagelatencybandOption {
+	return func(m *UsageLatencyBandMutation) {
+		m.oldValue = func(context.Context) (*UsageLatencyBand, error) {
 			return node, nil
 		}
 		m.id = &node.ID
@@ -18935,7 +18949,7 @@ func withUsageLatency(node *UsageLatency) usagelatencyOption {
 
 // Client returns a new `ent.Client` from the mutation. If the mutation was
 // executed in a transaction (ent.Tx), a transactional client is returned.
-func (m UsageLatencyMutation) Client() *Client {
+func (m UsageLatencyBandMutation) Client() *Client {
 	client := &Client{config: m.config}
 	client.init()
 	return client
@@ -18943,7 +18957,7 @@ func (m UsageLatencyMutation) Client() *Client {
 
 // Tx returns an `ent.Tx` for mutations that were executed in transactions;
 // it returns an error otherwise.
-func (m UsageLatencyMutation) Tx() (*Tx, error) {
+func (m UsageLatencyBandMutation) Tx() (*Tx, error) {
 	if _, ok := m.driver.(*txDriver); !ok {
 		return nil, errors.New("ent: mutation is not running in a transaction")
 	}
@@ -18954,7 +18968,7 @@ func (m UsageLatencyMutation) Tx() (*Tx, error) {
 
 // ID returns the ID value in the mutation. Note that the ID is only available
 // if it was provided to the builder or after it was returned from the database.
-func (m *UsageLatencyMutation) ID() (id int, exists bool) {
+func (m *UsageLatencyBandMutation) ID() (id int, exists bool) {
 	if m.id == nil {
 		return
 	}
@@ -18965,7 +18979,7 @@ func (m *UsageLatencyMutation) ID() (id int, exists bool) {
 // That means, if the mutation is applied within a transaction with an isolation level such
 // as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
 // or updated by the mutation.
-func (m *UsageLatencyMutation) IDs(ctx context.Context) ([]int, error) {
+func (m *UsageLatencyBandMutation) IDs(ctx context.Context) ([]int, error) {
 	switch {
 	case m.op.Is(OpUpdateOne | OpDeleteOne):
 		id, exists := m.ID()
@@ -18974,20 +18988,20 @@ func (m *UsageLatencyMutation) IDs(ctx context.Context) ([]int, error) {
 		}
 		fallthrough
 	case m.op.Is(OpUpdate | OpDelete):
-		return m.Client().UsageLatency.Query().Where(m.predicates...).IDs(ctx)
+		return m.Client().UsageLatencyBand.Query().Where(m.predicates...).IDs(ctx)
 	default:
 		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
 	}
 }
 
 // SetConsumerID sets the "consumer_id" field.
-func (m *UsageLatencyMutation) SetConsumerID(i int) {
+func (m *UsageLatencyBandMutation) SetConsumerID(i int) {
 	m.consumer_id = &i
 	m.addconsumer_id = nil
 }
 
 // ConsumerID returns the value of the "consumer_id" field in the mutation.
-func (m *UsageLatencyMutation) ConsumerID() (r int, exists bool) {
+func (m *UsageLatencyBandMutation) ConsumerID() (r int, exists bool) {
 	v := m.consumer_id
 	if v == nil {
 		return
@@ -18995,10 +19009,10 @@ func (m *UsageLatencyMutation) ConsumerID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldConsumerID returns the old "consumer_id" field's value of the UsageLatency entity.
-// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// OldConsumerID returns the old "consumer_id" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UsageLatencyMutation) OldConsumerID(ctx context.Context) (v int, err error) {
+func (m *UsageLatencyBandMutation) OldConsumerID(ctx context.Context) (v int, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldConsumerID is only allowed on UpdateOne operations")
 	}
@@ -19013,7 +19027,7 @@ func (m *UsageLatencyMutation) OldConsumerID(ctx context.Context) (v int, err er
 }
 
 // AddConsumerID adds i to the "consumer_id" field.
-func (m *UsageLatencyMutation) AddConsumerID(i int) {
+func (m *UsageLatencyBandMutation) AddConsumerID(i int) {
 	if m.addconsumer_id != nil {
 		*m.addconsumer_id += i
 	} else {
@@ -19022,7 +19036,7 @@ func (m *UsageLatencyMutation) AddConsumerID(i int) {
 }
 
 // AddedConsumerID returns the value that was added to the "consumer_id" field in this mutation.
-func (m *UsageLatencyMutation) AddedConsumerID() (r int, exists bool) {
+func (m *UsageLatencyBandMutation) AddedConsumerID() (r int, exists bool) {
 	v := m.addconsumer_id
 	if v == nil {
 		return
@@ -19031,18 +19045,18 @@ func (m *UsageLatencyMutation) AddedConsumerID() (r int, exists bool) {
 }
 
 // ResetConsumerID resets all changes to the "consumer_id" field.
-func (m *UsageLatencyMutation) ResetConsumerID() {
+func (m *UsageLatencyBandMutation) ResetConsumerID() {
 	m.consumer_id = nil
 	m.addconsumer_id = nil
 }
 
 // SetHour sets the "hour" field.
-func (m *UsageLatencyMutation) SetHour(t time.Time) {
+func (m *UsageLatencyBandMutation) SetHour(t time.Time) {
 	m.hour = &t
 }
 
 // Hour returns the value of the "hour" field in the mutation.
-func (m *UsageLatencyMutation) Hour() (r time.Time, exists bool) {
+func (m *UsageLatencyBandMutation) Hour() (r time.Time, exists bool) {
 	v := m.hour
 	if v == nil {
 		return
@@ -19050,10 +19064,10 @@ func (m *UsageLatencyMutation) Hour() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldHour returns the old "hour" field's value of the UsageLatency entity.
-// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// OldHour returns the old "hour" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UsageLatencyMutation) OldHour(ctx context.Context) (v time.Time, err error) {
+func (m *UsageLatencyBandMutation) OldHour(ctx context.Context) (v time.Time, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldHour is only allowed on UpdateOne operations")
 	}
@@ -19068,17 +19082,17 @@ func (m *UsageLatencyMutation) OldHour(ctx context.Context) (v time.Time, err er
 }
 
 // ResetHour resets all changes to the "hour" field.
-func (m *UsageLatencyMutation) ResetHour() {
+func (m *UsageLatencyBandMutation) ResetHour() {
 	m.hour = nil
 }
 
 // SetOperation sets the "operation" field.
-func (m *UsageLatencyMutation) SetOperation(s string) {
+func (m *UsageLatencyBandMutation) SetOperation(s string) {
 	m.operation = &s
 }
 
 // Operation returns the value of the "operation" field in the mutation.
-func (m *UsageLatencyMutation) Operation() (r string, exists bool) {
+func (m *UsageLatencyBandMutation) Operation() (r string, exists bool) {
 	v := m.operation
 	if v == nil {
 		return
@@ -19086,10 +19100,10 @@ func (m *UsageLatencyMutation) Operation() (r string, exists bool) {
 	return *v, true
 }
 
-// OldOperation returns the old "operation" field's value of the UsageLatency entity.
-// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// OldOperation returns the old "operation" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UsageLatencyMutation) OldOperation(ctx context.Context) (v string, err error) {
+func (m *UsageLatencyBandMutation) OldOperation(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldOperation is only allowed on UpdateOne operations")
 	}
@@ -19104,131 +19118,523 @@ func (m *UsageLatencyMutation) OldOperation(ctx context.Context) (v string, err 
 }
 
 // ResetOperation resets all changes to the "operation" field.
-func (m *UsageLatencyMutation) ResetOperation() {
+func (m *UsageLatencyBandMutation) ResetOperation() {
 	m.operation = nil
 }
 
-// SetBucket sets the "bucket" field.
-func (m *UsageLatencyMutation) SetBucket(i int) {
-	m.bucket = &i
-	m.addbucket = nil
+// SetBand sets the "band" field.
+func (m *UsageLatencyBandMutation) SetBand(i int) {
+	m.band = &i
+	m.addband = nil
 }
 
-// Bucket returns the value of the "bucket" field in the mutation.
-func (m *UsageLatencyMutation) Bucket() (r int, exists bool) {
-	v := m.bucket
+// Band returns the value of the "band" field in the mutation.
+func (m *UsageLatencyBandMutation) Band() (r int, exists bool) {
+	v := m.band
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldBucket returns the old "bucket" field's value of the UsageLatency entity.
-// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// OldBand returns the old "band" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UsageLatencyMutation) OldBucket(ctx context.Context) (v int, err error) {
+func (m *UsageLatencyBandMutation) OldBand(ctx context.Context) (v int, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldBucket is only allowed on UpdateOne operations")
+		return v, errors.New("OldBand is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldBucket requires an ID field in the mutation")
+		return v, errors.New("OldBand requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldBucket: %w", err)
+		return v, fmt.Errorf("querying old value for OldBand: %w", err)
 	}
-	return oldValue.Bucket, nil
+	return oldValue.Band, nil
 }
 
-// AddBucket adds i to the "bucket" field.
-func (m *UsageLatencyMutation) AddBucket(i int) {
-	if m.addbucket != nil {
-		*m.addbucket += i
+// AddBand adds i to the "band" field.
+func (m *UsageLatencyBandMutation) AddBand(i int) {
+	if m.addband != nil {
+		*m.addband += i
 	} else {
-		m.addbucket = &i
+		m.addband = &i
 	}
 }
 
-// AddedBucket returns the value that was added to the "bucket" field in this mutation.
-func (m *UsageLatencyMutation) AddedBucket() (r int, exists bool) {
-	v := m.addbucket
+// AddedBand returns the value that was added to the "band" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedBand() (r int, exists bool) {
+	v := m.addband
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// ResetBucket resets all changes to the "bucket" field.
-func (m *UsageLatencyMutation) ResetBucket() {
-	m.bucket = nil
-	m.addbucket = nil
+// ResetBand resets all changes to the "band" field.
+func (m *UsageLatencyBandMutation) ResetBand() {
+	m.band = nil
+	m.addband = nil
 }
 
-// SetCalls sets the "calls" field.
-func (m *UsageLatencyMutation) SetCalls(i int64) {
-	m.calls = &i
-	m.addcalls = nil
+// SetCalls0 sets the "calls0" field.
+func (m *UsageLatencyBandMutation) SetCalls0(i int64) {
+	m.calls0 = &i
+	m.addcalls0 = nil
 }
 
-// Calls returns the value of the "calls" field in the mutation.
-func (m *UsageLatencyMutation) Calls() (r int64, exists bool) {
-	v := m.calls
+// Calls0 returns the value of the "calls0" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls0() (r int64, exists bool) {
+	v := m.calls0
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldCalls returns the old "calls" field's value of the UsageLatency entity.
-// If the UsageLatency object wasn't provided to the builder, the object is fetched from the database.
+// OldCalls0 returns the old "calls0" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UsageLatencyMutation) OldCalls(ctx context.Context) (v int64, err error) {
+func (m *UsageLatencyBandMutation) OldCalls0(ctx context.Context) (v int64, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCalls is only allowed on UpdateOne operations")
+		return v, errors.New("OldCalls0 is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCalls requires an ID field in the mutation")
+		return v, errors.New("OldCalls0 requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCalls: %w", err)
+		return v, fmt.Errorf("querying old value for OldCalls0: %w", err)
 	}
-	return oldValue.Calls, nil
+	return oldValue.Calls0, nil
 }
 
-// AddCalls adds i to the "calls" field.
-func (m *UsageLatencyMutation) AddCalls(i int64) {
-	if m.addcalls != nil {
-		*m.addcalls += i
+// AddCalls0 adds i to the "calls0" field.
+func (m *UsageLatencyBandMutation) AddCalls0(i int64) {
+	if m.addcalls0 != nil {
+		*m.addcalls0 += i
 	} else {
-		m.addcalls = &i
+		m.addcalls0 = &i
 	}
 }
 
-// AddedCalls returns the value that was added to the "calls" field in this mutation.
-func (m *UsageLatencyMutation) AddedCalls() (r int64, exists bool) {
-	v := m.addcalls
+// AddedCalls0 returns the value that was added to the "calls0" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls0() (r int64, exists bool) {
+	v := m.addcalls0
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// ResetCalls resets all changes to the "calls" field.
-func (m *UsageLatencyMutation) ResetCalls() {
-	m.calls = nil
-	m.addcalls = nil
+// ResetCalls0 resets all changes to the "calls0" field.
+func (m *UsageLatencyBandMutation) ResetCalls0() {
+	m.calls0 = nil
+	m.addcalls0 = nil
 }
 
-// Where appends a list predicates to the UsageLatencyMutation builder.
-func (m *UsageLatencyMutation) Where(ps ...predicate.UsageLatency) {
+// SetCalls1 sets the "calls1" field.
+func (m *UsageLatencyBandMutation) SetCalls1(i int64) {
+	m.calls1 = &i
+	m.addcalls1 = nil
+}
+
+// Calls1 returns the value of the "calls1" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls1() (r int64, exists bool) {
+	v := m.calls1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls1 returns the old "calls1" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls1(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls1: %w", err)
+	}
+	return oldValue.Calls1, nil
+}
+
+// AddCalls1 adds i to the "calls1" field.
+func (m *UsageLatencyBandMutation) AddCalls1(i int64) {
+	if m.addcalls1 != nil {
+		*m.addcalls1 += i
+	} else {
+		m.addcalls1 = &i
+	}
+}
+
+// AddedCalls1 returns the value that was added to the "calls1" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls1() (r int64, exists bool) {
+	v := m.addcalls1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls1 resets all changes to the "calls1" field.
+func (m *UsageLatencyBandMutation) ResetCalls1() {
+	m.calls1 = nil
+	m.addcalls1 = nil
+}
+
+// SetCalls2 sets the "calls2" field.
+func (m *UsageLatencyBandMutation) SetCalls2(i int64) {
+	m.calls2 = &i
+	m.addcalls2 = nil
+}
+
+// Calls2 returns the value of the "calls2" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls2() (r int64, exists bool) {
+	v := m.calls2
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls2 returns the old "calls2" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls2(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls2 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls2 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls2: %w", err)
+	}
+	return oldValue.Calls2, nil
+}
+
+// AddCalls2 adds i to the "calls2" field.
+func (m *UsageLatencyBandMutation) AddCalls2(i int64) {
+	if m.addcalls2 != nil {
+		*m.addcalls2 += i
+	} else {
+		m.addcalls2 = &i
+	}
+}
+
+// AddedCalls2 returns the value that was added to the "calls2" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls2() (r int64, exists bool) {
+	v := m.addcalls2
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls2 resets all changes to the "calls2" field.
+func (m *UsageLatencyBandMutation) ResetCalls2() {
+	m.calls2 = nil
+	m.addcalls2 = nil
+}
+
+// SetCalls3 sets the "calls3" field.
+func (m *UsageLatencyBandMutation) SetCalls3(i int64) {
+	m.calls3 = &i
+	m.addcalls3 = nil
+}
+
+// Calls3 returns the value of the "calls3" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls3() (r int64, exists bool) {
+	v := m.calls3
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls3 returns the old "calls3" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls3(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls3 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls3 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls3: %w", err)
+	}
+	return oldValue.Calls3, nil
+}
+
+// AddCalls3 adds i to the "calls3" field.
+func (m *UsageLatencyBandMutation) AddCalls3(i int64) {
+	if m.addcalls3 != nil {
+		*m.addcalls3 += i
+	} else {
+		m.addcalls3 = &i
+	}
+}
+
+// AddedCalls3 returns the value that was added to the "calls3" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls3() (r int64, exists bool) {
+	v := m.addcalls3
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls3 resets all changes to the "calls3" field.
+func (m *UsageLatencyBandMutation) ResetCalls3() {
+	m.calls3 = nil
+	m.addcalls3 = nil
+}
+
+// SetCalls4 sets the "calls4" field.
+func (m *UsageLatencyBandMutation) SetCalls4(i int64) {
+	m.calls4 = &i
+	m.addcalls4 = nil
+}
+
+// Calls4 returns the value of the "calls4" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls4() (r int64, exists bool) {
+	v := m.calls4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls4 returns the old "calls4" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls4(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls4 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls4 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls4: %w", err)
+	}
+	return oldValue.Calls4, nil
+}
+
+// AddCalls4 adds i to the "calls4" field.
+func (m *UsageLatencyBandMutation) AddCalls4(i int64) {
+	if m.addcalls4 != nil {
+		*m.addcalls4 += i
+	} else {
+		m.addcalls4 = &i
+	}
+}
+
+// AddedCalls4 returns the value that was added to the "calls4" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls4() (r int64, exists bool) {
+	v := m.addcalls4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls4 resets all changes to the "calls4" field.
+func (m *UsageLatencyBandMutation) ResetCalls4() {
+	m.calls4 = nil
+	m.addcalls4 = nil
+}
+
+// SetCalls5 sets the "calls5" field.
+func (m *UsageLatencyBandMutation) SetCalls5(i int64) {
+	m.calls5 = &i
+	m.addcalls5 = nil
+}
+
+// Calls5 returns the value of the "calls5" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls5() (r int64, exists bool) {
+	v := m.calls5
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls5 returns the old "calls5" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls5(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls5 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls5 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls5: %w", err)
+	}
+	return oldValue.Calls5, nil
+}
+
+// AddCalls5 adds i to the "calls5" field.
+func (m *UsageLatencyBandMutation) AddCalls5(i int64) {
+	if m.addcalls5 != nil {
+		*m.addcalls5 += i
+	} else {
+		m.addcalls5 = &i
+	}
+}
+
+// AddedCalls5 returns the value that was added to the "calls5" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls5() (r int64, exists bool) {
+	v := m.addcalls5
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls5 resets all changes to the "calls5" field.
+func (m *UsageLatencyBandMutation) ResetCalls5() {
+	m.calls5 = nil
+	m.addcalls5 = nil
+}
+
+// SetCalls6 sets the "calls6" field.
+func (m *UsageLatencyBandMutation) SetCalls6(i int64) {
+	m.calls6 = &i
+	m.addcalls6 = nil
+}
+
+// Calls6 returns the value of the "calls6" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls6() (r int64, exists bool) {
+	v := m.calls6
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls6 returns the old "calls6" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls6(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls6 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls6 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls6: %w", err)
+	}
+	return oldValue.Calls6, nil
+}
+
+// AddCalls6 adds i to the "calls6" field.
+func (m *UsageLatencyBandMutation) AddCalls6(i int64) {
+	if m.addcalls6 != nil {
+		*m.addcalls6 += i
+	} else {
+		m.addcalls6 = &i
+	}
+}
+
+// AddedCalls6 returns the value that was added to the "calls6" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls6() (r int64, exists bool) {
+	v := m.addcalls6
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls6 resets all changes to the "calls6" field.
+func (m *UsageLatencyBandMutation) ResetCalls6() {
+	m.calls6 = nil
+	m.addcalls6 = nil
+}
+
+// SetCalls7 sets the "calls7" field.
+func (m *UsageLatencyBandMutation) SetCalls7(i int64) {
+	m.calls7 = &i
+	m.addcalls7 = nil
+}
+
+// Calls7 returns the value of the "calls7" field in the mutation.
+func (m *UsageLatencyBandMutation) Calls7() (r int64, exists bool) {
+	v := m.calls7
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCalls7 returns the old "calls7" field's value of the UsageLatencyBand entity.
+// If the UsageLatencyBand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UsageLatencyBandMutation) OldCalls7(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCalls7 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCalls7 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCalls7: %w", err)
+	}
+	return oldValue.Calls7, nil
+}
+
+// AddCalls7 adds i to the "calls7" field.
+func (m *UsageLatencyBandMutation) AddCalls7(i int64) {
+	if m.addcalls7 != nil {
+		*m.addcalls7 += i
+	} else {
+		m.addcalls7 = &i
+	}
+}
+
+// AddedCalls7 returns the value that was added to the "calls7" field in this mutation.
+func (m *UsageLatencyBandMutation) AddedCalls7() (r int64, exists bool) {
+	v := m.addcalls7
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCalls7 resets all changes to the "calls7" field.
+func (m *UsageLatencyBandMutation) ResetCalls7() {
+	m.calls7 = nil
+	m.addcalls7 = nil
+}
+
+// Where appends a list predicates to the UsageLatencyBandMutation builder.
+func (m *UsageLatencyBandMutation) Where(ps ...predicate.UsageLatencyBand) {
 	m.predicates = append(m.predicates, ps...)
 }
 
-// WhereP appends storage-level predicates to the UsageLatencyMutation builder. Using this method,
+// WhereP appends storage-level predicates to the UsageLatencyBandMutation builder. Using this method,
 // users can use type-assertion to append predicates that do not depend on any generated package.
-func (m *UsageLatencyMutation) WhereP(ps ...func(*sql.Selector)) {
-	p := make([]predicate.UsageLatency, len(ps))
+func (m *UsageLatencyBandMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.UsageLatencyBand, len(ps))
 	for i := range ps {
 		p[i] = ps[i]
 	}
@@ -19236,39 +19642,60 @@ func (m *UsageLatencyMutation) WhereP(ps ...func(*sql.Selector)) {
 }
 
 // Op returns the operation name.
-func (m *UsageLatencyMutation) Op() Op {
+func (m *UsageLatencyBandMutation) Op() Op {
 	return m.op
 }
 
 // SetOp allows setting the mutation operation.
-func (m *UsageLatencyMutation) SetOp(op Op) {
+func (m *UsageLatencyBandMutation) SetOp(op Op) {
 	m.op = op
 }
 
-// Type returns the node type of this mutation (UsageLatency).
-func (m *UsageLatencyMutation) Type() string {
+// Type returns the node type of this mutation (UsageLatencyBand).
+func (m *UsageLatencyBandMutation) Type() string {
 	return m.typ
 }
 
 // Fields returns all fields that were changed during this mutation. Note that in
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
-func (m *UsageLatencyMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+func (m *UsageLatencyBandMutation) Fields() []string {
+	fields := make([]string, 0, 12)
 	if m.consumer_id != nil {
-		fields = append(fields, usagelatency.FieldConsumerID)
+		fields = append(fields, usagelatencyband.FieldConsumerID)
 	}
 	if m.hour != nil {
-		fields = append(fields, usagelatency.FieldHour)
+		fields = append(fields, usagelatencyband.FieldHour)
 	}
 	if m.operation != nil {
-		fields = append(fields, usagelatency.FieldOperation)
+		fields = append(fields, usagelatencyband.FieldOperation)
 	}
-	if m.bucket != nil {
-		fields = append(fields, usagelatency.FieldBucket)
+	if m.band != nil {
+		fields = append(fields, usagelatencyband.FieldBand)
 	}
-	if m.calls != nil {
-		fields = append(fields, usagelatency.FieldCalls)
+	if m.calls0 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls0)
+	}
+	if m.calls1 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls1)
+	}
+	if m.calls2 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls2)
+	}
+	if m.calls3 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls3)
+	}
+	if m.calls4 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls4)
+	}
+	if m.calls5 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls5)
+	}
+	if m.calls6 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls6)
+	}
+	if m.calls7 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls7)
 	}
 	return fields
 }
@@ -19276,18 +19703,32 @@ func (m *UsageLatencyMutation) Fields() []string {
 // Field returns the value of a field with the given name. The second boolean
 // return value indicates that this field was not set, or was not defined in the
 // schema.
-func (m *UsageLatencyMutation) Field(name string) (ent.Value, bool) {
+func (m *UsageLatencyBandMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		return m.ConsumerID()
-	case usagelatency.FieldHour:
+	case usagelatencyband.FieldHour:
 		return m.Hour()
-	case usagelatency.FieldOperation:
+	case usagelatencyband.FieldOperation:
 		return m.Operation()
-	case usagelatency.FieldBucket:
-		return m.Bucket()
-	case usagelatency.FieldCalls:
-		return m.Calls()
+	case usagelatencyband.FieldBand:
+		return m.Band()
+	case usagelatencyband.FieldCalls0:
+		return m.Calls0()
+	case usagelatencyband.FieldCalls1:
+		return m.Calls1()
+	case usagelatencyband.FieldCalls2:
+		return m.Calls2()
+	case usagelatencyband.FieldCalls3:
+		return m.Calls3()
+	case usagelatencyband.FieldCalls4:
+		return m.Calls4()
+	case usagelatencyband.FieldCalls5:
+		return m.Calls5()
+	case usagelatencyband.FieldCalls6:
+		return m.Calls6()
+	case usagelatencyband.FieldCalls7:
+		return m.Calls7()
 	}
 	return nil, false
 }
@@ -19295,78 +19736,162 @@ func (m *UsageLatencyMutation) Field(name string) (ent.Value, bool) {
 // OldField returns the old value of the field from the database. An error is
 // returned if the mutation operation is not UpdateOne, or the query to the
 // database failed.
-func (m *UsageLatencyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+func (m *UsageLatencyBandMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		return m.OldConsumerID(ctx)
-	case usagelatency.FieldHour:
+	case usagelatencyband.FieldHour:
 		return m.OldHour(ctx)
-	case usagelatency.FieldOperation:
+	case usagelatencyband.FieldOperation:
 		return m.OldOperation(ctx)
-	case usagelatency.FieldBucket:
-		return m.OldBucket(ctx)
-	case usagelatency.FieldCalls:
-		return m.OldCalls(ctx)
+	case usagelatencyband.FieldBand:
+		return m.OldBand(ctx)
+	case usagelatencyband.FieldCalls0:
+		return m.OldCalls0(ctx)
+	case usagelatencyband.FieldCalls1:
+		return m.OldCalls1(ctx)
+	case usagelatencyband.FieldCalls2:
+		return m.OldCalls2(ctx)
+	case usagelatencyband.FieldCalls3:
+		return m.OldCalls3(ctx)
+	case usagelatencyband.FieldCalls4:
+		return m.OldCalls4(ctx)
+	case usagelatencyband.FieldCalls5:
+		return m.OldCalls5(ctx)
+	case usagelatencyband.FieldCalls6:
+		return m.OldCalls6(ctx)
+	case usagelatencyband.FieldCalls7:
+		return m.OldCalls7(ctx)
 	}
-	return nil, fmt.Errorf("unknown UsageLatency field %s", name)
+	return nil, fmt.Errorf("unknown UsageLatencyBand field %s", name)
 }
 
 // SetField sets the value of a field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *UsageLatencyMutation) SetField(name string, value ent.Value) error {
+func (m *UsageLatencyBandMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetConsumerID(v)
 		return nil
-	case usagelatency.FieldHour:
+	case usagelatencyband.FieldHour:
 		v, ok := value.(time.Time)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetHour(v)
 		return nil
-	case usagelatency.FieldOperation:
+	case usagelatencyband.FieldOperation:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOperation(v)
 		return nil
-	case usagelatency.FieldBucket:
+	case usagelatencyband.FieldBand:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetBucket(v)
+		m.SetBand(v)
 		return nil
-	case usagelatency.FieldCalls:
+	case usagelatencyband.FieldCalls0:
 		v, ok := value.(int64)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetCalls(v)
+		m.SetCalls0(v)
+		return nil
+	case usagelatencyband.FieldCalls1:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls1(v)
+		return nil
+	case usagelatencyband.FieldCalls2:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls2(v)
+		return nil
+	case usagelatencyband.FieldCalls3:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls3(v)
+		return nil
+	case usagelatencyband.FieldCalls4:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls4(v)
+		return nil
+	case usagelatencyband.FieldCalls5:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls5(v)
+		return nil
+	case usagelatencyband.FieldCalls6:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls6(v)
+		return nil
+	case usagelatencyband.FieldCalls7:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCalls7(v)
 		return nil
 	}
-	return fmt.Errorf("unknown UsageLatency field %s", name)
+	return fmt.Errorf("unknown UsageLatencyBand field %s", name)
 }
 
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
-func (m *UsageLatencyMutation) AddedFields() []string {
+func (m *UsageLatencyBandMutation) AddedFields() []string {
 	var fields []string
 	if m.addconsumer_id != nil {
-		fields = append(fields, usagelatency.FieldConsumerID)
+		fields = append(fields, usagelatencyband.FieldConsumerID)
 	}
-	if m.addbucket != nil {
-		fields = append(fields, usagelatency.FieldBucket)
+	if m.addband != nil {
+		fields = append(fields, usagelatencyband.FieldBand)
 	}
-	if m.addcalls != nil {
-		fields = append(fields, usagelatency.FieldCalls)
+	if m.addcalls0 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls0)
+	}
+	if m.addcalls1 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls1)
+	}
+	if m.addcalls2 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls2)
+	}
+	if m.addcalls3 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls3)
+	}
+	if m.addcalls4 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls4)
+	}
+	if m.addcalls5 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls5)
+	}
+	if m.addcalls6 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls6)
+	}
+	if m.addcalls7 != nil {
+		fields = append(fields, usagelatencyband.FieldCalls7)
 	}
 	return fields
 }
@@ -19374,14 +19899,28 @@ func (m *UsageLatencyMutation) AddedFields() []string {
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
-func (m *UsageLatencyMutation) AddedField(name string) (ent.Value, bool) {
+func (m *UsageLatencyBandMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		return m.AddedConsumerID()
-	case usagelatency.FieldBucket:
-		return m.AddedBucket()
-	case usagelatency.FieldCalls:
-		return m.AddedCalls()
+	case usagelatencyband.FieldBand:
+		return m.AddedBand()
+	case usagelatencyband.FieldCalls0:
+		return m.AddedCalls0()
+	case usagelatencyband.FieldCalls1:
+		return m.AddedCalls1()
+	case usagelatencyband.FieldCalls2:
+		return m.AddedCalls2()
+	case usagelatencyband.FieldCalls3:
+		return m.AddedCalls3()
+	case usagelatencyband.FieldCalls4:
+		return m.AddedCalls4()
+	case usagelatencyband.FieldCalls5:
+		return m.AddedCalls5()
+	case usagelatencyband.FieldCalls6:
+		return m.AddedCalls6()
+	case usagelatencyband.FieldCalls7:
+		return m.AddedCalls7()
 	}
 	return nil, false
 }
@@ -19389,121 +19928,191 @@ func (m *UsageLatencyMutation) AddedField(name string) (ent.Value, bool) {
 // AddField adds the value to the field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *UsageLatencyMutation) AddField(name string, value ent.Value) error {
+func (m *UsageLatencyBandMutation) AddField(name string, value ent.Value) error {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddConsumerID(v)
 		return nil
-	case usagelatency.FieldBucket:
+	case usagelatencyband.FieldBand:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.AddBucket(v)
+		m.AddBand(v)
 		return nil
-	case usagelatency.FieldCalls:
+	case usagelatencyband.FieldCalls0:
 		v, ok := value.(int64)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.AddCalls(v)
+		m.AddCalls0(v)
+		return nil
+	case usagelatencyband.FieldCalls1:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls1(v)
+		return nil
+	case usagelatencyband.FieldCalls2:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls2(v)
+		return nil
+	case usagelatencyband.FieldCalls3:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls3(v)
+		return nil
+	case usagelatencyband.FieldCalls4:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls4(v)
+		return nil
+	case usagelatencyband.FieldCalls5:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls5(v)
+		return nil
+	case usagelatencyband.FieldCalls6:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls6(v)
+		return nil
+	case usagelatencyband.FieldCalls7:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCalls7(v)
 		return nil
 	}
-	return fmt.Errorf("unknown UsageLatency numeric field %s", name)
+	return fmt.Errorf("unknown UsageLatencyBand numeric field %s", name)
 }
 
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
-func (m *UsageLatencyMutation) ClearedFields() []string {
+func (m *UsageLatencyBandMutation) ClearedFields() []string {
 	return nil
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
 // cleared in this mutation.
-func (m *UsageLatencyMutation) FieldCleared(name string) bool {
+func (m *UsageLatencyBandMutation) FieldCleared(name string) bool {
 	_, ok := m.clearedFields[name]
 	return ok
 }
 
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
-func (m *UsageLatencyMutation) ClearField(name string) error {
-	return fmt.Errorf("unknown UsageLatency nullable field %s", name)
+func (m *UsageLatencyBandMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown UsageLatencyBand nullable field %s", name)
 }
 
 // ResetField resets all changes in the mutation for the field with the given name.
 // It returns an error if the field is not defined in the schema.
-func (m *UsageLatencyMutation) ResetField(name string) error {
+func (m *UsageLatencyBandMutation) ResetField(name string) error {
 	switch name {
-	case usagelatency.FieldConsumerID:
+	case usagelatencyband.FieldConsumerID:
 		m.ResetConsumerID()
 		return nil
-	case usagelatency.FieldHour:
+	case usagelatencyband.FieldHour:
 		m.ResetHour()
 		return nil
-	case usagelatency.FieldOperation:
+	case usagelatencyband.FieldOperation:
 		m.ResetOperation()
 		return nil
-	case usagelatency.FieldBucket:
-		m.ResetBucket()
+	case usagelatencyband.FieldBand:
+		m.ResetBand()
 		return nil
-	case usagelatency.FieldCalls:
-		m.ResetCalls()
+	case usagelatencyband.FieldCalls0:
+		m.ResetCalls0()
+		return nil
+	case usagelatencyband.FieldCalls1:
+		m.ResetCalls1()
+		return nil
+	case usagelatencyband.FieldCalls2:
+		m.ResetCalls2()
+		return nil
+	case usagelatencyband.FieldCalls3:
+		m.ResetCalls3()
+		return nil
+	case usagelatencyband.FieldCalls4:
+		m.ResetCalls4()
+		return nil
+	case usagelatencyband.FieldCalls5:
+		m.ResetCalls5()
+		return nil
+	case usagelatencyband.FieldCalls6:
+		m.ResetCalls6()
+		return nil
+	case usagelatencyband.FieldCalls7:
+		m.ResetCalls7()
 		return nil
 	}
-	return fmt.Errorf("unknown UsageLatency field %s", name)
+	return fmt.Errorf("unknown UsageLatencyBand field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
-func (m *UsageLatencyMutation) AddedEdges() []string {
+func (m *UsageLatencyBandMutation) AddedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
-func (m *UsageLatencyMutation) AddedIDs(name string) []ent.Value {
+func (m *UsageLatencyBandMutation) AddedIDs(name string) []ent.Value {
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
-func (m *UsageLatencyMutation) RemovedEdges() []string {
+func (m *UsageLatencyBandMutation) RemovedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
-func (m *UsageLatencyMutation) RemovedIDs(name string) []ent.Value {
+func (m *UsageLatencyBandMutation) RemovedIDs(name string) []ent.Value {
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
-func (m *UsageLatencyMutation) ClearedEdges() []string {
+func (m *UsageLatencyBandMutation) ClearedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
-func (m *UsageLatencyMutation) EdgeCleared(name string) bool {
+func (m *UsageLatencyBandMutation) EdgeCleared(name string) bool {
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
-func (m *UsageLatencyMutation) ClearEdge(name string) error {
-	return fmt.Errorf("unknown UsageLatency unique edge %s", name)
+func (m *UsageLatencyBandMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown UsageLatencyBand unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
-func (m *UsageLatencyMutation) ResetEdge(name string) error {
-	return fmt.Errorf("unknown UsageLatency edge %s", name)
+func (m *UsageLatencyBandMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown UsageLatencyBand edge %s", name)
 }
 
 // UsageMinuteMutation represents an operation that mutates the UsageMinute nodes in the graph.

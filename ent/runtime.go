@@ -29,7 +29,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/tokentransfer"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagepage"
 	"github.com/partner-platform/partnerd/ent/usagerecord"
@@ -779,20 +779,64 @@ func init() {
 	usagehourly.DefaultCalls5xx = usagehourlyDescCalls5xx.Default.(int64)
 	// usagehourly.Calls5xxValidator is a validator for the "calls_5xx" field. It is called by the builders before save.
 	usagehourly.Calls5xxValidator = usagehourlyDescCalls5xx.Validators[0].(func(int64) error)
-	usagelatencyFields := schema.UsageLatency{}.Fields()
-	_ = usagelatencyFields
-	// usagelatencyDescOperation is the schema descriptor for operation field.
-	usagelatencyDescOperation := usagelatencyFields[2].Descriptor()
-	// usagelatency.OperationValidator is a validator for the "operation" field. It is called by the builders before save.
-	usagelatency.OperationValidator = usagelatencyDescOperation.Validators[0].(func(string) error)
-	// usagelatencyDescBucket is the schema descriptor for bucket field.
-	usagelatencyDescBucket := usagelatencyFields[3].Descriptor()
-	// usagelatency.BucketValidator is a validator for the "bucket" field. It is called by the builders before save.
-	usagelatency.BucketValidator = usagelatencyDescBucket.Validators[0].(func(int) error)
-	// usagelatencyDescCalls is the schema descriptor for calls field.
-	usagelatencyDescCalls := usagelatencyFields[4].Descriptor()
-	// usagelatency.CallsValidator is a validator for the "calls" field. It is called by the builders before save.
-	usagelatency.CallsValidator = usagelatencyDescCalls.Validators[0].(func(int64) error)
+	usagelatencybandFields := schema.UsageLatencyBand{}.Fields()
+	_ = usagelatencybandFields
+	// usagelatencybandDescOperation is the schema descriptor for operation field.
+	usagelatencybandDescOperation := usagelatencybandFields[2].Descriptor()
+	// usagelatencyband.OperationValidator is a validator for the "operation" field. It is called by the builders before save.
+	usagelatencyband.OperationValidator = usagelatencybandDescOperation.Validators[0].(func(string) error)
+	// usagelatencybandDescBand is the schema descriptor for band field.
+	usagelatencybandDescBand := usagelatencybandFields[3].Descriptor()
+	// usagelatencyband.BandValidator is a validator for the "band" field. It is called by the builders before save.
+	usagelatencyband.BandValidator = usagelatencybandDescBand.Validators[0].(func(int) error)
+	// usagelatencybandDescCalls0 is the schema descriptor for calls0 field.
+	usagelatencybandDescCalls0 := usagelatencybandFields[4].Descriptor()
+	// usagelatencyband.DefaultCalls0 holds the default value on creation for the calls0 field.
+	usagelatencyband.DefaultCalls0 = usagelatencybandDescCalls0.Default.(int64)
+	// usagelatencyband.Calls0Validator is a validator for the "calls0" field. It is called by the builders before save.
+	usagelatencyband.Calls0Validator = usagelatencybandDescCalls0.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls1 is the schema descriptor for calls1 field.
+	usagelatencybandDescCalls1 := usagelatencybandFields[5].Descriptor()
+	// usagelatencyband.DefaultCalls1 holds the default value on creation for the calls1 field.
+	usagelatencyband.DefaultCalls1 = usagelatencybandDescCalls1.Default.(int64)
+	// usagelatencyband.Calls1Validator is a validator for the "calls1" field. It is called by the builders before save.
+	usagelatencyband.Calls1Validator = usagelatencybandDescCalls1.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls2 is the schema descriptor for calls2 field.
+	usagelatencybandDescCalls2 := usagelatencybandFields[6].Descriptor()
+	// usagelatencyband.DefaultCalls2 holds the default value on creation for the calls2 field.
+	usagelatencyband.DefaultCalls2 = usagelatencybandDescCalls2.Default.(int64)
+	// usagelatencyband.Calls2Validator is a validator for the "calls2" field. It is called by the builders before save.
+	usagelatencyband.Calls2Validator = usagelatencybandDescCalls2.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls3 is the schema descriptor for calls3 field.
+	usagelatencybandDescCalls3 := usagelatencybandFields[7].Descriptor()
+	// usagelatencyband.DefaultCalls3 holds the default value on creation for the calls3 field.
+	usagelatencyband.DefaultCalls3 = usagelatencybandDescCalls3.Default.(int64)
+	// usagelatencyband.Calls3Validator is a validator for the "calls3" field. It is called by the builders before save.
+	usagelatencyband.Calls3Validator = usagelatencybandDescCalls3.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls4 is the schema descriptor for calls4 field.
+	usagelatencybandDescCalls4 := usagelatencybandFields[8].Descriptor()
+	// usagelatencyband.DefaultCalls4 holds the default value on creation for the calls4 field.
+	usagelatencyband.DefaultCalls4 = usagelatencybandDescCalls4.Default.(int64)
+	// usagelatencyband.Calls4Validator is a validator for the "calls4" field. It is called by the builders before save.
+	usagelatencyband.Calls4Validator = usagelatencybandDescCalls4.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls5 is the schema descriptor for calls5 field.
+	usagelatencybandDescCalls5 := usagelatencybandFields[9].Descriptor()
+	// usagelatencyband.DefaultCalls5 holds the default value on creation for the calls5 field.
+	usagelatencyband.DefaultCalls5 = usagelatencybandDescCalls5.Default.(int64)
+	// usagelatencyband.Calls5Validator is a validator for the "calls5" field. It is called by the builders before save.
+	usagelatencyband.Calls5Validator = usagelatencybandDescCalls5.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls6 is the schema descriptor for calls6 field.
+	usagelatencybandDescCalls6 := usagelatencybandFields[10].Descriptor()
+	// usagelatencyband.DefaultCalls6 holds the default value on creation for the calls6 field.
+	usagelatencyband.DefaultCalls6 = usagelatencybandDescCalls6.Default.(int64)
+	// usagelatencyband.Calls6Validator is a validator for the "calls6" field. It is called by the builders before save.
+	usagelatencyband.Calls6Validator = usagelatencybandDescCalls6.Validators[0].(func(int64) error)
+	// usagelatencybandDescCalls7 is the schema descriptor for calls7 field.
+	usagelatencybandDescCalls7 := usagelatencybandFields[11].Descriptor()
+	// usagelatencyband.DefaultCalls7 holds the default value on creation for the calls7 field.
+	usagelatencyband.DefaultCalls7 = usagelatencybandDescCalls7.Default.(int64)
+	// usagelatencyband.Calls7Validator is a validator for the "calls7" field. It is called by the builders before save.
+	usagelatencyband.Calls7Validator = usagelatencybandDescCalls7.Validators[0].(func(int64) error)
 	usageminuteFields := schema.UsageMinute{}.Fields()
 	_ = usageminuteFields
 	// usageminuteDescCalls is the schema descriptor for calls field.

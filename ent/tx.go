@@ -60,8 +60,8 @@ type Tx struct {
 	UsageDaily *UsageDailyClient
 	// UsageHourly is the client for interacting with the UsageHourly builders.
 	UsageHourly *UsageHourlyClient
-	// UsageLatency is the client for interacting with the UsageLatency builders.
-	UsageLatency *UsageLatencyClient
+	// UsageLatencyBand is the client for interacting with the UsageLatencyBand builders.
+	UsageLatencyBand *UsageLatencyBandClient
 	// UsageMinute is the client for interacting with the UsageMinute builders.
 	UsageMinute *UsageMinuteClient
 	// UsagePage is the client for interacting with the UsagePage builders.
@@ -222,7 +222,7 @@ func (tx *Tx) init() {
 	tx.TokenTransfer = NewTokenTransferClient(tx.config)
 	tx.UsageDaily = NewUsageDailyClient(tx.config)
 	tx.UsageHourly = NewUsageHourlyClient(tx.config)
-	tx.UsageLatency = NewUsageLatencyClient(tx.config)
+	tx.UsageLatencyBand = NewUsageLatencyBandClient(tx.config)
 	tx.UsageMinute = NewUsageMinuteClient(tx.config)
 	tx.UsagePage = NewUsagePageClient(tx.config)
 	tx.UsageRecord = NewUsageRecordClient(tx.config)

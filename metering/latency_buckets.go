@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Latency histograms: the usage_latencies rollup counts each call in one of LatencyBuckets buckets
+// Latency histograms: the usage_latency_bands rollup counts each call in one of LatencyBuckets buckets
 // whose bounds grow by latencyFactor from latencyFloor. Bucket 0 holds calls under 0.1 ms; bucket i
 // (1..60) holds [0.1 ms x 1.25^(i-1), 0.1 ms x 1.25^i); the last bucket holds calls of 1.25^60 x
 // 0.1 ms (about 65 s) or more. Sixty-two buckets cover 0.1 ms to a minute at a constant relative

@@ -12,7 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 )
 
@@ -263,14 +263,18 @@ func later(a, b time.Time) time.Time {
 
 // sumLatencies sums the consumer's latency histograms over [from, until) per operation.
 func (s *UsageStore) sumLatencies(ctx context.Context, consumerID int, from, until time.Time) (map[string][]int64, error) {
-	t := sql.Dialect(s.dialect).Table(usagelatency.Table)
-	sel := sql.Dialect(s.dialect).Select(t.C(usagelatency.FieldOperation), t.C(usagelatency.FieldBucket)).From(t)
-	sel.AppendSelectExpr(sums(t.C(usagelatency.FieldCalls))...)
+	t := sql.Dialect(s.dialect).Table(usagelatencyband.Table)
+	sel := sql.Dialect(s.dialect).Select(t.C(usagelatencyband.FieldOperation), t.C(usagelatencyband.FieldBand)).From(t)
+	cols := make([]string, len(latencyBandColumns))
+	for i, c := range latencyBandColumns {
+		cols[i] = t.C(c)
+	}
+	sel.AppendSelectExpr(sums(cols...)...)
 	sel.Where(sql.And(
-		sql.EQ(t.C(usagelatency.FieldConsumerID), consumerID),
-		sql.GTE(t.C(usagelatency.FieldHour), from),
-		sql.LT(t.C(usagelatency.FieldHour), until),
-	)).GroupBy(t.C(usagelatency.FieldOperation), t.C(usagelatency.FieldBucket))
+		sql.EQ(t.C(usagelatencyband.FieldConsumerID), consumerID),
+		sql.GTE(t.C(usagelatencyband.FieldHour), from),
+		sql.LT(t.C(usagelatencyband.FieldHour), until),
+	)).GroupBy(t.C(usagelatencyband.FieldOperation), t.C(usagelatencyband.FieldBand))
 	query, args := sel.Query()
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -280,11 +284,15 @@ func (s *UsageStore) sumLatencies(ctx context.Context, consumerID int, from, unt
 	hists := map[string][]int64{}
 	for rows.Next() {
 		var (
-			op     string
-			bucket int
-			calls  int64
+			op    string
+			band  int
+			calls latencyBand
 		)
-		if err := rows.Scan(&op, &bucket, &calls); err != nil {
+		dest := []any{&op, &band}
+		for i := range calls {
+			dest = append(dest, &calls[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		h := hists[op]
@@ -292,7 +300,9 @@ func (s *UsageStore) sumLatencies(ctx context.Context, consumerID int, from, unt
 			h = make([]int64, LatencyBuckets)
 			hists[op] = h
 		}
-		h[min(max(bucket, 0), LatencyBuckets-1)] += calls
+		for i, n := range calls {
+			h[min(max(band*latencyBandWidth+i, 0), LatencyBuckets-1)] += n
+		}
 	}
 	return hists, rows.Err()
 }

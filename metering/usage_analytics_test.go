@@ -11,7 +11,7 @@ import (
 
 	"github.com/partner-platform/partnerd/ent"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/store"
@@ -58,16 +58,21 @@ func (e *usageEnv) minutes(consumerID int) []minuteRow {
 	return out
 }
 
-// histogram returns the consumer's latency histogram rows as "hour operation bucket" -> calls.
+// histogram returns the consumer's latency histograms, read from their bands, as "hour operation
+// bucket" -> calls, for each bucket with calls.
 func (e *usageEnv) histogram(consumerID int) map[string]int64 {
 	e.t.Helper()
-	rows, err := e.st.Client.UsageLatency.Query().Where(usagelatency.ConsumerID(consumerID)).All(e.t.Context())
+	rows, err := e.st.Client.UsageLatencyBand.Query().Where(usagelatencyband.ConsumerID(consumerID)).All(e.t.Context())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	out := map[string]int64{}
 	for _, r := range rows {
-		out[r.Hour.UTC().Format("2006-01-02 15:04")+" "+r.Operation+" "+strconv.Itoa(r.Bucket)] = r.Calls
+		for i, n := range []int64{r.Calls0, r.Calls1, r.Calls2, r.Calls3, r.Calls4, r.Calls5, r.Calls6, r.Calls7} {
+			if n != 0 {
+				out[r.Hour.UTC().Format("2006-01-02 15:04")+" "+r.Operation+" "+strconv.Itoa(r.Band*8+i)] = n
+			}
+		}
 	}
 	return out
 }

@@ -5,20 +5,22 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/partner-platform/partnerd/ent/schema"
 )
 
 // Rollups are the increments a set of calls adds to the usage rollups: the daily rollups per key, UTC
 // day and operation, the hourly rollups per consumer and UTC hour (with calls by status group), the
-// units per consumer and UTC minute, the latency histograms per consumer, UTC hour and operation, and
-// each key's last use. Their size depends on how many distinct (key, day, operation), (consumer,
-// hour), (consumer, minute) and (consumer, hour, operation, latency bucket) the calls fall in, never
-// on how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
+// units per consumer and UTC minute, the latency histograms per consumer, UTC hour and operation (in
+// bands of latencyBandWidth buckets), and each key's last use. Their size depends on how many
+// distinct (key, day, operation), (consumer, hour), (consumer, minute) and (consumer, hour,
+// operation, latency band) the calls fall in, never on how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
 // concurrent use.
 type Rollups struct {
 	daily     map[dailyKey]Totals
 	hourly    map[hourKey]hourTotals
 	minutes   map[hourKey]minuteTotals // hour holds the start of the minute
-	latencies map[latencyKey]int64
+	latencies map[latencyKey]latencyBand
 	lastUsed  map[int]time.Time
 	calls     int64
 }
@@ -38,13 +40,26 @@ func (h *hourTotals) add(o hourTotals) {
 // 429 rate_limited.
 type minuteTotals struct{ calls, cost, limited int64 }
 
-// latencyKey names a latency histogram bucket: consumer, start of the UTC hour (Unix seconds),
-// operation and bucket (LatencyBucket).
+// latencyKey names a band of a latency histogram: consumer, start of the UTC hour (Unix seconds),
+// operation and band (buckets band x latencyBandWidth onwards).
 type latencyKey struct {
 	consumerID int
 	hour       int64
 	operation  string
-	bucket     int
+	band       int
+}
+
+// latencyBandWidth is how many adjacent buckets a band of a latency histogram counts, in one row
+// of usage_latency_bands.
+const latencyBandWidth = schema.LatencyBandWidth
+
+// latencyBand counts calls in each bucket of a band.
+type latencyBand [latencyBandWidth]int64
+
+func (b *latencyBand) add(o latencyBand) {
+	for i, n := range o {
+		b[i] += n
+	}
 }
 
 // rateLimitedCode is the error code of a call the limiter refused (429).
@@ -90,7 +105,7 @@ func (r *Rollups) Add(c Call) {
 		r.daily = map[dailyKey]Totals{}
 		r.hourly = map[hourKey]hourTotals{}
 		r.minutes = map[hourKey]minuteTotals{}
-		r.latencies = map[latencyKey]int64{}
+		r.latencies = map[latencyKey]latencyBand{}
 		r.lastUsed = map[int]time.Time{}
 	}
 	t := Totals{Calls: 1, Cost: int64(c.Cost)}
@@ -114,7 +129,11 @@ func (r *Rollups) Add(c Call) {
 		m.limited++
 	}
 	r.minutes[mk] = m
-	r.latencies[latencyKey{c.ConsumerID, hk.hour, c.Operation, LatencyBucket(c.Latency)}]++
+	bucket := LatencyBucket(c.Latency)
+	lk := latencyKey{c.ConsumerID, hk.hour, c.Operation, bucket / latencyBandWidth}
+	band := r.latencies[lk]
+	band[bucket%latencyBandWidth]++
+	r.latencies[lk] = band
 	if last, ok := r.lastUsed[c.KeyID]; !ok || c.At.After(last) {
 		r.lastUsed[c.KeyID] = c.At
 	}
@@ -146,7 +165,9 @@ func (r *Rollups) Merge(o *Rollups) {
 		r.minutes[k] = m
 	}
 	for k, n := range o.latencies {
-		r.latencies[k] += n
+		band := r.latencies[k]
+		band.add(n)
+		r.latencies[k] = band
 	}
 	for k, at := range o.lastUsed {
 		if last, ok := r.lastUsed[k]; !ok || at.After(last) {
@@ -197,13 +218,13 @@ type minuteRow struct {
 	minuteTotals
 }
 
-// latencyRow is one latency histogram increment as written.
+// latencyRow is one latency histogram band's increments as written.
 type latencyRow struct {
 	consumerID int
 	hour       time.Time
 	operation  string
-	bucket     int
-	calls      int64
+	band       int
+	calls      latencyBand
 }
 
 // keyUse is one key's latest call.
@@ -260,15 +281,15 @@ func (r *Rollups) minuteRows() []minuteRow {
 }
 
 // latencyRows returns the latency histogram increments ordered by consumer, hour, operation and
-// bucket (the unique index's order).
+// band (the unique index's order).
 func (r *Rollups) latencyRows() []latencyRow {
 	keys := slices.SortedFunc(maps.Keys(r.latencies), func(a, b latencyKey) int {
 		return cmp.Or(cmp.Compare(a.consumerID, b.consumerID), cmp.Compare(a.hour, b.hour),
-			cmp.Compare(a.operation, b.operation), cmp.Compare(a.bucket, b.bucket))
+			cmp.Compare(a.operation, b.operation), cmp.Compare(a.band, b.band))
 	})
 	out := make([]latencyRow, len(keys))
 	for i, k := range keys {
-		out[i] = latencyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), k.operation, k.bucket, r.latencies[k]}
+		out[i] = latencyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), k.operation, k.band, r.latencies[k]}
 	}
 	return out
 }

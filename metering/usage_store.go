@@ -17,7 +17,7 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 	"github.com/partner-platform/partnerd/ent/usagepage"
 )
@@ -66,7 +66,7 @@ func Hour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 // bound-parameter limits.
 const (
 	pageRowsPerStmt   = 100   // 15 parameters a row
-	rollupRowsPerStmt = 1_000 // at most 9 parameters a row
+	rollupRowsPerStmt = 1_000 // at most 12 parameters a row
 )
 
 // WriteCalls stores calls and their rollup increments in one transaction (see WriteUsage).
@@ -150,9 +150,16 @@ var (
 		addExcluded(usagehourly.Table, "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx")
 	minuteUpsertHead  = `INSERT INTO "` + usageminute.Table + `" ("consumer_id", "minute", "calls", "cost", "limited") VALUES `
 	minuteUpsertTail  = ` ON CONFLICT ("consumer_id", "minute") DO UPDATE SET ` + addExcluded(usageminute.Table, "calls", "cost", "limited")
-	latencyUpsertHead = `INSERT INTO "` + usagelatency.Table + `" ("consumer_id", "hour", "operation", "bucket", "calls") VALUES `
-	latencyUpsertTail = ` ON CONFLICT ("consumer_id", "hour", "operation", "bucket") DO UPDATE SET ` + addExcluded(usagelatency.Table, "calls")
+	latencyUpsertHead = `INSERT INTO "` + usagelatencyband.Table + `" ("consumer_id", "hour", "operation", "band", "` +
+		strings.Join(latencyBandColumns, `", "`) + `") VALUES `
+	latencyUpsertTail = ` ON CONFLICT ("consumer_id", "hour", "operation", "band") DO UPDATE SET ` +
+		addExcluded(usagelatencyband.Table, latencyBandColumns...)
 )
+
+// latencyBandColumns are a latency band's counts, bucket by bucket.
+var latencyBandColumns = []string{usagelatencyband.FieldCalls0, usagelatencyband.FieldCalls1, usagelatencyband.FieldCalls2,
+	usagelatencyband.FieldCalls3, usagelatencyband.FieldCalls4, usagelatencyband.FieldCalls5, usagelatencyband.FieldCalls6,
+	usagelatencyband.FieldCalls7}
 
 // addExcluded is the SET list adding the excluded row's columns to the table's.
 func addExcluded(table string, cols ...string) string {
@@ -287,9 +294,13 @@ func (s *UsageStore) writeRows(ctx context.Context, x execer, pages []pageRow, r
 		return err
 	}
 	lats := r.latencyRows()
-	err = s.execRows(ctx, x, latencyUpsertHead, latencyUpsertTail, 5, rollupRowsPerStmt, len(lats), func(a []any, i int) []any {
+	err = s.execRows(ctx, x, latencyUpsertHead, latencyUpsertTail, 4+latencyBandWidth, rollupRowsPerStmt, len(lats), func(a []any, i int) []any {
 		r := &lats[i]
-		return append(a, r.consumerID, r.hour, r.operation, r.bucket, r.calls)
+		a = append(a, r.consumerID, r.hour, r.operation, r.band)
+		for _, n := range r.calls {
+			a = append(a, n)
+		}
+		return a
 	})
 	if err != nil {
 		return err
@@ -428,7 +439,7 @@ func (s *UsageStore) Prune(ctx context.Context, now time.Time) (int, error) {
 	if _, err := s.db.UsageHourly.Delete().Where(usagehourly.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
 		return n, fmt.Errorf("prune hourly usage rollups: %w", err)
 	}
-	if _, err := s.db.UsageLatency.Delete().Where(usagelatency.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
+	if _, err := s.db.UsageLatencyBand.Delete().Where(usagelatencyband.HourLT(Hour(cutoff))).Exec(ctx); err != nil {
 		return n, fmt.Errorf("prune latency rollups: %w", err)
 	}
 	if _, err := s.db.UsageMinute.Delete().Where(usageminute.MinuteLT(now.Add(-MinuteRetention).UTC().Truncate(time.Minute))).Exec(ctx); err != nil {

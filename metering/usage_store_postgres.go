@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -13,7 +16,6 @@ import (
 	"github.com/partner-platform/partnerd/ent/apikey"
 	"github.com/partner-platform/partnerd/ent/usagedaily"
 	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
 	"github.com/partner-platform/partnerd/ent/usageminute"
 )
 
@@ -30,12 +32,21 @@ var (
 	pgMinuteUpsert = `INSERT INTO "` + usageminute.Table + `" ("consumer_id", "minute", "calls", "cost", "limited") ` +
 		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[])` +
 		minuteUpsertTail
-	pgLatencyUpsert = `INSERT INTO "` + usagelatency.Table + `" ("consumer_id", "hour", "operation", "bucket", "calls") ` +
-		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::bigint[], $5::bigint[])` +
-		latencyUpsertTail
+	pgLatencyUpsert = strings.TrimSuffix(latencyUpsertHead, "VALUES ") + `SELECT * FROM unnest(` +
+		unnestParams(append([]string{"bigint", "timestamptz", "text", "bigint"}, slices.Repeat([]string{"bigint"}, latencyBandWidth)...)) +
+		`)` + latencyUpsertTail
 	pgPageInsert = (&UsageStore{dialect: dialect.Postgres}).valuesQuery(pageInsertHead, len(pageColumnsWritten), 1, "")
 	pgLastUsed   = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
 )
+
+// unnestParams are parameters $1, $2, ... as arrays of types.
+func unnestParams(types []string) string {
+	params := make([]string, len(types))
+	for i, t := range types {
+		params[i] = "$" + strconv.Itoa(i+1) + "::" + t + "[]"
+	}
+	return strings.Join(params, ", ")
+}
 
 // errNotPgx is copyUsage's answer on a pool whose driver is not pgx's stdlib: the caller writes
 // through database/sql instead.
@@ -90,14 +101,22 @@ func (s *UsageStore) batchUsage(ctx context.Context, pages []pageRow, r *Rollups
 				batch.Queue(pgMinuteUpsert, cons, at, calls, cost, limited)
 			}
 			if lats := r.latencyRows(); len(lats) > 0 {
-				var cons, buckets, calls []int64
+				var cons, bands []int64
+				var calls [latencyBandWidth][]int64 // by bucket of the band
 				var hours []time.Time
 				var ops []string
 				for _, r := range lats {
 					cons, hours, ops = append(cons, int64(r.consumerID)), append(hours, r.hour), append(ops, r.operation)
-					buckets, calls = append(buckets, int64(r.bucket)), append(calls, r.calls)
+					bands = append(bands, int64(r.band))
+					for i, n := range r.calls {
+						calls[i] = append(calls[i], n)
+					}
 				}
-				batch.Queue(pgLatencyUpsert, cons, hours, ops, buckets, calls)
+				args := []any{cons, hours, ops, bands}
+				for _, c := range calls {
+					args = append(args, c)
+				}
+				batch.Queue(pgLatencyUpsert, args...)
 			}
 			for _, u := range r.keyUses() {
 				batch.Queue(pgLastUsed, u.at, int64(u.keyID))

@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"ariga.io/atlas/sql/migrate"
 	"entgo.io/ent/dialect"
@@ -292,4 +294,105 @@ func TestConcurrentApplySQLite(t *testing.T) {
 		}
 		return db
 	})
+}
+
+// TestLatencyBandsMigration applies the migrations before usage_latency_bands, writes latency
+// histogram rows of one bucket each, applies the rest, and checks that every count moved into
+// its band and column, summed per consumer, hour, operation and band, and that the old table is
+// gone.
+func TestLatencyBandsMigration(t *testing.T) {
+	const bands = "20261127071607"
+	hour := time.Date(2030, time.May, 10, 12, 0, 0, 0, time.UTC)
+	old := []struct {
+		consumer int
+		hour     time.Time
+		op       string
+		bucket   int
+		calls    int64
+	}{
+		{1, hour, "getQuote", 0, 3}, {1, hour, "getQuote", 7, 5}, {1, hour, "getQuote", 8, 2},
+		{1, hour, "getQuote", 61, 1}, {1, hour, "getToken", 13, 4}, {1, hour.Add(time.Hour), "getQuote", 13, 6},
+		{2, hour, "getQuote", 13, 9},
+	}
+	want := []string{ // consumer hour operation band: calls0..calls7
+		"1 12 getQuote 0: [3 0 0 0 0 0 0 5]", "1 12 getQuote 1: [2 0 0 0 0 0 0 0]", "1 12 getQuote 7: [0 0 0 0 0 1 0 0]",
+		"1 12 getToken 1: [0 0 0 0 0 4 0 0]", "1 13 getQuote 1: [0 0 0 0 0 6 0 0]", "2 12 getQuote 1: [0 0 0 0 0 9 0 0]",
+	}
+	for _, d := range []string{dialect.SQLite, dialect.Postgres} {
+		t.Run(d, func(t *testing.T) {
+			var db *sql.DB
+			var err error
+			if d == dialect.SQLite {
+				db, err = sql.Open("sqlite", "file:"+t.TempDir()+"/m.db?_pragma=foreign_keys(1)")
+			} else {
+				u, _ := storetest.CreatePostgresDB(t)
+				db, err = sql.Open("pgx", u)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			all, err := migrations.EmbeddedDir(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := all.Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before []string
+			for _, f := range files {
+				if f.Version() < bands {
+					before = append(before, f.Name(), string(f.Bytes()))
+				}
+			}
+			if _, err := migrations.ApplyDir(t.Context(), db, d, memDir(t, before...)); err != nil {
+				t.Fatal(err)
+			}
+			insert := `INSERT INTO usage_latencies (consumer_id, hour, operation, bucket, calls) VALUES ($1, $2, $3, $4, $5)`
+			if d == dialect.SQLite {
+				insert = strings.NewReplacer("$1", "?", "$2", "?", "$3", "?", "$4", "?", "$5", "?").Replace(insert)
+			}
+			for _, r := range old {
+				if _, err := db.ExecContext(t.Context(), insert, r.consumer, r.hour, r.op, r.bucket, r.calls); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if applied, err := migrations.ApplyDir(t.Context(), db, d, all); err != nil || !slices.Contains(applied, bands) {
+				t.Fatalf("applied %v, %v; want %s among them", applied, err, bands)
+			}
+			rows, err := db.QueryContext(t.Context(), `SELECT consumer_id, hour, operation, band, calls0, calls1, calls2, calls3, `+
+				`calls4, calls5, calls6, calls7 FROM usage_latency_bands ORDER BY consumer_id, hour, operation, band`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var got []string
+			for rows.Next() {
+				var (
+					consumer, band int
+					at             time.Time
+					op             string
+					calls          [8]int64
+				)
+				dest := []any{&consumer, &at, &op, &band}
+				for i := range calls {
+					dest = append(dest, &calls[i])
+				}
+				if err := rows.Scan(dest...); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprintf("%d %d %s %d: %v", consumer, at.UTC().Hour(), op, band, calls))
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("bands\n got %q\nwant %q", got, want)
+			}
+			if _, err := db.ExecContext(t.Context(), `SELECT 1 FROM usage_latencies`); err == nil {
+				t.Error("usage_latencies still exists")
+			}
+		})
+	}
 }

@@ -285,16 +285,16 @@ func (f UsageHourlyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageHourlyMutation", m)
 }
 
-// The UsageLatencyFunc type is an adapter to allow the use of ordinary
-// function as UsageLatency mutator.
-type UsageLatencyFunc func(context.Context, *ent.UsageLatencyMutation) (ent.Value, error)
+// The UsageLatencyBandFunc type is an adapter to allow the use of ordinary
+// function as UsageLatencyBand mutator.
+type UsageLatencyBandFunc func(context.Context, *ent.UsageLatencyBandMutation) (ent.Value, error)
 
 // Mutate calls f(ctx, m).
-func (f UsageLatencyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-	if mv, ok := m.(*ent.UsageLatencyMutation); ok {
+func (f UsageLatencyBandFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UsageLatencyBandMutation); ok {
 		return f(ctx, mv)
 	}
-	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageLatencyMutation", m)
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UsageLatencyBandMutation", m)
 }
 
 // The UsageMinuteFunc type is an adapter to allow the use of ordinary

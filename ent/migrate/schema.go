@@ -693,30 +693,37 @@ var (
 			},
 		},
 	}
-	// UsageLatenciesColumns holds the columns for the "usage_latencies" table.
-	UsageLatenciesColumns = []*schema.Column{
+	// UsageLatencyBandsColumns holds the columns for the "usage_latency_bands" table.
+	UsageLatencyBandsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "consumer_id", Type: field.TypeInt},
 		{Name: "hour", Type: field.TypeTime},
 		{Name: "operation", Type: field.TypeString, Size: 64},
-		{Name: "bucket", Type: field.TypeInt},
-		{Name: "calls", Type: field.TypeInt64},
+		{Name: "band", Type: field.TypeInt},
+		{Name: "calls0", Type: field.TypeInt64, Default: 0},
+		{Name: "calls1", Type: field.TypeInt64, Default: 0},
+		{Name: "calls2", Type: field.TypeInt64, Default: 0},
+		{Name: "calls3", Type: field.TypeInt64, Default: 0},
+		{Name: "calls4", Type: field.TypeInt64, Default: 0},
+		{Name: "calls5", Type: field.TypeInt64, Default: 0},
+		{Name: "calls6", Type: field.TypeInt64, Default: 0},
+		{Name: "calls7", Type: field.TypeInt64, Default: 0},
 	}
-	// UsageLatenciesTable holds the schema information for the "usage_latencies" table.
-	UsageLatenciesTable = &schema.Table{
-		Name:       "usage_latencies",
-		Columns:    UsageLatenciesColumns,
-		PrimaryKey: []*schema.Column{UsageLatenciesColumns[0]},
+	// UsageLatencyBandsTable holds the schema information for the "usage_latency_bands" table.
+	UsageLatencyBandsTable = &schema.Table{
+		Name:       "usage_latency_bands",
+		Columns:    UsageLatencyBandsColumns,
+		PrimaryKey: []*schema.Column{UsageLatencyBandsColumns[0]},
 		Indexes: []*schema.Index{
 			{
-				Name:    "usagelatency_consumer_id_hour_operation_bucket",
+				Name:    "usagelatencyband_consumer_id_hour_operation_band",
 				Unique:  true,
-				Columns: []*schema.Column{UsageLatenciesColumns[1], UsageLatenciesColumns[2], UsageLatenciesColumns[3], UsageLatenciesColumns[4]},
+				Columns: []*schema.Column{UsageLatencyBandsColumns[1], UsageLatencyBandsColumns[2], UsageLatencyBandsColumns[3], UsageLatencyBandsColumns[4]},
 			},
 			{
-				Name:    "usagelatency_hour",
+				Name:    "usagelatencyband_hour",
 				Unique:  false,
-				Columns: []*schema.Column{UsageLatenciesColumns[2]},
+				Columns: []*schema.Column{UsageLatencyBandsColumns[2]},
 			},
 		},
 	}
@@ -846,7 +853,7 @@ var (
 		TokenTransfersTable,
 		UsageDailiesTable,
 		UsageHourliesTable,
-		UsageLatenciesTable,
+		UsageLatencyBandsTable,
 		UsageMinutesTable,
 		UsagePagesTable,
 		UsageRecordsTable,

@@ -75,8 +75,8 @@ type UsageDaily func(*sql.Selector)
 // UsageHourly is the predicate function for usagehourly builders.
 type UsageHourly func(*sql.Selector)
 
-// UsageLatency is the predicate function for usagelatency builders.
-type UsageLatency func(*sql.Selector)
+// UsageLatencyBand is the predicate function for usagelatencyband builders.
+type UsageLatencyBand func(*sql.Selector)
 
 // UsageMinute is the predicate function for usageminute builders.
 type UsageMinute func(*sql.Selector)

@@ -13,68 +13,68 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/partner-platform/partnerd/ent/predicate"
-	"github.com/partner-platform/partnerd/ent/usagelatency"
+	"github.com/partner-platform/partnerd/ent/usagelatencyband"
 )
 
-// UsageLatencyQuery is the builder for querying UsageLatency entities.
-type UsageLatencyQuery struct {
+// UsageLatencyBandQuery is the builder for querying UsageLatencyBand entities.
+type UsageLatencyBandQuery struct {
 	config
 	ctx        *QueryContext
-	order      []usagelatency.OrderOption
+	order      []usagelatencyband.OrderOption
 	inters     []Interceptor
-	predicates []predicate.UsageLatency
+	predicates []predicate.UsageLatencyBand
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
 }
 
-// Where adds a new predicate for the UsageLatencyQuery builder.
-func (_q *UsageLatencyQuery) Where(ps ...predicate.UsageLatency) *UsageLatencyQuery {
+// Where adds a new predicate for the UsageLatencyBandQuery builder.
+func (_q *UsageLatencyBandQuery) Where(ps ...predicate.UsageLatencyBand) *UsageLatencyBandQuery {
 	_q.predicates = append(_q.predicates, ps...)
 	return _q
 }
 
 // Limit the number of records to be returned by this query.
-func (_q *UsageLatencyQuery) Limit(limit int) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) Limit(limit int) *UsageLatencyBandQuery {
 	_q.ctx.Limit = &limit
 	return _q
 }
 
 // Offset to start from.
-func (_q *UsageLatencyQuery) Offset(offset int) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) Offset(offset int) *UsageLatencyBandQuery {
 	_q.ctx.Offset = &offset
 	return _q
 }
 
 // Unique configures the query builder to filter duplicate records on query.
 // By default, unique is set to true, and can be disabled using this method.
-func (_q *UsageLatencyQuery) Unique(unique bool) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) Unique(unique bool) *UsageLatencyBandQuery {
 	_q.ctx.Unique = &unique
 	return _q
 }
 
 // Order specifies how the records should be ordered.
-func (_q *UsageLatencyQuery) Order(o ...usagelatency.OrderOption) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) Order(o ...usagelatencyband.OrderOption) *UsageLatencyBandQuery {
 	_q.order = append(_q.order, o...)
 	return _q
 }
 
-// First returns the first UsageLatency entity from the query.
-// Returns a *NotFoundError when no UsageLatency was found.
-func (_q *UsageLatencyQuery) First(ctx context.Context) (*UsageLatency, error) {
+// First returns the first UsageLatencyBand entity from the query.
+// Returns a *NotFoundError when no UsageLatencyBand was found.
+func (_q *UsageLatencyBandQuery) First(ctx context.Context) (*UsageLatencyBand, error) {
 	nodes, err := _q.Limit(1).All(setContextOp(ctx, _q.ctx, ent.OpQueryFirst))
 	if err != nil {
 		return nil, err
 	}
 	if len(nodes) == 0 {
-		return nil, &NotFoundError{usagelatency.Label}
+		return nil, &NotFoundError{usagelatencyband.Label}
 	}
 	return nodes[0], nil
 }
 
 // FirstX is like First, but panics if an error occurs.
-func (_q *UsageLatencyQuery) FirstX(ctx context.Context) *UsageLatency {
+func (_q *UsageLatencyBandQuery) FirstX(ctx context.Context) *UsageLatencyBand {
 	node, err := _q.First(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -82,22 +82,22 @@ func (_q *UsageLatencyQuery) FirstX(ctx context.Context) *UsageLatency {
 	return node
 }
 
-// FirstID returns the first UsageLatency ID from the query.
-// Returns a *NotFoundError when no UsageLatency ID was found.
-func (_q *UsageLatencyQuery) FirstID(ctx context.Context) (id int, err error) {
+// FirstID returns the first UsageLatencyBand ID from the query.
+// Returns a *NotFoundError when no UsageLatencyBand ID was found.
+func (_q *UsageLatencyBandQuery) FirstID(ctx context.Context) (id int, err error) {
 	var ids []int
 	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
 		return
 	}
 	if len(ids) == 0 {
-		err = &NotFoundError{usagelatency.Label}
+		err = &NotFoundError{usagelatencyband.Label}
 		return
 	}
 	return ids[0], nil
 }
 
 // FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *UsageLatencyQuery) FirstIDX(ctx context.Context) int {
+func (_q *UsageLatencyBandQuery) FirstIDX(ctx context.Context) int {
 	id, err := _q.FirstID(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -105,10 +105,10 @@ func (_q *UsageLatencyQuery) FirstIDX(ctx context.Context) int {
 	return id
 }
 
-// Only returns a single UsageLatency entity found by the query, ensuring it only returns one.
-// Returns a *NotSingularError when more than one UsageLatency entity is found.
-// Returns a *NotFoundError when no UsageLatency entities are found.
-func (_q *UsageLatencyQuery) Only(ctx context.Context) (*UsageLatency, error) {
+// Only returns a single UsageLatencyBand entity found by the query, ensuring it only returns one.
+// Returns a *NotSingularError when more than one UsageLatencyBand entity is found.
+// Returns a *NotFoundError when no UsageLatencyBand entities are found.
+func (_q *UsageLatencyBandQuery) Only(ctx context.Context) (*UsageLatencyBand, error) {
 	nodes, err := _q.Limit(2).All(setContextOp(ctx, _q.ctx, ent.OpQueryOnly))
 	if err != nil {
 		return nil, err
@@ -117,14 +117,14 @@ func (_q *UsageLatencyQuery) Only(ctx context.Context) (*UsageLatency, error) {
 	case 1:
 		return nodes[0], nil
 	case 0:
-		return nil, &NotFoundError{usagelatency.Label}
+		return nil, &NotFoundError{usagelatencyband.Label}
 	default:
-		return nil, &NotSingularError{usagelatency.Label}
+		return nil, &NotSingularError{usagelatencyband.Label}
 	}
 }
 
 // OnlyX is like Only, but panics if an error occurs.
-func (_q *UsageLatencyQuery) OnlyX(ctx context.Context) *UsageLatency {
+func (_q *UsageLatencyBandQuery) OnlyX(ctx context.Context) *UsageLatencyBand {
 	node, err := _q.Only(ctx)
 	if err != nil {
 		panic(err)
@@ -132,10 +132,10 @@ func (_q *UsageLatencyQuery) OnlyX(ctx context.Context) *UsageLatency {
 	return node
 }
 
-// OnlyID is like Only, but returns the only UsageLatency ID in the query.
-// Returns a *NotSingularError when more than one UsageLatency ID is found.
+// OnlyID is like Only, but returns the only UsageLatencyBand ID in the query.
+// Returns a *NotSingularError when more than one UsageLatencyBand ID is found.
 // Returns a *NotFoundError when no entities are found.
-func (_q *UsageLatencyQuery) OnlyID(ctx context.Context) (id int, err error) {
+func (_q *UsageLatencyBandQuery) OnlyID(ctx context.Context) (id int, err error) {
 	var ids []int
 	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
 		return
@@ -144,15 +144,15 @@ func (_q *UsageLatencyQuery) OnlyID(ctx context.Context) (id int, err error) {
 	case 1:
 		id = ids[0]
 	case 0:
-		err = &NotFoundError{usagelatency.Label}
+		err = &NotFoundError{usagelatencyband.Label}
 	default:
-		err = &NotSingularError{usagelatency.Label}
+		err = &NotSingularError{usagelatencyband.Label}
 	}
 	return
 }
 
 // OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *UsageLatencyQuery) OnlyIDX(ctx context.Context) int {
+func (_q *UsageLatencyBandQuery) OnlyIDX(ctx context.Context) int {
 	id, err := _q.OnlyID(ctx)
 	if err != nil {
 		panic(err)
@@ -160,18 +160,18 @@ func (_q *UsageLatencyQuery) OnlyIDX(ctx context.Context) int {
 	return id
 }
 
-// All executes the query and returns a list of UsageLatencies.
-func (_q *UsageLatencyQuery) All(ctx context.Context) ([]*UsageLatency, error) {
+// All executes the query and returns a list of UsageLatencyBands.
+func (_q *UsageLatencyBandQuery) All(ctx context.Context) ([]*UsageLatencyBand, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return nil, err
 	}
-	qr := querierAll[[]*UsageLatency, *UsageLatencyQuery]()
-	return withInterceptors[[]*UsageLatency](ctx, _q, qr, _q.inters)
+	qr := querierAll[[]*UsageLatencyBand, *UsageLatencyBandQuery]()
+	return withInterceptors[[]*UsageLatencyBand](ctx, _q, qr, _q.inters)
 }
 
 // AllX is like All, but panics if an error occurs.
-func (_q *UsageLatencyQuery) AllX(ctx context.Context) []*UsageLatency {
+func (_q *UsageLatencyBandQuery) AllX(ctx context.Context) []*UsageLatencyBand {
 	nodes, err := _q.All(ctx)
 	if err != nil {
 		panic(err)
@@ -179,20 +179,20 @@ func (_q *UsageLatencyQuery) AllX(ctx context.Context) []*UsageLatency {
 	return nodes
 }
 
-// IDs executes the query and returns a list of UsageLatency IDs.
-func (_q *UsageLatencyQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of UsageLatencyBand IDs.
+func (_q *UsageLatencyBandQuery) IDs(ctx context.Context) (ids []int, err error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(usagelatency.FieldID).Scan(ctx, &ids); err != nil {
+	if err = _q.Select(usagelatencyband.FieldID).Scan(ctx, &ids); err != nil {
 		return nil, err
 	}
 	return ids, nil
 }
 
 // IDsX is like IDs, but panics if an error occurs.
-func (_q *UsageLatencyQuery) IDsX(ctx context.Context) []int {
+func (_q *UsageLatencyBandQuery) IDsX(ctx context.Context) []int {
 	ids, err := _q.IDs(ctx)
 	if err != nil {
 		panic(err)
@@ -201,16 +201,16 @@ func (_q *UsageLatencyQuery) IDsX(ctx context.Context) []int {
 }
 
 // Count returns the count of the given query.
-func (_q *UsageLatencyQuery) Count(ctx context.Context) (int, error) {
+func (_q *UsageLatencyBandQuery) Count(ctx context.Context) (int, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return 0, err
 	}
-	return withInterceptors[int](ctx, _q, querierCount[*UsageLatencyQuery](), _q.inters)
+	return withInterceptors[int](ctx, _q, querierCount[*UsageLatencyBandQuery](), _q.inters)
 }
 
 // CountX is like Count, but panics if an error occurs.
-func (_q *UsageLatencyQuery) CountX(ctx context.Context) int {
+func (_q *UsageLatencyBandQuery) CountX(ctx context.Context) int {
 	count, err := _q.Count(ctx)
 	if err != nil {
 		panic(err)
@@ -219,7 +219,7 @@ func (_q *UsageLatencyQuery) CountX(ctx context.Context) int {
 }
 
 // Exist returns true if the query has elements in the graph.
-func (_q *UsageLatencyQuery) Exist(ctx context.Context) (bool, error) {
+func (_q *UsageLatencyBandQuery) Exist(ctx context.Context) (bool, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
 	switch _, err := _q.FirstID(ctx); {
 	case IsNotFound(err):
@@ -232,7 +232,7 @@ func (_q *UsageLatencyQuery) Exist(ctx context.Context) (bool, error) {
 }
 
 // ExistX is like Exist, but panics if an error occurs.
-func (_q *UsageLatencyQuery) ExistX(ctx context.Context) bool {
+func (_q *UsageLatencyBandQuery) ExistX(ctx context.Context) bool {
 	exist, err := _q.Exist(ctx)
 	if err != nil {
 		panic(err)
@@ -240,18 +240,18 @@ func (_q *UsageLatencyQuery) ExistX(ctx context.Context) bool {
 	return exist
 }
 
-// Clone returns a duplicate of the UsageLatencyQuery builder, including all associated steps. It can be
+// Clone returns a duplicate of the UsageLatencyBandQuery builder, including all associated steps. It can be
 // used to prepare common query builders and use them differently after the clone is made.
-func (_q *UsageLatencyQuery) Clone() *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) Clone() *UsageLatencyBandQuery {
 	if _q == nil {
 		return nil
 	}
-	return &UsageLatencyQuery{
+	return &UsageLatencyBandQuery{
 		config:     _q.config,
 		ctx:        _q.ctx.Clone(),
-		order:      append([]usagelatency.OrderOption{}, _q.order...),
+		order:      append([]usagelatencyband.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.UsageLatency{}, _q.predicates...),
+		predicates: append([]predicate.UsageLatencyBand{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -268,15 +268,15 @@ func (_q *UsageLatencyQuery) Clone() *UsageLatencyQuery {
 //		Count int `json:"count,omitempty"`
 //	}
 //
-//	client.UsageLatency.Query().
-//		GroupBy(usagelatency.FieldConsumerID).
+//	client.UsageLatencyBand.Query().
+//		GroupBy(usagelatencyband.FieldConsumerID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
-func (_q *UsageLatencyQuery) GroupBy(field string, fields ...string) *UsageLatencyGroupBy {
+func (_q *UsageLatencyBandQuery) GroupBy(field string, fields ...string) *UsageLatencyBandGroupBy {
 	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &UsageLatencyGroupBy{build: _q}
+	grbuild := &UsageLatencyBandGroupBy{build: _q}
 	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = usagelatency.Label
+	grbuild.label = usagelatencyband.Label
 	grbuild.scan = grbuild.Scan
 	return grbuild
 }
@@ -290,23 +290,23 @@ func (_q *UsageLatencyQuery) GroupBy(field string, fields ...string) *UsageLaten
 //		ConsumerID int `json:"consumer_id,omitempty"`
 //	}
 //
-//	client.UsageLatency.Query().
-//		Select(usagelatency.FieldConsumerID).
+//	client.UsageLatencyBand.Query().
+//		Select(usagelatencyband.FieldConsumerID).
 //		Scan(ctx, &v)
-func (_q *UsageLatencyQuery) Select(fields ...string) *UsageLatencySelect {
+func (_q *UsageLatencyBandQuery) Select(fields ...string) *UsageLatencyBandSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &UsageLatencySelect{UsageLatencyQuery: _q}
-	sbuild.label = usagelatency.Label
+	sbuild := &UsageLatencyBandSelect{UsageLatencyBandQuery: _q}
+	sbuild.label = usagelatencyband.Label
 	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
 	return sbuild
 }
 
-// Aggregate returns a UsageLatencySelect configured with the given aggregations.
-func (_q *UsageLatencyQuery) Aggregate(fns ...AggregateFunc) *UsageLatencySelect {
+// Aggregate returns a UsageLatencyBandSelect configured with the given aggregations.
+func (_q *UsageLatencyBandQuery) Aggregate(fns ...AggregateFunc) *UsageLatencyBandSelect {
 	return _q.Select().Aggregate(fns...)
 }
 
-func (_q *UsageLatencyQuery) prepareQuery(ctx context.Context) error {
+func (_q *UsageLatencyBandQuery) prepareQuery(ctx context.Context) error {
 	for _, inter := range _q.inters {
 		if inter == nil {
 			return fmt.Errorf("ent: uninitialized interceptor (forgotten import ent/runtime?)")
@@ -318,7 +318,7 @@ func (_q *UsageLatencyQuery) prepareQuery(ctx context.Context) error {
 		}
 	}
 	for _, f := range _q.ctx.Fields {
-		if !usagelatency.ValidColumn(f) {
+		if !usagelatencyband.ValidColumn(f) {
 			return &ValidationError{Name: f, err: fmt.Errorf("ent: invalid field %q for query", f)}
 		}
 	}
@@ -332,16 +332,16 @@ func (_q *UsageLatencyQuery) prepareQuery(ctx context.Context) error {
 	return nil
 }
 
-func (_q *UsageLatencyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*UsageLatency, error) {
+func (_q *UsageLatencyBandQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*UsageLatencyBand, error) {
 	var (
-		nodes = []*UsageLatency{}
+		nodes = []*UsageLatencyBand{}
 		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
-		return (*UsageLatency).scanValues(nil, columns)
+		return (*UsageLatencyBand).scanValues(nil, columns)
 	}
 	_spec.Assign = func(columns []string, values []any) error {
-		node := &UsageLatency{config: _q.config}
+		node := &UsageLatencyBand{config: _q.config}
 		nodes = append(nodes, node)
 		return node.assignValues(columns, values)
 	}
@@ -360,7 +360,7 @@ func (_q *UsageLatencyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	return nodes, nil
 }
 
-func (_q *UsageLatencyQuery) sqlCount(ctx context.Context) (int, error) {
+func (_q *UsageLatencyBandQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
@@ -372,8 +372,8 @@ func (_q *UsageLatencyQuery) sqlCount(ctx context.Context) (int, error) {
 	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
-func (_q *UsageLatencyQuery) querySpec() *sqlgraph.QuerySpec {
-	_spec := sqlgraph.NewQuerySpec(usagelatency.Table, usagelatency.Columns, sqlgraph.NewFieldSpec(usagelatency.FieldID, field.TypeInt))
+func (_q *UsageLatencyBandQuery) querySpec() *sqlgraph.QuerySpec {
+	_spec := sqlgraph.NewQuerySpec(usagelatencyband.Table, usagelatencyband.Columns, sqlgraph.NewFieldSpec(usagelatencyband.FieldID, field.TypeInt))
 	_spec.From = _q.sql
 	if unique := _q.ctx.Unique; unique != nil {
 		_spec.Unique = *unique
@@ -382,9 +382,9 @@ func (_q *UsageLatencyQuery) querySpec() *sqlgraph.QuerySpec {
 	}
 	if fields := _q.ctx.Fields; len(fields) > 0 {
 		_spec.Node.Columns = make([]string, 0, len(fields))
-		_spec.Node.Columns = append(_spec.Node.Columns, usagelatency.FieldID)
+		_spec.Node.Columns = append(_spec.Node.Columns, usagelatencyband.FieldID)
 		for i := range fields {
-			if fields[i] != usagelatency.FieldID {
+			if fields[i] != usagelatencyband.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
@@ -412,12 +412,12 @@ func (_q *UsageLatencyQuery) querySpec() *sqlgraph.QuerySpec {
 	return _spec
 }
 
-func (_q *UsageLatencyQuery) sqlQuery(ctx context.Context) *sql.Selector {
+func (_q *UsageLatencyBandQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(usagelatency.Table)
+	t1 := builder.Table(usagelatencyband.Table)
 	columns := _q.ctx.Fields
 	if len(columns) == 0 {
-		columns = usagelatency.Columns
+		columns = usagelatencyband.Columns
 	}
 	selector := builder.Select(t1.Columns(columns...)...).From(t1)
 	if _q.sql != nil {
@@ -450,7 +450,7 @@ func (_q *UsageLatencyQuery) sqlQuery(ctx context.Context) *sql.Selector {
 // ForUpdate locks the selected rows against concurrent updates, and prevent them from being
 // updated, deleted or "selected ... for update" by other sessions, until the transaction is
 // either committed or rolled-back.
-func (_q *UsageLatencyQuery) ForUpdate(opts ...sql.LockOption) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) ForUpdate(opts ...sql.LockOption) *UsageLatencyBandQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -463,7 +463,7 @@ func (_q *UsageLatencyQuery) ForUpdate(opts ...sql.LockOption) *UsageLatencyQuer
 // ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
 // on any rows that are read. Other sessions can read the rows, but cannot modify them
 // until your transaction commits.
-func (_q *UsageLatencyQuery) ForShare(opts ...sql.LockOption) *UsageLatencyQuery {
+func (_q *UsageLatencyBandQuery) ForShare(opts ...sql.LockOption) *UsageLatencyBandQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -473,28 +473,28 @@ func (_q *UsageLatencyQuery) ForShare(opts ...sql.LockOption) *UsageLatencyQuery
 	return _q
 }
 
-// UsageLatencyGroupBy is the group-by builder for UsageLatency entities.
-type UsageLatencyGroupBy struct {
+// UsageLatencyBandGroupBy is the group-by builder for UsageLatencyBand entities.
+type UsageLatencyBandGroupBy struct {
 	selector
-	build *UsageLatencyQuery
+	build *UsageLatencyBandQuery
 }
 
 // Aggregate adds the given aggregation functions to the group-by query.
-func (_g *UsageLatencyGroupBy) Aggregate(fns ...AggregateFunc) *UsageLatencyGroupBy {
+func (_g *UsageLatencyBandGroupBy) Aggregate(fns ...AggregateFunc) *UsageLatencyBandGroupBy {
 	_g.fns = append(_g.fns, fns...)
 	return _g
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_g *UsageLatencyGroupBy) Scan(ctx context.Context, v any) error {
+func (_g *UsageLatencyBandGroupBy) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
 	if err := _g.build.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*UsageLatencyQuery, *UsageLatencyGroupBy](ctx, _g.build, _g, _g.build.inters, v)
+	return scanWithInterceptors[*UsageLatencyBandQuery, *UsageLatencyBandGroupBy](ctx, _g.build, _g, _g.build.inters, v)
 }
 
-func (_g *UsageLatencyGroupBy) sqlScan(ctx context.Context, root *UsageLatencyQuery, v any) error {
+func (_g *UsageLatencyBandGroupBy) sqlScan(ctx context.Context, root *UsageLatencyBandQuery, v any) error {
 	selector := root.sqlQuery(ctx).Select()
 	aggregation := make([]string, 0, len(_g.fns))
 	for _, fn := range _g.fns {
@@ -521,28 +521,28 @@ func (_g *UsageLatencyGroupBy) sqlScan(ctx context.Context, root *UsageLatencyQu
 	return sql.ScanSlice(rows, v)
 }
 
-// UsageLatencySelect is the builder for selecting fields of UsageLatency entities.
-type UsageLatencySelect struct {
-	*UsageLatencyQuery
+// UsageLatencyBandSelect is the builder for selecting fields of UsageLatencyBand entities.
+type UsageLatencyBandSelect struct {
+	*UsageLatencyBandQuery
 	selector
 }
 
 // Aggregate adds the given aggregation functions to the selector query.
-func (_s *UsageLatencySelect) Aggregate(fns ...AggregateFunc) *UsageLatencySelect {
+func (_s *UsageLatencyBandSelect) Aggregate(fns ...AggregateFunc) *UsageLatencyBandSelect {
 	_s.fns = append(_s.fns, fns...)
 	return _s
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_s *UsageLatencySelect) Scan(ctx context.Context, v any) error {
+func (_s *UsageLatencyBandSelect) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
 	if err := _s.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*UsageLatencyQuery, *UsageLatencySelect](ctx, _s.UsageLatencyQuery, _s, _s.inters, v)
+	return scanWithInterceptors[*UsageLatencyBandQuery, *UsageLatencyBandSelect](ctx, _s.UsageLatencyBandQuery, _s, _s.inters, v)
 }
 
-func (_s *UsageLatencySelect) sqlScan(ctx context.Context, root *UsageLatencyQuery, v any) error {
+func (_s *UsageLatencyBandSelect) sqlScan(ctx context.Context, root *UsageLatencyBandQuery, v any) error {
 	selector := root.sqlQuery(ctx)
 	aggregation := make([]string, 0, len(_s.fns))
 	for _, fn := range _s.fns {

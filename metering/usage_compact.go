@@ -14,7 +14,7 @@ import (
 
 // Compaction: the recorder writes a page per consumer and class (succeeded or failed) every flush,
 // so a quiet consumer's pages hold a few calls each, and a page's fixed cost (its row, four index
-// entries, the zstd frame) is then most of what a call takes. CompactPages merges them.
+// entries, the compressed block's header) is then most of what a call takes. CompactPages merges them.
 const (
 	// compactBelow is the size under which a page is merged with its neighbours.
 	compactBelow = 1_024

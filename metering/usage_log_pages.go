@@ -91,6 +91,14 @@ func (r *logRead) matchesFields(c *Call) bool {
 	return true
 }
 
+// keepsMost reports whether the read keeps most calls of the pages it decodes: it filters by no
+// field of a call but its time, which only the pages at the ends of its range hold calls beyond.
+func (r *logRead) keepsMost() bool {
+	f := &r.f
+	return f.KeyID == 0 && f.Operation == "" && f.StatusGroup == "" && f.ErrorCode == "" && f.RequestIDPrefix == "" &&
+		r.requestID == ""
+}
+
 // matchesRequestID reports whether c's request id matches the read.
 func (r *logRead) matchesRequestID(c *Call) bool {
 	return strings.HasPrefix(c.RequestID, r.f.RequestIDPrefix) && (r.requestID == "" || c.RequestID == r.requestID)
@@ -311,7 +319,7 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 		}
 		page := *p
 		pc.pages = pc.pages[1:]
-		calls, places, err := decodePage(page.data, r.matchesFields)
+		calls, places, err := decodePage(page.data, r.matchesFields, r.keepsMost())
 		if err != nil {
 			return fmt.Errorf("usage page %d: %w", page.id, err)
 		}

@@ -273,18 +273,19 @@ func appendColumn(b, col []byte) []byte {
 // DecodePage returns the calls of a page made by EncodePage, in the order they were encoded, or
 // an error wrapping ErrBadPage. Whatever its input, it allocates for the page's content at most
 // maxPageBody bytes, for a zstd frame no more than it could decode to (zstdMaxBlock bytes per 4),
-// and for the calls no more than that content bounds. Error bodies may be views of that content,
-// capped so that appending to one copies it. It is safe to call from several goroutines.
+// and for the calls no more than that content bounds. The calls hold no part of the page or of
+// its content. It is safe to call from several goroutines.
 func DecodePage(page []byte) ([]Call, error) {
-	calls, _, err := decodePage(page, nil)
+	calls, _, err := decodePage(page, nil, false)
 	return calls, err
 }
 
 // decodePage decodes a page as DecodePage does, keeping only the calls for which keep (nil: every
-// call) returns true, and returns their places in the page. keep sees each call before its request
+// call) returns true, and (when keep is set) their places in the page. keep sees each call before its request
 // id and error body are made (RequestID and ErrorBody are empty): those are made only for the calls
-// it keeps.
-func decodePage(page []byte, keep func(*Call) bool) ([]Call, []int32, error) {
+// it keeps. keepsMost says keep keeps most calls, so the results start with room for every call
+// instead of growing.
+func decodePage(page []byte, keep func(*Call) bool, keepsMost bool) ([]Call, []int32, error) {
 	if len(page) == 0 || page[0] != pageVersion && page[0] != pageVersionZstd {
 		return nil, nil, fmt.Errorf("%w: unknown version", ErrBadPage)
 	}
@@ -300,26 +301,42 @@ func decodePage(page []byte, keep func(*Call) bool) ([]Call, []int32, error) {
 		return nil, nil, fmt.Errorf("%w: bad frame length", ErrBadPage)
 	}
 	frame, rnd := page[1+n:1+n+int(size)], page[1+n+int(size):]
+	// The content is decoded into a buffer kept between pages: the calls copy what they keep of it.
+	buf := pageBodies.Get().(*[]byte)
 	var body []byte
 	var err error
 	if page[0] == pageVersionZstd {
-		body, err = decodeZstd(frame)
+		body, err = decodeZstd(frame, *buf)
 	} else {
-		body, err = decodeS2(frame)
+		body, err = decodeS2(frame, *buf)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return decodeBody(body, rnd, keep)
+	calls, places, err := decodeBody(body, rnd, keep, keepsMost)
+	if cap(body) <= maxPooledBody {
+		*buf = body[:0]
+		pageBodies.Put(buf)
+	}
+	return calls, places, err
 }
 
-// decodeS2 decodes an S2 block of at most maxPageBody bytes.
-func decodeS2(block []byte) ([]byte, error) {
+// maxPooledBody bounds the buffers pageBodies keeps: a full page's content is a few hundred KB.
+const maxPooledBody = 4 << 20
+
+// pageBodies keeps buffers for decoded page content.
+var pageBodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// decodeS2 decodes an S2 block of at most maxPageBody bytes into buf when it has room for it.
+func decodeS2(block, buf []byte) ([]byte, error) {
 	size, err := s2.DecodedLen(block)
 	if err != nil || size > maxPageBody {
 		return nil, fmt.Errorf("%w: not an S2 block of a size it can hold", ErrBadPage)
 	}
-	body, err := s2.Decode(make([]byte, size), block)
+	if cap(buf) < size {
+		buf = make([]byte, size)
+	}
+	body, err := s2.Decode(buf[:size], block)
 	if err != nil || len(body) != size {
 		return nil, errors.Join(fmt.Errorf("%w: bad S2 block", ErrBadPage), err)
 	}
@@ -327,14 +344,17 @@ func decodeS2(block []byte) ([]byte, error) {
 }
 
 // decodeZstd decodes a zstd frame that declares a content size of at most maxPageBody bytes and
-// of no more than the frame could decode to.
-func decodeZstd(frame []byte) ([]byte, error) {
+// of no more than the frame could decode to, into buf when it has room for it.
+func decodeZstd(frame, buf []byte) ([]byte, error) {
 	var h zstd.Header
 	if err := h.Decode(frame); err != nil || !h.HasFCS || h.FrameContentSize > maxPageBody ||
 		h.FrameContentSize > uint64(len(frame)/4)*zstdMaxBlock {
 		return nil, fmt.Errorf("%w: not a zstd frame of a size it can hold", ErrBadPage)
 	}
-	body, err := pageDecoder.DecodeAll(frame, make([]byte, 0, h.FrameContentSize))
+	if uint64(cap(buf)) < h.FrameContentSize {
+		buf = make([]byte, 0, h.FrameContentSize)
+	}
+	body, err := pageDecoder.DecodeAll(frame, buf[:0])
 	if err != nil || uint64(len(body)) != h.FrameContentSize {
 		return nil, errors.Join(fmt.Errorf("%w: bad zstd frame", ErrBadPage), err)
 	}

@@ -1,6 +1,9 @@
 package metering
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // pageColumns is the number of columns of a page: those of its content, in the order
 // usage_page.go lists them, and last the random parts of request ids, after the frame.
@@ -39,7 +42,7 @@ const (
 // decodeBody reads a page's content and the random parts of its request ids, keeping the calls
 // keep keeps (decodePage). Every count and length is checked against the bytes left before
 // anything is allocated for it.
-func decodeBody(body, rnd []byte, keep func(*Call) bool) ([]Call, []int32, error) {
+func decodeBody(body, rnd []byte, keep func(*Call) bool, keepsMost bool) ([]Call, []int32, error) {
 	r := &pageReader{b: body}
 	consumer := int(r.varint())
 	n := r.uvarint()
@@ -83,12 +86,15 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool) ([]Call, []int32, error
 		return nil, nil, r.err
 	}
 
-	capacity := n
-	if keep != nil {
-		capacity = 0
+	capacity := 0
+	if keep == nil || keepsMost {
+		capacity = int(n)
 	}
 	calls := make([]Call, 0, capacity)
-	var places []int32
+	var places []int32 // for decodePage's callers that filter: DecodePage has no use for them
+	if keep != nil {
+		places = make([]int32, 0, capacity)
+	}
 	var us int64
 	for i := range int(n) {
 		var c Call
@@ -145,7 +151,9 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool) ([]Call, []int32, error
 			c.ErrorBody = withRequestID(body, ridAt, c.RequestID)
 		}
 		calls = append(calls, c)
-		places = append(places, int32(i))
+		if keep != nil {
+			places = append(places, int32(i))
+		}
 	}
 	if r.err != nil {
 		return nil, nil, r.err
@@ -161,11 +169,11 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool) ([]Call, []int32, error
 	return calls, places, nil
 }
 
-// withRequestID is an error body with its request id put back where the page cut it out: at is
-// 0 when none was, else the offset plus 1 (at most len(b)+1).
+// withRequestID is a copy of an error body with its request id put back where the page cut it
+// out: at is 0 when none was, else the offset plus 1 (at most len(b)+1).
 func withRequestID(b []byte, at uint64, rid string) []byte {
 	if at == 0 || b == nil {
-		return b[:len(b):len(b)]
+		return bytes.Clone(b)
 	}
 	out := make([]byte, 0, len(b)+len(rid))
 	return append(append(append(out, b[:at-1]...), rid...), b[at-1:]...)

@@ -303,3 +303,29 @@ func sortedKeys[T int | string](m map[T]bool) []T {
 	slices.Sort(out)
 	return out
 }
+
+// TestDecodedCallsOwnTheirBytes: a page's content is decoded into a buffer the next page reuses, so
+// the calls of one page keep nothing of it: decoding other pages leaves them as they were.
+func TestDecodedCallsOwnTheirBytes(t *testing.T) {
+	withBodies := func(word string) []metering.Call {
+		calls := pageCalls(11, 500)
+		for i := range calls {
+			if i%3 == 0 { // bodies without the request id, which a page keeps as they are
+				calls[i].ErrorBody = []byte(fmt.Sprintf(`{"ok":false,"error":"%s %d"}`, word, i))
+			}
+		}
+		return calls
+	}
+	page, err := metering.EncodePage(withBodies("first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metering.DecodePage(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 { // pages laid out alike, of other bytes
+		roundTrip(t, withBodies("other"))
+	}
+	assertCalls(t, got, roundTrip(t, withBodies("first")))
+}

@@ -319,7 +319,7 @@ func (s *UsageStore) eachCall(ctx context.Context, r *logRead, fn func(LogCall) 
 		}
 		page := *p
 		pc.pages = pc.pages[1:]
-		calls, places, err := decodePage(page.data, r.matchesFields, r.keepsMost())
+		calls, places, err := decodePage(page.data, pageFilter{keep: r.matchesFields, requestID: r.requestID, most: r.keepsMost()})
 		if err != nil {
 			return fmt.Errorf("usage page %d: %w", page.id, err)
 		}

@@ -276,16 +276,27 @@ func appendColumn(b, col []byte) []byte {
 // and for the calls no more than that content bounds. The calls hold no part of the page or of
 // its content. It is safe to call from several goroutines.
 func DecodePage(page []byte) ([]Call, error) {
-	calls, _, err := decodePage(page, nil, false)
+	calls, _, err := decodePage(page, pageFilter{})
 	return calls, err
 }
 
-// decodePage decodes a page as DecodePage does, keeping only the calls for which keep (nil: every
-// call) returns true, and (when keep is set) their places in the page. keep sees each call before its request
-// id and error body are made (RequestID and ErrorBody are empty): those are made only for the calls
-// it keeps. keepsMost says keep keeps most calls, so the results start with room for every call
-// instead of growing.
-func decodePage(page []byte, keep func(*Call) bool, keepsMost bool) ([]Call, []int32, error) {
+// pageFilter selects the calls decodePage keeps; the zero value keeps every call.
+type pageFilter struct {
+	// keep, when set, keeps the calls for which it returns true. It sees each call before its
+	// request id and error body are made (RequestID and ErrorBody are empty): those are made only
+	// for the calls kept.
+	keep func(*Call) bool
+	// requestID, when set, keeps only the calls of that request id, compared before the call's id
+	// is made.
+	requestID string
+	// most says the filter keeps most calls, so the results start with room for every call
+	// instead of growing.
+	most bool
+}
+
+// decodePage decodes a page as DecodePage does, keeping only the calls f keeps, and returns them
+// with (when f filters) their places in the page.
+func decodePage(page []byte, f pageFilter) ([]Call, []int32, error) {
 	if len(page) == 0 || page[0] != pageVersion && page[0] != pageVersionZstd {
 		return nil, nil, fmt.Errorf("%w: unknown version", ErrBadPage)
 	}
@@ -313,7 +324,7 @@ func decodePage(page []byte, keep func(*Call) bool, keepsMost bool) ([]Call, []i
 	if err != nil {
 		return nil, nil, err
 	}
-	calls, places, err := decodeBody(body, rnd, keep, keepsMost)
+	calls, places, err := decodeBody(body, rnd, f)
 	if cap(body) <= maxPooledBody {
 		*buf = body[:0]
 		pageBodies.Put(buf)

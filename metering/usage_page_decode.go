@@ -40,9 +40,9 @@ const (
 )
 
 // decodeBody reads a page's content and the random parts of its request ids, keeping the calls
-// keep keeps (decodePage). Every count and length is checked against the bytes left before
+// filter keeps (decodePage). Every count and length is checked against the bytes left before
 // anything is allocated for it.
-func decodeBody(body, rnd []byte, keep func(*Call) bool, keepsMost bool) ([]Call, []int32, error) {
+func decodeBody(body, rnd []byte, filter pageFilter) ([]Call, []int32, error) {
 	r := &pageReader{b: body}
 	consumer := int(r.varint())
 	n := r.uvarint()
@@ -86,15 +86,17 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool, keepsMost bool) ([]Call
 		return nil, nil, r.err
 	}
 
+	filters := filter.keep != nil || filter.requestID != ""
 	capacity := 0
-	if keep == nil || keepsMost {
+	if !filters || filter.most {
 		capacity = int(n)
 	}
 	calls := make([]Call, 0, capacity)
 	var places []int32 // for decodePage's callers that filter: DecodePage has no use for them
-	if keep != nil {
+	if filters {
 		places = make([]int32, 0, capacity)
 	}
+	wantMS, wantRnd, wantAPI := parseRequestID(filter.requestID)
 	var us int64
 	for i := range int(n) {
 		var c Call
@@ -139,8 +141,19 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool, keepsMost bool) ([]Call
 				cols[colBodyRID].fail("request id beyond its error body")
 			}
 		}
-		if keep != nil && !keep(&c) {
+		if filter.keep != nil && !filter.keep(&c) {
 			continue
+		}
+		if filter.requestID != "" {
+			var same bool
+			if rawRID != nil || rnd == nil {
+				same = string(rawRID) == filter.requestID
+			} else {
+				same = wantAPI && ms == wantMS && string(rnd) == string(wantRnd[:])
+			}
+			if !same {
+				continue
+			}
 		}
 		if rawRID != nil || rnd == nil {
 			c.RequestID = string(rawRID)
@@ -151,7 +164,7 @@ func decodeBody(body, rnd []byte, keep func(*Call) bool, keepsMost bool) ([]Call
 			c.ErrorBody = withRequestID(body, ridAt, c.RequestID)
 		}
 		calls = append(calls, c)
-		if keep != nil {
+		if filters {
 			places = append(places, int32(i))
 		}
 	}

@@ -23,9 +23,24 @@ import (
 // uncompressed (no compressor can shrink them, and mixed with the other columns they would only
 // slow it down), and last the CRC-32C of every byte before it (4 bytes, little-endian). Pages of
 // version pageVersionZstd, which earlier releases wrote, hold a zstd frame that declares its
-// content size (and checksums it) instead of the block, and end with the random bytes. The block's content is the consumer id
-// (varint) and the number of calls (uvarint), then each column below as its length in bytes
-// (uvarint) and its bytes, in this order (usage_page_decode.go numbers them):
+// content size (and checksums it) in place of the block, and end with the random bytes. The
+// content is the consumer id (varint) and the number of calls (uvarint), then each column below
+// as its length in bytes (uvarint) and its bytes, in this order (usage_page_decode.go numbers
+// them):
+//
+//	at          varint per call: its Unix microsecond less the previous call's (the first less 0)
+//	flags       a byte per call: flagRated, flagReplayed, flagBody, flagRawRID
+//	rid time    varint per API request id: the id's millisecond less the call's
+//	rid raw     every other request id: its length (uvarint) and bytes
+//	key, operation, chain, method, path, error code, source: each a dictionary (the count of
+//	            values, each value: varint key id, or uvarint length and bytes), then a column
+//	            of one uvarint index per call
+//	status, cost, latency (microseconds): varint per call
+//	rate        varint per call with flagRated
+//	body length, body rid, body data: per call with flagBody, the error body's length with the
+//	            request id cut out (uvarint), where the id was cut (uvarint: 0 none, else the
+//	            offset plus 1), and those bytes
+//
 // Columns keep like values together, so the compressor finds the repeats.
 
 // MaxPageCalls bounds the calls of a page.

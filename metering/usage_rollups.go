@@ -14,8 +14,8 @@ import (
 // units per consumer and UTC minute, the latency histograms per consumer, UTC hour and operation (in
 // bands of latencyBandWidth buckets), and each key's last use. Their size depends on how many
 // distinct (key, day, operation), (consumer, hour), (consumer, minute) and (consumer, hour,
-// operation, latency band) the calls fall in, never on how many calls there are. The zero value is empty and ready to use; a Rollups is not safe for
-// concurrent use.
+// operation, latency band) the calls fall in, never on how many calls there are. The zero value
+// is empty and ready to use; a Rollups is not safe for concurrent use.
 type Rollups struct {
 	daily     map[dailyKey]Totals
 	hourly    map[hourKey]hourTotals

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -46,8 +47,8 @@ func (s *Server) chainsFor(ctx context.Context, name string) ([]chain.Info, *Err
 		}
 		return out, nil
 	}
-	noteChain(ctx, name)
 	c, e := s.requireChain(name)
+	noteChain(ctx, cmp.Or(c.Name, name))
 	if e == nil {
 		e = s.serving(ctx, c)
 	}
@@ -80,13 +81,11 @@ func requireAddress(c chain.Info, what, addr string) *Error {
 }
 
 // noteChain records the chain a call names, for its usage record; the first chain named wins
-// (a bridge records its origin). A supported chain is recorded as the registry spells it, one
-// string for every call: the usage log numbers a page's chains by their address (metering).
+// (a bridge records its origin). Callers pass a supported chain as the registry spells it
+// (chain.Info.Name), one string for every call: the usage log numbers a page's chains by their
+// address (metering).
 func noteChain(ctx context.Context, name string) {
 	if c := callOf(ctx); c != nil && c.chain == "" {
-		if info, ok := chain.Lookup(name); ok {
-			name = info.Name
-		}
 		c.chain = name
 	}
 }
@@ -94,8 +93,8 @@ func noteChain(ctx context.Context, name string) {
 // lookupChain returns the supported chain called name and notes it for usage; Huma has already
 // checked the enum.
 func lookupChain(ctx context.Context, name string) (chain.Info, *Error) {
-	noteChain(ctx, name)
 	c, ok := chain.Lookup(name)
+	noteChain(ctx, cmp.Or(c.Name, name))
 	if !ok {
 		return chain.Info{}, Errorf(CodeInvalidChain, "unknown chain %q", name)
 	}

@@ -110,9 +110,9 @@ func TestCallerMessages(t *testing.T) {
 	}
 }
 
-// TestRecordedNamesAreConstants: a recorded call's method and chain are the one string net/http
-// and the chain registry spell them with, not the request's own copy, so the usage log finds them
-// by their address; a method or chain it does not know is kept as given.
+// TestRecordedNamesAreConstants: a recorded call's method and chain (as lookupChain notes it) are
+// the one string net/http and the chain registry spell them with, not the request's own copy, so
+// the usage log finds them by their address; a method or chain it does not know is kept as given.
 func TestRecordedNamesAreConstants(t *testing.T) {
 	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 	for _, m := range methods {
@@ -125,13 +125,13 @@ func TestRecordedNamesAreConstants(t *testing.T) {
 	}
 	for _, c := range chain.Supported {
 		ctx := context.WithValue(t.Context(), callKey{}, &call{})
-		noteChain(ctx, strings.Clone(c.Name))
+		lookupChain(ctx, strings.Clone(c.Name))
 		if got := callOf(ctx).chain; got != c.Name || !same(got, c.Name) {
 			t.Errorf("noted chain %s is not the registry's string", c.Name)
 		}
 	}
 	ctx := context.WithValue(t.Context(), callKey{}, &call{})
-	if noteChain(ctx, "atlantis"); callOf(ctx).chain != "atlantis" {
+	if lookupChain(ctx, "atlantis"); callOf(ctx).chain != "atlantis" {
 		t.Errorf("unknown chain noted as %q", callOf(ctx).chain)
 	}
 }

@@ -156,10 +156,14 @@ var (
 		addExcluded(usagelatencyband.Table, latencyBandColumns...)
 )
 
-// latencyBandColumns are a latency band's counts, bucket by bucket.
-var latencyBandColumns = []string{usagelatencyband.FieldCalls0, usagelatencyband.FieldCalls1, usagelatencyband.FieldCalls2,
-	usagelatencyband.FieldCalls3, usagelatencyband.FieldCalls4, usagelatencyband.FieldCalls5, usagelatencyband.FieldCalls6,
-	usagelatencyband.FieldCalls7}
+// latencyBandColumns are a latency band's counts, bucket by bucket, as the schema names them.
+var latencyBandColumns = func() []string {
+	cols := make([]string, latencyBandWidth)
+	for i := range cols {
+		cols[i] = "calls" + strconv.Itoa(i)
+	}
+	return cols
+}()
 
 // addExcluded is the SET list adding the excluded row's columns to the table's.
 func addExcluded(table string, cols ...string) string {

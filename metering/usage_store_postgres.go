@@ -14,38 +14,30 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/partner-platform/partnerd/ent/apikey"
-	"github.com/partner-platform/partnerd/ent/usagedaily"
-	"github.com/partner-platform/partnerd/ent/usagehourly"
-	"github.com/partner-platform/partnerd/ent/usageminute"
 )
 
 // PostgreSQL rollup upserts take one array per column, so each is one statement, the same text
 // (prepared once per connection) whatever the number of rows; unnest yields the rows in array order,
 // so rows are locked in the order dailyRows and hourlyRows sort them.
 var (
-	pgDailyUpsert = `INSERT INTO "` + usagedaily.Table + `" ("consumer_id", "key_id", "day", "operation", "calls", "cost", "errors") ` +
-		`SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])` +
-		dailyUpsertTail
-	pgHourlyUpsert = `INSERT INTO "` + usagehourly.Table + `" ("consumer_id", "hour", "calls", "cost", "errors", "calls_2xx", "calls_4xx", "calls_429", "calls_5xx") ` +
-		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])` +
-		hourlyUpsertTail
-	pgMinuteUpsert = `INSERT INTO "` + usageminute.Table + `" ("consumer_id", "minute", "calls", "cost", "limited") ` +
-		`SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[])` +
-		minuteUpsertTail
-	pgLatencyUpsert = strings.TrimSuffix(latencyUpsertHead, "VALUES ") + `SELECT * FROM unnest(` +
-		unnestParams(append([]string{"bigint", "timestamptz", "text", "bigint"}, slices.Repeat([]string{"bigint"}, latencyBandWidth)...)) +
-		`)` + latencyUpsertTail
+	pgDailyUpsert  = pgUnnestUpsert(dailyUpsertHead, dailyUpsertTail, "bigint", "bigint", "text", "text", "bigint", "bigint", "bigint")
+	pgHourlyUpsert = pgUnnestUpsert(hourlyUpsertHead, hourlyUpsertTail, "bigint", "timestamptz",
+		"bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint")
+	pgMinuteUpsert  = pgUnnestUpsert(minuteUpsertHead, minuteUpsertTail, "bigint", "timestamptz", "bigint", "bigint", "bigint")
+	pgLatencyUpsert = pgUnnestUpsert(latencyUpsertHead, latencyUpsertTail,
+		append([]string{"bigint", "timestamptz", "text", "bigint"}, slices.Repeat([]string{"bigint"}, latencyBandWidth)...)...)
 	pgPageInsert = (&UsageStore{dialect: dialect.Postgres}).valuesQuery(pageInsertHead, len(pageColumnsWritten), 1, "")
 	pgLastUsed   = `UPDATE "` + apikey.Table + `" SET "last_used_at" = $1 WHERE "id" = $2 AND ("last_used_at" IS NULL OR "last_used_at" < $1)`
 )
 
-// unnestParams are parameters $1, $2, ... as arrays of types.
-func unnestParams(types []string) string {
+// pgUnnestUpsert is the upsert of head and tail (a multi-row INSERT's, less its VALUES) with its
+// rows from parameters $1, $2, ...: one array each, of the column types.
+func pgUnnestUpsert(head, tail string, types ...string) string {
 	params := make([]string, len(types))
 	for i, t := range types {
 		params[i] = "$" + strconv.Itoa(i+1) + "::" + t + "[]"
 	}
-	return strings.Join(params, ", ")
+	return strings.TrimSuffix(head, "VALUES ") + "SELECT * FROM unnest(" + strings.Join(params, ", ") + ")" + tail
 }
 
 // errNotPgx is copyUsage's answer on a pool whose driver is not pgx's stdlib: the caller writes

@@ -13,6 +13,7 @@ import (
 // UsageWriter persists recorded calls.
 type UsageWriter interface {
 	// WriteUsage stores a batch: its raw calls, its rollup increments and keys' last use, all or nothing.
+	// It must not keep b.Calls once it returns: the Recorder fills the same slice again.
 	WriteUsage(ctx context.Context, b UsageBatch) error
 }
 
@@ -62,8 +63,12 @@ type Recorder struct {
 	// lastChunk is the size of the chunk last taken for writing: a new chunk starts with room for
 	// as many (at least minChunk), so a quiet service does not hold a whole batch's room per second.
 	lastChunk int
-	rollups   *Rollups // increments not yet taken by a write
-	stats     Stats
+	// spare is the room of the last chunk written, emptied, for the next new chunk: a busy service
+	// fills the same chunks over and over instead of allocating (and zeroing) a batch's room a write.
+	// It holds no calls.
+	spare   []Call
+	rollups *Rollups // increments not yet taken by a write
+	stats   Stats
 
 	kick     chan struct{}
 	stop     chan struct{}
@@ -124,7 +129,7 @@ func (r *Recorder) Record(c Call) {
 	batch := min(MaxBatch, r.limit)
 	n := len(r.queue)
 	if n == 0 || len(r.queue[n-1]) == batch {
-		r.queue = append(r.queue, make([]Call, 0, min(batch, max(minChunk, r.lastChunk))))
+		r.queue = append(r.queue, r.newChunk(batch))
 		n++
 	}
 	r.queue[n-1] = append(r.queue[n-1], c)
@@ -137,6 +142,17 @@ func (r *Recorder) Record(c Call) {
 		default:
 		}
 	}
+}
+
+// newChunk is an empty chunk with room for as many calls as the last chunk written (at least
+// minChunk, at most batch): the spare one when it has that room. r.mu is held.
+func (r *Recorder) newChunk(batch int) []Call {
+	size := min(batch, max(minChunk, r.lastChunk))
+	if c := r.spare; cap(c) >= size {
+		r.spare = nil
+		return c
+	}
+	return make([]Call, 0, size)
 }
 
 // Stats returns the recorder's counters.
@@ -200,6 +216,9 @@ func (r *Recorder) flush(batchCtx func() (context.Context, context.CancelFunc), 
 		ctx, cancel := batchCtx()
 		err := r.w.WriteUsage(ctx, UsageBatch{Calls: calls, Rollups: rollups})
 		cancel()
+		if err == nil {
+			clear(calls) // drop the strings and bodies it refers to before it is filled again
+		}
 		r.mu.Lock()
 		if err != nil {
 			r.stats.Failures++
@@ -214,6 +233,11 @@ func (r *Recorder) flush(batchCtx func() (context.Context, context.CancelFunc), 
 		r.stats.Written += int64(len(calls))
 		r.stats.Counted += rollups.Calls()
 		r.held -= len(calls)
+		if calls != nil && len(calls) >= cap(calls)/4 {
+			// A chunk mostly filled is kept for the next; a mostly empty one (a service that has
+			// quietened) is left to the collector, so the spare shrinks with the traffic.
+			r.spare = calls[:0]
+		}
 		reached := r.stats.Written >= target
 		r.mu.Unlock()
 		if reached {

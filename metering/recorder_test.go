@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/partner-platform/partnerd/metering"
 	"github.com/partner-platform/partnerd/metering/meteringtest"
@@ -175,6 +177,57 @@ func TestRecorderRecordNeverBlocks(t *testing.T) {
 	}
 	if got, want := r.Stats(), (metering.Stats{Recorded: 3 * buffer, Counted: 3 * buffer, Written: buffer, Shed: 2 * buffer}); got != want {
 		t.Fatalf("Stats after Close = %+v, want %+v", got, want)
+	}
+}
+
+// idWriter keeps the request ids of the calls it is given in room made beforehand, so a test can
+// count what the Recorder allocates.
+type idWriter struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (w *idWriter) WriteUsage(_ context.Context, b metering.UsageBatch) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range b.Calls {
+		w.ids = append(w.ids, c.RequestID)
+	}
+	return nil
+}
+
+// TestRecorderReusesChunks: once a chunk is written, the next one fills the same room instead of a
+// new batch's worth, and every call is still written as recorded, in order.
+func TestRecorderReusesChunks(t *testing.T) {
+	const rounds, each = 3, metering.MaxBatch - 1 // one short of a full chunk: only Flush writes
+	w := &idWriter{ids: make([]string, 0, rounds*each)}
+	r := newRecorder(t, w, never, 0)
+	calls := make([]metering.Call, rounds*each)
+	for i := range calls {
+		calls[i] = call(i)
+	}
+	var most uint64 // bytes allocated while recording a round after the first
+	for round := range rounds {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, c := range calls[round*each : (round+1)*each] {
+			r.Record(c)
+		}
+		runtime.ReadMemStats(&after)
+		if round > 0 {
+			most = max(most, after.TotalAlloc-before.TotalAlloc)
+		}
+		if err := r.Flush(t.Context()); err != nil {
+			t.Fatalf("Flush: %v", err)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Equal(w.ids, ids(0, rounds*each)) {
+		t.Fatalf("written %d calls, want the %d recorded, in order", len(w.ids), rounds*each)
+	}
+	if chunk := uint64(each) * uint64(unsafe.Sizeof(metering.Call{})); most > chunk/4 {
+		t.Fatalf("recording a round after a written one allocated %d bytes, want the written chunk's room (%d bytes) filled again", most, chunk)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"hash"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/sha3"
 )
@@ -51,8 +52,37 @@ func CheckEVMAddress(s string) error {
 	if !upper || !lower {
 		return nil
 	}
-	// Mixed case: each letter upper-case exactly when its nibble of keccak256(lower-case digits)
-	// is 8 or more (EIP-55). Without allocating: this runs on every call naming an address.
+	slot := &checkedAddresses[hexValue(s[40])<<4|hexValue(s[41])]
+	if p := slot.Load(); p != nil && *p == s {
+		return nil
+	}
+	if !checksummed(s) {
+		return ErrChecksumMismatch
+	}
+	c := strings.Clone(s) // s may be a slice of a request that should not stay in memory
+	slot.Store(&c)
+	return nil
+}
+
+// checkedAddresses remembers mixed-case addresses whose checksum CheckEVMAddress verified, so the
+// addresses partners name over and over (popular tokens, their own wallets) skip keccak: one slot
+// per value of the last two hex digits, each holding the last address verified there. A hit is an
+// exact match of the string, so the cache can save work but never accept a spelling it has not
+// verified.
+var checkedAddresses [256]atomic.Pointer[string]
+
+// hexValue is the value of the hex digit c.
+func hexValue(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
+}
+
+// checksummed reports whether the mixed-case address s (0x and 40 hex digits) is its EIP-55 form:
+// each letter upper-case exactly when its nibble of keccak256(lower-case digits) is 8 or more. It
+// allocates nothing.
+func checksummed(s string) bool {
 	k := keccakPool.Get().(*keccak)
 	defer keccakPool.Put(k)
 	digits := &k.digits
@@ -69,14 +99,14 @@ func CheckEVMAddress(s string) error {
 		}
 		wantUpper := sum[i/2]>>(4*(1-uint(i%2)))&0xf >= 8
 		if wantUpper != (s[2+i] < 'a') {
-			return ErrChecksumMismatch
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // keccak is a Keccak-256 state and buffers for its input and sum, kept in keccakPool for
-// CheckEVMAddress.
+// checksummed.
 type keccak struct {
 	h      keccakState
 	digits [40]byte

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -119,10 +120,49 @@ func allOneCase(digits string) bool {
 	return digits == strings.ToLower(digits) || digits == strings.ToUpper(digits)
 }
 
-// TestCheckEVMAddressAllocates nothing: it runs on every call that names an address.
+// TestCheckEVMAddressAllocates nothing: it runs on every call that names an address. Checking a
+// checksum allocates nothing, and an address checked before is not stored again.
 func TestCheckEVMAddressAllocates(t *testing.T) {
 	addr := EVMChecksum("0xfa172d7e20a062de8b89f8b03821e77072b141b3")
+	if n := testing.AllocsPerRun(100, func() { _ = checksummed(addr) }); n != 0 {
+		t.Fatalf("checksummed allocates %v times a call, want 0", n)
+	}
 	if n := testing.AllocsPerRun(100, func() { _ = CheckEVMAddress(addr) }); n != 0 {
 		t.Fatalf("CheckEVMAddress allocates %v times a call, want 0", n)
 	}
+}
+
+// TestCheckEVMAddressCacheIsExact: an address verified before (so cached in its slot) does not make
+// another spelling of it pass, nor does another address verified in the same slot, also while
+// goroutines check them at once.
+func TestCheckEVMAddressCacheIsExact(t *testing.T) {
+	good := EVMChecksum("0xfa172d7e20a062de8b89f8b03821e77072b141b3")
+	other := EVMChecksum("0x647da401969ad18a3d499d7e3f39bdfd885a70b3") // the same last two digits: the same slot
+	flip := func(addr string, i int) string { b := []byte(addr); b[i] ^= 0x20; return string(b) }
+	typos := []string{flip(good, 3), flip(good, 40), flip(other, 5)} // one letter's case each
+	for _, typo := range typos {
+		if allOneCase(typo[2:]) {
+			t.Fatalf("test address %s must stay mixed-case", typo)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 500 {
+				for _, addr := range []string{good, other} {
+					if err := CheckEVMAddress(addr); err != nil {
+						t.Errorf("CheckEVMAddress(%s) = %v (goroutine %d, round %d)", addr, err, g, i)
+						return
+					}
+				}
+				for _, typo := range typos {
+					if err := CheckEVMAddress(typo); !errors.Is(err, ErrChecksumMismatch) {
+						t.Errorf("CheckEVMAddress(%s) = %v after its address was verified, want ErrChecksumMismatch", typo, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -4,10 +4,12 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -94,10 +96,19 @@ func New(d Deps) *Console {
 }
 
 // Mount adds the console's routes to a router: /console/... and /static/..., and / redirecting to /console/.
+// Owns tells the requests they serve.
 func (c *Console) Mount(r chi.Router) {
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/console/", http.StatusFound) })
 	r.Handle(web.Prefix+"*", c.assets)
 	r.Mount("/console", c.router)
+}
+
+// Owns reports whether r is for the routes Mount adds (/, /console and below, the assets under
+// web.Prefix), by the path a router matches: the escaped one when the URL has it. A server that
+// serves the console beside another handler routes each request once, by this.
+func Owns(r *http.Request) bool {
+	path := cmp.Or(r.URL.RawPath, r.URL.Path)
+	return path == "/" || path == "/console" || strings.HasPrefix(path, "/console/") || strings.HasPrefix(path, web.Prefix)
 }
 
 // SweepSessions deletes expired sessions; the server runs it periodically.

@@ -1516,3 +1516,25 @@ func TestHelpers(t *testing.T) {
 		t.Errorf("userMessage = %q", got)
 	}
 }
+
+// TestOwnsMatchesMount: Owns claims exactly the requests that one router holding the console's
+// routes (Mount) and a catch-all for everything else would give the console, so routing by it sends
+// nothing of the console's elsewhere and nothing else to the console.
+func TestOwnsMatchesMount(t *testing.T) {
+	h := newHarness(t)
+	both := chi.NewRouter()
+	h.c.Mount(both)
+	both.Handle("/*", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("X-Served-By", "other") }))
+	for _, target := range []string{
+		"/", "/console", "/console/", "/console/login", "/console/keys/7", "/console/no-such-page", "/static/app.css",
+		"/static/", "/v1/chains", "/v1/tokens/x/price", "/healthz", "/readyz", "/consoles", "/console-x", "/statics",
+		"/static", "/v1/console/", "/x/static/app.css", "/console%2Flogin", "/%63onsole/login", "//console/login",
+	} {
+		r := httptest.NewRequest(http.MethodGet, target, nil)
+		w := httptest.NewRecorder()
+		both.ServeHTTP(w, r)
+		if console := w.Header().Get("X-Served-By") == ""; Owns(r) != console {
+			t.Errorf("Owns(%s) = %v, but a router with the console's routes and a catch-all gives it to the console: %v", target, Owns(r), console)
+		}
+	}
+}

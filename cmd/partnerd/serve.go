@@ -133,10 +133,17 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		PublicURL: m.Config.PublicURL, InsecureCookies: m.Config.InsecureCookies, Logger: m.Log,
 		OperatorTwoFactor: m.Config.OperatorTwoFactor,
 	})
-	// One router: the console at /, /console and /static; everything else is the partner API.
-	handler := chi.NewRouter()
-	web.Mount(handler)
-	handler.Handle("/*", partnerAPI)
+	// One listener: the console at /, /console and /static; everything else is the partner API. Each
+	// request goes through one router, the one that serves it.
+	consoleRouter := chi.NewRouter()
+	web.Mount(consoleRouter)
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if console.Owns(r) {
+			consoleRouter.ServeHTTP(w, r)
+			return
+		}
+		partnerAPI.ServeHTTP(w, r)
+	})
 
 	if m.Config.OpsAddr != "" {
 		m.ops, err = telemetry.Start(m.Config.OpsAddr, telemetry.Sources{Usage: m.usage.Stats, UsageBuffer: metering.DefaultBufferSize,

@@ -179,18 +179,26 @@ func NewVerifier(lookup KeyLookup, opts ...VerifierOption) *Verifier {
 // error is a store failure or the end of ctx, wrapped; it matches none of
 // those sentinels and is never cached. A cache hit allocates nothing.
 func (v *Verifier) Verify(ctx context.Context, rawKey string) (Principal, error) {
-	if err := checkKey(rawKey); err != nil {
-		return Principal{}, err
-	}
-	h := hashKey(rawKey)
 	now := v.now()
-
-	v.mu.RLock()
-	rec, known, ok := v.cachedLocked(h, now)
-	v.mu.RUnlock()
+	// The cache holds answers about well-formed keys only (a miss checks the format before the
+	// store is asked), so a hit on the exact key needs no second check of its format.
+	var (
+		h         [32]byte
+		rec       KeyRecord
+		known, ok bool
+	)
+	if len(rawKey) == keyLen {
+		h = hashKey(rawKey)
+		v.mu.RLock()
+		rec, known, ok = v.cachedLocked(h, now)
+		v.mu.RUnlock()
+	}
 	if !ok {
+		if err := checkKey(rawKey); err != nil {
+			return Principal{}, err
+		}
 		var err error
-		if rec, known, err = v.load(ctx, h, now); err != nil {
+		if rec, known, err = v.load(ctx, h, now); err != nil { // checkKey passed: h is rawKey's hash
 			return Principal{}, err
 		}
 	}

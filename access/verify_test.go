@@ -200,6 +200,27 @@ func TestVerifyCachesKnownKeys(t *testing.T) {
 	}
 }
 
+// TestVerifyCachedKeyVariantsAreMalformed: a hit skips the format check, so a key's variants must
+// miss its cache entry: one character more, one less, one changed, its prefix alone.
+func TestVerifyCachedKeyVariantsAreMalformed(t *testing.T) {
+	store := newFakeStore()
+	v := NewVerifier(store.lookup, WithTTL(time.Minute))
+	key := store.add(t, KeyRecord{KeyID: 1, ConsumerID: 2, AccessEnabled: true})
+	if _, err := v.Verify(t.Context(), key); err != nil { // now cached
+		t.Fatal(err)
+	}
+	changed := []byte(key)
+	changed[len(changed)-1] ^= 1 // a digit or letter still, but not the checksum's
+	for _, variant := range []string{key + "0", key + " ", key[:len(key)-1], string(changed), KeyPrefix} {
+		if _, err := v.Verify(t.Context(), variant); !errors.Is(err, ErrMalformedKey) {
+			t.Errorf("Verify(%q) after the key was cached = %v, want ErrMalformedKey", variant, err)
+		}
+	}
+	if n := store.calls.Load(); n != 1 {
+		t.Fatalf("the store was asked %d times, want once (malformed keys never reach it)", n)
+	}
+}
+
 func TestVerifyCachesUnknownKeysBriefly(t *testing.T) {
 	for _, tt := range []struct {
 		name   string

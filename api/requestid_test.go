@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"regexp"
 	"strconv"
 	"testing"
@@ -18,7 +19,7 @@ func TestRequestIDsSortByTime(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		before := time.Now().UnixMilli()
-		id := newRequestID()
+		id := newRequestID(time.Now())
 		after := time.Now().UnixMilli()
 		if !shape.MatchString(id) {
 			t.Fatalf("request id %q does not match %v", id, shape)
@@ -46,7 +47,34 @@ func TestRequestIDsSortByTime(t *testing.T) {
 
 // TestRequestIDAllocatesOnce: the id is made on every request, as one string.
 func TestRequestIDAllocatesOnce(t *testing.T) {
-	if n := testing.AllocsPerRun(100, func() { _ = newRequestID() }); n != 1 {
+	if n := testing.AllocsPerRun(100, func() { _ = newRequestID(time.Now()) }); n != 1 {
 		t.Fatalf("newRequestID allocates %v times, want 1", n)
+	}
+}
+
+// TestDateHeader: a response's Date is its second, in HTTP's format; the value is made once a second.
+func TestDateHeader(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 10, 59, 59, 900_000_000, time.FixedZone("CET", 3600))
+	first := dateHeader(t0)
+	if got, want := first[0], "Fri, 27 Nov 2026 09:59:59 GMT"; got != want {
+		t.Fatalf("Date at %v = %q, want %q", t0, got, want)
+	}
+	if again := dateHeader(t0.Add(99 * time.Millisecond)); &again[0] != &first[0] {
+		t.Fatalf("Date later in the same second was made again")
+	}
+	if next := dateHeader(t0.Add(100 * time.Millisecond)); next[0] != "Fri, 27 Nov 2026 10:00:00 GMT" {
+		t.Fatalf("Date in the next second = %q", next[0])
+	}
+
+	e := newEnv(t)
+	before := time.Now().Truncate(time.Second)
+	res := e.do(request{path: "/healthz"})
+	after := time.Now()
+	got, err := http.ParseTime(res.header.Get("Date"))
+	if err != nil || got.Before(before) || got.After(after) {
+		t.Fatalf("Date %q (%v), want a time between %v and %v", res.header.Get("Date"), err, before, after)
+	}
+	if n := len(res.header.Values("Date")); n != 1 {
+		t.Fatalf("%d Date headers, want 1", n)
 	}
 }

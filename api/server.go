@@ -155,24 +155,48 @@ func (s *Server) answerError(ctx huma.Context, _ string, v any) (any, error) {
 	return v, nil
 }
 
-// requestID gives every response a fresh X-Request-Id (stage 1). Later stages read it back from the
-// response header rather than from a copy of the request with a new context.
+// requestID gives every response a fresh X-Request-Id (stage 1), and its Date. Later stages read
+// the id back from the response header rather than from a copy of the request with a new context.
 func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Request-Id", newRequestID())
+		now := time.Now()
+		h := w.Header()
+		h["X-Request-Id"] = []string{newRequestID(now)}
+		h["Date"] = dateHeader(now)
 		next.ServeHTTP(w, r)
 	})
 }
 
-// newRequestID is "req_" and 32 hex digits: the Unix time in milliseconds (48 bits), then 80 random
+// dateHeader is the Date header value of now's second, made once a second and shared by the
+// responses of that second (net/http would format it for each; it copies header values as it
+// writes them, and nothing appends to this one).
+func dateHeader(now time.Time) []string {
+	sec := now.Unix()
+	if d := currentDate.Load(); d != nil && d.unix == sec {
+		return d.value
+	}
+	d := &datedValue{unix: sec, value: []string{now.UTC().Format(http.TimeFormat)}}
+	currentDate.Store(d)
+	return d.value
+}
+
+// datedValue is a header value and the Unix second it is for.
+type datedValue struct {
+	unix  int64
+	value []string
+}
+
+var currentDate atomic.Pointer[datedValue]
+
+// newRequestID is "req_" and 32 hex digits: now's Unix time in milliseconds (48 bits), then 80 random
 // bits. Ids made later sort later, so the usage log's index on (consumer, request id) grows at its
 // end like the others instead of splitting pages at random places (random ids cost the usage writer
 // twice the CPU per row); ids made in the same millisecond differ in their 80 random bits. An id
 // names a call and grants nothing, so its bits come from math/rand/v2's generator (ChaCha8, seeded
 // by the OS), which costs a tenth of crypto/rand; the id is one allocation.
-func newRequestID() string {
+func newRequestID(now time.Time) string {
 	var raw [16]byte
-	binary.BigEndian.PutUint64(raw[:8], uint64(time.Now().UnixMilli())<<16|uint64(mathrand.Uint32()>>16))
+	binary.BigEndian.PutUint64(raw[:8], uint64(now.UnixMilli())<<16|uint64(mathrand.Uint32()>>16))
 	binary.BigEndian.PutUint64(raw[8:], mathrand.Uint64())
 	var id [len(requestIDPrefix) + 32]byte
 	copy(id[:], requestIDPrefix)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -47,6 +48,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	if err != nil {
 		return err
 	}
+	tuneGC(getenv)
 	m := &Main{Config: cfg, Log: slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))}
 	if err := m.Run(ctx); err != nil {
 		return err
@@ -54,6 +56,19 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	<-ctx.Done()
 	m.Log.Info("shutting down")
 	return m.Close()
+}
+
+// defaultGCPercent is the collector's target heap growth when GOGC is not set: 200, where Go's
+// default is 100. The service's live heap is small (tens of MB) beside the garbage its calls leave,
+// so at 100 the collector runs often for little: at 200 it runs half as often, for about 7% less CPU
+// per call under load (make loadtest), and the heap peaks at three times its live size, not twice.
+const defaultGCPercent = 200
+
+// tuneGC sets the collector's target to defaultGCPercent unless the environment sets GOGC.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 }
 
 // Run opens the store (applying migrations), wires the pipeline and starts serving on Config.Addr.

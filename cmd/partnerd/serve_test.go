@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -51,5 +52,26 @@ func TestNewConsumerCallsAtOnce(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("first call of a consumer created just after start: %d %s, want 200", resp.StatusCode, body)
+	}
+}
+
+// TestTuneGC: serve sets the collector's target to defaultGCPercent, unless GOGC says otherwise.
+func TestTuneGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	for _, tc := range []struct {
+		gogc string
+		want int
+	}{{"", defaultGCPercent}, {"50", 100}, {"off", 100}} {
+		debug.SetGCPercent(100)
+		tuneGC(func(name string) string {
+			if name == "GOGC" {
+				return tc.gogc
+			}
+			return ""
+		})
+		if got := debug.SetGCPercent(100); got != tc.want {
+			t.Errorf("GOGC=%q: the collector's target is %d, want %d", tc.gogc, got, tc.want)
+		}
 	}
 }

@@ -96,6 +96,12 @@ func (c *Console) usageFor(w http.ResponseWriter, r *http.Request, a access.Acto
 		}
 		u.KeyID = id
 	}
+	// The recent calls are read first: a call's raw record and its counts are written in one
+	// transaction, so every call the page lists is in the counts read after it.
+	if u.Recent, err = c.deps.Usage.Recent(ctx, consumerID, metering.RecentFilter{KeyID: u.KeyID, RequestID: u.RequestID}, recentCalls); err != nil {
+		c.fail(w, r, err)
+		return usageView{}, false
+	}
 	now := c.now()
 	if u.KeyID == 0 {
 		if u.Analytics, err = c.deps.Usage.Analytics(ctx, consumerID, u.Range, now); err != nil {
@@ -110,10 +116,6 @@ func (c *Console) usageFor(w http.ResponseWriter, r *http.Request, a access.Acto
 			c.fail(w, r, err)
 			return usageView{}, false
 		}
-	}
-	if u.Recent, err = c.deps.Usage.Recent(ctx, consumerID, metering.RecentFilter{KeyID: u.KeyID, RequestID: u.RequestID}, recentCalls); err != nil {
-		c.fail(w, r, err)
-		return usageView{}, false
 	}
 	return u, true
 }

@@ -294,6 +294,22 @@ func checkFaultCalls(t *testing.T, calls []faultCall, replica int, faultAt, heal
 	return f
 }
 
+// logCauses logs what replica's log says of each call it answered with a 5xx other than 503, so a
+// failure shows its cause.
+func logCauses(t *testing.T, replica *e2e, calls []faultCall, i int) {
+	t.Helper()
+	for _, c := range calls {
+		if c.replica != i || c.status < 500 || c.status == http.StatusServiceUnavailable || c.requestID == "" {
+			continue
+		}
+		for line := range strings.Lines(replica.stderr.String()) {
+			if strings.Contains(line, c.requestID) {
+				t.Logf("replica %d logged of %s: %s", i, c.requestID, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
 // answered is the calls a client got a 2xx or 4xx for: each must be in the usage records.
 func answered(calls []faultCall) []answeredCall {
 	var out []answeredCall
@@ -398,9 +414,10 @@ func TestStoreFaultPostgres(t *testing.T) {
 		issued = append(issued, c)
 	}
 
-	for i := range rs.replicas {
+	for i, r := range rs.replicas {
 		f := checkFaultCalls(t, calls, i, faultAt, healAt, settle, true)
 		t.Logf("replica %d: %s", i, f)
+		logCauses(t, r, calls, i)
 	}
 	for i, r := range rs.replicas {
 		if got := r.call(http.MethodGet, "/readyz", "", nil); got.status != http.StatusOK {

@@ -61,7 +61,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 // defaultGCPercent is the collector's target heap growth when GOGC is not set: 200, where Go's
 // default is 100. The service's live heap is small (tens of MB) beside the garbage its calls leave,
 // so at 100 the collector runs often for little: at 200 it runs half as often, for about 7% less CPU
-// per call under load (make loadtest), and the heap peaks at three times its live size, not twice.
+// per call under load (the load test's cached price read), and the heap peaks at three times its
+// live size, not twice.
 const defaultGCPercent = 200
 
 // tuneGC sets the collector's target to defaultGCPercent unless the environment sets GOGC.

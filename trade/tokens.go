@@ -17,7 +17,8 @@ import (
 // ConfirmationTTL is how long a confirmation token is valid (the contract's 15 minutes).
 const ConfirmationTTL = 15 * time.Minute
 
-// ErrStore wraps a failure of the confirmation token store (503 unavailable).
+// ErrStore wraps a failure of the confirmation token store, and the store's error: an outage of the
+// store (store.Unavailable) answers 503 unavailable.
 var ErrStore = errors.New("confirmation token store unavailable")
 
 // tokenPrefix starts every confirmation token.
@@ -94,7 +95,7 @@ func (b Build) Keep(ctx context.Context, db *ent.Client) error {
 	err := db.ConfirmationToken.Create().SetTokenHash(p.hash).SetConsumerID(p.consumerID).SetChain(p.chain).SetBinding(p.binding).
 		SetCreatedAt(p.at).SetExpiresAt(p.at.Add(ConfirmationTTL)).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("%w: keep: %v", ErrStore, err)
+		return fmt.Errorf("%w: keep: %w", ErrStore, err)
 	}
 	return nil
 }
@@ -117,7 +118,7 @@ func (t *tokenStore) find(ctx context.Context, consumerID int, token string, now
 		return issued{}, fmt.Errorf("%w: confirmation token not found or expired", ErrNotFound)
 	}
 	if err != nil {
-		return issued{}, fmt.Errorf("%w: find: %v", ErrStore, err)
+		return issued{}, fmt.Errorf("%w: find: %w", ErrStore, err)
 	}
 	var bd binding
 	raw, err := json.Marshal(row.Binding)
@@ -134,7 +135,7 @@ func (t *tokenStore) find(ctx context.Context, consumerID int, token string, now
 func (t *tokenStore) confirm(ctx context.Context, id int, now time.Time) (bool, error) {
 	n, err := t.db.ConfirmationToken.Update().Where(confirmationtoken.ID(id), confirmationtoken.ConfirmedAtIsNil()).SetConfirmedAt(now).Save(ctx)
 	if err != nil {
-		return false, fmt.Errorf("%w: confirm: %v", ErrStore, err)
+		return false, fmt.Errorf("%w: confirm: %w", ErrStore, err)
 	}
 	return n == 1, nil
 }
@@ -152,7 +153,7 @@ func toMap(v any) (map[string]any, error) {
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	n, err := s.tokens.db.ConfirmationToken.Delete().Where(confirmationtoken.ExpiresAtLT(s.now())).Exec(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("%w: sweep: %v", ErrStore, err)
+		return 0, fmt.Errorf("%w: sweep: %w", ErrStore, err)
 	}
 	return n, nil
 }

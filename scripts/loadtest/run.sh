@@ -17,8 +17,9 @@
 #   (f) the usage writer alone: BenchmarkUsageWriter's recorder runs on SQLite and PostgreSQL
 #       (the machine's server), rows/s, and each one's headroom over the pipeline's req/s in (a).
 #
-# Prints req/s of each and the ratios pipeline/nginx-gateway, pipeline/HAProxy-gateway and
-# pipeline/bare. Environment:
+# Prints req/s of each (the median of ROUNDS rounds that measure (a) to (d) and (g) in turn, and each
+# round's figure) and the ratios of the medians pipeline/nginx-gateway, pipeline/HAProxy-gateway and
+# pipeline/bare. Environment: ROUNDS (default 3),
 # DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
 # PARTNERD_BIN: a partnerd binary to measure instead of building this checkout; BEFORE_BIN: another
 # partnerd binary (say, a build of an earlier commit) measured in the same run, each on its own store.
@@ -29,6 +30,7 @@ DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-2s}
 CONNS=${CONNS:-32}
 THREADS=${THREADS:-1}
+ROUNDS=${ROUNDS:-3}
 NGINX=${NGINX:-/usr/sbin/nginx}
 HAPROXY=${HAPROXY:-/usr/sbin/haproxy}
 AUR=0xfA172D7e20A062de8B89f8B03821e77072B141B3
@@ -163,10 +165,32 @@ bench() {
 	awk '/^Requests\/sec:/ {print $2}' <<<"$out"
 }
 
-echo "measuring: wrk -t$THREADS -c$CONNS -d$DURATION each (after a $WARMUP warmup), on $(nproc) CPUs" >&2
-P=$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY")
+# median prints the median of its arguments.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+# The pipeline, the baselines and the gateways are measured in turn, ROUNDS times, and each figure
+# is the median of its rounds: one 10 s run moves by up to a fifth on this 2-core machine.
+echo "measuring: $ROUNDS rounds of wrk -t$THREADS -c$CONNS -d$DURATION each (after a $WARMUP warmup), on $(nproc) CPUs" >&2
+declare -a P_RUNS BEFORE_RUNS B_RUNS G_RUNS H_RUNS S_RUNS
+for _ in $(seq "$ROUNDS"); do
+	P_RUNS+=("$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY")")
+	if [ -n "${BEFORE_BIN:-}" ]; then
+		BEFORE_RUNS+=("$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before")")
+	fi
+	B_RUNS+=("$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")")
+	G_RUNS+=("$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")")
+	H_RUNS+=("$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY")")
+	S_RUNS+=("$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")")
+done
+P=$(median "${P_RUNS[@]}")
+B=$(median "${B_RUNS[@]}")
+G=$(median "${G_RUNS[@]}")
+H=$(median "${H_RUNS[@]}")
+S=$(median "${S_RUNS[@]}")
 if [ -n "${BEFORE_BIN:-}" ]; then
-	BEFORE=$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before")
+	BEFORE=$(median "${BEFORE_RUNS[@]}")
 fi
 redis_scripts() {
 	redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' |
@@ -177,15 +201,21 @@ C0=$(redis_scripts)
 R=$(WARMUP=0s bench redis "http://$ADDR_redis$PATH_Q" "X-API-Key: $KEY_redis")
 C1=$(redis_scripts)
 RCALLS=$(awk '/requests in/ {print $1}' "$DIR/wrk-redis.txt")
-B=$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")
-G=$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")
-H=$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY")
-S=$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")
 
-printf '%-34s %12s req/s\n' "partnerd pipeline (cached price)" "$P" "bare net/http handler" "$B" \
-	"nginx gateway (map + limit_req)" "$G" "HAProxy gateway (map + stick table)" "$H" "nginx static" "$S"
+# row NAME MEDIAN RUN...: a figure, the median of its runs, and the runs.
+row() {
+	local name=$1 med=$2
+	shift 2
+	printf '%-34s %12.0f req/s (runs:%s)\n' "$name" "$med" "$(printf ' %.0f' "$@")"
+}
+row "partnerd pipeline (cached price)" "$P" "${P_RUNS[@]}"
+row "bare net/http handler" "$B" "${B_RUNS[@]}"
+row "nginx gateway (map + limit_req)" "$G" "${G_RUNS[@]}"
+row "HAProxy gateway (map + stick table)" "$H" "${H_RUNS[@]}"
+row "nginx static" "$S" "${S_RUNS[@]}"
 if [ -n "${BEFORE_BIN:-}" ]; then
-	printf '%-34s %12s req/s (pipeline / before: %s)\n' "before ($BEFORE_BIN)" "$BEFORE" "$(awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "%.2f", p / b}')"
+	row "before ($BEFORE_BIN)" "$BEFORE" "${BEFORE_RUNS[@]}"
+	awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "pipeline / before:          %.2f\n", p / b}'
 fi
 awk -v p="$P" -v r="$R" -v c="$((C1 - C0))" -v n="$RCALLS" 'BEGIN {
 	printf "%-34s %12s req/s (/ in-process limiter: %.2f; Redis round trips per call: %.3f)\n", "pipeline, admission in Redis", r, r / p, c / n

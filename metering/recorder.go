@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -35,8 +36,12 @@ const (
 	batchTimeout = 10 * time.Second
 )
 
-// minChunk is the least room a new chunk of raw calls starts with; it grows to MaxBatch as needed.
+// minChunk is the least room a new chunk of raw calls starts with; each chunk that follows a full one
+// has twice its room, up to MaxBatch.
 const minChunk = 256
+
+// maxSpares is how many written chunks a Recorder keeps for reuse.
+const maxSpares = 2
 
 // Recorder batches calls and writes them off the hot path. Record never blocks.
 //
@@ -60,13 +65,15 @@ type Recorder struct {
 	mu    sync.Mutex
 	queue [][]Call // oldest first; the last chunk is the one Record appends to
 	held  int      // raw calls queued or being written
-	// lastChunk is the size of the chunk last taken for writing: a new chunk starts with room for
-	// as many (at least minChunk), so a quiet service does not hold a whole batch's room per second.
+	// lastChunk follows the size of the chunks taken for writing: the larger of the last one and half
+	// the previous figure, so one chunk the ticker took part-filled does not shrink the next. A new
+	// chunk starts with room for as many (at least minChunk), so a quiet service does not hold a whole
+	// batch's room per second.
 	lastChunk int
-	// spare is the room of the last chunk written, emptied, for the next new chunk: a busy service
-	// fills the same chunks over and over instead of allocating (and zeroing) a batch's room a write.
-	// It holds no calls.
-	spare   []Call
+	// spares are the rooms of the last chunks written, emptied, for the next new chunks: a busy
+	// service fills the same chunks over and over (one being written while the next fills) instead
+	// of allocating (and zeroing) a batch's room a write. They hold no calls.
+	spares  [][]Call
 	rollups *Rollups // increments not yet taken by a write
 	stats   Stats
 
@@ -128,8 +135,13 @@ func (r *Recorder) Record(c Call) {
 	}
 	batch := min(MaxBatch, r.limit)
 	n := len(r.queue)
-	if n == 0 || len(r.queue[n-1]) == batch {
-		r.queue = append(r.queue, r.newChunk(batch))
+	if n == 0 || len(r.queue[n-1]) == cap(r.queue[n-1]) {
+		// A full chunk is never grown: growing copies it, under the lock every call takes.
+		grow := 0
+		if n > 0 {
+			grow = 2 * cap(r.queue[n-1])
+		}
+		r.queue = append(r.queue, r.newChunk(batch, grow))
 		n++
 	}
 	r.queue[n-1] = append(r.queue[n-1], c)
@@ -144,12 +156,14 @@ func (r *Recorder) Record(c Call) {
 	}
 }
 
-// newChunk is an empty chunk with room for as many calls as the last chunk written (at least
-// minChunk, at most batch): the spare one when it has that room. r.mu is held.
-func (r *Recorder) newChunk(batch int) []Call {
-	size := min(batch, max(minChunk, r.lastChunk))
-	if c := r.spare; cap(c) >= size {
-		r.spare = nil
+// newChunk is an empty chunk with room for as many calls as lastChunk, or grow when that is more
+// (at least minChunk, at most batch): a spare one when it has that room. r.mu is held.
+func (r *Recorder) newChunk(batch, grow int) []Call {
+	size := min(batch, max(minChunk, r.lastChunk, grow))
+	if n := len(r.spares); n > 0 && cap(r.spares[n-1]) >= size {
+		c := r.spares[n-1]
+		r.spares[n-1] = nil
+		r.spares = r.spares[:n-1]
 		return c
 	}
 	return make([]Call, 0, size)
@@ -233,10 +247,14 @@ func (r *Recorder) flush(batchCtx func() (context.Context, context.CancelFunc), 
 		r.stats.Written += int64(len(calls))
 		r.stats.Counted += rollups.Calls()
 		r.held -= len(calls)
-		if calls != nil && len(calls) >= cap(calls)/4 {
-			// A chunk mostly filled is kept for the next; a mostly empty one (a service that has
-			// quietened) is left to the collector, so the spare shrinks with the traffic.
-			r.spare = calls[:0]
+		if calls != nil && cap(calls) <= 4*r.lastChunk {
+			// A chunk about the size of the recent ones is kept for a next one; a much larger one (a
+			// service that has quietened) is left to the collector, so the spares shrink with the
+			// traffic. Two are enough for one chunk being written while the next fills.
+			if len(r.spares) == maxSpares {
+				r.spares = slices.Delete(r.spares, 0, 1) // the oldest goes
+			}
+			r.spares = append(r.spares, calls[:0])
 		}
 		reached := r.stats.Written >= target
 		r.mu.Unlock()
@@ -256,7 +274,7 @@ func (r *Recorder) take() ([]Call, *Rollups) {
 		calls = r.queue[0]
 		r.queue[0] = nil
 		r.queue = r.queue[1:]
-		r.lastChunk = len(calls)
+		r.lastChunk = max(len(calls), r.lastChunk/2)
 	}
 	rollups := r.rollups
 	r.rollups = &Rollups{}

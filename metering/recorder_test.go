@@ -231,6 +231,53 @@ func TestRecorderReusesChunks(t *testing.T) {
 	}
 }
 
+// TestRecorderSteadyTrafficRefillsChunks: at a steady rate above a batch an interval, a full chunk is
+// written as it fills and the ticker takes the next part-filled (here Flush does); neither shrinks
+// the room of the chunks that follow, so recording reuses the written chunks instead of allocating
+// (and copying, under the lock every call takes) new ones, and every call is written in order.
+func TestRecorderSteadyTrafficRefillsChunks(t *testing.T) {
+	const rounds, each = 5, metering.MaxBatch + metering.MaxBatch/8
+	w := &idWriter{ids: make([]string, 0, rounds*each)}
+	r := newRecorder(t, w, never, 0)
+	calls := make([]metering.Call, rounds*each)
+	for i := range calls {
+		calls[i] = call(i)
+	}
+	var most uint64 // bytes allocated while recording a round after the first two
+	for round := range rounds {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, c := range calls[round*each : (round+1)*each] {
+			r.Record(c)
+		}
+		runtime.ReadMemStats(&after)
+		if round > 1 {
+			most = max(most, after.TotalAlloc-before.TotalAlloc)
+		}
+		if round > 0 {
+			// From the second round on, the first chunk fills to a batch and the background
+			// flusher writes it; wait for that, so its room is spare again, before the tick. (The
+			// first round starts from minChunk and fills no chunk to a batch.)
+			within(t, "the full chunk written", func() {
+				for r.Stats().Pending > each-metering.MaxBatch {
+					time.Sleep(time.Millisecond)
+				}
+			})
+		}
+		if err := r.Flush(t.Context()); err != nil {
+			t.Fatalf("Flush: %v", err)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Equal(w.ids, ids(0, rounds*each)) {
+		t.Fatalf("written %d calls, want the %d recorded, in order", len(w.ids), rounds*each)
+	}
+	if chunk := uint64(metering.MaxBatch) * uint64(unsafe.Sizeof(metering.Call{})); most > chunk/4 {
+		t.Fatalf("recording a round allocated %d bytes, want the written chunks' room (%d bytes each) filled again", most, chunk)
+	}
+}
+
 func TestRecorderCloseFlushesEverything(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		r := metering.NewRecorder(metering.NewUsageStore(st.Client, st.Dialect), discard, never, 0)

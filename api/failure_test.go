@@ -55,8 +55,21 @@ func (e *env) waitForCall(consumerID int, operation string) metering.RecentCall 
 	return metering.RecentCall{}
 }
 
+// settleWatch is the in-process limiter, noting the error of every context Settle is given: a
+// limiter that talks to a store (Redis) fails on a cancelled one.
+type settleWatch struct {
+	*metering.MemoryLimiter
+	errs chan error
+}
+
+func (l settleWatch) Settle(ctx context.Context, r metering.Reservation, refund bool) error {
+	l.errs <- ctx.Err()
+	return l.MemoryLimiter.Settle(ctx, r, refund)
+}
+
 func TestCancellationIsRefunded(t *testing.T) {
-	e := newEnv(t, withTestOp("testSlow", ScopeMarketRead))
+	limiter := settleWatch{metering.NewMemoryLimiter(), make(chan error, 10)}
+	e := newEnv(t, withTestOp("testSlow", ScopeMarketRead), withLimiter(limiter))
 	started := registerSlow(e)
 	id, key := e.newConsumer(access.ConsumerChange{Scopes: &access.Scopes, RatePerMinute: ptr(0), Burst: ptr(5)})
 
@@ -72,6 +85,11 @@ func TestCancellationIsRefunded(t *testing.T) {
 	call := e.waitForCall(id, "testSlow")
 	if call.Status != StatusClientClosedRequest || call.Cost != 0 {
 		t.Fatalf("cancelled call recorded as status %d cost %d, want 499 and 0", call.Status, call.Cost)
+	}
+	for range 2 { // the first call's settlement, then the cancelled one's
+		if err := <-limiter.errs; err != nil {
+			t.Fatalf("a call was settled under a context that had ended (%v): a store-backed limiter would fail to refund or release it", err)
+		}
 	}
 	// The cancelled call's token came back: 4 left before this call, 3 after it.
 	if r := e.do(request{path: "/v1/pools/hot", key: key}); r.header.Get("X-RateLimit-Remaining") != "3" {

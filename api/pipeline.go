@@ -326,7 +326,11 @@ func (s *Server) admit(ctx huma.Context, next func(huma.Context)) {
 		c.cost = 0
 	}
 	// Settle even when the caller is gone; the store bounds its own calls.
-	if err := s.deps.Limiter.Settle(context.WithoutCancel(ctx.Context()), r, refund); err != nil {
+	sctx := ctx.Context()
+	if sctx.Err() != nil {
+		sctx = context.WithoutCancel(sctx)
+	}
+	if err := s.deps.Limiter.Settle(sctx, r, refund); err != nil {
 		// The sweeper reclaims the reservation later (keeping its cost).
 		s.log.Warn("settle reservation", "requestId", requestIDOf(ctx), "err", err)
 	}

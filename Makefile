@@ -128,6 +128,12 @@ bench-log:
 loadtest:
 	scripts/loadtest/run.sh
 
+## pgo: retake cmd/partnerd/default.pgo, the CPU profile of make loadtest's workload that go build and go test optimize
+## the binary with (profile-guided optimization); commit it when the pipeline's code changed. Not in make test.
+.PHONY: pgo
+pgo:
+	scripts/loadtest/profile.sh
+
 ## loadtest-solana-quote: Solana swap quotes (one getMultipleAccounts each, CPMM's exact math) through the binary in local
 ## mode against its cached price read, wrk in one run; prints req/s, latencies and the ratio. Not part of make test.
 .PHONY: loadtest-solana-quote

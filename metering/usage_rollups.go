@@ -17,12 +17,31 @@ import (
 // operation, latency band) the calls fall in, never on how many calls there are. The zero value
 // is empty and ready to use; a Rollups is not safe for concurrent use.
 type Rollups struct {
-	daily     map[dailyKey]Totals
-	hourly    map[hourKey]hourTotals
-	minutes   map[hourKey]minuteTotals // hour holds the start of the minute
-	latencies map[latencyKey]latencyBand
-	lastUsed  map[int]time.Time
+	daily     map[dailyKey]*Totals
+	hourly    map[hourKey]*hourTotals
+	minutes   map[hourKey]*minuteTotals // hour holds the start of the minute
+	latencies map[latencyKey]*latencyBand
+	lastUsed  map[int]*time.Time
 	calls     int64
+}
+
+// entry returns m's value for k, adding a zero one first when there is none. Values are pointers so
+// that counting a call into an entry already there is one map lookup, where reading, changing and
+// storing a value takes two.
+func entry[K comparable, V any](m map[K]*V, k K) *V {
+	v := m[k]
+	if v == nil {
+		v = new(V)
+		m[k] = v
+	}
+	return v
+}
+
+// keepLatest keeps the later of *last and at (a zero *last is unset).
+func keepLatest(last *time.Time, at time.Time) {
+	if last.IsZero() || at.After(*last) {
+		*last = at
+	}
 }
 
 // hourTotals are an hourly rollup's increments: totals and calls by status group.
@@ -102,41 +121,29 @@ func RollupsOf(calls []Call) *Rollups {
 // key's last use.
 func (r *Rollups) Add(c Call) {
 	if r.daily == nil {
-		r.daily = map[dailyKey]Totals{}
-		r.hourly = map[hourKey]hourTotals{}
-		r.minutes = map[hourKey]minuteTotals{}
-		r.latencies = map[latencyKey]latencyBand{}
-		r.lastUsed = map[int]time.Time{}
+		r.daily = map[dailyKey]*Totals{}
+		r.hourly = map[hourKey]*hourTotals{}
+		r.minutes = map[hourKey]*minuteTotals{}
+		r.latencies = map[latencyKey]*latencyBand{}
+		r.lastUsed = map[int]*time.Time{}
 	}
 	t := Totals{Calls: 1, Cost: int64(c.Cost)}
 	if c.Status >= 400 {
 		t.Errors = 1
 	}
 	sec := c.At.Unix()
-	dk := dailyKey{c.ConsumerID, c.KeyID, floorDiv(sec, secondsPerDay), c.Operation}
-	d := r.daily[dk]
-	d.add(t)
-	r.daily[dk] = d
+	entry(r.daily, dailyKey{c.ConsumerID, c.KeyID, floorDiv(sec, secondsPerDay), c.Operation}).add(t)
 	hk := hourKey{c.ConsumerID, floorDiv(sec, 3600) * 3600}
-	h := r.hourly[hk]
-	h.add(hourTotals{t, statusCountsOf(c.Status)})
-	r.hourly[hk] = h
-	mk := hourKey{c.ConsumerID, floorDiv(sec, 60) * 60}
-	m := r.minutes[mk]
+	entry(r.hourly, hk).add(hourTotals{t, statusCountsOf(c.Status)})
+	m := entry(r.minutes, hourKey{c.ConsumerID, floorDiv(sec, 60) * 60})
 	m.calls++
 	m.cost += int64(c.Cost)
 	if c.Status == 429 && c.ErrorCode == rateLimitedCode {
 		m.limited++
 	}
-	r.minutes[mk] = m
 	bucket := LatencyBucket(c.Latency)
-	lk := latencyKey{c.ConsumerID, hk.hour, c.Operation, bucket / latencyBandWidth}
-	band := r.latencies[lk]
-	band[bucket%latencyBandWidth]++
-	r.latencies[lk] = band
-	if last, ok := r.lastUsed[c.KeyID]; !ok || c.At.After(last) {
-		r.lastUsed[c.KeyID] = c.At
-	}
+	entry(r.latencies, latencyKey{c.ConsumerID, hk.hour, c.Operation, bucket / latencyBandWidth})[bucket%latencyBandWidth]++
+	keepLatest(entry(r.lastUsed, c.KeyID), c.At)
 	r.calls++
 }
 
@@ -150,29 +157,20 @@ func (r *Rollups) Merge(o *Rollups) {
 		return
 	}
 	for k, t := range o.daily {
-		d := r.daily[k]
-		d.add(t)
-		r.daily[k] = d
+		entry(r.daily, k).add(*t)
 	}
 	for k, t := range o.hourly {
-		h := r.hourly[k]
-		h.add(t)
-		r.hourly[k] = h
+		entry(r.hourly, k).add(*t)
 	}
 	for k, t := range o.minutes {
-		m := r.minutes[k]
+		m := entry(r.minutes, k)
 		m.calls, m.cost, m.limited = m.calls+t.calls, m.cost+t.cost, m.limited+t.limited
-		r.minutes[k] = m
 	}
 	for k, n := range o.latencies {
-		band := r.latencies[k]
-		band.add(n)
-		r.latencies[k] = band
+		entry(r.latencies, k).add(*n)
 	}
 	for k, at := range o.lastUsed {
-		if last, ok := r.lastUsed[k]; !ok || at.After(last) {
-			r.lastUsed[k] = at
-		}
+		keepLatest(entry(r.lastUsed, k), *at)
 	}
 	r.calls += o.calls
 }
@@ -192,7 +190,7 @@ func (r *Rollups) Total() Totals {
 		return t
 	}
 	for _, d := range r.daily {
-		t.add(d)
+		t.add(*d)
 	}
 	return t
 }
@@ -242,7 +240,7 @@ func (r *Rollups) dailyRows() []dailyRow {
 	})
 	out := make([]dailyRow, len(keys))
 	for i, k := range keys {
-		out[i] = dailyRow{k.consumerID, k.keyID, Day(time.Unix(k.day*secondsPerDay, 0)), k.operation, r.daily[k]}
+		out[i] = dailyRow{k.consumerID, k.keyID, Day(time.Unix(k.day*secondsPerDay, 0)), k.operation, *r.daily[k]}
 	}
 	return out
 }
@@ -254,7 +252,7 @@ func (r *Rollups) hourlyRows() []hourlyRow {
 	})
 	out := make([]hourlyRow, len(keys))
 	for i, k := range keys {
-		out[i] = hourlyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), r.hourly[k]}
+		out[i] = hourlyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), *r.hourly[k]}
 	}
 	return out
 }
@@ -263,7 +261,7 @@ func (r *Rollups) hourlyRows() []hourlyRow {
 func (r *Rollups) keyUses() []keyUse {
 	out := make([]keyUse, 0, len(r.lastUsed))
 	for _, id := range slices.Sorted(maps.Keys(r.lastUsed)) {
-		out = append(out, keyUse{id, r.lastUsed[id]})
+		out = append(out, keyUse{id, *r.lastUsed[id]})
 	}
 	return out
 }
@@ -275,7 +273,7 @@ func (r *Rollups) minuteRows() []minuteRow {
 	})
 	out := make([]minuteRow, len(keys))
 	for i, k := range keys {
-		out[i] = minuteRow{k.consumerID, time.Unix(k.hour, 0).UTC(), r.minutes[k]}
+		out[i] = minuteRow{k.consumerID, time.Unix(k.hour, 0).UTC(), *r.minutes[k]}
 	}
 	return out
 }
@@ -289,7 +287,7 @@ func (r *Rollups) latencyRows() []latencyRow {
 	})
 	out := make([]latencyRow, len(keys))
 	for i, k := range keys {
-		out[i] = latencyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), k.operation, k.band, r.latencies[k]}
+		out[i] = latencyRow{k.consumerID, time.Unix(k.hour, 0).UTC(), k.operation, k.band, *r.latencies[k]}
 	}
 	return out
 }

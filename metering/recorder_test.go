@@ -187,6 +187,16 @@ type idWriter struct {
 	ids []string
 }
 
+// check fails t unless w was given the calls numbered 0 to n-1, in order.
+func (w *idWriter) check(t *testing.T, n int) {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Equal(w.ids, ids(0, n)) {
+		t.Fatalf("written %d calls, want the %d recorded, in order", len(w.ids), n)
+	}
+}
+
 func (w *idWriter) WriteUsage(_ context.Context, b metering.UsageBatch) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -202,30 +212,18 @@ func TestRecorderReusesChunks(t *testing.T) {
 	const rounds, each = 3, metering.MaxBatch - 1 // one short of a full chunk: only Flush writes
 	w := &idWriter{ids: make([]string, 0, rounds*each)}
 	r := newRecorder(t, w, never, 0)
-	calls := make([]metering.Call, rounds*each)
-	for i := range calls {
-		calls[i] = call(i)
-	}
+	calls := calls(rounds * each)
 	var most uint64 // bytes allocated while recording a round after the first
 	for round := range rounds {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for _, c := range calls[round*each : (round+1)*each] {
-			r.Record(c)
-		}
-		runtime.ReadMemStats(&after)
+		n := allocated(func() { record(r, calls[round*each:(round+1)*each]) })
 		if round > 0 {
-			most = max(most, after.TotalAlloc-before.TotalAlloc)
+			most = max(most, n)
 		}
 		if err := r.Flush(t.Context()); err != nil {
 			t.Fatalf("Flush: %v", err)
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !slices.Equal(w.ids, ids(0, rounds*each)) {
-		t.Fatalf("written %d calls, want the %d recorded, in order", len(w.ids), rounds*each)
-	}
+	w.check(t, rounds*each)
 	if chunk := uint64(each) * uint64(unsafe.Sizeof(metering.Call{})); most > chunk/4 {
 		t.Fatalf("recording a round after a written one allocated %d bytes, want the written chunk's room (%d bytes) filled again", most, chunk)
 	}
@@ -236,46 +234,61 @@ func TestRecorderReusesChunks(t *testing.T) {
 // the room of the chunks that follow, so recording reuses the written chunks instead of allocating
 // (and copying, under the lock every call takes) new ones, and every call is written in order.
 func TestRecorderSteadyTrafficRefillsChunks(t *testing.T) {
-	const rounds, each = 5, metering.MaxBatch + metering.MaxBatch/8
+	const rounds, full, part = 5, metering.MaxBatch, metering.MaxBatch / 8
+	const each = full + part
 	w := &idWriter{ids: make([]string, 0, rounds*each)}
 	r := newRecorder(t, w, never, 0)
-	calls := make([]metering.Call, rounds*each)
-	for i := range calls {
-		calls[i] = call(i)
-	}
+	calls := calls(rounds * each)
 	var most uint64 // bytes allocated while recording a round after the first two
 	for round := range rounds {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for _, c := range calls[round*each : (round+1)*each] {
-			r.Record(c)
-		}
-		runtime.ReadMemStats(&after)
-		if round > 1 {
-			most = max(most, after.TotalAlloc-before.TotalAlloc)
-		}
+		n := allocated(func() { record(r, calls[round*each:round*each+full]) })
 		if round > 0 {
-			// From the second round on, the first chunk fills to a batch and the background
-			// flusher writes it; wait for that, so its room is spare again, before the tick. (The
-			// first round starts from minChunk and fills no chunk to a batch.)
+			// From the second round on, those calls fill a chunk to a batch (the first round
+			// starts from minChunk), and the background flusher writes it; wait for that, so the
+			// part-filled chunk the ticker takes holds only the calls recorded after.
 			within(t, "the full chunk written", func() {
-				for r.Stats().Pending > each-metering.MaxBatch {
+				for r.Stats().Pending > 0 {
 					time.Sleep(time.Millisecond)
 				}
 			})
+		}
+		n += allocated(func() { record(r, calls[round*each+full:(round+1)*each]) })
+		if round > 1 {
+			most = max(most, n)
 		}
 		if err := r.Flush(t.Context()); err != nil {
 			t.Fatalf("Flush: %v", err)
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !slices.Equal(w.ids, ids(0, rounds*each)) {
-		t.Fatalf("written %d calls, want the %d recorded, in order", len(w.ids), rounds*each)
-	}
+	w.check(t, rounds*each)
 	if chunk := uint64(metering.MaxBatch) * uint64(unsafe.Sizeof(metering.Call{})); most > chunk/4 {
 		t.Fatalf("recording a round allocated %d bytes, want the written chunks' room (%d bytes each) filled again", most, chunk)
 	}
+}
+
+// calls returns the calls numbered 0 to n-1.
+func calls(n int) []metering.Call {
+	out := make([]metering.Call, n)
+	for i := range out {
+		out[i] = call(i)
+	}
+	return out
+}
+
+// record records calls into r.
+func record(r *metering.Recorder, calls []metering.Call) {
+	for _, c := range calls {
+		r.Record(c)
+	}
+}
+
+// allocated returns the bytes allocated while f ran.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestRecorderCloseFlushesEverything(t *testing.T) {

@@ -18,9 +18,12 @@ build:
 ## installs the pinned npm packages first (needs node and npm): anvil (chain/devnet/anvil, the second EVM), LiteSVM for the
 ## local Solana validator (chain/solana/validator), the OpenAPI linters (api/lint: Redocly CLI and Spectral, run by
 ## api.TestOpenAPILint) and @solana/web3.js for the partner example examples/solana-transfer (run by TestExampleSolanaTransfer);
-## and builds the OpenAPI scorer vacuum (api-lint-vacuum)
+## and builds the OpenAPI scorer vacuum (api-lint-vacuum). It builds the binary first, so the end-to-end tests' own build
+## of it (profile-guided, several minutes without the build cache) comes from the cache, outside their timeout; the test
+## binaries themselves are built without the profile (-pgo=off), which would compile every dependency once more
 test: chain/devnet/anvil/node_modules chain/solana/validator/node_modules api/lint/node_modules examples/solana-transfer/node_modules api-lint-vacuum
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) build -o /dev/null ./cmd/partnerd
+	$(GO) test -pgo=off -race -count=1 -timeout 20m $(PKGS)
 
 chain/devnet/anvil/node_modules: chain/devnet/anvil/package.json chain/devnet/anvil/package-lock.json
 	npm ci --prefix chain/devnet/anvil --no-audit --no-fund
@@ -128,8 +131,8 @@ bench-log:
 loadtest:
 	scripts/loadtest/run.sh
 
-## pgo: retake cmd/partnerd/default.pgo, the CPU profile of make loadtest's workload that go build and go test optimize
-## the binary with (profile-guided optimization); commit it when the pipeline's code changed. Not in make test.
+## pgo: retake cmd/partnerd/default.pgo, the CPU profile of make loadtest's workload that go build optimizes the binary
+## with (profile-guided optimization); commit it when the pipeline's code changed. Not in make test.
 .PHONY: pgo
 pgo:
 	scripts/loadtest/profile.sh

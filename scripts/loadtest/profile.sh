@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make pgo: the CPU profile Go's profile-guided optimization builds partnerd with
-# (cmd/partnerd/default.pgo, used by every go build and go test of the binary).
+# (cmd/partnerd/default.pgo, used by every go build of the binary).
 #
 # It is taken from the workload of make loadtest, the pipeline every call goes through: partnerd in
 # local mode on a temp SQLite (access log and devnet trader off) answering an authenticated cached
@@ -15,39 +15,16 @@ OUT=cmd/partnerd/default.pgo
 AUR=0xfA172D7e20A062de8B89f8B03821e77072B141B3
 
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y wrk >/dev/null; }
-DIR=$(mktemp -d /tmp/partnerd-profile.XXXXXX)
-PID=
-cleanup() {
-	[ -n "$PID" ] && { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }
-	rm -rf "$DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-port() { while :; do p=$((20000 + RANDOM % 40000)); ss -Hltn "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
-wait_http() {
-	for _ in $(seq 300); do
-		curl -fsS -o /dev/null ${2:+-H "$2"} "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "no answer from $1" >&2
-	return 1
-}
+. scripts/loadtest/lib.sh profile
 
 echo "building partnerd" >&2
 go build -o "$DIR/partnerd" ./cmd/partnerd
-ADDR="127.0.0.1:$(port)"
-OPS="127.0.0.1:$(port)"
-DB="sqlite:$DIR/p.db"
-PARTNER_DATABASE_URL=$DB PARTNER_ADDR=$ADDR PARTNER_OPS_ADDR=$OPS PARTNER_DEVNET_ADDR="127.0.0.1:$(port)" \
-	PARTNER_DEVNET_TRADE_INTERVAL=0 PARTNER_ACCESS_LOG=0 PARTNER_LOG_LEVEL=warn \
-	"$DIR/partnerd" serve >"$DIR/partnerd.log" 2>&1 &
-PID=$!
-wait_http "http://$ADDR/readyz" || { cat "$DIR/partnerd.log" >&2; exit 1; }
-CONSUMER=$(PARTNER_DATABASE_URL=$DB "$DIR/partnerd" consumer create --name profile --scopes market:read --rpm 1000000 --burst 1000000 --enable | jq -r .id)
-KEY=$(PARTNER_DATABASE_URL=$DB "$DIR/partnerd" key create --consumer "$CONSUMER" --name k | jq -r .key)
-URL="http://$ADDR/v1/tokens/$AUR/price?chain=base"
-wait_http "$URL" "X-API-Key: $KEY" || { cat "$DIR/partnerd.log" >&2; exit 1; }
+OPS="127.0.0.1:$(free_port)"
+PATH_Q="/v1/tokens/$AUR/price?chain=base"
+PARTNER_OPS_ADDR=$OPS PARTNER_DEVNET_TRADE_INTERVAL=0 PARTNER_ACCESS_LOG=0 PARTNER_LOG_LEVEL=warn \
+	start_partnerd profile "$DIR/partnerd" market:read "$PATH_Q"
+KEY=$KEY_profile
+URL="http://$ADDR_profile$PATH_Q"
 
 echo "profiling $SECONDS_ s under wrk -t1 -c32" >&2
 timeout $((SECONDS_ + 60)) wrk -t1 -c32 -d$((SECONDS_ + 4))s -H "X-API-Key: $KEY" "$URL" >"$DIR/wrk.txt" &

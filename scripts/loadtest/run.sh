@@ -40,39 +40,8 @@ if ! command -v wrk >/dev/null || [ ! -x "$NGINX" ] || [ ! -x "$HAPROXY" ]; then
 	apt-get install -y wrk nginx haproxy >/dev/null
 fi
 
-DIR=$(mktemp -d /tmp/partnerd-loadtest.XXXXXX)
+. scripts/loadtest/lib.sh loadtest
 chmod 755 "$DIR" # nginx workers (www-data) read body.json
-PIDS=()
-cleanup() {
-	local pid
-	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-	rm -rf "$DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# free_port prints a loopback TCP port nothing listens on.
-free_port() {
-	local port
-	while :; do
-		port=$((20000 + RANDOM % 40000))
-		if ! ss -Hltn "sport = :$port" | grep -q .; then
-			echo "$port"
-			return
-		fi
-	done
-}
-
-# wait_http URL [HEADER]: until URL answers 200 (30 s at most).
-wait_http() {
-	for _ in $(seq 300); do
-		if curl -fsS -o /dev/null ${2:+-H "$2"} "$1" 2>/dev/null; then return 0; fi
-		sleep 0.1
-	done
-	echo "no answer from $1" >&2
-	return 1
-}
 
 PARTNERD=${PARTNERD_BIN:-$DIR/partnerd}
 if [ -z "${PARTNERD_BIN:-}" ]; then
@@ -92,32 +61,14 @@ RPM=1000000
 BURST=1000000
 PATH_Q="/v1/tokens/$AUR/price?chain=base"
 
-# start_partnerd NAME BINARY: serve in local mode on its own temp SQLite and free ports, create a
-# consumer and key; sets ADDR_<NAME> and KEY_<NAME>.
-start_partnerd() {
-	local name=$1 bin=$2 addr db consumer key
-	addr="127.0.0.1:$(free_port)"
-	db="sqlite:$DIR/$name.db"
-	echo "starting $name ($bin) on $addr (local mode, $db)" >&2
-	PARTNER_DATABASE_URL=$db PARTNER_ADDR=$addr PARTNER_DEVNET_ADDR="127.0.0.1:$(free_port)" \
-		"$bin" serve >"$DIR/$name.log" 2>&1 &
-	PIDS+=($!)
-	wait_http "http://$addr/readyz" || { cat "$DIR/$name.log" >&2; exit 1; }
-	consumer=$(PARTNER_DATABASE_URL=$db "$bin" consumer create --name loadtest --scopes market:read --rpm $RPM --burst $BURST --enable | jq -r .id)
-	key=$(PARTNER_DATABASE_URL=$db "$bin" key create --consumer "$consumer" --name k | jq -r .key)
-	wait_http "http://$addr$PATH_Q" "X-API-Key: $key" || { cat "$DIR/$name.log" >&2; exit 1; }
-	printf -v "ADDR_$name" %s "$addr"
-	printf -v "KEY_$name" %s "$key"
-}
-
-start_partnerd pipeline "$PARTNERD"
+start_partnerd pipeline "$PARTNERD" market:read "$PATH_Q"
 REDIS_PORT=$(free_port)
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$DIR" >"$DIR/redis.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
-PARTNER_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" start_partnerd redis "$PARTNERD"
+PARTNER_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" start_partnerd redis "$PARTNERD" market:read "$PATH_Q"
 if [ -n "${BEFORE_BIN:-}" ]; then
-	start_partnerd before "$BEFORE_BIN"
+	start_partnerd before "$BEFORE_BIN" market:read "$PATH_Q"
 fi
 PARTNER_ADDR=$ADDR_pipeline
 KEY=$KEY_pipeline

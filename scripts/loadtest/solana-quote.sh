@@ -19,38 +19,17 @@ AUR=3QkfvpabHMF9CzxkvjQvHKR8mMcWTDnB2mnSa8sVZz7J
 USDC=95TkvMZoHP9tNNv4ZsEfrT47ZYEnpWVpMcciPyEa9Yfx
 
 command -v wrk >/dev/null || { echo "installing wrk (Debian package)" >&2; apt-get install -y wrk >/dev/null; }
-DIR=$(mktemp -d /tmp/partnerd-solana-quote.XXXXXX)
-PID=
-cleanup() {
-	[ -n "$PID" ] && { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }
-	rm -rf "$DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-port() { while :; do p=$((20000 + RANDOM % 40000)); ss -Hltn "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
-wait_http() {
-	for _ in $(seq 600); do
-		curl -fsS -o /dev/null ${2:+-H "$2"} "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "no answer from $1" >&2
-	return 1
-}
+. scripts/loadtest/lib.sh solana-quote
+export WAIT_SECONDS=60 # the local validator starts with the binary
 
 echo "building partnerd" >&2
 go build -o "$DIR/partnerd" ./cmd/partnerd
-ADDR="127.0.0.1:$(port)"
-DB="sqlite:$DIR/p.db"
-PARTNER_DATABASE_URL=$DB PARTNER_ADDR=$ADDR PARTNER_DEVNET_ADDR="127.0.0.1:$(port)" PARTNER_ACCESS_LOG=0 PARTNER_LOG_LEVEL=warn \
-	"$DIR/partnerd" serve >"$DIR/partnerd.log" 2>&1 &
-PID=$!
-wait_http "http://$ADDR/readyz" || { cat "$DIR/partnerd.log" >&2; exit 1; }
-CONSUMER=$(PARTNER_DATABASE_URL=$DB "$DIR/partnerd" consumer create --name loadtest --scopes market:read,quote:read --rpm 1000000 --burst 1000000 --enable | jq -r .id)
-KEY=$(PARTNER_DATABASE_URL=$DB "$DIR/partnerd" key create --consumer "$CONSUMER" --name k | jq -r .key)
-PRICE="http://$ADDR/v1/tokens/$AUR/price?chain=solana"
-QUOTE="http://$ADDR/v1/quotes/swap?chain=solana&inputMint=$USDC&outputMint=$AUR&amount=1000000&slippageBps=50"
-wait_http "$PRICE" "X-API-Key: $KEY" || { cat "$DIR/partnerd.log" >&2; exit 1; }
+PRICE_PATH="/v1/tokens/$AUR/price?chain=solana"
+QUOTE_PATH="/v1/quotes/swap?chain=solana&inputMint=$USDC&outputMint=$AUR&amount=1000000&slippageBps=50"
+PARTNER_ACCESS_LOG=0 PARTNER_LOG_LEVEL=warn start_partnerd quote "$DIR/partnerd" market:read,quote:read "$PRICE_PATH"
+KEY=$KEY_quote
+PRICE="http://$ADDR_quote$PRICE_PATH"
+QUOTE="http://$ADDR_quote$QUOTE_PATH"
 wait_http "$QUOTE" "X-API-Key: $KEY"
 
 bench() {

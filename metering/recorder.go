@@ -157,14 +157,14 @@ func (r *Recorder) Record(c Call) {
 }
 
 // newChunk is an empty chunk with room for as many calls as lastChunk, or grow when that is more
-// (at least minChunk, at most batch): a spare one when it has that room. r.mu is held.
+// (at least minChunk, at most batch): a spare one that has that room, the latest first. r.mu is held.
 func (r *Recorder) newChunk(batch, grow int) []Call {
 	size := min(batch, max(minChunk, r.lastChunk, grow))
-	if n := len(r.spares); n > 0 && cap(r.spares[n-1]) >= size {
-		c := r.spares[n-1]
-		r.spares[n-1] = nil
-		r.spares = r.spares[:n-1]
-		return c
+	for i := len(r.spares) - 1; i >= 0; i-- {
+		if c := r.spares[i]; cap(c) >= size {
+			r.spares = slices.Delete(r.spares, i, i+1) // Delete clears the slot it vacates
+			return c
+		}
 	}
 	return make([]Call, 0, size)
 }

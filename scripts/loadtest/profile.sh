@@ -10,7 +10,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
-SECONDS_=${PROFILE_SECONDS:-30}
+PROFILE_SECONDS=${PROFILE_SECONDS:-30}
 OUT=cmd/partnerd/default.pgo
 AUR=0xfA172D7e20A062de8B89f8B03821e77072B141B3
 
@@ -26,11 +26,11 @@ PARTNER_OPS_ADDR=$OPS PARTNER_DEVNET_TRADE_INTERVAL=0 PARTNER_ACCESS_LOG=0 PARTN
 KEY=$KEY_profile
 URL="http://$ADDR_profile$PATH_Q"
 
-echo "profiling $SECONDS_ s under wrk -t1 -c32" >&2
-timeout $((SECONDS_ + 60)) wrk -t1 -c32 -d$((SECONDS_ + 4))s -H "X-API-Key: $KEY" "$URL" >"$DIR/wrk.txt" &
+echo "profiling $PROFILE_SECONDS s under wrk -t1 -c32" >&2
+timeout $((PROFILE_SECONDS + 60)) wrk -t1 -c32 -d$((PROFILE_SECONDS + 4))s -H "X-API-Key: $KEY" "$URL" >"$DIR/wrk.txt" &
 WRK=$!
 sleep 2
-curl -fsS -o "$DIR/cpu.pprof" "http://$OPS/debug/pprof/profile?seconds=$SECONDS_"
+curl -fsS -o "$DIR/cpu.pprof" "http://$OPS/debug/pprof/profile?seconds=$PROFILE_SECONDS"
 wait "$WRK"
 if grep -q Non-2xx "$DIR/wrk.txt"; then cat "$DIR/wrk.txt" >&2; exit 1; fi
 grep Requests/sec "$DIR/wrk.txt" >&2

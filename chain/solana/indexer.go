@@ -617,8 +617,12 @@ func (f *Follower) nearHead(ctx context.Context, cur chain.Cursor, finalized uin
 			continue
 		}
 		if got := sl.fingerprint(slot); got != want {
-			keep := slot - 1
-			keepHash := ""
+			// The kept cursor's anchor: the newest slot with transactions at or below keep, from the
+			// chain above the finalized slot, else the cursor's own anchor when it is that low.
+			keep, keepHash := slot-1, ""
+			if hasAnchor && aSlot <= keep {
+				keepHash = cur.Hash
+			}
 			for s := keep; s > finalized; s-- {
 				if len(sl.bySlot[s]) > 0 {
 					keepHash = anchor(s, sl.fingerprint(s))

@@ -71,6 +71,8 @@ type Options struct {
 	// Activity is the period of the background activity of the traders (trader-0..2): each period a
 	// transfer among them and a swap through the next pool; 0: off.
 	Activity time.Duration
+	// ActivityCount is how many periods of activity run before it stops; 0: it never stops.
+	ActivityCount int
 	// Log receives the validator's log (stderr); nil keeps only its last lines for error messages.
 	Log io.Writer
 }
@@ -304,7 +306,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	if o.FinalizeDepth == 0 {
 		o.FinalizeDepth = 32
 	}
-	if o.SlotTime < time.Millisecond || o.FinalizeDepth < 1 || o.Port < 0 || o.Port > 65534 || o.Activity < 0 {
+	if o.SlotTime < time.Millisecond || o.FinalizeDepth < 1 || o.Port < 0 || o.Port > 65534 || o.Activity < 0 || o.ActivityCount < 0 {
 		return nil, fmt.Errorf("start solana validator: invalid options %+v", o)
 	}
 	node, err := exec.LookPath("node")
@@ -316,6 +318,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		"--slot-ms", strconv.FormatInt(o.SlotTime.Milliseconds(), 10),
 		"--finalize-depth", strconv.Itoa(o.FinalizeDepth),
 		"--activity-ms", strconv.FormatInt(o.Activity.Milliseconds(), 10),
+		"--activity-count", strconv.Itoa(o.ActivityCount),
 	)
 	cmd.Dir = dir
 	n := &Node{cmd: cmd, exited: make(chan struct{}), out: &tail{}}

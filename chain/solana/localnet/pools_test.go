@@ -240,3 +240,43 @@ func TestPoolTrader(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityCount: with ActivityCount 7, the traders swap exactly 7 times through the pools
+// (round robin: the first two pools twice, the others once) and then stop, while blocks go on.
+func TestActivityCount(t *testing.T) {
+	const period, count = 20 * time.Millisecond, 7
+	n := localnet.StartTestWith(t, localnet.Options{SlotTime: 20 * time.Millisecond, FinalizeDepth: 2, Activity: period, ActivityCount: count})
+	c := rpc.New(n.URL)
+	swaps := func() (total int) {
+		for _, p := range n.Pools {
+			sigs, err := c.GetSignaturesForAddressWithOpts(t.Context(), solana.MustPublicKeyFromBase58(p.Address), &rpc.GetSignaturesForAddressOpts{Commitment: rpc.CommitmentConfirmed})
+			if err != nil {
+				t.Fatalf("getSignaturesForAddress %s: %v", p.Name, err)
+			}
+			for _, s := range sigs {
+				if s.Slot > 0 { // slot 0 holds the seeding: the pool's initialize and deposits
+					total++
+				}
+			}
+		}
+		return total
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for swaps() < count {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d swaps in 30 s", swaps(), count)
+		}
+		time.Sleep(period)
+	}
+	slot, err := c.GetSlot(t.Context(), rpc.CommitmentProcessed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * period)
+	if got := swaps(); got != count {
+		t.Fatalf("%d swaps 20 periods after the %dth, want %d: the activity did not stop", got, count, count)
+	}
+	if later, err := c.GetSlot(t.Context(), rpc.CommitmentProcessed); err != nil || later <= slot {
+		t.Fatalf("slot %d after slot %d (%v): the blocks stopped too", later, slot, err)
+	}
+}

@@ -6,11 +6,12 @@
 // Compute Budget programs), seeded deterministically from --seed.
 //
 //   node server.mjs [--host 127.0.0.1] [--port 8899] [--seed partnerd-localnet] [--slot-ms 400]
-//                   [--finalize-depth 32] [--activity-ms 3000]
+//                   [--finalize-depth 32] [--activity-ms 3000] [--activity-count 0]
 //
 // --port 0 binds a free pair of ports (P for HTTP, P + 1 for PubSub). Once listening it prints one
 // JSON line on stdout: the URL, the PubSub URL (wsUrl), the genesis hash, the mints, the holdings and the funded keypairs (test keypairs: their secret keys
-// are public, never use them on a real cluster). --activity-ms 0 turns the background transfers off.
+// are public, never use them on a real cluster). --activity-ms 0 turns the background transfers off;
+// --activity-count N stops them after N periods (0: never).
 // Logs go to stderr. See README.md beside this file for the model and the method list.
 
 import { createServer } from 'node:http';
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     'slot-ms': { type: 'string', default: '400' },
     'finalize-depth': { type: 'string', default: '32' },
     'activity-ms': { type: 'string', default: '3000' },
+    'activity-count': { type: 'string', default: '0' },
   },
 });
 const intArg = (name, min) => {
@@ -49,6 +51,7 @@ const port = intArg('port', 0);
 const slotMs = intArg('slot-ms', 1);
 const finalizeDepth = intArg('finalize-depth', 1);
 const activityMs = intArg('activity-ms', 0);
+const activityCount = intArg('activity-count', 0);
 const log = (msg) => process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
 
 const began = performance.now();
@@ -174,7 +177,7 @@ async function listenPair() {
 listenPair().then(
   ([addr, wsAddr]) => {
     const ticker = setInterval(() => chain.produceBlock(), slotMs);
-    const stopActivity = activityMs > 0 ? startActivity(chain, seeded, args.seed, activityMs, log) : () => {};
+    const stopActivity = activityMs > 0 ? startActivity(chain, seeded, args.seed, activityMs, activityCount, log) : () => {};
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const line = {
       url: `http://${host}:${addr.port}`,
@@ -185,6 +188,7 @@ listenPair().then(
       slotMs,
       finalizeDepth,
       activityMs,
+      activityCount,
       identity,
       mints: seeded.mints,
       holdings: seeded.holdings,

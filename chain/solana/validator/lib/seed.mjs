@@ -187,9 +187,9 @@ export function seed(chain, seedString) {
  * startActivity sends, every everyMs, a transfer among the traders (SOL, USDC or EMB (Token-2022,
  * fee withheld), alternating with and without a priority fee, each with a memo) and then a swap by
  * a trader through the next CPMM pool (pools.mjs, poolTrader). Deterministic in its choices (PRNGs
- * seeded from the seed string); the timing follows the clock.
+ * seeded from the seed string); the timing follows the clock. After count periods it stops (0: never).
  */
-export function startActivity(chain, seeded, seedString, everyMs, log) {
+export function startActivity(chain, seeded, seedString, everyMs, count, log) {
   const traders = Array.from({ length: TRADERS }, (_, i) => seeded.keypairs[`trader-${i}`]);
   const mints = Object.fromEntries(seeded.mints.map((m) => [m.symbol, m]));
   let state = new DataView(sha256(Buffer.from(`${seedString}/activity`)).buffer).getUint32(0, true);
@@ -202,6 +202,10 @@ export function startActivity(chain, seeded, seedString, everyMs, log) {
   const swap = poolTrader(chain, seeded, seedString);
   let swaps = 0;
   const tick = () => {
+    if (count > 0 && swaps >= count) {
+      clearInterval(timer);
+      return;
+    }
     try {
       transfer();
     } catch (e) {

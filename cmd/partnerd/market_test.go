@@ -139,9 +139,15 @@ func newAnvilWorld(t *testing.T) *marketWorld {
 func startMarketWorld(t *testing.T, chains chain.Config) *marketWorld {
 	t.Helper()
 	c := sqliteCLI(t)
+	logs := &lockedBuffer{} // the service's warnings and errors, shown when the test fails
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("--- the service's warnings and errors ---\n%s", logs.String())
+		}
+	})
 	m := &Main{
 		Config: Config{Addr: "127.0.0.1:0", DatabaseURL: c.url, SyncInterval: 500 * time.Millisecond, Chains: chains, DevnetChain: "base"},
-		Log:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Main.Run: %v", err)

@@ -1,5 +1,5 @@
 # Sourced by the load test scripts (run.sh, solana-quote.sh, profile.sh): a temp directory DIR,
-# removed on exit with every process whose pid is in PIDS; free_port; wait_http.
+# removed on exit with every process whose pid is in PIDS; free_port; wait_http; start_partnerd.
 # Usage: . scripts/loadtest/lib.sh NAME (DIR is /tmp/partnerd-NAME.XXXXXX).
 
 DIR=$(mktemp -d "/tmp/partnerd-$1.XXXXXX")
@@ -37,8 +37,8 @@ wait_http() {
 
 # start_partnerd NAME BINARY SCOPES [PATH]: BINARY serving local mode on its own temp SQLite and free
 # ports (PARTNER_* settings in the environment apply), a consumer with SCOPES (comma-separated) and
-# a rate per minute and burst of RPM and BURST (default 1,000,000 each), and a key of it; waits until PATH, when given, answers 200 with the
-# key. Sets ADDR_<NAME> and KEY_<NAME>.
+# a rate per minute and burst of RPM and BURST (default 1,000,000 each), and a key of it; waits
+# until PATH, when given, answers 200 with the key. Sets ADDR_<NAME> and KEY_<NAME>.
 start_partnerd() {
 	local name=$1 bin=$2 scopes=$3 path=${4:-} addr db consumer key
 	addr="127.0.0.1:$(free_port)"

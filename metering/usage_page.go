@@ -173,8 +173,8 @@ func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 		c0 := calls.at(0)
 		consumer = c0.ConsumerID
 		first, last = c0.At.UnixMicro(), c0.At.UnixMicro()
-		sum.FirstRequestID, sum.LastRequestID = c0.RequestID, c0.RequestID
 	}
+	var ids ridRange
 	group, run := "", 0 // calls in a row of one status group, counted once the row ends
 	var prev int64
 	for i := range n {
@@ -187,7 +187,6 @@ func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 		us := c.At.UnixMicro()
 		w.at, prev = binary.AppendVarint(w.at, us-prev), us
 		first, last = min(first, us), max(last, us)
-		sum.FirstRequestID, sum.LastRequestID = min(sum.FirstRequestID, c.RequestID), max(sum.LastRequestID, c.RequestID)
 		if g := StatusGroup(c.Status); g != group {
 			if run > 0 {
 				sum.Groups[group] += run
@@ -199,9 +198,11 @@ func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 		if ms, rnd, ok := parseRequestID(c.RequestID); ok {
 			w.ridTime = binary.AppendVarint(w.ridTime, ms-time.UnixMicro(us).UnixMilli())
 			w.ridRand = append(w.ridRand, rnd[:]...)
+			ids.addParsed(ms, rnd)
 		} else {
 			f |= flagRawRID
 			w.ridRaw = putString(w.ridRaw, c.RequestID)
+			ids.addRaw(c.RequestID)
 		}
 		w.keys.addWord(c.KeyID, uintptr(c.KeyID), 0)
 		addString(&w.ops, c.Operation)
@@ -230,6 +231,7 @@ func (w *pageWriter) body(calls callView) ([]byte, PageSummary, error) {
 		sum.Groups[group] += run
 		sum.ConsumerID = consumer
 		sum.First, sum.Last = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
+		sum.FirstRequestID, sum.LastRequestID = ids.bounds()
 	}
 	sum.KeyIDs = slices.Sorted(slices.Values(w.keys.values))
 	sum.Operations = slices.Sorted(slices.Values(w.ops.values))

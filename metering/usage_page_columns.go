@@ -46,15 +46,30 @@ func (d *dict[T]) reset() {
 
 func (d *dict[T]) add(v T) {
 	if !d.used || v != d.last {
-		i, ok := d.index[v]
-		if !ok {
-			i = uint64(len(d.values))
-			d.index[v] = i
-			d.values = append(d.values, v)
-		}
-		d.last, d.lastIdx, d.used = v, i, true
+		d.last, d.lastIdx, d.used = v, d.number(v), true
 	}
 	d.idx = binary.AppendUvarint(d.idx, d.lastIdx)
+}
+
+// smallDict is the most values a dictionary searches in order: comparing a few values costs less
+// than hashing one (a page's sources, chains and methods are often that few).
+const smallDict = 8
+
+// number returns v's number, numbering it when it is new.
+func (d *dict[T]) number(v T) uint64 {
+	if len(d.values) <= smallDict {
+		for i, x := range d.values {
+			if x == v {
+				return uint64(i)
+			}
+		}
+	} else if i, ok := d.index[v]; ok {
+		return i
+	}
+	i := uint64(len(d.values))
+	d.index[v] = i
+	d.values = append(d.values, v)
+	return i
 }
 
 // addWord adds v, which word and n identify among the page's values: no other value of the page
@@ -123,6 +138,62 @@ func parseRequestID(id string) (ms int64, rnd [ridRandom]byte, ok bool) {
 	}
 	copy(rnd[:], raw[6:])
 	return ms, rnd, true
+}
+
+// ridRange finds the least and the greatest of a page's request ids. An API id's order is that of
+// its 16 bytes (fixed length, lowercase hex), compared here as two big-endian words instead of as
+// a string; other ids are compared as strings.
+type ridRange struct {
+	parsed, raw        bool
+	parsedLo, parsedHi ridWords
+	rawLo, rawHi       string
+}
+
+// ridWords are an API id's 16 bytes as two big-endian words.
+type ridWords [2]uint64
+
+func (a ridWords) less(b ridWords) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
+
+func (r *ridRange) addParsed(ms int64, rnd [ridRandom]byte) {
+	v := ridWords{uint64(ms)<<16 | uint64(rnd[0])<<8 | uint64(rnd[1]), binary.BigEndian.Uint64(rnd[2:])}
+	if !r.parsed {
+		r.parsed, r.parsedLo, r.parsedHi = true, v, v
+		return
+	}
+	if v.less(r.parsedLo) {
+		r.parsedLo = v
+	}
+	if r.parsedHi.less(v) {
+		r.parsedHi = v
+	}
+}
+
+func (r *ridRange) addRaw(id string) {
+	if !r.raw {
+		r.raw, r.rawLo, r.rawHi = true, id, id
+		return
+	}
+	r.rawLo, r.rawHi = min(r.rawLo, id), max(r.rawHi, id)
+}
+
+// bounds returns the least and the greatest id added; "" for both when none was.
+func (r *ridRange) bounds() (lo, hi string) {
+	switch {
+	case r.parsed && r.raw:
+		return min(r.parsedLo.id(), r.rawLo), max(r.parsedHi.id(), r.rawHi)
+	case r.parsed:
+		return r.parsedLo.id(), r.parsedHi.id()
+	default:
+		return r.rawLo, r.rawHi
+	}
+}
+
+// id is the API id of these words.
+func (a ridWords) id() string {
+	var rnd [ridRandom]byte
+	rnd[0], rnd[1] = byte(a[0]>>8), byte(a[0])
+	binary.BigEndian.PutUint64(rnd[2:], a[1])
+	return requestID(int64(a[0]>>16), rnd[:])
 }
 
 // hexDigit is the value of each lowercase hex digit, 0xff for every other byte.

@@ -266,33 +266,66 @@ func FuzzDecodePage(f *testing.F) {
 }
 
 func TestSummarizePage(t *testing.T) {
-	calls := pageCalls(5, 3000)
-	calls[10].At, calls[20].At = calls[10].At.Add(time.Hour), calls[20].At.Add(-time.Hour) // out of order
-	s := metering.SummarizePage(calls)
-
-	want := metering.PageSummary{ConsumerID: 42, Calls: len(calls), First: calls[20].At, Last: calls[10].At,
-		FirstRequestID: calls[0].RequestID, LastRequestID: calls[0].RequestID, Groups: map[string]int{}}
-	keys, ops, codes := map[int]bool{}, map[string]bool{}, map[string]bool{}
-	for _, c := range calls {
-		want.FirstRequestID, want.LastRequestID = min(want.FirstRequestID, c.RequestID), max(want.LastRequestID, c.RequestID)
-		want.Groups[metering.StatusGroup(c.Status)]++
-		keys[c.KeyID], ops[c.Operation] = true, true
-		if c.ErrorCode != "" {
-			codes[c.ErrorCode] = true
+	// The request-id range is found on the API's ids as two words and on other ids as strings. Each
+	// case sets the ids of some calls: the least and greatest API ids alike in their first word;
+	// other ids that sort before, between and after the API's; only other ids (the last case
+	// keeps just the calls it sets).
+	const lo, hi = "req_00000000000100000000000000000002", "req_ffffffffffff0000000000000000000a"
+	cases := [][]string{nil, {lo, "req_00000000000100000000000000000001", hi, "req_ffffffffffff0000000000000000000b"},
+		{"abc"}, {"zzz"}, {"req_01", "req_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", ""}, {"x", "a"}}
+	for n, ids := range cases {
+		calls := pageCalls(5, 3000)
+		calls[10].At, calls[20].At = calls[10].At.Add(time.Hour), calls[20].At.Add(-time.Hour) // out of order
+		for i, id := range ids {
+			calls[100+i].RequestID = id
 		}
-	}
-	want.KeyIDs, want.Operations, want.ErrorCodes = sortedKeys(keys), sortedKeys(ops), sortedKeys(codes)
-	if !reflect.DeepEqual(s, want) {
-		t.Fatalf("summary\n got %+v\nwant %+v", s, want)
-	}
-	if len(want.ErrorCodes) != len(meteringtest.TrafficErrorCodes()) || len(want.Groups) != 4 { // no 3xx in the mix
-		t.Fatalf("the mix lacks errors: %+v", want)
+		if n == len(cases)-1 {
+			calls = calls[100 : 100+len(ids)]
+		}
+		s := metering.SummarizePage(calls)
+
+		want := metering.PageSummary{ConsumerID: 42, Calls: len(calls), First: calls[0].At, Last: calls[0].At,
+			FirstRequestID: calls[0].RequestID, LastRequestID: calls[0].RequestID, Groups: map[string]int{}}
+		keys, ops, codes := map[int]bool{}, map[string]bool{}, map[string]bool{}
+		for _, c := range calls {
+			want.First, want.Last = minTime(want.First, c.At), maxTime(want.Last, c.At)
+			want.FirstRequestID, want.LastRequestID = min(want.FirstRequestID, c.RequestID), max(want.LastRequestID, c.RequestID)
+			want.Groups[metering.StatusGroup(c.Status)]++
+			keys[c.KeyID], ops[c.Operation] = true, true
+			if c.ErrorCode != "" {
+				codes[c.ErrorCode] = true
+			}
+		}
+		want.KeyIDs, want.Operations, want.ErrorCodes = sortedKeys(keys), sortedKeys(ops), sortedKeys(codes)
+		if len(codes) == 0 {
+			want.ErrorCodes = nil
+		}
+		if !reflect.DeepEqual(s, want) {
+			t.Fatalf("ids %q: summary\n got %+v\nwant %+v", ids, s, want)
+		}
+		if len(calls) > 2 && (len(want.ErrorCodes) != len(meteringtest.TrafficErrorCodes()) || len(want.Groups) != 4) { // no 3xx in the mix
+			t.Fatalf("the mix lacks errors: %+v", want)
+		}
 	}
 
 	empty := metering.SummarizePage(nil)
 	if empty.Calls != 0 || len(empty.Groups) != 0 {
 		t.Fatalf("empty page summary %+v", empty)
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func sortedKeys[T int | string](m map[T]bool) []T {

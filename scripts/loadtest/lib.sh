@@ -1,5 +1,5 @@
 # Sourced by the load test scripts (run.sh, solana-quote.sh, profile.sh): a temp directory DIR,
-# removed on exit with every process whose pid is in PIDS; free_port; wait_http; start_partnerd.
+# removed on exit with every process whose pid is in PIDS; free_port; cpu_ticks; wait_http; start_partnerd.
 # Usage: . scripts/loadtest/lib.sh NAME (DIR is /tmp/partnerd-NAME.XXXXXX).
 
 DIR=$(mktemp -d "/tmp/partnerd-$1.XXXXXX")
@@ -25,6 +25,15 @@ free_port() {
 	done
 }
 
+# cpu_ticks PID...: the CPU time (user and system, in clock ticks) the processes have used.
+cpu_ticks() {
+	local pid sum=0
+	for pid in "$@"; do
+		sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+	done
+	echo "$sum"
+}
+
 # wait_http URL [HEADER]: until URL answers 200 (WAIT_SECONDS, default 30, at most).
 wait_http() {
 	for _ in $(seq $((${WAIT_SECONDS:-30} * 10))); do
@@ -38,7 +47,7 @@ wait_http() {
 # start_partnerd NAME BINARY SCOPES [PATH]: BINARY serving local mode on its own temp SQLite and free
 # ports (PARTNER_* settings in the environment apply), a consumer with SCOPES (comma-separated) and
 # a rate per minute and burst of RPM and BURST (default 1,000,000 each), and a key of it; waits
-# until PATH, when given, answers 200 with the key. Sets ADDR_<NAME> and KEY_<NAME>.
+# until PATH, when given, answers 200 with the key. Sets ADDR_<NAME>, KEY_<NAME> and PID_<NAME>.
 start_partnerd() {
 	local name=$1 bin=$2 scopes=$3 path=${4:-} addr db consumer key
 	addr="127.0.0.1:$(free_port)"
@@ -47,6 +56,7 @@ start_partnerd() {
 	PARTNER_DATABASE_URL=$db PARTNER_ADDR=$addr PARTNER_DEVNET_ADDR="127.0.0.1:$(free_port)" \
 		"$bin" serve >"$DIR/$name.log" 2>&1 &
 	PIDS+=($!)
+	printf -v "PID_$name" %s "$!"
 	wait_http "http://$addr/readyz" || { cat "$DIR/$name.log" >&2; exit 1; }
 	consumer=$(PARTNER_DATABASE_URL=$db "$bin" consumer create --name "$name" --scopes "$scopes" --rpm "${RPM:-1000000}" --burst "${BURST:-1000000}" --enable | jq -r .id)
 	key=$(PARTNER_DATABASE_URL=$db "$bin" key create --consumer "$consumer" --name k | jq -r .key)

@@ -18,8 +18,10 @@
 #       (the machine's server), rows/s, and each one's headroom over the pipeline's req/s in (a).
 #
 # Prints req/s of each (the median of ROUNDS rounds that measure (a) to (d) and (g) in turn, and each
-# round's figure) and the ratios of the medians pipeline/nginx-gateway, pipeline/HAProxy-gateway and
-# pipeline/bare. Environment: ROUNDS (default 3),
+# round's figure), the median CPU a call of the processes that served it (a gateway's with the bare
+# handler's behind it; read from /proc, so wrk's own share of the CPUs does not move it), and the
+# ratios of the medians pipeline/nginx-gateway, pipeline/HAProxy-gateway and pipeline/bare.
+# Environment: ROUNDS (default 3),
 # DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
 # PARTNERD_BIN: a partnerd binary to measure instead of building this checkout; BEFORE_BIN: another
 # partnerd binary (say, a build of an earlier commit) measured in the same run, each on its own store.
@@ -77,6 +79,7 @@ echo "partnerd answers ($(wc -c <"$DIR/body.json") bytes): $(cat "$DIR/body.json
 
 "$DIR/bare" -addr "127.0.0.1:$BARE_PORT" -body "$DIR/body.json" >"$DIR/bare.log" 2>&1 &
 PIDS+=($!)
+BARE_PID=$!
 wait_http "http://127.0.0.1:$BARE_PORT$PATH_Q"
 
 mkdir -p "$DIR/nginx-body" "$DIR/nginx-proxy" "$DIR/nginx-fastcgi" "$DIR/nginx-uwsgi" "$DIR/nginx-scgi"
@@ -85,10 +88,12 @@ sed -e "s|@DIR@|$DIR|g" -e "s|@KEY@|$KEY|g" -e "s|@RPM@|$RPM|g" -e "s|@BURST@|$B
 	scripts/loadtest/nginx.conf.tmpl >"$DIR/nginx.conf"
 "$NGINX" -p "$DIR" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" 2>>"$DIR/nginx-error.log" &
 PIDS+=($!)
+NGINX_PID=$!
 wait_http "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY" || { cat "$DIR/nginx-error.log" >&2; exit 1; }
 # The gateway refuses a wrong key, as partnerd does.
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.0.0.1:$NGINX_PORT$PATH_Q")
 [ "$code" = 401 ] || { echo "nginx gateway answered $code to a wrong key, want 401" >&2; exit 1; }
+mapfile -t NGINX_PIDS < <(echo "$NGINX_PID"; pgrep -P "$NGINX_PID")
 
 echo "$KEY 1" >"$DIR/keys.map"
 sed -e "s|@DIR@|$DIR|g" -e "s|@RPM@|$RPM|g" -e "s|@NPROC@|$(nproc)|g" \
@@ -96,22 +101,31 @@ sed -e "s|@DIR@|$DIR|g" -e "s|@RPM@|$RPM|g" -e "s|@NPROC@|$(nproc)|g" \
 	scripts/loadtest/haproxy.cfg.tmpl >"$DIR/haproxy.cfg"
 "$HAPROXY" -db -f "$DIR/haproxy.cfg" >"$DIR/haproxy.log" 2>&1 &
 PIDS+=($!)
+HAPROXY_PID=$!
 wait_http "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY" || { cat "$DIR/haproxy.log" >&2; exit 1; }
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: wrong" "http://127.0.0.1:$HAPROXY_PORT$PATH_Q")
 [ "$code" = 401 ] || { echo "HAProxy gateway answered $code to a wrong key, want 401" >&2; exit 1; }
 
-# bench NAME URL [HEADER]: a warmup, then the measured wrk run; prints req/s.
+# bench NAME URL [HEADER [PID...]]: a warmup, then the measured wrk run; prints req/s. With PIDs
+# (the processes that serve the run), it also appends to $DIR/cpu-NAME the CPU they used in the
+# run, in microseconds a call.
 bench() {
-	local name=$1 url=$2 hdr=${3:-} out
+	local name=$1 url=$2 hdr=${3:-} out ticks
+	shift $(($# < 3 ? $# : 3))
 	if [ "$WARMUP" != 0s ]; then
 		timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" ${hdr:+-H "$hdr"} "$url" >/dev/null
 	fi
+	ticks=$(cpu_ticks "$@")
 	out=$(timeout 60 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" ${hdr:+-H "$hdr"} "$url")
+	ticks=$(($(cpu_ticks "$@") - ticks))
 	echo "$out" >"$DIR/wrk-$name.txt"
 	if grep -q "Non-2xx" <<<"$out"; then
 		echo "$name: $(grep Non-2xx <<<"$out")" >&2
 		echo "$out" >&2
 		exit 1
+	fi
+	if [ $# -gt 0 ]; then
+		awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f\n", t / hz * 1e6 / $1}' <<<"$out" >>"$DIR/cpu-$name"
 	fi
 	awk '/^Requests\/sec:/ {print $2}' <<<"$out"
 }
@@ -126,14 +140,14 @@ median() {
 echo "measuring: $ROUNDS rounds of wrk -t$THREADS -c$CONNS -d$DURATION each (after a $WARMUP warmup), on $(nproc) CPUs" >&2
 declare -a P_RUNS BEFORE_RUNS B_RUNS G_RUNS H_RUNS S_RUNS
 for _ in $(seq "$ROUNDS"); do
-	P_RUNS+=("$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY")")
+	P_RUNS+=("$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY" "$PID_pipeline")")
 	if [ -n "${BEFORE_BIN:-}" ]; then
-		BEFORE_RUNS+=("$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before")")
+		BEFORE_RUNS+=("$(bench before "http://$ADDR_before$PATH_Q" "X-API-Key: $KEY_before" "$PID_before")")
 	fi
-	B_RUNS+=("$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q")")
-	G_RUNS+=("$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY")")
-	H_RUNS+=("$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY")")
-	S_RUNS+=("$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static")")
+	B_RUNS+=("$(bench bare "http://127.0.0.1:$BARE_PORT$PATH_Q" "" "$BARE_PID")")
+	G_RUNS+=("$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY" "${NGINX_PIDS[@]}" "$BARE_PID")")
+	H_RUNS+=("$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY" "$HAPROXY_PID" "$BARE_PID")")
+	S_RUNS+=("$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static" "" "${NGINX_PIDS[@]}")")
 done
 P=$(median "${P_RUNS[@]}")
 B=$(median "${B_RUNS[@]}")
@@ -153,19 +167,22 @@ R=$(WARMUP=0s bench redis "http://$ADDR_redis$PATH_Q" "X-API-Key: $KEY_redis")
 C1=$(redis_scripts)
 RCALLS=$(awk '/requests in/ {print $1}' "$DIR/wrk-redis.txt")
 
-# row NAME MEDIAN RUN...: a figure, the median of its runs, and the runs.
+# row NAME BENCH MEDIAN RUN...: a figure, the median of its runs, and the runs; then the median of
+# the CPU a call its processes used in those runs (bench's cpu-BENCH file).
 row() {
-	local name=$1 med=$2
-	shift 2
-	printf '%-34s %12.0f req/s (runs:%s)\n' "$name" "$med" "$(printf ' %.0f' "$@")"
+	local name=$1 cpu=$2 med=$3
+	shift 3
+	printf '%-34s %12.0f req/s (runs:%s), %5.1f us CPU a call\n' "$name" "$med" "$(printf ' %.0f' "$@")" \
+		"$(median $(cat "$DIR/cpu-$cpu"))"
 }
-row "partnerd pipeline (cached price)" "$P" "${P_RUNS[@]}"
-row "bare net/http handler" "$B" "${B_RUNS[@]}"
-row "nginx gateway (map + limit_req)" "$G" "${G_RUNS[@]}"
-row "HAProxy gateway (map + stick table)" "$H" "${H_RUNS[@]}"
-row "nginx static" "$S" "${S_RUNS[@]}"
+echo "CPU a call: that of the processes serving the run (a gateway's with the bare handler's behind it), not wrk's" >&2
+row "partnerd pipeline (cached price)" pipeline "$P" "${P_RUNS[@]}"
+row "bare net/http handler" bare "$B" "${B_RUNS[@]}"
+row "nginx gateway (map + limit_req)" nginx-gateway "$G" "${G_RUNS[@]}"
+row "HAProxy gateway (map + stick table)" haproxy-gateway "$H" "${H_RUNS[@]}"
+row "nginx static" nginx-static "$S" "${S_RUNS[@]}"
 if [ -n "${BEFORE_BIN:-}" ]; then
-	row "before ($BEFORE_BIN)" "$BEFORE" "${BEFORE_RUNS[@]}"
+	row "before ($BEFORE_BIN)" before "$BEFORE" "${BEFORE_RUNS[@]}"
 	awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "pipeline / before:          %.2f\n", p / b}'
 fi
 awk -v p="$P" -v r="$R" -v c="$((C1 - C0))" -v n="$RCALLS" 'BEGIN {

@@ -1,5 +1,6 @@
 # Sourced by the load test scripts (run.sh, solana-quote.sh, profile.sh): a temp directory DIR,
-# removed on exit with every process whose pid is in PIDS; free_port; cpu_ticks; wait_http; start_partnerd.
+# removed on exit with every process whose pid is in PIDS; free_port; cpu_ticks; wait_http;
+# start_partnerd.
 # Usage: . scripts/loadtest/lib.sh NAME (DIR is /tmp/partnerd-NAME.XXXXXX).
 
 DIR=$(mktemp -d "/tmp/partnerd-$1.XXXXXX")

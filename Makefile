@@ -124,9 +124,9 @@ bench-log:
 	$(GO) test -run '^$$' -bench 'BenchmarkUsageWriter/.*/(batch|traffic)$$' -benchtime 31x ./metering/
 
 ## loadtest: partnerd's whole pipeline (an authenticated cached price read) against a bare net/http handler, nginx and
-## HAProxy as classic gateways (key map, rate limit, keepalive proxy to the bare handler), wrk -t1 -c32 -d10s each, in
-## turn, three rounds in one run (needs wrk, nginx and haproxy: installs the Debian packages if missing); prints each
-## one's median req/s and the ratios of the medians. Not in make test.
+## HAProxy as classic gateways (key map, rate limit, keepalive proxy to the bare handler) and the same read on Huma and
+## chi with no pipeline, wrk -t1 -c32 -d10s each, in turn, three rounds in one run (needs wrk, nginx and haproxy:
+## installs the Debian packages if missing); prints each one's median req/s and the ratios of the medians. Not in make test.
 .PHONY: loadtest
 loadtest:
 	scripts/loadtest/run.sh

@@ -9,6 +9,9 @@
 #   (c) nginx as a classic gateway: the key checked in a map, limit_req with the consumer's rate and
 #       burst, proxied to (b) over keepalive connections;
 #   (d) nginx answering the same bytes from a file;
+#   (h) the fixed stack's own cost: the same read registered with Huma on chi as partnerd registers
+#       it, answering the same bytes with none of the pipeline (scripts/loadtest/humachi), the most
+#       any pipeline on this stack could answer;
 #   (g) HAProxy as a second classic gateway: the key checked in a map, a per-consumer rate limit in
 #       a stick table, proxied to (b) over keepalive connections (scripts/loadtest/haproxy.cfg.tmpl);
 #   (e) partnerd as (a) with its admission in Redis (a private redis-server on a free port): req/s
@@ -17,10 +20,11 @@
 #   (f) the usage writer alone: BenchmarkUsageWriter's recorder runs on SQLite and PostgreSQL
 #       (the machine's server), rows/s, and each one's headroom over the pipeline's req/s in (a).
 #
-# Prints req/s of each (the median of ROUNDS rounds that measure (a) to (d) and (g) in turn, and each
-# round's figure), the median CPU a call of the processes that served it (a gateway's with the bare
-# handler's behind it; read from /proc, so wrk's own share of the CPUs does not move it), and the
-# ratios of the medians pipeline/nginx-gateway, pipeline/HAProxy-gateway and pipeline/bare.
+# Prints req/s of each (the median of ROUNDS rounds that measure (a) to (d), (g) and (h) in turn,
+# and each round's figure), the median CPU a call of the processes that served it (a gateway's with
+# the bare handler's behind it; read from /proc, so wrk's own share of the CPUs does not move it),
+# the ratios of the medians pipeline/nginx-gateway, pipeline/HAProxy-gateway and pipeline/bare, and
+# the same ratios of (h), the ceiling of the pipeline's on this machine.
 # Environment: ROUNDS (default 3),
 # DURATION (wrk -d, default 10s), WARMUP (default 2s), CONNS (default 32), THREADS (default 1);
 # PARTNERD_BIN: a partnerd binary to measure instead of building this checkout; BEFORE_BIN: another
@@ -50,12 +54,14 @@ if [ -z "${PARTNERD_BIN:-}" ]; then
 	echo "building partnerd" >&2
 	go build -o "$PARTNERD" ./cmd/partnerd
 fi
-echo "building the bare handler" >&2
+echo "building the bare handler and Huma on chi" >&2
 go build -o "$DIR/bare" ./scripts/loadtest/bare
+go build -o "$DIR/humachi" ./scripts/loadtest/humachi
 
 BARE_PORT=$(free_port)
 NGINX_PORT=$(free_port)
 HAPROXY_PORT=$(free_port)
+HUMACHI_PORT=$(free_port)
 export PARTNER_DEVNET_TRADE_INTERVAL=0
 export PARTNER_ACCESS_LOG=0
 export PARTNER_LOG_LEVEL=${PARTNER_LOG_LEVEL:-warn}
@@ -81,6 +87,14 @@ echo "partnerd answers ($(wc -c <"$DIR/body.json") bytes): $(cat "$DIR/body.json
 PIDS+=($!)
 BARE_PID=$!
 wait_http "http://127.0.0.1:$BARE_PORT$PATH_Q"
+
+# Huma on chi answers what partnerd answered, byte for byte, as partnerd makes it.
+"$DIR/humachi" -addr "127.0.0.1:$HUMACHI_PORT" -body "$DIR/body.json" >"$DIR/humachi.log" 2>&1 &
+PIDS+=($!)
+HUMACHI_PID=$!
+wait_http "http://127.0.0.1:$HUMACHI_PORT$PATH_Q" || { cat "$DIR/humachi.log" >&2; exit 1; }
+curl -fsS "http://127.0.0.1:$HUMACHI_PORT$PATH_Q" | cmp - "$DIR/body.json" ||
+	{ echo "Huma on chi does not answer partnerd's bytes" >&2; exit 1; }
 
 mkdir -p "$DIR/nginx-body" "$DIR/nginx-proxy" "$DIR/nginx-fastcgi" "$DIR/nginx-uwsgi" "$DIR/nginx-scgi"
 sed -e "s|@DIR@|$DIR|g" -e "s|@KEY@|$KEY|g" -e "s|@RPM@|$RPM|g" -e "s|@BURST@|$BURST|g" \
@@ -138,7 +152,7 @@ median() {
 # The pipeline, the baselines and the gateways are measured in turn, ROUNDS times, and each figure
 # is the median of its rounds: one 10 s run moves by up to a fifth on this 2-core machine.
 echo "measuring: $ROUNDS rounds of wrk -t$THREADS -c$CONNS -d$DURATION each (after a $WARMUP warmup), on $(nproc) CPUs" >&2
-declare -a P_RUNS BEFORE_RUNS B_RUNS G_RUNS H_RUNS S_RUNS
+declare -a P_RUNS BEFORE_RUNS B_RUNS G_RUNS H_RUNS S_RUNS F_RUNS
 for _ in $(seq "$ROUNDS"); do
 	P_RUNS+=("$(bench pipeline "http://$PARTNER_ADDR$PATH_Q" "X-API-Key: $KEY" "$PID_pipeline")")
 	if [ -n "${BEFORE_BIN:-}" ]; then
@@ -148,12 +162,14 @@ for _ in $(seq "$ROUNDS"); do
 	G_RUNS+=("$(bench nginx-gateway "http://127.0.0.1:$NGINX_PORT$PATH_Q" "X-API-Key: $KEY" "${NGINX_PIDS[@]}" "$BARE_PID")")
 	H_RUNS+=("$(bench haproxy-gateway "http://127.0.0.1:$HAPROXY_PORT$PATH_Q" "X-API-Key: $KEY" "$HAPROXY_PID" "$BARE_PID")")
 	S_RUNS+=("$(bench nginx-static "http://127.0.0.1:$NGINX_PORT/static" "" "${NGINX_PIDS[@]}")")
+	F_RUNS+=("$(bench humachi "http://127.0.0.1:$HUMACHI_PORT$PATH_Q" "" "$HUMACHI_PID")")
 done
 P=$(median "${P_RUNS[@]}")
 B=$(median "${B_RUNS[@]}")
 G=$(median "${G_RUNS[@]}")
 H=$(median "${H_RUNS[@]}")
 S=$(median "${S_RUNS[@]}")
+F=$(median "${F_RUNS[@]}")
 if [ -n "${BEFORE_BIN:-}" ]; then
 	BEFORE=$(median "${BEFORE_RUNS[@]}")
 fi
@@ -181,6 +197,7 @@ row "bare net/http handler" bare "$B" "${B_RUNS[@]}"
 row "nginx gateway (map + limit_req)" nginx-gateway "$G" "${G_RUNS[@]}"
 row "HAProxy gateway (map + stick table)" haproxy-gateway "$H" "${H_RUNS[@]}"
 row "nginx static" nginx-static "$S" "${S_RUNS[@]}"
+row "Huma on chi, no pipeline" humachi "$F" "${F_RUNS[@]}"
 if [ -n "${BEFORE_BIN:-}" ]; then
 	row "before ($BEFORE_BIN)" before "$BEFORE" "${BEFORE_RUNS[@]}"
 	awk -v p="$P" -v b="$BEFORE" 'BEGIN {printf "pipeline / before:          %.2f\n", p / b}'
@@ -188,10 +205,11 @@ fi
 awk -v p="$P" -v r="$R" -v c="$((C1 - C0))" -v n="$RCALLS" 'BEGIN {
 	printf "%-34s %12s req/s (/ in-process limiter: %.2f; Redis round trips per call: %.3f)\n", "pipeline, admission in Redis", r, r / p, c / n
 }'
-awk -v p="$P" -v g="$G" -v h="$H" -v b="$B" 'BEGIN {
-	printf "pipeline / nginx gateway:   %.2f (goal >= 1.25)\n", p / g
-	printf "pipeline / HAProxy gateway: %.2f (goal >= 1.25)\n", p / h
-	printf "pipeline / bare handler:    %.2f (goal >= 0.55)\n", p / b
+awk -v p="$P" -v g="$G" -v h="$H" -v b="$B" -v f="$F" 'BEGIN {
+	printf "pipeline / nginx gateway:   %.2f (goal >= 1.25; Huma on chi with no pipeline: %.2f)\n", p / g, f / g
+	printf "pipeline / HAProxy gateway: %.2f (goal >= 1.25; Huma on chi with no pipeline: %.2f)\n", p / h, f / h
+	printf "pipeline / bare handler:    %.2f (goal >= 0.55; Huma on chi with no pipeline: %.2f)\n", p / b, f / b
+	printf "pipeline / Huma on chi:     %.2f\n", p / f
 }'
 
 # The usage writer alone, each store in turn, against the pipeline's rate measured above.

@@ -9,11 +9,11 @@
 #   (c) nginx as a classic gateway: the key checked in a map, limit_req with the consumer's rate and
 #       burst, proxied to (b) over keepalive connections;
 #   (d) nginx answering the same bytes from a file;
+#   (g) HAProxy as a second classic gateway: the key checked in a map, a per-consumer rate limit in
+#       a stick table, proxied to (b) over keepalive connections (scripts/loadtest/haproxy.cfg.tmpl);
 #   (h) the fixed stack's own cost: the same read registered with Huma on chi as partnerd registers
 #       it, answering the same bytes with none of the pipeline (scripts/loadtest/humachi), the most
 #       any pipeline on this stack could answer;
-#   (g) HAProxy as a second classic gateway: the key checked in a map, a per-consumer rate limit in
-#       a stick table, proxied to (b) over keepalive connections (scripts/loadtest/haproxy.cfg.tmpl);
 #   (e) partnerd as (a) with its admission in Redis (a private redis-server on a free port): req/s
 #       against (a), and Redis round trips per call (the scripts Redis ran, EVALSHA and EVAL in
 #       INFO commandstats, over the run: the limiter sends nothing else);
